@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "Logbook",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "SQLiteQuery", targets: ["SQLiteQuery"]),
+        .library(name: "Logbook", targets: ["Logbook"]),
+        .executable(name: "logbook", targets: ["LogbookCLI"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(name: "SQLiteQuery", dependencies: ["CSQLite"]),
+        // Turns Migrations/*.sql into Swift source at build time, so the binary carries its schema.
+        .executableTarget(name: "MigrationsEmbedder"),
+        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"]),
+        .target(name: "Logbook", dependencies: ["SQLiteQuery"], plugins: ["MigrationsPlugin"]),
+        .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
+        .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery"]),
+        .testTarget(name: "LogbookTests", dependencies: ["Logbook"]),
+        .testTarget(name: "LogbookCLITests", dependencies: ["Logbook"]),
+    ]
+)

@@ -1,0 +1,79 @@
+import Foundation
+import SQLiteQuery
+
+/// A Logbook database: release drafts and exercise-day history in one SQLite file.
+///
+/// ```swift
+/// let store = try Logbook(path: "history.sqlite")   // creates, opens and migrates
+/// try store.history.addDoneExercise("Burpee", at: .now)
+/// ```
+///
+/// A store is `Sendable`: share one across tasks and threads. Each call is one transaction,
+/// serialized with the store's other calls; other processes may read and write the same file at
+/// the same time (WAL, busy timeout).
+public final class Logbook: Sendable {
+    public let database: Database
+    /// The time zone that decides which calendar day an exercise belongs to.
+    public let timeZone: TimeZone
+    public var path: String { database.path }
+
+    /// Opens the database at `path`, creating the file and its folder if needed, and applies
+    /// pending migrations. Refuses, changing nothing, a file that is not a database or one written
+    /// by a newer Logbook.
+    public convenience init(path: String, timeZone: TimeZone = .current) throws {
+        try self.init(path: path, timeZone: timeZone, mode: .migrate)
+    }
+
+    /// Opens an existing database without creating or migrating it: for inspection
+    /// (`migrate --status`, `check`).
+    public static func inspect(path: String, timeZone: TimeZone = .current) throws -> Logbook {
+        try Logbook(path: path, timeZone: timeZone, mode: .inspect)
+    }
+
+    private init(path: String, timeZone: TimeZone, mode: Database.OpenMode) throws {
+        if mode == .inspect && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
+            throw LogbookError.noDatabase(path: path)
+        }
+        do {
+            database = try Database(path: path, migrator: try Schema.migrator(), mode: mode)
+        } catch {
+            throw LogbookError(openingPath: path, error)
+        }
+        self.timeZone = timeZone
+    }
+
+    /// The version of the newest migration applied to the file.
+    public func schemaVersion() throws -> Int {
+        try database.read { try database.migrator.currentVersion(of: $0) }
+    }
+
+    /// Each known migration and when it was applied (nil when pending).
+    public func migrationStatus() throws -> [Migrator.Status] {
+        try database.read { try database.migrator.status(of: $0) }
+    }
+
+    /// Applies pending migrations and returns them.
+    public func migrate() throws -> [Migration] {
+        try database.withConnection { try database.migrator.migrate($0) }
+    }
+}
+
+extension LogbookError {
+    /// Translates a failure to open `path` into the case that says what is wrong with it.
+    init(openingPath path: String, _ error: Error) {
+        switch error {
+        case let error as LogbookError:
+            self = error
+        case let error as MigrationError:
+            self = .migration(path: path, error)
+        case let error as SQLiteError where error.isNotADatabaseOrCorrupt:
+            self = .notADatabase(path: path, reason: error.message)
+        case let error as SQLiteError where error.primaryCode == 14 /* SQLITE_CANTOPEN */:
+            self = .cannotOpen(path: path, reason: error.message)
+        case let error as SQLiteError:
+            self = .database(error)
+        default:
+            self = .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,12 @@
+import SQLiteQuery
+
+/// The schema this version of Logbook knows: the migrations compiled from `Migrations/*.sql`.
+public enum Schema {
+    /// A migrator over every embedded migration file.
+    public static func migrator() throws -> Migrator {
+        try Migrator(migrations: embeddedMigrationFiles.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
+    }
+
+    /// The embedded files, for tests that compare them with the `Migrations` folder.
+    public static var migrationFiles: [(fileName: String, sql: String)] { embeddedMigrationFiles }
+}

@@ -1,0 +1,21 @@
+/// A `logbook` command: what it accepts, and what it does.
+struct Command: Sendable {
+    let spec: CommandSpec
+    let run: @Sendable (Invocation) throws -> Void
+}
+
+/// Every command, by its words after `logbook`.
+enum Commands {
+    static let all: [Command] = [
+        InitCommand.command,
+        MigrateCommand.command,
+        CheckCommand.command,
+    ]
+
+    /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.
+    static let groups: [String: String] = [
+        "drafts": "Create, edit and list release drafts.",
+        "drafts item": "Edit a draft's checklist.",
+        "history": "Record and list exercise days.",
+    ]
+}

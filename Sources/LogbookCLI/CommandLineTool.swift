@@ -1,0 +1,128 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// Finds the command on the line, parses its arguments, runs it, and turns every error into one
+/// `logbook: error:` line and an exit status (0 success, 2 usage, 1 anything else).
+enum CommandLineTool {
+    static let version = "0.1.0"
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        do {
+            let (command, rest) = try resolve(arguments)
+            guard let command else { return 0 }
+            let parsed = try ArgumentParser.parse(rest, for: command.spec)
+            if parsed.has("--help") {
+                Console.write(ArgumentParser.help(for: command.spec))
+                return 0
+            }
+            if parsed.has("--version") {
+                Console.print(version)
+                return 0
+            }
+            try command.run(Invocation(arguments: parsed, environment: environment))
+            return 0
+        } catch let error as UsageError {
+            let hint = error.command.map { " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
+            Console.printError("logbook: error: \(error.message)\(hint)")
+            return 2
+        } catch let error as CommandFailure {
+            Console.printError("logbook: error: \(error.message)")
+            return 1
+        } catch {
+            Console.printError("logbook: error: \(singleLine("\(error)"))")
+            return 1
+        }
+    }
+
+    /// Splits the line into the command and the arguments for it. Returns no command when the line
+    /// only asked for top-level help or the version, which this prints.
+    private static func resolve(_ arguments: [String]) throws -> (Command?, [String]) {
+        let globalsWithValues = Set(globalOptions.filter { $0.valueName != nil }.map(\.name))
+        var words: [String] = []
+        var rest: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument.hasPrefix("-") && argument != "-" {
+                rest.append(argument)
+                if argument == "--" { break }
+                if globalsWithValues.contains(argument), index < arguments.count {
+                    rest.append(arguments[index])
+                    index += 1
+                }
+                continue
+            }
+            let candidate = (words + [argument]).joined(separator: " ")
+            if Commands.all.contains(where: { $0.spec.name == candidate || $0.spec.name.hasPrefix(candidate + " ") }) {
+                words.append(argument)
+                if Commands.all.contains(where: { $0.spec.name == candidate }) { break }
+                continue
+            }
+            if words.isEmpty || Commands.groups[words.joined(separator: " ")] != nil {
+                let prefix = words.joined(separator: " ")
+                let choices = subcommands(of: prefix)
+                let place = prefix.isEmpty ? "" : " for '\(prefix)'"
+                throw UsageError(message: "unknown command '\(argument)'\(place)"
+                                    + ArgumentParser.suggestion(for: argument, among: choices),
+                                 command: prefix.isEmpty ? nil : prefix)
+            }
+            index -= 1
+            break
+        }
+        rest += arguments[index...]
+        let name = words.joined(separator: " ")
+        if let command = Commands.all.first(where: { $0.spec.name == name }) {
+            return (command, rest)
+        }
+        if rest.contains("--help") || rest.contains("-h") {
+            Console.write(groupHelp(name))
+            return (nil, [])
+        }
+        if name.isEmpty && rest.contains("--version") {
+            Console.print(version)
+            return (nil, [])
+        }
+        if name.isEmpty {
+            throw UsageError(message: "missing command: one of \(subcommands(of: "").joined(separator: ", "))")
+        }
+        throw UsageError(message: "'\(name)' needs a subcommand: one of \(subcommands(of: name).joined(separator: ", "))",
+                         command: name)
+    }
+
+    /// The next words that can follow `prefix`.
+    private static func subcommands(of prefix: String) -> [String] {
+        var seen: [String] = []
+        for command in Commands.all {
+            let words = command.spec.name.split(separator: " ").map(String.init)
+            let prefixWords = prefix.isEmpty ? [] : prefix.split(separator: " ").map(String.init)
+            guard words.count > prefixWords.count, Array(words.prefix(prefixWords.count)) == prefixWords else { continue }
+            let next = words[prefixWords.count]
+            if !seen.contains(next) { seen.append(next) }
+        }
+        return seen
+    }
+
+    /// The help of `logbook` itself or of a command group.
+    private static func groupHelp(_ prefix: String) -> String {
+        let title = prefix.isEmpty
+            ? "logbook: a SQLite-backed history of release drafts and exercise days."
+            : (Commands.groups[prefix] ?? "")
+        var lines = ["OVERVIEW: \(title)", "", "USAGE: logbook \(prefix.isEmpty ? "" : prefix + " ")<subcommand> [options]",
+                     "", "SUBCOMMANDS:"]
+        for word in subcommands(of: prefix) {
+            let name = prefix.isEmpty ? word : prefix + " " + word
+            let abstract = Commands.all.first { $0.spec.name == name }?.spec.abstract ?? Commands.groups[name] ?? ""
+            lines.append(ArgumentParser.row(word, abstract))
+        }
+        lines += ["", "GLOBAL OPTIONS:"] + globalOptions.map { ArgumentParser.row($0.usage, $0.help) }
+        lines += ["", "See 'logbook <subcommand> --help' for the options of each."]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Errors are one line: newlines inside a message become spaces.
+    private static func singleLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,13 @@
+import Logbook
+
+enum InitCommand {
+    static let command = Command(
+        spec: CommandSpec(
+            name: "init",
+            abstract: "Create or migrate the database; print its path and schema version.",
+            examples: ["logbook init", "logbook --db ~/notes/logbook.sqlite init"]),
+        run: { invocation in
+            let store = try invocation.openStore()
+            Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
+        })
+}

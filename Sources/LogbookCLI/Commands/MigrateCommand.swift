@@ -1,0 +1,23 @@
+import Foundation
+import Logbook
+
+enum MigrateCommand {
+    static let command = Command(
+        spec: CommandSpec(
+            name: "migrate",
+            abstract: "Apply pending migrations, or list applied and pending ones.",
+            options: [OptionSpec(name: "--status", help: "List each migration and whether it is applied; change nothing.")],
+            examples: ["logbook migrate", "logbook migrate --status"]),
+        run: { invocation in
+            if invocation.arguments.has("--status") {
+                let store = try invocation.inspectStore()
+                for status in try store.migrationStatus() {
+                    let state = status.appliedAt.map { "applied \(Timestamp.iso8601($0))" } ?? "pending"
+                    Console.print("\(status.migration.identifier)\t\(state)")
+                }
+                return
+            }
+            let store = try invocation.openStore()
+            Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
+        })
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// Standard output, buffered (64 KiB) so that streaming a million rows costs few system calls.
+/// Only the CLI prints, and only through ``Console``.
+nonisolated(unsafe) private let standardOutput: UnsafeMutablePointer<FILE>? = {
+    let stream = fdopen(STDOUT_FILENO, "w")
+    if let stream { setvbuf(stream, nil, _IOFBF, 1 << 16) }
+    return stream
+}()
+
+enum Console {
+    /// Writes `text` to stdout.
+    static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
+    }
+
+    /// Writes a line to stdout.
+    static func print(_ line: String) { write(line + "\n") }
+
+    /// Writes a line to stderr, at once, after whatever stdout holds.
+    static func printError(_ line: String) {
+        flush()
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static func flush() {
+        fflush(standardOutput)
+    }
+
+    /// Whether stderr is a terminal (progress lines go there only then).
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+}

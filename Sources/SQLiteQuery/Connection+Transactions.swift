@@ -1,0 +1,58 @@
+import CSQLite
+
+/// How a transaction takes its locks (SQLite's `BEGIN DEFERRED|IMMEDIATE|EXCLUSIVE`).
+public enum TransactionKind: String, Sendable {
+    /// Takes locks when first needed: for reads that must see one consistent snapshot.
+    case deferred = "DEFERRED"
+    /// Takes the write lock at once, so a writer waits on the busy timeout at `BEGIN` and never
+    /// fails with `SQLITE_BUSY` half-way through: the kind every write uses.
+    case immediate = "IMMEDIATE"
+    case exclusive = "EXCLUSIVE"
+}
+
+extension Connection {
+    /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
+    ///
+    /// Called inside another transaction, it runs `body` in a savepoint instead, so nested work
+    /// can fail and roll back alone while the outer transaction goes on.
+    public func transaction<Result>(_ kind: TransactionKind = .immediate,
+                                    _ body: () throws -> Result) throws -> Result {
+        if !isAutocommit { return try savepoint(body) }
+        try cachedStatement("BEGIN \(kind.rawValue)").execute()
+        let result: Result
+        do {
+            result = try body()
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        do {
+            try cachedStatement("COMMIT").execute()
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        return result
+    }
+
+    /// Runs `body` inside a savepoint, released when it returns and rolled back when it throws.
+    public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
+        let name = "logbook_savepoint_\(savepointDepth)"
+        try execute("SAVEPOINT \(name)")
+        savepointDepth += 1
+        defer { savepointDepth -= 1 }
+        do {
+            let result = try body()
+            try execute("RELEASE \(name)")
+            return result
+        } catch {
+            try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+            throw error
+        }
+    }
+
+    private func rollbackIfOpen() {
+        // SQLite may already have rolled back on its own (for example after SQLITE_FULL).
+        if !isAutocommit { sqlite3_exec(handle, "ROLLBACK", nil, nil, nil) }
+    }
+}

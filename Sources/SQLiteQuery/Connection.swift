@@ -1,0 +1,172 @@
+import CSQLite
+import Foundation
+
+/// One open SQLite database connection.
+///
+/// Opening is lazy about the file: nothing is read or written until the first statement runs, so
+/// a caller can check what it opened (``validateIsDatabase()``) before anything changes it.
+///
+/// Every connection gets the same per-connection settings: foreign keys on, a busy timeout,
+/// `synchronous=NORMAL` (durable at every WAL checkpoint, never corrupt), and the page cache and
+/// memory map sizes in ``Options``. The WAL journal mode is a property of the file, set by
+/// ``enableWriteAheadLog()``.
+///
+/// A connection is not thread-safe: use it from one thread or task at a time.
+public final class Connection {
+    public struct Options: Sendable {
+        /// Open without write access; the file must exist.
+        public var readOnly = false
+        /// Create the file when it does not exist (ignored for read-only connections).
+        public var createIfMissing = true
+        /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Page cache size in KiB (`PRAGMA cache_size = -N`). 16 MiB keeps the indexes of a
+        /// multi-million-row history hot; see the README's Performance section for the measurement.
+        public var cacheSizeKiB = 16_384
+        /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 turns memory mapping off.
+        public var mmapSizeBytes = 268_435_456
+
+        public init() {}
+    }
+
+    /// The `sqlite3` handle, for code that needs the C API directly.
+    public let handle: OpaquePointer
+    /// The path given at open (`:memory:` for an in-memory database).
+    public let path: String
+    public let options: Options
+    private var statementCache: [String: Statement] = [:]
+    var savepointDepth = 0
+
+    /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
+    public init(path: String, options: Options = Options()) throws {
+        let creates = options.createIfMissing && !options.readOnly
+        if path != ":memory:" && creates {
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw SQLiteError(code: SQLITE_CANTOPEN,
+                                  message: "cannot create folder \(folder.path): \(error.localizedDescription)")
+            }
+        }
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if creates { flags |= SQLITE_OPEN_CREATE }
+        var handle: OpaquePointer?
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(handle)
+            throw SQLiteError(code: code, message: "\(message): \(path)")
+        }
+        self.handle = handle
+        self.path = path
+        self.options = options
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        do {
+            try execute("""
+                PRAGMA foreign_keys = ON;
+                PRAGMA synchronous = NORMAL;
+                PRAGMA cache_size = -\(options.cacheSizeKiB);
+                PRAGMA mmap_size = \(options.mmapSizeBytes);
+                """)
+            try registerStandardFunctions()
+        } catch {
+            statementCache.removeAll()
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    deinit {
+        // Let SQLite refresh its planner statistics if this connection changed enough to need it.
+        if !options.readOnly && sqlite3_total_changes(handle) > 0 {
+            sqlite3_exec(handle, "PRAGMA optimize", nil, nil, nil)
+        }
+        statementCache.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Runs one or more SQL statements separated by semicolons, with no parameters and no results.
+    public func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            throw SQLiteError(code: sqlite3_extended_errcode(handle), message: text, sql: sql)
+        }
+    }
+
+    /// Prepares a statement that is not cached: for SQL that runs once.
+    public func prepare(_ sql: String) throws -> Statement {
+        try Statement(database: handle, sql: sql)
+    }
+
+    /// Returns the prepared statement for `sql`, preparing it on first use, reset and ready to bind.
+    ///
+    /// Statements are cached by their exact SQL text for the life of the connection. The same
+    /// statement object comes back each time, so finish with one before asking for it again.
+    public func cachedStatement(_ sql: String) throws -> Statement {
+        if let statement = statementCache[sql] {
+            statement.reset()
+            return statement
+        }
+        let statement = try Statement(database: handle, sql: sql)
+        statementCache[sql] = statement
+        return statement
+    }
+
+    /// The number of statements in the cache.
+    public var cachedStatementCount: Int { statementCache.count }
+
+    /// Reads the first column of the first row of `sql`, or nil when there is no row.
+    public func scalar<Value: SQLiteValue>(_ sql: String, _ arguments: [DatabaseValue] = [],
+                                           as type: Value.Type = Value.self) throws -> Value? {
+        let statement = try cachedStatement(sql)
+        defer { statement.reset() }
+        try statement.bind(arguments)
+        guard try statement.step() else { return nil }
+        return try statement.column(0, as: Value.self)
+    }
+
+    /// Runs one statement with positional arguments, ignoring any rows.
+    public func run(_ sql: String, _ arguments: [DatabaseValue] = []) throws {
+        let statement = try cachedStatement(sql)
+        try statement.bind(arguments)
+        try statement.execute()
+    }
+
+    // MARK: State
+
+    /// The rowid of the last row inserted by this connection.
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the most recent INSERT, UPDATE or DELETE.
+    public var changes: Int { Int(sqlite3_changes64(handle)) }
+
+    /// Whether no transaction is open.
+    public var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    /// Reads the schema, which fails with `SQLITE_NOTADB` for a file that is not an SQLite database.
+    public func validateIsDatabase() throws {
+        _ = try scalar("SELECT count(*) FROM sqlite_master", as: Int.self)
+    }
+
+    /// Switches the file to write-ahead logging, so readers in other processes never block the
+    /// writer. This is a property of the file: it writes the database header once.
+    public func enableWriteAheadLog() throws {
+        let mode = try scalar("PRAGMA journal_mode = WAL", as: String.self)
+        guard mode?.lowercased() == "wal" || path == ":memory:" else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "could not enable WAL journal mode (got \(mode ?? "nil"))")
+        }
+    }
+
+    /// `PRAGMA data_version`: changes whenever another connection commits to the file.
+    public var dataVersion: Int {
+        get throws { try scalar("PRAGMA data_version", as: Int.self) ?? 0 }
+    }
+}

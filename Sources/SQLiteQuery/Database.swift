@@ -1,0 +1,63 @@
+import Foundation
+
+/// A database file with its schema: one connection, migrated on open, shared safely across threads
+/// and tasks by running each read or write as one serialized unit of work.
+///
+/// ```swift
+/// let database = try Database(path: "notes.sqlite", migrator: migrator)
+/// try database.write { connection in try connection.run("DELETE FROM notes WHERE id = ?", [.text(id)]) }
+/// let count = try database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) }
+/// ```
+public final class Database: @unchecked Sendable {
+    /// How ``Database/init(path:options:migrator:mode:)`` treats the schema.
+    public enum OpenMode: Sendable {
+        /// Create the file if needed and apply pending migrations.
+        case migrate
+        /// Open an existing file, changing nothing; the caller inspects its migration history.
+        case inspect
+    }
+
+    private let connection: Connection
+    private let lock = NSLock()
+    public let migrator: Migrator
+    public var path: String { connection.path }
+
+    /// Opens the database at `path`. Before anything is written it checks that the file is an
+    /// SQLite database and that its migration history is one this migrator accepts; only then does
+    /// it switch the file to WAL and apply pending migrations.
+    public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
+                mode: OpenMode = .migrate) throws {
+        var options = options
+        if mode == .inspect { options.createIfMissing = false }
+        connection = try Connection(path: path, options: options)
+        self.migrator = migrator
+        try connection.validateIsDatabase()
+        if mode == .migrate && !options.readOnly {
+            _ = try migrator.status(of: connection)
+            try connection.enableWriteAheadLog()
+            try migrator.migrate(connection)
+        }
+    }
+
+    /// Runs `body` in an `IMMEDIATE` transaction: commits when it returns, rolls back when it throws.
+    public func write<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try connection.transaction(.immediate) { try body(connection) }
+    }
+
+    /// Runs `body` in a read transaction, so every statement in it sees the same snapshot.
+    public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try connection.transaction(.deferred) { try body(connection) }
+    }
+
+    /// Runs `body` with the connection and no transaction: for statements that cannot run inside
+    /// one (`VACUUM`, some pragmas) or that manage their own.
+    public func withConnection<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(connection)
+    }
+}

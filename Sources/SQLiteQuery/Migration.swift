@@ -1,0 +1,61 @@
+import Foundation
+
+/// One schema change: a numbered SQL script, applied once, in order, in its own transaction.
+public struct Migration: Sendable, Equatable {
+    /// The number that orders migrations: `1` for `0001_create_drafts.sql`.
+    public let version: Int
+    /// The file's name without the number and extension: `create_drafts`.
+    public let name: String
+    public let sql: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
+    /// Makes a migration from a file name of the form `NNNN_name.sql` and its contents.
+    public init(fileName: String, sql: String) throws {
+        let stem = fileName.hasSuffix(".sql") ? String(fileName.dropLast(4)) : fileName
+        let parts = stem.split(separator: "_", maxSplits: 1)
+        guard fileName.hasSuffix(".sql"), parts.count == 2, let version = Int(parts[0]), version > 0,
+              parts[0].allSatisfy(\.isASCII) else {
+            throw MigrationError.invalidFileName(fileName)
+        }
+        self.init(version: version, name: String(parts[1]), sql: sql)
+    }
+
+    /// SHA-256 of the SQL text's UTF-8 bytes: any edit to an applied file changes it.
+    public var checksum: String { SHA256.hexDigest(of: sql.utf8) }
+
+    /// `0001_create_drafts`: how the migration is named in messages.
+    public var identifier: String {
+        let number = String(version)
+        return String(repeating: "0", count: max(0, 4 - number.count)) + number + "_" + name
+    }
+}
+
+/// Why the migrator refused a database. It writes nothing when it refuses.
+public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    case invalidFileName(String)
+    case duplicateVersion(Int)
+    /// An applied migration's SQL differs from the file this binary carries.
+    case checksumMismatch(identifier: String, recorded: String, current: String)
+    /// The database has migrations this binary does not know: it was written by a newer version.
+    case unknownMigrations(identifiers: [String])
+
+    public var description: String {
+        switch self {
+        case .invalidFileName(let name):
+            "migration file name \(name) is not of the form NNNN_name.sql"
+        case .duplicateVersion(let version):
+            "two migrations share the number \(version)"
+        case .checksumMismatch(let identifier, let recorded, let current):
+            "applied migration \(identifier) was edited since it ran "
+                + "(checksum \(recorded.prefix(12))… recorded, \(current.prefix(12))… now); refusing to continue"
+        case .unknownMigrations(let identifiers):
+            "the database has migrations this version does not know (\(identifiers.joined(separator: ", "))): "
+                + "it was written by a newer version; refusing to change it"
+        }
+    }
+}

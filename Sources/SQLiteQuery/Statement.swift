@@ -1,0 +1,134 @@
+import CSQLite
+
+/// A prepared SQL statement: bind parameters, step through rows, read typed columns.
+///
+/// ```swift
+/// let statement = try connection.cachedStatement("SELECT name FROM exercises WHERE day_pk = ?")
+/// try statement.bind(dayKey, at: 1)
+/// while try statement.step() {
+///     names.append(try statement.column(0, as: String.self))
+/// }
+/// ```
+///
+/// A statement belongs to the connection that prepared it and is used from one thread at a time.
+public final class Statement {
+    /// The `sqlite3_stmt` handle, for code that needs the C API directly.
+    public let handle: OpaquePointer
+    public let sql: String
+    private let database: OpaquePointer
+
+    init(database: OpaquePointer, sql: String) throws {
+        var handle: OpaquePointer?
+        var tail: UnsafePointer<CChar>?
+        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, &tail)
+        guard code == SQLITE_OK, let handle else {
+            sqlite3_finalize(handle)
+            throw SQLiteError(code: sqlite3_extended_errcode(database),
+                              message: String(cString: sqlite3_errmsg(database)), sql: sql)
+        }
+        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+            sqlite3_finalize(handle)
+            throw SQLiteError(code: SQLITE_MISUSE, message: "only one SQL statement may be prepared at a time",
+                              sql: sql)
+        }
+        self.handle = handle
+        self.sql = sql
+        self.database = database
+    }
+
+    deinit { sqlite3_finalize(handle) }
+
+    // MARK: Binding
+
+    /// Binds `value` to the 1-based parameter `index`.
+    public func bind(_ value: some SQLiteValue, at index: Int) throws {
+        try check(value.bind(to: handle, at: Int32(index)))
+    }
+
+    /// Binds `value` to the parameter called `name`, written with its prefix (`:day`, `@day`, `$day`).
+    public func bind(_ value: some SQLiteValue, named name: String) throws {
+        let index = sqlite3_bind_parameter_index(handle, name)
+        guard index > 0 else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "no parameter named \(name)", sql: sql)
+        }
+        try check(value.bind(to: handle, at: index))
+    }
+
+    /// Binds `values` to parameters 1, 2, … in order.
+    public func bind(_ values: [DatabaseValue]) throws {
+        for (offset, value) in values.enumerated() {
+            try bind(value, at: offset + 1)
+        }
+    }
+
+    public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
+
+    /// The name of the 1-based parameter `index` with its prefix, or nil for a `?` parameter.
+    public func parameterName(at index: Int) -> String? {
+        sqlite3_bind_parameter_name(handle, Int32(index)).map { String(cString: $0) }
+    }
+
+    // MARK: Stepping
+
+    /// Advances to the next row. Returns true when a row is available, false when the statement is done.
+    @discardableResult
+    public func step() throws -> Bool {
+        switch sqlite3_step(handle) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = currentError()
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs the statement to completion, ignoring any rows, then resets it.
+    public func execute() throws {
+        defer { sqlite3_reset(handle) }
+        while try step() {}
+    }
+
+    /// Rewinds the statement so it can run again. Bindings are kept.
+    public func reset() {
+        sqlite3_reset(handle)
+    }
+
+    /// Rewinds the statement and sets every parameter back to NULL.
+    public func resetAndClearBindings() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// Whether the statement leaves the database unchanged (`sqlite3_stmt_readonly`).
+    public var isReadOnly: Bool { sqlite3_stmt_readonly(handle) != 0 }
+
+    // MARK: Columns
+
+    public var columnCount: Int { Int(sqlite3_column_count(handle)) }
+
+    public func columnName(at index: Int) -> String {
+        sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Reads the 0-based column `index` of the current row.
+    @inline(__always)
+    public func column<Value: SQLiteValue>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
+        try Value.read(from: handle, at: Int32(index))
+    }
+
+    public func isNull(at index: Int) -> Bool {
+        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+    }
+
+    // MARK: Errors
+
+    private func check(_ code: Int32) throws {
+        guard code == SQLITE_OK else { throw currentError() }
+    }
+
+    private func currentError() -> SQLiteError {
+        SQLiteError(code: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)),
+                    sql: sql)
+    }
+}
