@@ -14,6 +14,18 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
     case migration(path: String, MigrationError)
     /// SQLite reported an error.
     case database(SQLiteError)
+    /// No draft has this id, id prefix or version.
+    case draftNotFound(String)
+    /// Several drafts match the reference (a shared version or id prefix): use an id.
+    case ambiguousDraft(String, ids: [UUID])
+    /// The app's rule: a draft without a version cannot be submitted.
+    case emptyVersionOnSubmit(id: UUID)
+    /// A checklist position outside 1...count.
+    case itemPositionOutOfRange(position: Int, count: Int, draft: UUID)
+    /// No exercise record for this day.
+    case dayNotFound(CalendarDay)
+    /// A value outside what Logbook stores (an empty exercise name, a date outside years 1–9999).
+    case invalidValue(field: String, value: String, reason: String)
 
     public var description: String {
         switch self {
@@ -22,6 +34,17 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .migration(let path, let error): "\(path): \(error)"
         case .database(let error): error.description
+        case .draftNotFound(let reference): "no draft with id or version '\(reference)'"
+        case .ambiguousDraft(let reference, let ids):
+            "'\(reference)' matches \(ids.count) drafts; use one of their ids: "
+                + ids.map(\.uuidString).joined(separator: ", ")
+        case .emptyVersionOnSubmit(let id): "Refusing to submit: no version set (draft \(id.uuidString))"
+        case .itemPositionOutOfRange(let position, let count, let draft):
+            count == 0
+                ? "item \(position) does not exist: draft \(draft.uuidString) has no checklist items"
+                : "item \(position) does not exist: draft \(draft.uuidString) has items 1 to \(count)"
+        case .dayNotFound(let day): "no exercises recorded on \(day)"
+        case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
         }
     }
 }

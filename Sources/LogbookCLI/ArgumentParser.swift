@@ -157,7 +157,8 @@ enum ArgumentParser {
             }
             parsed.record(option.name, value)
         }
-        if parsed.has("--help") || parsed.has("--version") { return parsed }
+        let ownsVersion = spec.options.contains { $0.name == "--version" }
+        if parsed.has("--help") || (parsed.has("--version") && !ownsVersion) { return parsed }
         try checkPositionals(parsed.positionals, for: spec)
         return parsed
     }

@@ -10,6 +10,18 @@ enum Commands {
         InitCommand.command,
         MigrateCommand.command,
         CheckCommand.command,
+        DraftsCommands.add,
+        DraftsCommands.edit,
+        DraftsCommands.show,
+        DraftItemCommands.add,
+        DraftItemCommands.check,
+        DraftItemCommands.uncheck,
+        DraftItemCommands.remove,
+        DraftItemCommands.move,
+        DraftsCommands.submit,
+        DraftsCommands.delete,
+        HistoryCommands.add,
+        HistoryCommands.delete,
     ]
 
     /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.

@@ -16,7 +16,7 @@ enum CommandLineTool {
                 Console.write(ArgumentParser.help(for: command.spec))
                 return 0
             }
-            if parsed.has("--version") {
+            if parsed.has("--version") && !command.spec.options.contains(where: { $0.name == "--version" }) {
                 Console.print(version)
                 return 0
             }

@@ -9,6 +9,8 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
     case text(String)
     case blob(Data)
 
+    public var databaseValue: DatabaseValue { self }
+
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .null: sqlite3_bind_null(statement, index)

@@ -41,6 +41,12 @@ public struct ColumnConversionError: Error, Equatable, Sendable, CustomStringCon
     public let expected: String
     public let found: String
 
+    public init(column: String, expected: String, found: String) {
+        self.column = column
+        self.expected = expected
+        self.found = found
+    }
+
     public var description: String {
         "column \(column): expected \(expected), found \(found)"
     }

@@ -23,6 +23,8 @@ public protocol SQLiteValue {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
     /// Reads the 0-based column `index` of the current row of `statement`.
     static func read(from statement: OpaquePointer, at index: Int32) throws -> Self
+    /// The value as SQLite stores it: what the query layer binds for a captured Swift value.
+    var databaseValue: DatabaseValue { get }
 }
 
 /// Tells SQLite to copy bound text and blobs before the call returns.
@@ -48,6 +50,7 @@ func conversionError(_ statement: OpaquePointer, _ index: Int32, expected: Strin
 }
 
 extension Int64: SQLiteValue {
+    public var databaseValue: DatabaseValue { .integer(self) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, self)
     }
@@ -60,6 +63,7 @@ extension Int64: SQLiteValue {
 }
 
 extension Int: SQLiteValue {
+    public var databaseValue: DatabaseValue { .integer(Int64(self)) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, Int64(self))
     }
@@ -69,6 +73,7 @@ extension Int: SQLiteValue {
 }
 
 extension Bool: SQLiteValue {
+    public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, self ? 1 : 0)
     }
@@ -82,6 +87,7 @@ extension Bool: SQLiteValue {
 }
 
 extension Double: SQLiteValue {
+    public var databaseValue: DatabaseValue { isNaN ? .null : .real(self) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_double(statement, index, self)
     }
@@ -94,6 +100,7 @@ extension Double: SQLiteValue {
 }
 
 extension String: SQLiteValue {
+    public var databaseValue: DatabaseValue { .text(self) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
         return text.withUTF8 { bytes in
@@ -117,6 +124,7 @@ extension String: SQLiteValue {
 }
 
 extension Data: SQLiteValue {
+    public var databaseValue: DatabaseValue { .blob(self) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         if isEmpty { return sqlite3_bind_zeroblob(statement, index, 0) }
         return withUnsafeBytes { bytes in
@@ -133,6 +141,7 @@ extension Data: SQLiteValue {
 }
 
 extension Date: SQLiteValue {
+    public var databaseValue: DatabaseValue { .real(timeIntervalSinceReferenceDate) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_double(statement, index, timeIntervalSinceReferenceDate)
     }
@@ -147,6 +156,7 @@ extension Date: SQLiteValue {
 }
 
 extension UUID: SQLiteValue {
+    public var databaseValue: DatabaseValue { .text(uuidString) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         uuidString.bind(to: statement, at: index)
     }
@@ -159,6 +169,7 @@ extension UUID: SQLiteValue {
 }
 
 extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+    public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .none: sqlite3_bind_null(statement, index)

@@ -16,21 +16,29 @@ public final class Logbook: Sendable {
     /// The time zone that decides which calendar day an exercise belongs to.
     public let timeZone: TimeZone
     public var path: String { database.path }
+    /// Release drafts.
+    public let drafts: DraftRepository
+    /// Exercise-day history.
+    public let history: HistoryRepository
 
     /// Opens the database at `path`, creating the file and its folder if needed, and applies
     /// pending migrations. Refuses, changing nothing, a file that is not a database or one written
     /// by a newer Logbook.
-    public convenience init(path: String, timeZone: TimeZone = .current) throws {
-        try self.init(path: path, timeZone: timeZone, mode: .migrate)
+    ///
+    /// `now` is the clock for `createdAt`, `updatedAt` and exercises recorded without a date.
+    public convenience init(path: String, timeZone: TimeZone = .current,
+                            now: @escaping @Sendable () -> Date = Date.init) throws {
+        try self.init(path: path, timeZone: timeZone, now: now, mode: .migrate)
     }
 
     /// Opens an existing database without creating or migrating it: for inspection
     /// (`migrate --status`, `check`).
     public static func inspect(path: String, timeZone: TimeZone = .current) throws -> Logbook {
-        try Logbook(path: path, timeZone: timeZone, mode: .inspect)
+        try Logbook(path: path, timeZone: timeZone, now: Date.init, mode: .inspect)
     }
 
-    private init(path: String, timeZone: TimeZone, mode: Database.OpenMode) throws {
+    private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
+                 mode: Database.OpenMode) throws {
         if mode == .inspect && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
@@ -40,6 +48,8 @@ public final class Logbook: Sendable {
             throw LogbookError(openingPath: path, error)
         }
         self.timeZone = timeZone
+        drafts = DraftRepository(database: database, now: now)
+        history = HistoryRepository(database: database, timeZone: timeZone, now: now)
     }
 
     /// The version of the newest migration applied to the file.

@@ -1,0 +1,69 @@
+import Foundation
+
+/// Builds compact JSON text by hand: fields in a fixed order, so the same record always gives the
+/// same bytes, with no `Codable` machinery on the hot path.
+public struct JSONText {
+    public private(set) var text = ""
+    private var needsComma = [false]
+
+    public init() {}
+
+    public mutating func beginObject() { separate(); text += "{"; needsComma.append(false) }
+    public mutating func endObject() { needsComma.removeLast(); text += "}" }
+    public mutating func beginArray() { separate(); text += "["; needsComma.append(false) }
+    public mutating func endArray() { needsComma.removeLast(); text += "]" }
+
+    /// Writes `"name":` inside an object; the value follows.
+    public mutating func key(_ name: String) {
+        separate()
+        Self.appendQuoted(name, to: &text)
+        text += ":"
+        needsComma[needsComma.count - 1] = false
+    }
+
+    public mutating func string(_ value: String) { separate(); Self.appendQuoted(value, to: &text) }
+    public mutating func integer(_ value: Int) { separate(); text += String(value) }
+    public mutating func bool(_ value: Bool) { separate(); text += value ? "true" : "false" }
+    public mutating func null() { separate(); text += "null" }
+    /// An ISO-8601 UTC date with microseconds, or null.
+    public mutating func date(_ value: Date?) {
+        if let value { string(value.iso8601Microseconds) } else { null() }
+    }
+
+    private mutating func separate() {
+        if needsComma[needsComma.count - 1] { text += "," }
+        needsComma[needsComma.count - 1] = true
+    }
+
+    /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or
+    /// `\u00XX`; everything else as raw UTF-8.
+    public static func appendQuoted(_ value: String, to output: inout String) {
+        output += "\""
+        var pendingStart = value.unicodeScalars.startIndex
+        var index = pendingStart
+        let scalars = value.unicodeScalars
+        while index != scalars.endIndex {
+            let scalar = scalars[index]
+            let escape: String? = switch scalar {
+            case "\"": "\\\""
+            case "\\": "\\\\"
+            case "\n": "\\n"
+            case "\r": "\\r"
+            case "\t": "\\t"
+            case "\u{08}": "\\b"
+            case "\u{0C}": "\\f"
+            case _ where scalar.value < 0x20:
+                "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: nil
+            }
+            if let escape {
+                output.unicodeScalars.append(contentsOf: scalars[pendingStart..<index])
+                output += escape
+                pendingStart = scalars.index(after: index)
+            }
+            index = scalars.index(after: index)
+        }
+        output.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
+        output += "\""
+    }
+}

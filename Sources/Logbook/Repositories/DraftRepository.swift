@@ -1,0 +1,167 @@
+import Foundation
+import SQLiteQuery
+
+/// Release drafts: save, find, edit the checklist, submit, delete. Each method is one transaction.
+public struct DraftRepository: Sendable {
+    let database: Database
+    let now: @Sendable () -> Date
+    private var table: TableDescription<ReleaseDraft> { Tables.drafts }
+
+    /// Inserts a new draft or updates the stored one with the same id, replacing its checklist in
+    /// order. `createdAt` is set on first save and kept after; `updatedAt` is set to now. Returns the
+    /// draft as stored.
+    @discardableResult
+    public func save(_ draft: ReleaseDraft) throws -> ReleaseDraft {
+        try database.write { connection in try save(draft, in: connection) }
+    }
+
+    func save(_ draft: ReleaseDraft, in connection: Connection) throws -> ReleaseDraft {
+        try validate(draft)
+        var stored = draft
+        let time = now()
+        stored.updatedAt = time
+        stored.createdAt = try connection.scalar("SELECT created_at FROM drafts WHERE id = ?",
+                                                 [draft.id.databaseValue], as: Date.self) ?? time
+        try table.upsert(stored, in: connection)
+        return stored
+    }
+
+    /// The draft with `id`, with its checklist.
+    public func fetch(id: UUID) throws -> ReleaseDraft? {
+        try database.read { try table.fetchOne(identity: id, in: $0) }
+    }
+
+    /// Every draft whose version equals `version` as Swift compares strings, oldest first.
+    public func fetch(version: String) throws -> [ReleaseDraft] {
+        try database.read { connection in
+            try table.fetchAll(where: "drafts.version_key = ?", arguments: [.text(version.comparisonKey)],
+                               orderBy: "drafts.created_at, drafts.id", in: connection)
+        }
+    }
+
+    /// Every draft, oldest first.
+    public func fetchAll() throws -> [ReleaseDraft] {
+        try database.read { try table.fetchAll(orderBy: "drafts.created_at, drafts.id", in: $0) }
+    }
+
+    public func count() throws -> Int {
+        try database.read { try table.count(in: $0) }
+    }
+
+    /// Finds the one draft that `reference` names: its id, a unique prefix of its id (any case),
+    /// or its version. Throws ``LogbookError/draftNotFound(_:)`` or
+    /// ``LogbookError/ambiguousDraft(_:ids:)``.
+    public func resolve(_ reference: String) throws -> ReleaseDraft {
+        try database.read { try resolve(reference, in: $0) }
+    }
+
+    func resolve(_ reference: String, in connection: Connection) throws -> ReleaseDraft {
+        if let id = UUID(uuidString: reference), let draft = try table.fetchOne(identity: id, in: connection) {
+            return draft
+        }
+        var matches = try table.fetchAll(where: "drafts.version_key = ?", arguments: [.text(reference.comparisonKey)],
+                                         orderBy: "drafts.created_at, drafts.id", in: connection)
+        let prefix = reference.uppercased()
+        if matches.isEmpty, !prefix.isEmpty, prefix.utf8.allSatisfy({ isHexOrDash($0) }) {
+            // `id >= prefix AND id < prefix + '\u{FFFF}'` walks the unique index on id.
+            matches = try table.fetchAll(where: "drafts.id >= ? AND drafts.id < ?",
+                                         arguments: [.text(prefix), .text(prefix + "\u{FFFF}")],
+                                         orderBy: "drafts.id", in: connection)
+        }
+        guard let first = matches.first else { throw LogbookError.draftNotFound(reference) }
+        guard matches.count == 1 else { throw LogbookError.ambiguousDraft(reference, ids: matches.map(\.id)) }
+        return first
+    }
+
+    private func isHexOrDash(_ byte: UInt8) -> Bool {
+        (48...57).contains(byte) || (65...70).contains(byte) || byte == 45
+    }
+
+    // MARK: Editing
+
+    /// Changes the fields given (nil leaves a field as it is) of the draft `reference` names.
+    @discardableResult
+    public func edit(_ reference: String, version: String? = nil, whatsNew: String? = nil) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            if let version { draft.version = version }
+            if let whatsNew { draft.whatsNew = whatsNew }
+        }
+    }
+
+    /// Appends items, not done, to the checklist, in order.
+    @discardableResult
+    public func addItems(_ titles: [String], to reference: String) throws -> ReleaseDraft {
+        try modify(reference) { $0.checklist += titles.map { ChecklistItem(title: $0) } }
+    }
+
+    /// Marks the item at the 1-based `position` done or not done.
+    @discardableResult
+    public func setItem(at position: Int, done: Bool, in reference: String) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            try checkPosition(position, in: draft)
+            draft.checklist[position - 1].isDone = done
+        }
+    }
+
+    /// Removes the item at the 1-based `position`; the items after it move up.
+    @discardableResult
+    public func removeItem(at position: Int, from reference: String) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            try checkPosition(position, in: draft)
+            draft.checklist.remove(at: position - 1)
+        }
+    }
+
+    /// Moves the item at 1-based `position` so that it ends up at `destination`.
+    @discardableResult
+    public func moveItem(from position: Int, to destination: Int, in reference: String) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            try checkPosition(position, in: draft)
+            try checkPosition(destination, in: draft)
+            let item = draft.checklist.remove(at: position - 1)
+            draft.checklist.insert(item, at: destination - 1)
+        }
+    }
+
+    /// Marks the draft submitted at `date`. Refused, changing nothing, when its version is empty:
+    /// "Refusing to submit: no version set".
+    @discardableResult
+    public func submit(_ reference: String, at date: Date? = nil) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            guard !draft.version.isEmpty else { throw LogbookError.emptyVersionOnSubmit(id: draft.id) }
+            draft.submittedAt = date ?? now()
+        }
+    }
+
+    /// Deletes the draft and its checklist. Returns the deleted draft.
+    @discardableResult
+    public func delete(_ reference: String) throws -> ReleaseDraft {
+        try database.write { connection in
+            let draft = try resolve(reference, in: connection)
+            try table.delete(identity: draft.id, in: connection)
+            return draft
+        }
+    }
+
+    /// Reads, changes and saves one draft in one transaction.
+    private func modify(_ reference: String, _ change: (inout ReleaseDraft) throws -> Void) throws -> ReleaseDraft {
+        try database.write { connection in
+            var draft = try resolve(reference, in: connection)
+            try change(&draft)
+            return try save(draft, in: connection)
+        }
+    }
+
+    private func checkPosition(_ position: Int, in draft: ReleaseDraft) throws {
+        guard (1...max(draft.checklist.count, 1)).contains(position), !draft.checklist.isEmpty else {
+            throw LogbookError.itemPositionOutOfRange(position: position, count: draft.checklist.count, draft: draft.id)
+        }
+    }
+
+    private func validate(_ draft: ReleaseDraft) throws {
+        for date in [draft.submittedAt, draft.createdAt, draft.updatedAt].compactMap({ $0 }) where !date.isSupported {
+            throw LogbookError.invalidValue(field: "date", value: "\(date.timeIntervalSinceReferenceDate)",
+                                            reason: "outside years 0001 to 9999")
+        }
+    }
+}

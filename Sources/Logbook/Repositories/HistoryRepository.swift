@@ -1,0 +1,115 @@
+import Foundation
+import SQLiteQuery
+
+/// Exercise-day history: one record per calendar day, with the exercises done that day in order.
+/// Each method is one transaction.
+public struct HistoryRepository: Sendable {
+    let database: Database
+    let timeZone: TimeZone
+    let now: @Sendable () -> Date
+    private var table: TableDescription<ExerciseDay> { Tables.exerciseDays }
+
+    /// Records that `exercise` was done at `date`: appended to the record of that calendar day
+    /// (in the store's time zone) if there is one, else a new record for the day. Returns the day.
+    @discardableResult
+    public func addDoneExercise(_ exercise: String, at date: Date? = nil) throws -> ExerciseDay {
+        try addDoneExercises([exercise], at: date)
+    }
+
+    /// Records several exercises done at `date`, in order, in one transaction.
+    @discardableResult
+    public func addDoneExercises(_ exercises: [String], at date: Date? = nil) throws -> ExerciseDay {
+        let date = date ?? now()
+        try validate(date: date, exercises: exercises)
+        let day = CalendarDay(date, in: timeZone)
+        return try database.write { connection in
+            if var existing = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue],
+                                                 in: connection).first {
+                // The record's date is the instant of the day's first exercise, also when one is back-dated.
+                existing.date = min(existing.date, date)
+                try connection.run("UPDATE exercise_days SET date = ? WHERE id = ?",
+                                   [existing.date.databaseValue, existing.id.databaseValue])
+                try appendExercises(exercises, toDayWithID: existing.id, after: existing.exercises.count,
+                                    in: connection)
+                existing.exercises += exercises
+                return existing
+            }
+            let record = ExerciseDay(id: UUID(), date: date, day: day, exercises: exercises)
+            try table.insert(record, in: connection)
+            return record
+        }
+    }
+
+    private func appendExercises(_ exercises: [String], toDayWithID id: UUID, after count: Int,
+                                 in connection: Connection) throws {
+        guard let key = try table.rowKey(identity: id, in: connection) else {
+            throw RecordNotFound(table: table.name, identity: id.uuidString)
+        }
+        let insert = try connection.cachedStatement(
+            "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
+        for (offset, name) in exercises.enumerated() {
+            try insert.bind(key, at: 1)
+            try insert.bind(count + offset + 1, at: 2)
+            try insert.bind(name, at: 3)
+            try insert.bind(name.comparisonKey, at: 4)
+            try insert.execute()
+        }
+    }
+
+    /// The record of `day`, or nil.
+    public func fetch(day: CalendarDay) throws -> ExerciseDay? {
+        try database.read { connection in
+            try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first
+        }
+    }
+
+    public func fetch(id: UUID) throws -> ExerciseDay? {
+        try database.read { try table.fetchOne(identity: id, in: $0) }
+    }
+
+    /// Every day, oldest first.
+    public func fetchAll() throws -> [ExerciseDay] {
+        try database.read { try table.fetchAll(orderBy: "exercise_days.day", in: $0) }
+    }
+
+    public func count() throws -> Int {
+        try database.read { try table.count(in: $0) }
+    }
+
+    /// Deletes the record of `day` with its exercises; throws ``LogbookError/dayNotFound(_:)``.
+    @discardableResult
+    public func delete(day: CalendarDay) throws -> ExerciseDay {
+        try database.write { connection in
+            guard let record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue],
+                                                  in: connection).first else {
+                throw LogbookError.dayNotFound(day)
+            }
+            try table.delete(identity: record.id, in: connection)
+            return record
+        }
+    }
+
+    /// Stores whole day records as given (their day included), in one transaction: inserted, or
+    /// replacing the record with the same id. Two records may not share a day.
+    public func save(_ days: some Sequence<ExerciseDay>) throws {
+        try database.write { connection in
+            for day in days {
+                try validate(date: day.date, exercises: day.exercises)
+                try table.upsert(day, in: connection)
+            }
+        }
+    }
+
+    private func validate(date: Date, exercises: [String]) throws {
+        guard date.isSupported else {
+            throw LogbookError.invalidValue(field: "date", value: "\(date.timeIntervalSinceReferenceDate)",
+                                            reason: "outside years 0001 to 9999")
+        }
+        if exercises.isEmpty {
+            throw LogbookError.invalidValue(field: "exercises", value: "", reason: "at least one exercise is needed")
+        }
+        if exercises.contains(where: \.isEmpty) {
+            throw LogbookError.invalidValue(field: "exercise", value: "", reason: "an exercise name cannot be empty")
+        }
+    }
+}

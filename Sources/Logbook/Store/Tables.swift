@@ -1,0 +1,38 @@
+import Foundation
+import SQLiteQuery
+
+/// How each record maps to the tables of `Migrations/`.
+enum Tables {
+    static let drafts = TableDescription<ReleaseDraft>(
+        "drafts", identity: .column("id", \.id),
+        columns: [
+            .column("version", \.version, comparisonKey: "version_key"),
+            .column("whats_new", \.whatsNew),
+            .column("submitted_at", \.submittedAt),
+            .column("created_at", \.createdAt, updatedOnConflict: false),
+            .column("updated_at", \.updatedAt),
+        ],
+        children: [checklist],
+        decode: { row in
+            ReleaseDraft(id: try row.column(0), version: try row.column(1), whatsNew: try row.column(2), checklist: [],
+                         submittedAt: try row.column(3), createdAt: try row.column(4), updatedAt: try row.column(5))
+        })
+
+    static let checklist = OwnedChildren<ReleaseDraft, ChecklistItem>(
+        \.checklist, table: "checklist_items", parentColumn: "draft_pk",
+        columns: [.column("id", \.id), .column("title", \.title), .column("is_done", \.isDone)],
+        decode: { row in ChecklistItem(id: try row.column(0), title: try row.column(1), isDone: try row.column(2)) })
+
+    static let exerciseDays = TableDescription<ExerciseDay>(
+        "exercise_days", identity: .column("id", \.id),
+        columns: [.column("day", \.day), .column("date", \.date)],
+        children: [exercises],
+        decode: { row in
+            ExerciseDay(id: try row.column(0), date: try row.column(2), day: try row.column(1), exercises: [])
+        })
+
+    static let exercises = OwnedChildren<ExerciseDay, String>(
+        \.exercises, table: "exercises", parentColumn: "day_pk",
+        columns: [.column("name", \.self, comparisonKey: "name_key")],
+        decode: { row in try row.column(0) })
+}

@@ -1,0 +1,48 @@
+import Foundation
+import Logbook
+
+/// The date forms the command line accepts: `2026-01-31` (the start of that day in the store's time
+/// zone), `2026-01-31T08:30:00Z` and `2026-01-31T08:30:00+02:00` (fractional seconds allowed).
+enum DateArgument {
+    static func parse(_ text: String, option: String, timeZone: TimeZone, command: String) throws -> Date {
+        if let day = CalendarDay(text) { return day.start(in: timeZone) }
+        if let date = Date(iso8601: text) { return date }
+        throw UsageError(message: "invalid date '\(text)' for '\(option)': expected 2026-01-31, "
+                            + "2026-01-31T08:30:00Z or 2026-01-31T08:30:00+02:00", command: command)
+    }
+
+    static func parseDay(_ text: String, option: String, command: String) throws -> CalendarDay {
+        guard let day = CalendarDay(text) else {
+            throw UsageError(message: "invalid day '\(text)' for '\(option)': expected YYYY-MM-DD, e.g. 2026-01-31",
+                             command: command)
+        }
+        return day
+    }
+}
+
+extension Invocation {
+    /// The value of a text option, read from stdin when it is `-`.
+    func text(_ option: String) throws -> String? {
+        guard let value = arguments.value(option) else { return nil }
+        guard value == "-" else { return value }
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw CommandFailure("\(option) -: stdin is not valid UTF-8")
+        }
+        return text
+    }
+
+    /// The `--at` date, or nil when not given.
+    func date(_ option: String) throws -> Date? {
+        guard let text = arguments.value(option) else { return nil }
+        return try DateArgument.parse(text, option: option, timeZone: try timeZone(), command: arguments.command)
+    }
+
+    /// A positional argument that must be a 1-based position.
+    func position(_ text: String, name: String) throws -> Int {
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError(message: "invalid \(name) '\(text)': expected a whole number ≥ 1", command: arguments.command)
+        }
+        return number
+    }
+}

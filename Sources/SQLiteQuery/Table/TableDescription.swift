@@ -1,0 +1,79 @@
+/// How a record type is stored: its table, its columns, its child collections, and how to rebuild
+/// it from a row. With a description and a migration, any `Sendable` value type gets insert,
+/// update, upsert, delete and fetch through cached prepared statements (see `TableDescription+…`).
+///
+/// ```swift
+/// let notes = TableDescription<Note>(
+///     "notes", identity: .column("id", \.id),
+///     columns: [.column("title", \.title, comparisonKey: "title_key"), .column("created_at", \.createdAt)],
+///     children: [LinkedChildren(\.tags, through: "note_tags", parentColumn: "note_pk",
+///                               elementColumn: "tag_pk", elementTable: tags)],
+///     decode: { Note(id: try $0.column(0), title: try $0.column(1), createdAt: try $0.column(2), tags: []) })
+/// ```
+///
+/// The table has an `INTEGER PRIMARY KEY` row key (`rowKey`, default `pk`) that child rows refer
+/// to, and a `UNIQUE` identity column that callers use. `decode` reads the identity and the other
+/// columns in declaration order, starting at column 0; child collections are filled in afterwards.
+public struct TableDescription<Record>: @unchecked Sendable {
+    public let name: String
+    public let rowKey: String
+    public let identity: ColumnMapping<Record>
+    /// Every stored column, the identity first.
+    public let columns: [ColumnMapping<Record>]
+    public let children: [any ChildCollection<Record>]
+    let decode: (ElementRow) throws -> Record
+    let sql: SQLText
+
+    public init(_ name: String, rowKey: String = "pk", identity: ColumnMapping<Record>,
+                columns: [ColumnMapping<Record>], children: [any ChildCollection<Record>] = [],
+                decode: @escaping (ElementRow) throws -> Record) {
+        self.name = name
+        self.rowKey = rowKey
+        self.identity = identity
+        self.columns = [identity] + columns
+        self.children = children
+        self.decode = decode
+        sql = SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: [identity] + columns)
+    }
+
+    /// The SQL this description runs, built once.
+    struct SQLText {
+        let insert: String
+        let upsert: String
+        let update: String
+        let delete: String
+        let rowKeyForIdentity: String
+        /// `SELECT <columns>, <rowKey> FROM <table>` for fetches to complete.
+        let select: String
+
+        init(table: String, rowKey: String, identity: String, columns: [ColumnMapping<Record>]) {
+            let written = columns.flatMap(\.writtenColumns)
+            let placeholders = Array(repeating: "?", count: written.count).joined(separator: ", ")
+            insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(placeholders))"
+            let updated = columns.filter { $0.isUpdatedOnConflict && $0.name != identity }.flatMap(\.writtenColumns)
+            let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            upsert = insert + " ON CONFLICT (\(identity)) DO "
+                + (assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)") + " RETURNING \(rowKey)"
+            // An update binds every column (so one binding routine serves all three), then the identity again.
+            let setAll = written.map { "\($0) = ?" }.joined(separator: ", ")
+            update = "UPDATE \(table) SET \(setAll) WHERE \(identity) = ? RETURNING \(rowKey)"
+            delete = "DELETE FROM \(table) WHERE \(identity) = ?"
+            rowKeyForIdentity = "SELECT \(rowKey) FROM \(table) WHERE \(identity) = ?"
+            select = "SELECT " + (columns.map { "\(table).\($0.name)" } + ["\(table).\(rowKey)"]).joined(separator: ", ")
+                + " FROM \(table)"
+        }
+    }
+}
+
+/// No record with the given identity exists in the table.
+public struct RecordNotFound: Error, Equatable, Sendable, CustomStringConvertible {
+    public let table: String
+    public let identity: String
+
+    public init(table: String, identity: String) {
+        self.table = table
+        self.identity = identity
+    }
+
+    public var description: String { "no row in \(table) with identity \(identity)" }
+}
