@@ -22,7 +22,8 @@ let package = Package(
         .target(name: "Logbook", dependencies: ["SQLiteQuery"], plugins: ["MigrationsPlugin"]),
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery"]),
-        .testTarget(name: "LogbookTests", dependencies: ["Logbook"]),
-        .testTarget(name: "LogbookCLITests", dependencies: ["Logbook"]),
+        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery"]),
+        // Runs the built `logbook` binary, as a user would; depending on LogbookCLI gets it built first.
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookCLI", "Logbook", "SQLiteQuery"]),
     ]
 )

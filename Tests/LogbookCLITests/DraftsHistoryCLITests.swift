@@ -1,0 +1,141 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+
+/// `drafts …` and `history add|delete`, run on the real binary.
+final class DraftsHistoryCLITests: XCTestCase {
+    private func rowCounts(_ cli: CLIHarness) throws -> [String: Int] {
+        let connection = try Connection(path: cli.database.path)
+        var counts: [String: Int] = [:]
+        for table in ["drafts", "checklist_items", "exercise_days", "exercises"] {
+            counts[table] = try connection.scalar("SELECT count(*) FROM \(table)", as: Int.self)
+        }
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM pragma_foreign_key_check", as: Int.self), 0)
+        return counts
+    }
+
+    func testDraftLifecycle() throws {
+        let cli = try CLIHarness()
+        try cli.run(["history", "add", "Squat"])
+        let countsBefore = try rowCounts(cli)
+
+        let added = try cli.run(["drafts", "add", "--version", "2.5.0", "--item", "Screenshots", "--item", "Release notes",
+                                 "--item", "Tag"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let id = added.stdout.trimmingCharacters(in: .newlines)
+        XCTAssertNotNil(UUID(uuidString: id), added.stdout)
+
+        XCTAssertEqual(try cli.run(["drafts", "item", "check", "2.5.0", "2"]).status, 0)
+        let shown = try cli.run(["drafts", "show", String(id.prefix(8))])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains("checklist:  1 of 3 done"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("  2. [x] Release notes"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("  1. [ ] Screenshots"), shown.stdout)
+        XCTAssertTrue(shown.stdout.contains("submitted:  not submitted"), shown.stdout)
+
+        XCTAssertEqual(try cli.run(["drafts", "submit", "2.5.0", "--at", "2026-01-31T08:30:00.25+02:00"]).status, 0)
+        let json = try cli.run(["drafts", "show", id, "--format", "json"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(object["submittedAt"] as? String, "2026-01-31T06:30:00.250000Z")
+        XCTAssertEqual(object["version"] as? String, "2.5.0")
+        XCTAssertEqual((object["checklist"] as? [[String: Any]])?.map { $0["isDone"] as? Bool }, [false, true, false])
+
+        // An empty-version draft cannot be submitted, and trying changes nothing.
+        let empty = try cli.run(["drafts", "add", "--version", ""]).stdout.trimmingCharacters(in: .newlines)
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["drafts", "submit", empty]), status: 1,
+                         mentioning: "Refusing to submit: no version set", empty)
+        XCTAssertEqual(cli.snapshot(), before)
+
+        XCTAssertEqual(try cli.run(["drafts", "delete", id]).status, 0)
+        XCTAssertEqual(try cli.run(["drafts", "delete", empty]).status, 0)
+        XCTAssertEqual(try rowCounts(cli), countsBefore)
+    }
+
+    func testChecklistEditing() throws {
+        let cli = try CLIHarness()
+        try cli.run(["drafts", "add", "--version", "1.0", "--item", "A", "--item", "B"])
+        XCTAssertEqual(try cli.run(["drafts", "item", "add", "1.0", "C", "D"]).status, 0)
+        try cli.run(["drafts", "item", "check", "1.0", "4"])
+        try cli.run(["drafts", "item", "move", "1.0", "4", "1"])
+        try cli.run(["drafts", "item", "remove", "1.0", "3"])
+        try cli.run(["drafts", "item", "check", "1.0", "2"])
+        try cli.run(["drafts", "item", "uncheck", "1.0", "1"])
+        let shown = try cli.run(["drafts", "show", "1.0"]).stdout
+        XCTAssertTrue(shown.contains("  1. [ ] D\n  2. [x] A\n  3. [ ] C\nchecklist:") || shown.hasSuffix("  1. [ ] D\n  2. [x] A\n  3. [ ] C\n"), shown)
+        XCTAssertTrue(shown.contains("checklist:  1 of 3 done"), shown)
+    }
+
+    func testBadReferencesAndPositionsChangeNothing() throws {
+        let cli = try CLIHarness()
+        let first = try cli.run(["drafts", "add", "--version", "3.0", "--item", "Only"]).stdout.trimmingCharacters(in: .newlines)
+        let second = try cli.run(["drafts", "add", "--version", "3.0"]).stdout.trimmingCharacters(in: .newlines)
+        let before = cli.snapshot()
+
+        XCTAssertFailure(try cli.run(["drafts", "show", "9.9"]), status: 1, mentioning: "no draft", "9.9")
+        XCTAssertFailure(try cli.run(["drafts", "delete", "3.0"]), status: 1, mentioning: "matches 2 drafts", first, second)
+        XCTAssertFailure(try cli.run(["drafts", "item", "check", first, "2"]), status: 1, mentioning: "item 2 does not exist")
+        XCTAssertFailure(try cli.run(["drafts", "item", "remove", second, "1"]), status: 1, mentioning: "no checklist items")
+        XCTAssertFailure(try cli.run(["drafts", "item", "check", first, "zero"]), status: 2, mentioning: "invalid position 'zero'")
+        XCTAssertFailure(try cli.run(["drafts", "submit", first, "--at", "31/01/2026"]), status: 2,
+                         mentioning: "invalid date '31/01/2026'")
+        XCTAssertFailure(try cli.run(["drafts", "edit", first]), status: 2, mentioning: "nothing to change")
+        XCTAssertFailure(try cli.run(["drafts", "add"]), status: 2, mentioning: "missing '--version <v>'")
+        XCTAssertFailure(try cli.run(["--time-zone", "Mars/Olympus", "history", "add", "Squat"]), status: 2,
+                         mentioning: "unknown time zone 'Mars/Olympus'")
+        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid day '2026-02-30'")
+        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-03"]), status: 1, mentioning: "no exercises recorded on 2026-02-03")
+        XCTAssertFailure(try cli.run(["history", "add", ""]), status: 1, mentioning: "exercise name cannot be empty")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
+    func testWhatsNewFromStdinKeepsTextExactly() throws {
+        let cli = try CLIHarness()
+        let text = "Cafe\u{301} ☀︎ line one\r\nline two\twith tab\n\n日本語 \"quoted\" \\ back\n"
+        let id = try cli.run(["drafts", "add", "--version", "4.0", "--whats-new", "-"], stdin: text)
+            .stdout.trimmingCharacters(in: .newlines)
+        let json = try cli.run(["drafts", "show", id, "--format", "json"]).stdout
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        XCTAssertEqual((object["whatsNew"] as? String).map { Array($0.utf8) }, Array(text.utf8))
+
+        try cli.run(["drafts", "edit", id, "--whats-new", "-", "--version", "4.0.1"], stdin: "short")
+        let edited = try cli.run(["drafts", "show", "4.0.1"]).stdout
+        XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)
+    }
+
+    func testVersionsMatchAsSwiftComparesStrings() throws {
+        let cli = try CLIHarness()
+        let id = try cli.run(["drafts", "add", "--version", "Caf\u{E9}"]).stdout.trimmingCharacters(in: .newlines)
+        let shown = try cli.run(["drafts", "show", "Cafe\u{301}", "--format", "json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.contains(id))
+    }
+
+    func testHistoryAddFollowsTheSameDayRuleInTheGivenTimeZone() throws {
+        let cli = try CLIHarness()
+        let newYork = ["--time-zone", "America/New_York"]
+        // 23:47 in New York on the 31st is 04:47Z on February 1st: still January 31st's record.
+        try cli.run(newYork + ["history", "add", "Squat", "--at", "2026-01-31T23:47:00-05:00"])
+        try cli.run(newYork + ["history", "add", "Burpee", "Squat", "--at", "2026-02-01T04:50:00Z"])
+        try cli.run(newYork + ["history", "add", "Step Up", "--at", "2026-02-01T05:00:00Z"])
+        let connection = try Connection(path: cli.database.path)
+        let rows = try connection.prepare("""
+            SELECT d.day, (SELECT group_concat(name, ',') FROM
+                           (SELECT name FROM exercises WHERE day_pk = d.pk ORDER BY position))
+            FROM exercise_days d ORDER BY d.day
+            """)
+        var days: [String] = []
+        while try rows.step() { days.append("\(try rows.column(0, as: String.self)): \(try rows.column(1, as: String.self))") }
+        XCTAssertEqual(days, ["2026-01-31: Squat,Burpee,Squat", "2026-02-01: Step Up"])
+
+        XCTAssertEqual(try cli.run(["history", "delete", "--day", "2026-01-31"]).status, 0)
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM exercises", as: Int.self), 1)
+    }
+
+    func testTimeZoneFromEnvironment() throws {
+        let cli = try CLIHarness()
+        try cli.run(["history", "add", "Squat", "--at", "2026-03-01T02:00:00Z"], environment: ["TZ": "America/Los_Angeles"])
+        let day = try Connection(path: cli.database.path).scalar("SELECT day FROM exercise_days", as: String.self)
+        XCTAssertEqual(day, "2026-02-28")
+    }
+}

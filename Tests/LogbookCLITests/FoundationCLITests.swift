@@ -1,0 +1,165 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+
+/// `init`, `migrate`, `check`, the global options and the error conventions, run on the real binary.
+final class FoundationCLITests: XCTestCase {
+    func testInitCreatesWALDatabaseWithSchemaInNewFolderAndIsIdempotent() throws {
+        let cli = try CLIHarness()
+        let nested = cli.folder.appendingPathComponent("a/b/logbook.sqlite")
+        let first = try cli.run(["--db", nested.path, "init"], useDatabase: false)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertEqual(first.stdout, "\(nested.path)\tschema version 2\n")
+
+        let header = try XCTUnwrap(FileManager.default.contents(atPath: nested.path))
+        XCTAssertEqual(Array(header.prefix(16)), Array("SQLite format 3\0".utf8))
+        XCTAssertEqual(header[18], 2, "WAL databases have file format version 2 at offset 18")
+        do {
+            let connection = try Connection(path: nested.path)
+            let tables = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+            var names: [String] = []
+            while try tables.step() { names.append(try tables.column(0)) }
+            XCTAssertEqual(names, ["checklist_items", "drafts", "exercise_days", "exercises", "schema_migrations"])
+        }
+
+        let before = cli.snapshot(of: nested)
+        let second = try cli.run(["--db", nested.path, "init"], useDatabase: false)
+        XCTAssertEqual(second.status, 0)
+        XCTAssertEqual(cli.snapshot(of: nested), before)
+    }
+
+    func testCheckPassesOnHealthyDatabase() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        let result = try cli.run(["check"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines, ["integrity: ok", "foreign keys: ok", "schema version: 2 (this logbook knows 2)",
+                                      "migrations: ok"])
+    }
+
+    func testCheckOnMissingFileFailsWithoutCreatingIt() throws {
+        let cli = try CLIHarness()
+        XCTAssertFailure(try cli.run(["check"]), status: 1, mentioning: "no database at", cli.database.path)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path))
+    }
+
+    func testForeignFileIsRefusedAndLeftUntouched() throws {
+        let cli = try CLIHarness()
+        let text = Data("name,count\nsquat,3\n".utf8)
+        try text.write(to: cli.database)
+        for command in [["init"], ["check"], ["history", "add", "Squat"], ["migrate", "--status"]] {
+            XCTAssertFailure(try cli.run(command), status: 1, mentioning: cli.database.path, "not a Logbook database")
+            XCTAssertEqual(try Data(contentsOf: cli.database), text)
+        }
+    }
+
+    func testDamagedDatabasesFailCheck() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        for day in 1...28 {
+            try cli.run(["history", "add", String(repeating: "Exercise \(day) ", count: 40), "--at", "2026-02-\(day < 10 ? "0" : "")\(day)"])
+        }
+        let healthy = try Data(contentsOf: cli.database)
+        XCTAssertGreaterThan(healthy.count, 4 * 4096)
+
+        // Half a file: pages the schema points to are missing.
+        try healthy.prefix(healthy.count / 2).write(to: cli.database)
+        XCTAssertEqual(try cli.run(["check"]).status, 1)
+
+        // Random bytes over the b-tree page headers of every page after the schema.
+        var scribbled = healthy
+        var generator = SystemRandomNumberGenerator()
+        for page in stride(from: 2 * 4096, to: healthy.count, by: 4096) {
+            for offset in page..<(page + 64) { scribbled[offset] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        try scribbled.write(to: cli.database)
+        let result = try cli.run(["check"])
+        XCTAssertEqual(result.status, 1, result.stdout + result.stderr)
+        XCTAssertTrue(result.stderr.hasPrefix("logbook: error: "), result.stderr)
+    }
+
+    func testDatabaseFromNewerLogbookIsRefusedUnchanged() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try Connection(path: cli.database.path).execute(
+            "INSERT INTO schema_migrations VALUES (3, 'future_feature', 'abc', 0)")
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["init"]), status: 1, mentioning: "0003_future_feature", "newer")
+        XCTAssertFailure(try cli.run(["drafts", "add", "--version", "1.0"]), status: 1, mentioning: "newer")
+        XCTAssertEqual(cli.snapshot(), before)
+        XCTAssertEqual(try cli.run(["check"]).status, 1)
+    }
+
+    func testEditedAppliedMigrationIsRefusedUnchanged() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        try Connection(path: cli.database.path).execute(
+            "UPDATE schema_migrations SET checksum = 'edited' WHERE version = 1")
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["init"]), status: 1, mentioning: "0001_create_drafts", "edited")
+        XCTAssertEqual(cli.snapshot(), before)
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("migrations: applied migration 0001_create_drafts was edited"), check.stdout)
+    }
+
+    func testFolderThatCannotBeCreated() throws {
+        let cli = try CLIHarness()
+        let blocker = cli.folder.appendingPathComponent("file")
+        try Data("x".utf8).write(to: blocker)
+        let result = try cli.run(["--db", blocker.path + "/sub/logbook.sqlite", "init"], useDatabase: false)
+        XCTAssertFailure(result, status: 1, mentioning: "cannot open", blocker.path)
+    }
+
+    func testMigrateStatusListsAppliedMigrations() throws {
+        let cli = try CLIHarness()
+        try cli.run(["migrate"])
+        let result = try cli.run(["migrate", "--status"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.lines.count, 2)
+        XCTAssertTrue(result.lines[0].hasPrefix("0001_create_drafts\tapplied 20"), result.stdout)
+        XCTAssertTrue(result.lines[1].hasPrefix("0002_create_history\tapplied 20"), result.stdout)
+    }
+
+    func testDatabasePathResolution() throws {
+        let cli = try CLIHarness()
+        let fromEnvironment = cli.folder.appendingPathComponent("env.sqlite")
+        let viaEnvironment = try cli.run(["init"], environment: ["LOGBOOK_DB": fromEnvironment.path], useDatabase: false)
+        XCTAssertEqual(viaEnvironment.stdout, "\(fromEnvironment.path)\tschema version 2\n")
+
+        let xdg = cli.folder.appendingPathComponent("xdg/logbook/logbook.sqlite")
+        let viaXDG = try cli.run(["init"], useDatabase: false)
+        XCTAssertEqual(viaXDG.stdout, "\(xdg.path)\tschema version 2\n")
+
+        let flagWins = try cli.run(["init"], environment: ["LOGBOOK_DB": fromEnvironment.path])
+        XCTAssertEqual(flagWins.stdout, "\(cli.database.path)\tschema version 2\n")
+    }
+
+    func testUsageErrorsExitTwoWithOneLine() throws {
+        let cli = try CLIHarness()
+        XCTAssertFailure(try cli.run([]), status: 2, mentioning: "missing command")
+        XCTAssertFailure(try cli.run(["inti"]), status: 2, mentioning: "unknown command 'inti'", "did you mean 'init'")
+        XCTAssertFailure(try cli.run(["init", "--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'")
+        XCTAssertFailure(try cli.run(["init", "extra"]), status: 2, mentioning: "unexpected argument 'extra'")
+        XCTAssertFailure(try cli.run(["check", "--db"], useDatabase: false), status: 2, mentioning: "missing value for '--db <path>'")
+        XCTAssertFailure(try cli.run(["drafts"]), status: 2, mentioning: "'drafts' needs a subcommand")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
+    }
+
+    func testHelpAndVersion() throws {
+        let cli = try CLIHarness()
+        let help = try cli.run(["--help"])
+        XCTAssertEqual(help.status, 0)
+        for command in ["init", "migrate", "check", "drafts", "history"] {
+            XCTAssertTrue(help.stdout.contains("  \(command) "), "\(command) missing from: \(help.stdout)")
+        }
+        let initHelp = try cli.run(["init", "--help"])
+        XCTAssertTrue(initHelp.stdout.contains("USAGE: logbook init"))
+        XCTAssertTrue(initHelp.stdout.contains("EXAMPLES:"))
+        let groupHelp = try cli.run(["drafts", "--help"])
+        XCTAssertTrue(groupHelp.stdout.contains("submit"), groupHelp.stdout)
+        let version = try cli.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.first?.isNumber ?? false, version.stdout)
+    }
+}
