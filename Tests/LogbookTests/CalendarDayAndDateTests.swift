@@ -1,0 +1,43 @@
+import Foundation
+import XCTest
+@testable import Logbook
+
+final class CalendarDayAndDateTests: XCTestCase {
+    func testDayParsingAndValidation() {
+        XCTAssertEqual(CalendarDay("2024-02-29")?.description, "2024-02-29")
+        for bad in ["2023-02-29", "2026-13-01", "2026-00-10", "2026-1-01", "2026-01-01x", "", "0000-01-01", "２０２６-01-01"] {
+            XCTAssertNil(CalendarDay(bad), bad)
+        }
+        XCTAssertLessThan(CalendarDay("2025-12-31")!, CalendarDay("2026-01-01")!)
+        XCTAssertEqual(CalendarDay("2026-03-01")!.adding(days: -1), CalendarDay("2026-02-28"))
+    }
+
+    func testDayNumbersAgreeWithFoundationOverCenturies() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        // Foundation switches to the Julian calendar before 1582-10-15; ISO 8601 days (ours) do not.
+        for dayNumber in stride(from: -141_000, through: 200_000, by: 997) {
+            let date = Date(timeIntervalSince1970: Double(dayNumber) * 86_400 + 43_200)
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let day = CalendarDay(date, in: TimeZone(identifier: "UTC")!)
+            XCTAssertEqual([day.year, day.month, day.day], [parts.year!, parts.month!, parts.day!], "\(dayNumber)")
+            XCTAssertEqual(day.dayNumber, dayNumber)
+        }
+    }
+
+    func testISO8601FormattingAndParsing() {
+        let date = Date(timeIntervalSinceReferenceDate: 753_549_105.502_176)
+        XCTAssertEqual(date.iso8601Microseconds, "2024-11-17T15:11:45.502176Z") // date -u -d @1731856305.502176
+        XCTAssertEqual(Date(iso8601: "2024-11-18T15:11:45.502176Z")?.iso8601Microseconds, "2024-11-18T15:11:45.502176Z")
+        XCTAssertEqual(Date(iso8601: "2026-01-31T08:30:00+02:00"), Date(iso8601: "2026-01-31T06:30:00Z"))
+        XCTAssertEqual(Date(timeIntervalSince1970: -0.5).iso8601Microseconds, "1969-12-31T23:59:59.500000Z")
+        XCTAssertEqual(Date(iso8601: "1901-06-01T00:00:00Z")?.iso8601Microseconds, "1901-06-01T00:00:00.000000Z")
+        XCTAssertEqual(Date(iso8601: "2150-06-01T12:00:00.000001Z")?.iso8601Microseconds, "2150-06-01T12:00:00.000001Z")
+        for bad in ["2026-01-31", "2026-01-31T25:00:00Z", "2026-01-31T08:30:00", "2026-01-31T08:30:00.Z",
+                    "2026-02-30T00:00:00Z", "2026-01-31T08:30:00+2:00", "2026-01-31T08:30:00Zjunk"] {
+            XCTAssertNil(Date(iso8601: bad), bad)
+        }
+        XCTAssertFalse(Date(timeIntervalSinceReferenceDate: .nan).isSupported)
+        XCTAssertFalse(Date(timeIntervalSince1970: 1e13).isSupported)
+    }
+}

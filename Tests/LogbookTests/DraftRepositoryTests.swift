@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+@testable import Logbook
+
+final class DraftRepositoryTests: XCTestCase {
+    func testSaveInsertsThenUpdatesKeepingCreatedAtAndChecklistOrder() throws {
+        let clock = TestClock(instant("2026-01-01T10:00:00Z"))
+        let test = try TestStore(now: { clock.now })
+        let drafts = test.store.drafts
+        let items = (1...40).map { ChecklistItem(title: "Step \($0)", isDone: $0 % 3 == 0) }
+        let saved = try drafts.save(ReleaseDraft(version: "2.0", whatsNew: "Notes", checklist: items))
+        XCTAssertEqual(saved.createdAt, instant("2026-01-01T10:00:00Z"))
+        XCTAssertEqual(try drafts.fetch(id: saved.id), saved)
+
+        clock.advance(by: 3600)
+        var changed = saved
+        changed.checklist = Array(items.reversed().prefix(5))
+        changed.version = "2.0.1"
+        let updated = try drafts.save(changed)
+        XCTAssertEqual(updated.createdAt, saved.createdAt)
+        XCTAssertEqual(updated.updatedAt, instant("2026-01-01T11:00:00Z"))
+        let fetched = try XCTUnwrap(drafts.fetch(id: saved.id))
+        XCTAssertEqual(fetched.checklist, Array(items.reversed().prefix(5)))
+        XCTAssertEqual(fetched.version, "2.0.1")
+        XCTAssertEqual(try drafts.count(), 1)
+    }
+
+    func testItemIdsMayRepeatAcrossAndWithinDrafts() throws {
+        let test = try TestStore()
+        let item = ChecklistItem(title: "Shared", isDone: true)
+        let first = try test.store.drafts.save(ReleaseDraft(version: "1", checklist: [item, item]))
+        let second = try test.store.drafts.save(ReleaseDraft(version: "2", checklist: [item]))
+        XCTAssertEqual(try test.store.drafts.fetch(id: first.id)?.checklist, [item, item])
+        XCTAssertEqual(try test.store.drafts.fetch(id: second.id)?.checklist, [item])
+    }
+
+    func testChecklistOperations() throws {
+        let test = try TestStore()
+        let drafts = test.store.drafts
+        let draft = try drafts.save(ReleaseDraft(version: "3.1"))
+        let reference = draft.id.uuidString
+        try drafts.addItems(["A", "B", "C"], to: reference)
+        try drafts.setItem(at: 2, done: true, in: reference)
+        try drafts.moveItem(from: 3, to: 1, in: reference)
+        XCTAssertEqual(try drafts.fetch(id: draft.id)?.checklist.map(\.title), ["C", "A", "B"])
+        try drafts.removeItem(at: 1, from: reference)
+        let final = try XCTUnwrap(drafts.fetch(id: draft.id))
+        XCTAssertEqual(final.checklist.map(\.title), ["A", "B"])
+        XCTAssertEqual(final.summary, "1 of 2 done")
+        XCTAssertEqual(try drafts.setItem(at: 2, done: false, in: reference).summary, "0 of 2 done")
+
+        XCTAssertThrowsError(try drafts.setItem(at: 3, done: true, in: reference)) { error in
+            XCTAssertEqual(error as? LogbookError, .itemPositionOutOfRange(position: 3, count: 2, draft: draft.id))
+        }
+        XCTAssertThrowsError(try drafts.moveItem(from: 1, to: 0, in: reference))
+    }
+
+    func testSubmitRefusesEmptyVersionAndWritesNothing() throws {
+        let test = try TestStore()
+        let draft = try test.store.drafts.save(ReleaseDraft(version: "", checklist: [ChecklistItem(title: "x")]))
+        XCTAssertThrowsError(try test.store.drafts.submit(draft.id.uuidString)) { error in
+            XCTAssertEqual(error as? LogbookError, .emptyVersionOnSubmit(id: draft.id))
+            XCTAssertTrue("\(error)".contains("Refusing to submit: no version set"))
+        }
+        XCTAssertEqual(try test.store.drafts.fetch(id: draft.id), draft)
+
+        try test.store.drafts.edit(draft.id.uuidString, version: "4.0")
+        let submitted = try test.store.drafts.submit("4.0", at: instant("2026-05-01T12:00:00.123456Z"))
+        XCTAssertEqual(submitted.submittedAt, instant("2026-05-01T12:00:00.123456Z"))
+        XCTAssertTrue(try XCTUnwrap(test.store.drafts.fetch(id: draft.id)).isSubmitted)
+    }
+
+    func testResolveByIdPrefixAndVersion() throws {
+        let test = try TestStore()
+        let drafts = test.store.drafts
+        let a = try drafts.save(ReleaseDraft(id: UUID(uuidString: "AAAAAAAA-0000-0000-0000-000000000001")!, version: "1.0"))
+        let b = try drafts.save(ReleaseDraft(id: UUID(uuidString: "AAAAAAAA-0000-0000-0000-000000000002")!, version: "1.0"))
+        let c = try drafts.save(ReleaseDraft(id: UUID(uuidString: "BBBBBBBB-0000-0000-0000-000000000003")!, version: "2.0"))
+        XCTAssertEqual(try drafts.resolve(a.id.uuidString).id, a.id)
+        XCTAssertEqual(try drafts.resolve("bbbb").id, c.id)
+        XCTAssertEqual(try drafts.resolve("2.0").id, c.id)
+        XCTAssertThrowsError(try drafts.resolve("1.0")) { error in
+            XCTAssertEqual(error as? LogbookError, .ambiguousDraft("1.0", ids: [a.id, b.id]))
+        }
+        XCTAssertThrowsError(try drafts.resolve("AAAA")) { error in
+            XCTAssertEqual(error as? LogbookError, .ambiguousDraft("AAAA", ids: [a.id, b.id]))
+        }
+        XCTAssertThrowsError(try drafts.resolve("")) { XCTAssertEqual($0 as? LogbookError, .draftNotFound("")) }
+        XCTAssertThrowsError(try drafts.resolve("3.0")) { XCTAssertEqual($0 as? LogbookError, .draftNotFound("3.0")) }
+    }
+
+    func testTextIsStoredByteForByteAndVersionsCompareAsSwiftDoes() throws {
+        let test = try TestStore()
+        let nfd = "Re\u{301}sume\u{301} 🎉\r\n\0tab\t"
+        let draft = try test.store.drafts.save(ReleaseDraft(version: "v\u{E9}", whatsNew: nfd))
+        let fetched = try XCTUnwrap(test.store.drafts.fetch(id: draft.id))
+        XCTAssertEqual(Array(fetched.whatsNew.utf8), Array(nfd.utf8))
+        XCTAssertEqual(try test.store.drafts.fetch(version: "ve\u{301}").map(\.id), [draft.id])
+        XCTAssertEqual(Array(try XCTUnwrap(test.store.drafts.fetch(version: "ve\u{301}").first).version.utf8),
+                       Array("v\u{E9}".utf8))
+    }
+
+    func testDeleteRemovesChecklist() throws {
+        let test = try TestStore()
+        let draft = try test.store.drafts.save(ReleaseDraft(version: "9", checklist: [ChecklistItem(title: "a")]))
+        XCTAssertEqual(try test.store.drafts.delete("9").id, draft.id)
+        XCTAssertNil(try test.store.drafts.fetch(id: draft.id))
+        let orphans = try test.store.database.read {
+            try $0.scalar("SELECT count(*) FROM checklist_items", as: Int.self)
+        }
+        XCTAssertEqual(orphans, 0)
+        XCTAssertThrowsError(try test.store.drafts.delete("9"))
+    }
+
+    func testDatesRoundTripExactly() throws {
+        let test = try TestStore()
+        let submitted = Date(timeIntervalSinceReferenceDate: 753_549_105.502_176_3)
+        let draft = try test.store.drafts.save(ReleaseDraft(version: "1", submittedAt: submitted))
+        XCTAssertEqual(try test.store.drafts.fetch(id: draft.id)?.submittedAt?.timeIntervalSinceReferenceDate.bitPattern,
+                       submitted.timeIntervalSinceReferenceDate.bitPattern)
+        XCTAssertThrowsError(try test.store.drafts.save(ReleaseDraft(version: "x", submittedAt: .init(timeIntervalSince1970: 1e15))))
+    }
+}
