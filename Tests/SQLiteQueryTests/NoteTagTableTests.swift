@@ -1,0 +1,140 @@
+import Foundation
+import XCTest
+import SQLiteQuery
+
+/// The table layer is general: a SwiftData-style `Note` with `Tag`s in a many-to-many relationship,
+/// which is no part of Logbook, needs only a migration and table descriptions.
+final class NoteTagTableTests: XCTestCase {
+    struct Tag: Sendable, Equatable {
+        var id: UUID
+        var name: String
+    }
+
+    struct Note: Sendable, Equatable {
+        var id: UUID
+        var title: String
+        var createdAt: Date
+        var tags: [Tag]
+    }
+
+    static let migration = Migration(version: 1, name: "create_notes", sql: """
+        CREATE TABLE notes (
+            pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, title_key TEXT NOT NULL,
+            created_at REAL NOT NULL);
+        CREATE TABLE tags (pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+        CREATE TABLE note_tags (
+            note_pk INTEGER NOT NULL REFERENCES notes (pk) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            tag_pk INTEGER NOT NULL REFERENCES tags (pk) ON DELETE CASCADE,
+            PRIMARY KEY (note_pk, position)) WITHOUT ROWID;
+        CREATE INDEX note_tags_by_tag ON note_tags (tag_pk);
+        """)
+
+    static let tags = TableDescription<Tag>(
+        "tags", identity: .column("id", \.id), columns: [.column("name", \.name)],
+        decode: { Tag(id: try $0.column(0), name: try $0.column(1)) })
+
+    static let notes = TableDescription<Note>(
+        "notes", identity: .column("id", \.id),
+        columns: [.column("title", \.title, comparisonKey: "title_key"), .column("created_at", \.createdAt)],
+        children: [LinkedChildren(\Note.tags, through: "note_tags", parentColumn: "note_pk", elementColumn: "tag_pk",
+                                  elementTable: tags)],
+        decode: { Note(id: try $0.column(0), title: try $0.column(1), createdAt: try $0.column(2), tags: []) })
+
+    private var folder: URL!
+    private var database: Database!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString)")
+        database = try Database(path: folder.appendingPathComponent("notes.sqlite").path,
+                                migrator: try Migrator(migrations: [Self.migration]))
+    }
+
+    override func tearDownWithError() throws {
+        database = nil
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testManyToManyInsertFetchFilterUpdateAndCascade() throws {
+        let swift = Tag(id: UUID(), name: "swift")
+        let sqlite = Tag(id: UUID(), name: "sqlite")
+        let ideas = Tag(id: UUID(), name: "ideas")
+        let first = Note(id: UUID(), title: "Predicates", createdAt: Date(timeIntervalSinceReferenceDate: 1),
+                         tags: [swift, sqlite])
+        let second = Note(id: UUID(), title: "Cafe\u{301}", createdAt: Date(timeIntervalSinceReferenceDate: 2),
+                          tags: [ideas, swift, swift])
+        let third = Note(id: UUID(), title: "Untagged", createdAt: Date(timeIntervalSinceReferenceDate: 3), tags: [])
+        try database.write { connection in
+            for note in [first, second, third] { try Self.notes.insert(note, in: connection) }
+        }
+
+        try database.read { connection in
+            XCTAssertEqual(try Self.notes.fetchOne(identity: second.id, in: connection), second)
+            XCTAssertEqual(try Self.notes.fetchAll(orderBy: "notes.created_at", in: connection), [first, second, third])
+            XCTAssertEqual(try Self.tags.count(in: connection), 3, "a tag shared by notes is stored once")
+
+            // Filter through the relationship: notes tagged "swift", newest first.
+            let tagged = try Self.notes.fetchAll(
+                where: "EXISTS (SELECT 1 FROM note_tags JOIN tags ON tags.pk = note_tags.tag_pk "
+                    + "WHERE note_tags.note_pk = notes.pk AND tags.name = ?)",
+                arguments: [.text("swift")], orderBy: "notes.created_at DESC", in: connection)
+            XCTAssertEqual(tagged.map(\.id), [second.id, first.id])
+
+            // Titles compare as Swift strings: the NFC key finds the NFD title, which is kept as given.
+            let cafe = try Self.notes.fetchAll(where: "notes.title_key = ?", arguments: [.text("Caf\u{E9}")], in: connection)
+            XCTAssertEqual(cafe.map(\.id), [second.id])
+            XCTAssertEqual(Array(cafe[0].title.utf8), Array("Cafe\u{301}".utf8))
+
+            // Paging keeps the children of exactly the fetched page.
+            let page = try Self.notes.fetchAll(orderBy: "notes.created_at", limit: 1, offset: 1, in: connection)
+            XCTAssertEqual(page, [second])
+        }
+
+        // Update: rename a tag through a note, reorder and drop links.
+        var renamed = first
+        renamed.tags = [Tag(id: sqlite.id, name: "SQLite")]
+        try database.write { try Self.notes.upsert(renamed, in: $0) }
+        try database.read { connection in
+            XCTAssertEqual(try Self.notes.fetchOne(identity: first.id, in: connection)?.tags, [Tag(id: sqlite.id, name: "SQLite")])
+            XCTAssertEqual(try Self.tags.count(in: connection), 3, "dropping a link keeps the tag")
+        }
+
+        // Deleting a note deletes its links, never its tags; deleting a tag unlinks it everywhere.
+        try database.write { connection in
+            XCTAssertTrue(try Self.notes.delete(identity: second.id, in: connection))
+            XCTAssertFalse(try Self.notes.delete(identity: second.id, in: connection))
+            XCTAssertEqual(try connection.scalar("SELECT count(*) FROM note_tags", as: Int.self), 1)
+            XCTAssertTrue(try Self.tags.delete(identity: sqlite.id, in: connection))
+        }
+        try database.read { connection in
+            XCTAssertEqual(try Self.notes.fetchOne(identity: first.id, in: connection)?.tags, [])
+            XCTAssertEqual(try Self.tags.count(in: connection), 2)
+            XCTAssertEqual(try connection.scalar("SELECT count(*) FROM pragma_foreign_key_check", as: Int.self), 0)
+        }
+    }
+
+    func testUpdateOfMissingRecordThrowsAndInsertOfDuplicateFails() throws {
+        let note = Note(id: UUID(), title: "x", createdAt: Date(), tags: [])
+        XCTAssertThrowsError(try database.write { try Self.notes.update(note, in: $0) }) { error in
+            XCTAssertEqual(error as? RecordNotFound, RecordNotFound(table: "notes", identity: note.id.uuidString))
+        }
+        try database.write { try Self.notes.insert(note, in: $0) }
+        XCTAssertThrowsError(try database.write { try Self.notes.insert(note, in: $0) }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.code, 2067 /* SQLITE_CONSTRAINT_UNIQUE */)
+        }
+        var changed = note
+        changed.title = "changed"
+        try database.write { try Self.notes.update(changed, in: $0) }
+        XCTAssertEqual(try database.read { try Self.notes.fetchOne(identity: note.id, in: $0) }?.title, "changed")
+    }
+
+    func testStatementsAreCachedAcrossOperations() throws {
+        let notes = (0..<50).map { Note(id: UUID(), title: "n\($0)", createdAt: Date(), tags: [Tag(id: UUID(), name: "t\($0)")]) }
+        try database.write { connection in
+            try Self.notes.insert(notes[0], in: connection)
+            let afterFirst = connection.cachedStatementCount
+            for note in notes.dropFirst() { try Self.notes.insert(note, in: connection) }
+            XCTAssertEqual(connection.cachedStatementCount, afterFirst, "inserting more notes prepares nothing new")
+        }
+    }
+}
