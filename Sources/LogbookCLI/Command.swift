@@ -7,6 +7,7 @@ struct Command: Sendable {
 /// Every command, by its words after `logbook`.
 enum Commands {
     static let all: [Command] = [
+        DemoCommand.command,
         InitCommand.command,
         MigrateCommand.command,
         CheckCommand.command,

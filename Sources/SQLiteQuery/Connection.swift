@@ -64,19 +64,14 @@ public final class Connection {
         self.options = options
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
-        do {
-            try execute("""
-                PRAGMA foreign_keys = ON;
-                PRAGMA synchronous = NORMAL;
-                PRAGMA cache_size = -\(options.cacheSizeKiB);
-                PRAGMA mmap_size = \(options.mmapSizeBytes);
-                """)
-            try registerStandardFunctions()
-        } catch {
-            statementCache.removeAll()
-            sqlite3_close_v2(handle)
-            throw error
-        }
+        // Every stored property is set, so if these throw, deinit runs and closes the handle (once).
+        try execute("""
+            PRAGMA foreign_keys = ON;
+            PRAGMA synchronous = NORMAL;
+            PRAGMA cache_size = -\(options.cacheSizeKiB);
+            PRAGMA mmap_size = \(options.mmapSizeBytes);
+            """)
+        try registerStandardFunctions()
     }
 
     deinit {

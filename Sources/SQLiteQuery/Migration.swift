@@ -19,7 +19,7 @@ public struct Migration: Sendable, Equatable {
         let stem = fileName.hasSuffix(".sql") ? String(fileName.dropLast(4)) : fileName
         let parts = stem.split(separator: "_", maxSplits: 1)
         guard fileName.hasSuffix(".sql"), parts.count == 2, let version = Int(parts[0]), version > 0,
-              parts[0].allSatisfy(\.isASCII) else {
+              parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw MigrationError.invalidFileName(fileName)
         }
         self.init(version: version, name: String(parts[1]), sql: sql)

@@ -19,14 +19,29 @@ public final class Statement {
 
     init(database: OpaquePointer, sql: String) throws {
         var handle: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v3(database, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, &tail)
+        var hasMoreSQL = false
+        // The tail points into the C string, which lives only inside this closure.
+        let code = sql.withCString { text in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v3(database, text, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, &tail)
+            if code == SQLITE_OK, handle != nil, let tail, tail.pointee != 0 {
+                // What follows the statement is allowed only if it is whitespace, comments and semicolons,
+                // which SQLite prepares to no statement at all.
+                var next: OpaquePointer?
+                hasMoreSQL = sqlite3_prepare_v3(database, tail, -1, 0, &next, nil) != SQLITE_OK || next != nil
+                sqlite3_finalize(next)
+            }
+            return code
+        }
         guard code == SQLITE_OK, let handle else {
             sqlite3_finalize(handle)
+            if code == SQLITE_OK {
+                throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement to prepare", sql: sql)
+            }
             throw SQLiteError(code: sqlite3_extended_errcode(database),
                               message: String(cString: sqlite3_errmsg(database)), sql: sql)
         }
-        if let tail, tail.pointee != 0, !String(cString: tail).allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+        if hasMoreSQL {
             sqlite3_finalize(handle)
             throw SQLiteError(code: SQLITE_MISUSE, message: "only one SQL statement may be prepared at a time",
                               sql: sql)
