@@ -3,8 +3,8 @@ import Foundation
 
 /// One open SQLite database connection.
 ///
-/// Opening is lazy about the file: nothing is read or written until the first statement runs, so
-/// a caller can check what it opened (``validateIsDatabase()``) before anything changes it.
+/// Opening writes nothing: a file that is not a database fails at open (`SQLITE_NOTADB`, when the
+/// per-connection pragmas first read it) or at ``validateIsDatabase()``, and is left as it was.
 ///
 /// Every connection gets the same per-connection settings: foreign keys on, a busy timeout,
 /// `synchronous=NORMAL` (durable at every WAL checkpoint, never corrupt), and the page cache and

@@ -9,7 +9,7 @@ import Foundation
 /// |---|---|---|
 /// | `Int`, `Int64` | INTEGER | |
 /// | `Bool` | INTEGER | 0 or 1 |
-/// | `Double` | REAL | NaN is stored by SQLite as NULL |
+/// | `Double` | REAL | NaN is stored by SQLite as NULL; -0.0 comes back as 0.0 |
 /// | `String` | TEXT | UTF-8, byte for byte: never normalized |
 /// | `Data` | BLOB | empty data stays an empty blob, not NULL |
 /// | `Date` | REAL | seconds since 2001-01-01T00:00:00Z, exactly `timeIntervalSinceReferenceDate` |

@@ -1,0 +1,148 @@
+import Foundation
+import XCTest
+@testable import SQLiteQuery
+
+/// Opening files and folders, the per-connection settings, WAL.
+final class ConnectionTests: XCTestCase {
+    func testOpensInAFolderThatDoesNotExistYet() throws {
+        let folder = try makeTemporaryDirectory().appendingPathComponent("a/b/c", isDirectory: true)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
+        let path = folder.appendingPathComponent("new.sqlite").path
+        let connection = try Connection(path: path)
+        try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        var isDirectory: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory))
+        XCTAssertTrue(isDirectory.boolValue)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(connection.path, path)
+        XCTAssertEqual(try Connection(path: path).scalar("SELECT x FROM t", as: Int.self), 1)
+    }
+
+    func testCreateIfMissingFalseFailsWithoutCreatingAnything() throws {
+        let folder = try makeTemporaryDirectory()
+        let missingFolder = folder.appendingPathComponent("missing", isDirectory: true)
+        var options = Connection.Options()
+        options.createIfMissing = false
+
+        let path = folder.appendingPathComponent("absent.sqlite").path
+        let error = assertThrows(SQLiteError.self) { try Connection(path: path, options: options) }
+        XCTAssertEqual(error?.primaryCode, 14)  // SQLITE_CANTOPEN
+        XCTAssertTrue(error?.message.contains(path) ?? false, error?.message ?? "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+
+        let nestedPath = missingFolder.appendingPathComponent("absent.sqlite").path
+        XCTAssertNotNil(assertThrows(SQLiteError.self) { try Connection(path: nestedPath, options: options) })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missingFolder.path), "the folder was created")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [])
+    }
+
+    func testCreateIfMissingFalseOpensAnExistingFile() throws {
+        let path = try makeDatabasePath()
+        try Connection(path: path).execute("CREATE TABLE t (x)")
+        var options = Connection.Options()
+        options.createIfMissing = false
+        XCTAssertEqual(try Connection(path: path, options: options).tableNames(), ["t"])
+    }
+
+    func testReadOnlyConnectionReadsButCannotWrite() throws {
+        let path = try makeDatabasePath()
+        try Connection(path: path).execute("CREATE TABLE t (x); INSERT INTO t VALUES (5)")
+        var options = Connection.Options()
+        options.readOnly = true
+        let reader = try Connection(path: path, options: options)
+        XCTAssertEqual(try reader.scalar("SELECT x FROM t", as: Int.self), 5)
+        let error = assertThrows(SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (6)") }
+        XCTAssertEqual(error?.primaryCode, 8)  // SQLITE_READONLY
+        XCTAssertEqual(try reader.scalar("SELECT count(*) FROM t", as: Int.self), 1)
+    }
+
+    func testReadOnlyOnAMissingFileFails() throws {
+        let path = try makeDatabasePath()
+        var options = Connection.Options()
+        options.readOnly = true
+        XCTAssertNotNil(assertThrows(SQLiteError.self) { try Connection(path: path, options: options) })
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    func testWriteAheadLogIsAPropertyOfTheFile() throws {
+        let path = try makeDatabasePath()
+        let connection = try Connection(path: path)
+        try connection.execute("CREATE TABLE t (x)")
+        XCTAssertEqual(try connection.scalar("PRAGMA journal_mode", as: String.self), "delete")
+        try connection.enableWriteAheadLog()
+        XCTAssertEqual(try connection.scalar("PRAGMA journal_mode", as: String.self), "wal")
+        try connection.execute("INSERT INTO t VALUES (1)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path + "-wal"))
+        // A new connection finds the file in WAL mode without asking.
+        XCTAssertEqual(try Connection(path: path).scalar("PRAGMA journal_mode", as: String.self), "wal")
+        // Enabling it again is harmless.
+        XCTAssertNoThrow(try connection.enableWriteAheadLog())
+    }
+
+    func testInMemoryDatabase() throws {
+        let connection = try Connection(path: ":memory:")
+        XCTAssertNoThrow(try connection.enableWriteAheadLog())
+        try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1), (2)")
+        XCTAssertEqual(try connection.scalar("SELECT sum(x) FROM t", as: Int.self), 3)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ":memory:"))
+    }
+
+    func testPerConnectionSettings() throws {
+        let connection = try makeConnection()
+        XCTAssertEqual(try connection.scalar("PRAGMA foreign_keys", as: Int.self), 1)
+        XCTAssertEqual(try connection.scalar("PRAGMA busy_timeout", as: Int.self), 5_000)
+        XCTAssertEqual(try connection.scalar("PRAGMA synchronous", as: Int.self), 1)  // NORMAL
+        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -16_384)
+    }
+
+    func testOptionsAreApplied() throws {
+        var options = Connection.Options()
+        options.busyTimeoutMilliseconds = 1_234
+        options.cacheSizeKiB = 2_048
+        options.mmapSizeBytes = 0
+        let connection = try Connection(path: try makeDatabasePath(), options: options)
+        XCTAssertEqual(try connection.scalar("PRAGMA busy_timeout", as: Int.self), 1_234)
+        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -2_048)
+        XCTAssertEqual(try connection.scalar("PRAGMA mmap_size", as: Int.self), 0)
+        XCTAssertEqual(connection.options.busyTimeoutMilliseconds, 1_234)
+    }
+
+    func testDataVersionChangesWhenAnotherConnectionCommits() throws {
+        let path = try makeDatabasePath()
+        let observer = try Connection(path: path)
+        try observer.enableWriteAheadLog()
+        try observer.execute("CREATE TABLE t (x)")
+        let writer = try Connection(path: path)
+        let before = try observer.dataVersion
+        XCTAssertEqual(try observer.dataVersion, before, "nothing changed yet")
+        try writer.execute("INSERT INTO t VALUES (1)")
+        XCTAssertNotEqual(try observer.dataVersion, before)
+    }
+
+    func testLastInsertRowIDAndChanges() throws {
+        let connection = try makeConnection()
+        try connection.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, x)")
+        try connection.run("INSERT INTO t (id, x) VALUES (?, ?)", [.integer(40), .text("a")])
+        XCTAssertEqual(connection.lastInsertRowID, 40)
+        try connection.run("INSERT INTO t (x) VALUES ('b'), ('c')")
+        XCTAssertEqual(connection.lastInsertRowID, 42)
+        XCTAssertEqual(connection.changes, 2)
+        try connection.run("UPDATE t SET x = 'z' WHERE id > ?", [.integer(40)])
+        XCTAssertEqual(connection.changes, 2)
+        try connection.run("DELETE FROM t")
+        XCTAssertEqual(connection.changes, 3)
+    }
+
+    func testClosingTheConnectionReleasesTheFile() throws {
+        let path = try makeDatabasePath()
+        do {
+            let connection = try Connection(path: path)
+            try connection.enableWriteAheadLog()
+            try connection.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+            _ = try connection.cachedStatement("SELECT x FROM t")
+        }
+        // The last connection to a WAL database checkpoints and removes the log when it closes.
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
+        XCTAssertEqual(try Connection(path: path).scalar("SELECT x FROM t", as: Int.self), 1)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import XCTest
+@testable import SQLiteQuery
+
+/// `Database` serializes reads and writes from any number of tasks over its one connection.
+final class DatabaseTests: XCTestCase {
+    private func makeDatabase() throws -> Database {
+        let migration = Migration(version: 1, name: "create_events", sql: """
+            CREATE TABLE events (id INTEGER PRIMARY KEY, task INTEGER NOT NULL, n INTEGER NOT NULL,
+                                 UNIQUE (task, n));
+            """)
+        return try Database(path: try makeDatabasePath(), migrator: try Migrator(migrations: [migration]))
+    }
+
+    func testConcurrentWritesFromManyTasksAllLand() async throws {
+        let database = try makeDatabase()
+        let tasks = 8
+        let insertsPerTask = 100
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for n in 0..<insertsPerTask {
+                        try database.write { connection in
+                            try connection.run("INSERT INTO events (task, n) VALUES (?, ?)",
+                                               [.integer(Int64(task)), .integer(Int64(n))])
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, tasks * insertsPerTask)
+        let perTask = try database.read {
+            try $0.column("SELECT count(*) FROM events GROUP BY task ORDER BY task", as: Int.self)
+        }
+        XCTAssertEqual(perTask, Array(repeating: insertsPerTask, count: tasks))
+    }
+
+    func testConcurrentReadersAndWritersSeeConsistentSnapshots() async throws {
+        let database = try makeDatabase()
+        // Each write inserts a pair of rows; a read inside one transaction must never see half a pair.
+        let pairsPerWriter = 50
+        let oddCounts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for writer in 0..<4 {
+                group.addTask {
+                    for n in 0..<pairsPerWriter {
+                        try database.write { connection in
+                            try connection.run("INSERT INTO events (task, n) VALUES (?, ?)",
+                                               [.integer(Int64(writer)), .integer(Int64(2 * n))])
+                            try connection.run("INSERT INTO events (task, n) VALUES (?, ?)",
+                                               [.integer(Int64(writer)), .integer(Int64(2 * n + 1))])
+                        }
+                    }
+                    return 0
+                }
+            }
+            for _ in 0..<4 {
+                group.addTask {
+                    var odd = 0
+                    for _ in 0..<50 {
+                        let count = try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } ?? 0
+                        if count % 2 != 0 { odd += 1 }
+                    }
+                    return odd
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        XCTAssertEqual(oddCounts, 0, "a reader saw half of a write")
+        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 4 * pairsPerWriter * 2)
+    }
+
+    func testWriteRollsBackWhenTheBodyThrows() throws {
+        let database = try makeDatabase()
+        XCTAssertThrowsError(try database.write { connection in
+            try connection.run("INSERT INTO events (task, n) VALUES (1, 1)")
+            try connection.run("INSERT INTO events (task, n) VALUES (1, 1)")  // violates UNIQUE
+        })
+        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 0)
+        // The connection is usable again afterwards, outside any transaction.
+        try database.write { try $0.run("INSERT INTO events (task, n) VALUES (1, 1)") }
+        XCTAssertEqual(database.withConnection { $0.isAutocommit }, true)
+        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
+    }
+
+    func testWriteReturnsTheBodysResult() throws {
+        let database = try makeDatabase()
+        let rowID = try database.write { connection -> Int64 in
+            try connection.run("INSERT INTO events (task, n) VALUES (3, 4)")
+            return connection.lastInsertRowID
+        }
+        XCTAssertEqual(try database.read { try $0.scalar("SELECT task FROM events WHERE id = ?", [.integer(rowID)],
+                                                         as: Int.self) }, 3)
+    }
+
+    func testReadRunsInsideATransaction() throws {
+        let database = try makeDatabase()
+        XCTAssertEqual(try database.read { $0.isAutocommit }, false)
+        XCTAssertEqual(database.withConnection { $0.isAutocommit }, true)
+    }
+
+    func testAnotherDatabaseOnTheSameFileSeesCommittedWrites() throws {
+        let first = try makeDatabase()
+        let second = try Database(path: first.path, migrator: first.migrator)
+        try first.write { try $0.run("INSERT INTO events (task, n) VALUES (9, 9)") }
+        XCTAssertEqual(try second.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
+    }
+}

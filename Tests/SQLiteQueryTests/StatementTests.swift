@@ -1,0 +1,210 @@
+import Foundation
+import XCTest
+@testable import SQLiteQuery
+
+/// Preparing, binding, stepping and caching statements.
+final class StatementTests: XCTestCase {
+    private var connection: Connection!
+
+    override func setUpWithError() throws {
+        connection = try makeConnection()
+        try connection.execute("""
+            CREATE TABLE people (id INTEGER PRIMARY KEY, name TEXT NOT NULL, age INTEGER);
+            INSERT INTO people (name, age) VALUES ('Ann', 31), ('Bob', 42), ('Cid', NULL);
+            """)
+    }
+
+    override func tearDown() {
+        connection = nil
+    }
+
+    // MARK: Binding
+
+    func testBindByIndex() throws {
+        let statement = try connection.prepare("SELECT name FROM people WHERE age > ? AND age < ? ORDER BY name")
+        XCTAssertEqual(statement.parameterCount, 2)
+        XCTAssertNil(statement.parameterName(at: 1))
+        try statement.bind(30, at: 1)
+        try statement.bind(40, at: 2)
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "Ann")
+        XCTAssertFalse(try statement.step())
+    }
+
+    func testBindByNameWithEveryPrefix() throws {
+        for prefix in [":", "@", "$"] {
+            let statement = try connection.prepare("SELECT age FROM people WHERE name = \(prefix)who")
+            XCTAssertEqual(statement.parameterName(at: 1), "\(prefix)who")
+            try statement.bind("Bob", named: "\(prefix)who")
+            XCTAssertTrue(try statement.step(), "prefix \(prefix)")
+            XCTAssertEqual(try statement.column(0, as: Int.self), 42, "prefix \(prefix)")
+        }
+    }
+
+    func testTheSameNameUsedTwiceIsOneParameter() throws {
+        let statement = try connection.prepare("SELECT :x + :x")
+        XCTAssertEqual(statement.parameterCount, 1)
+        try statement.bind(21, named: ":x")
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: Int.self), 42)
+    }
+
+    func testUnknownParameterNameIsAnError() throws {
+        let sql = "SELECT age FROM people WHERE name = :who"
+        let statement = try connection.prepare(sql)
+        let error = assertThrows(SQLiteError.self) { try statement.bind("Bob", named: ":whom") }
+        XCTAssertEqual(error?.code, 25)  // SQLITE_RANGE
+        XCTAssertEqual(error?.sql, sql)
+        XCTAssertTrue(error?.message.contains(":whom") ?? false, error?.message ?? "")
+        // The name must carry its prefix.
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("Bob", named: "who") }?.code, 25)
+    }
+
+    func testIndexOutOfRangeIsAnError() throws {
+        let statement = try connection.prepare("SELECT ?")
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 2) }?.code, 25)
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 0) }?.code, 25)
+    }
+
+    func testUnboundParametersAreNull() throws {
+        let statement = try connection.prepare("SELECT ? IS NULL")
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: Bool.self), true)
+    }
+
+    // MARK: Stepping
+
+    func testStepResetAndRerun() throws {
+        let statement = try connection.prepare("SELECT name FROM people ORDER BY id")
+        var first: [String] = []
+        while try statement.step() { first.append(try statement.column(0)) }
+        XCTAssertEqual(first, ["Ann", "Bob", "Cid"])
+
+        statement.reset()
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "Ann", "reset did not rewind")
+
+        statement.reset()
+        var second: [String] = []
+        while try statement.step() { second.append(try statement.column(0)) }
+        XCTAssertEqual(second, first)
+    }
+
+    func testResetKeepsBindingsAndResetAndClearBindingsClearsThem() throws {
+        let statement = try connection.prepare("SELECT ?")
+        try statement.bind("kept", at: 1)
+        XCTAssertTrue(try statement.step())
+        statement.reset()
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "kept")
+        statement.resetAndClearBindings()
+        XCTAssertTrue(try statement.step())
+        XCTAssertTrue(statement.isNull(at: 0))
+    }
+
+    func testRerunInsertWithNewBindings() throws {
+        let insert = try connection.prepare("INSERT INTO people (name, age) VALUES (:name, :age)")
+        for (name, age) in [("Dee", 20), ("Eve", 21), ("Fay", 22)] {
+            try insert.bind(name, named: ":name")
+            try insert.bind(age, named: ":age")
+            try insert.execute()
+            XCTAssertEqual(connection.changes, 1)
+        }
+        XCTAssertEqual(try connection.column("SELECT age FROM people WHERE age BETWEEN 20 AND 29 ORDER BY age", as: Int.self),
+                       [20, 21, 22])
+        XCTAssertEqual(try connection.scalar("SELECT name FROM people WHERE id = ?", [.integer(connection.lastInsertRowID)],
+                                             as: String.self), "Fay")
+    }
+
+    func testFailedStepCanBeRetriedAfterFixingBindings() throws {
+        let insert = try connection.prepare("INSERT INTO people (name) VALUES (?)")
+        try insert.bind(String?.none, at: 1)
+        let error = assertThrows(SQLiteError.self) { try insert.step() }
+        XCTAssertEqual(error?.code, 1299)  // SQLITE_CONSTRAINT_NOTNULL
+        try insert.bind("Gus", at: 1)
+        XCTAssertFalse(try insert.step())
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM people WHERE name = 'Gus'", as: Int.self), 1)
+    }
+
+    func testColumnsAndReadOnly() throws {
+        let select = try connection.prepare("SELECT name AS who, age, age * 2 FROM people WHERE id = 3")
+        XCTAssertEqual(select.columnCount, 3)
+        XCTAssertEqual((0..<3).map { select.columnName(at: $0) }, ["who", "age", "age * 2"])
+        XCTAssertTrue(select.isReadOnly)
+        XCTAssertTrue(try select.step())
+        XCTAssertFalse(select.isNull(at: 0))
+        XCTAssertTrue(select.isNull(at: 1))
+        XCTAssertEqual(try select.column(1, as: Int?.self), nil)
+        XCTAssertFalse(try connection.prepare("DELETE FROM people").isReadOnly)
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM people", as: Int.self), 3, "preparing ran the statement")
+    }
+
+    // MARK: One statement per prepare
+
+    func testMultipleStatementsInOnePrepareAreRefused() throws {
+        let sql = "SELECT 1; DELETE FROM people"
+        let error = assertThrows(SQLiteError.self) { try connection.prepare(sql) }
+        XCTAssertEqual(error?.code, 21)  // SQLITE_MISUSE
+        XCTAssertEqual(error?.sql, sql)
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM people", as: Int.self), 3)
+        XCTAssertNotNil(assertThrows(SQLiteError.self) { try connection.cachedStatement(sql) })
+        XCTAssertNotNil(assertThrows(SQLiteError.self) { try connection.prepare("SELECT 1;;SELECT 2") })
+    }
+
+    func testTrailingSemicolonsWhitespaceAndCommentsAreAllowed() throws {
+        for sql in ["SELECT 7;", "SELECT 7 ;  \n\t", "SELECT 7;;", "SELECT 7; -- the answer", "SELECT 7 /* c */;"] {
+            let statement = try connection.prepare(sql)
+            XCTAssertTrue(try statement.step(), sql)
+            XCTAssertEqual(try statement.column(0, as: Int.self), 7, sql)
+        }
+    }
+
+    func testEmptySQLIsAMeaningfulError() throws {
+        for sql in ["", "  ", "-- nothing"] {
+            let error = assertThrows(SQLiteError.self) { try connection.prepare(sql) }
+            XCTAssertNotEqual(error?.code, 0, "an error that says \"not an error\" for \(sql.debugDescription)")
+        }
+    }
+
+    // MARK: Statement cache
+
+    func testCachedStatementIsReusedForTheSameSQL() throws {
+        let before = connection.cachedStatementCount
+        let first = try connection.cachedStatement("SELECT name FROM people WHERE id = ?")
+        XCTAssertEqual(connection.cachedStatementCount, before + 1)
+        let again = try connection.cachedStatement("SELECT name FROM people WHERE id = ?")
+        XCTAssertTrue(first === again)
+        XCTAssertEqual(connection.cachedStatementCount, before + 1)
+
+        let other = try connection.cachedStatement("SELECT age FROM people WHERE id = ?")
+        XCTAssertFalse(first === other)
+        XCTAssertEqual(connection.cachedStatementCount, before + 2)
+        // The cache key is the exact text.
+        _ = try connection.cachedStatement("SELECT name FROM people WHERE id = ? ")
+        XCTAssertEqual(connection.cachedStatementCount, before + 3)
+        // Uncached statements do not enter the cache, and failed preparations neither.
+        _ = try connection.prepare("SELECT 123")
+        XCTAssertNil(try? connection.cachedStatement("SELECT nonsense FROM nowhere"))
+        XCTAssertEqual(connection.cachedStatementCount, before + 3)
+    }
+
+    func testCachedStatementComesBackRewound() throws {
+        let statement = try connection.cachedStatement("SELECT name FROM people ORDER BY id")
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "Ann")
+        XCTAssertTrue(try statement.step())
+        let again = try connection.cachedStatement("SELECT name FROM people ORDER BY id")
+        XCTAssertTrue(try again.step())
+        XCTAssertEqual(try again.column(0, as: String.self), "Ann")
+    }
+
+    func testScalarAndRun() throws {
+        XCTAssertEqual(try connection.scalar("SELECT age FROM people WHERE name = ?", [.text("Ann")], as: Int.self), 31)
+        XCTAssertNil(try connection.scalar("SELECT age FROM people WHERE name = ?", [.text("Nobody")], as: Int.self))
+        XCTAssertEqual(try connection.scalar("SELECT age FROM people WHERE name = ?", [.text("Cid")], as: Int?.self),
+                       .some(nil))
+        try connection.run("UPDATE people SET age = ? WHERE name = ?", [.integer(50), .text("Cid")])
+        XCTAssertEqual(connection.changes, 1)
+        XCTAssertEqual(try connection.scalar("SELECT age FROM people WHERE name = ?", [.text("Cid")], as: Int.self), 50)
+    }
+}
