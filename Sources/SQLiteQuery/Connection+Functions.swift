@@ -38,15 +38,85 @@ extension Connection {
         }
     }
 
-    /// Functions every connection has:
-    /// - `swift_key(text)`: the string's ``Swift/String/comparisonKey`` (NFC), so that SQL compares
-    ///   unindexed text the way Swift does; NULL stays NULL.
+    /// Functions every connection has, so that SQL gives the answers Swift gives. The string
+    /// functions run the very algorithms `Predicate.evaluate` runs; NULL in gives NULL out.
+    ///
+    /// - `swift_key(text)`: the NFC ``Swift/String/comparisonKey``, to compare unindexed text;
+    ///   other values pass through.
+    /// - `swift_contains(text, other)`, `swift_starts_with(text, prefix)`: Character by Character.
+    /// - `swift_count(text)`: the number of Characters.
+    /// - `swift_localized_contains(text, other)`: `localizedStandardContains` (case and
+    ///   diacritic insensitive), the CLI's `icontains`.
+    /// - `swift_add`, `swift_subtract`, `swift_multiply`, `swift_divide`, `swift_remainder`:
+    ///   integer arithmetic that fails on overflow or division by zero, where Swift would trap,
+    ///   instead of silently turning into a REAL or NULL.
     func registerStandardFunctions() throws {
         try createFunction("swift_key", argumentCount: 1) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             return .text(text.comparisonKey)
         }
+        try createTextFunction("swift_contains", argumentCount: 2) { texts in
+            .integer(try PredicateExpressions.CollectionContainsCollection(
+                base: PredicateExpressions.Value(texts[0]), other: PredicateExpressions.Value(texts[1])
+            ).evaluate(PredicateBindings()) ? 1 : 0)
+        }
+        try createTextFunction("swift_starts_with", argumentCount: 2) { texts in
+            .integer(try PredicateExpressions.SequenceStartsWith(
+                base: PredicateExpressions.Value(texts[0]), prefix: PredicateExpressions.Value(texts[1])
+            ).evaluate(PredicateBindings()) ? 1 : 0)
+        }
+        try createTextFunction("swift_count", argumentCount: 1) { .integer(Int64($0[0].count)) }
+        try createTextFunction("swift_localized_contains", argumentCount: 2) {
+            .integer($0[0].localizedStandardContains($0[1]) ? 1 : 0)
+        }
+        try createIntegerFunction("swift_add") { $0.addingReportingOverflow($1) }
+        try createIntegerFunction("swift_subtract") { $0.subtractingReportingOverflow($1) }
+        try createIntegerFunction("swift_multiply") { $0.multipliedReportingOverflow(by: $1) }
+        try createIntegerFunction("swift_divide") { $0.dividedReportingOverflow(by: $1) }
+        try createIntegerFunction("swift_remainder") { $0.remainderReportingOverflow(dividingBy: $1) }
     }
+
+    /// A function of text arguments: NULL if any argument is NULL; an error for non-text arguments.
+    private func createTextFunction(_ name: String, argumentCount: Int32,
+                                    body: @escaping ([String]) throws -> DatabaseValue) throws {
+        try createFunction(name, argumentCount: argumentCount) { arguments in
+            var texts: [String] = []
+            for argument in arguments {
+                switch argument {
+                case .null: return .null
+                case .text(let text): texts.append(text)
+                default: throw SQLFunctionError("\(name) expects text, got \(argument)")
+                }
+            }
+            return try body(texts)
+        }
+    }
+
+    /// A binary integer function that fails, as Swift traps, on overflow and division by zero.
+    private func createIntegerFunction(_ name: String,
+                                       body: @escaping (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) throws {
+        try createFunction(name, argumentCount: 2) { arguments in
+            switch (arguments[0], arguments[1]) {
+            case (.null, _), (_, .null):
+                return .null
+            case (.integer(let lhs), .integer(let rhs)):
+                let result = body(lhs, rhs)
+                guard !result.overflow else {
+                    throw SQLFunctionError(rhs == 0 && (name == "swift_divide" || name == "swift_remainder")
+                                           ? "division by zero" : "integer overflow")
+                }
+                return .integer(result.partialValue)
+            default:
+                throw SQLFunctionError("\(name) expects integers")
+            }
+        }
+    }
+}
+
+/// An error raised inside an SQL function; it surfaces as the statement's error message.
+struct SQLFunctionError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }
 
 extension DatabaseValue {

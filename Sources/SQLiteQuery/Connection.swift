@@ -36,6 +36,8 @@ public final class Connection {
     public let options: Options
     private var statementCache: [String: Statement] = [:]
     var savepointDepth = 0
+    /// Collations registered for sort comparators (see `collationName(for:)`).
+    var registeredCollations: Set<String> = []
 
     /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
     public init(path: String, options: Options = Options()) throws {

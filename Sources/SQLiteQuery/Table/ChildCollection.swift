@@ -18,45 +18,8 @@ public protocol ChildCollection<Record>: Sendable {
     /// Replaces the stored elements of the parent row `parentKey` with the record's elements, in order.
     func save(_ record: Record, parentKey: Int64, in connection: Connection) throws
 
-    /// Fills the collection of each of `records`, whose row keys are `keys` (same order), reading
-    /// the children of the parents that `parentKeysSQL` selects (a subquery over the parent table
-    /// returning row keys, with `arguments`).
-    func load(into records: inout [Record], keys: [Int64], parentKeysSQL: String?,
-              arguments: [DatabaseValue], in connection: Connection) throws
-}
-
-extension ChildCollection {
-    /// Reads `(parent key, element)` rows in parent then position order and assigns each parent's
-    /// elements at once; shared by both kinds of collection.
-    func assignRows<Element>(_ statement: Statement, into records: inout [Record], keys: [Int64],
-                             collection: WritableKeyPath<Record, [Element]>,
-                             readElement: (Statement) throws -> Element) throws {
-        var indexOfKey: [Int64: Int] = [:]
-        indexOfKey.reserveCapacity(keys.count)
-        for (index, key) in keys.enumerated() { indexOfKey[key] = index }
-        var currentKey: Int64?
-        var elements: [Element] = []
-        func flush() {
-            if let currentKey, let index = indexOfKey[currentKey] {
-                records[index][keyPath: collection] = elements
-            }
-        }
-        while try statement.step() {
-            let key: Int64 = try statement.column(0)
-            if key != currentKey {
-                flush()
-                currentKey = key
-                elements.removeAll(keepingCapacity: true)
-            }
-            elements.append(try readElement(statement))
-        }
-        flush()
-    }
-
-    /// `WHERE parent IN (subquery)`, or nothing when every parent is wanted.
-    func parentFilter(_ parentKeysSQL: String?) -> String {
-        parentKeysSQL.map { " WHERE \(parentColumn) IN (\($0))" } ?? ""
-    }
+    /// A reader of this collection's rows for the parents of `page`, in the page's order.
+    func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record>
 }
 
 /// Elements stored as the child rows themselves: a draft's checklist items, a day's exercises.
@@ -93,7 +56,7 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         insertSQL = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
         deleteSQL = "DELETE FROM \(table) WHERE \(parentColumn) = ?"
-        selectColumns = ([parentColumn] + columns.map(\.name)).joined(separator: ", ")
+        selectColumns = columns.map { "child.\($0.name)" }.joined(separator: ", ")
     }
 
     public func save(_ record: Record, parentKey: Int64, in connection: Connection) throws {
@@ -111,15 +74,13 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         }
     }
 
-    public func load(into records: inout [Record], keys: [Int64], parentKeysSQL: String?,
-                     arguments: [DatabaseValue], in connection: Connection) throws {
-        let statement = try connection.cachedStatement(
-            "SELECT \(selectColumns) FROM \(table)\(parentFilter(parentKeysSQL)) ORDER BY \(parentColumn), \(positionColumn)")
-        defer { statement.reset() }
+    public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
+        let (sql, arguments) = page.childStatement(
+            columns: selectColumns, joins: "JOIN \(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
+            childOrder: "child.\(positionColumn)")
+        let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        try assignRows(statement, into: &records, keys: keys, collection: collection) {
-            try decode(ElementRow(statement: $0, offset: 1))
-        }
+        return try LockstepChildReader(statement: statement, collection: collection) { try decode($0) }
     }
 }
 
@@ -160,21 +121,16 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         }
     }
 
-    public func load(into records: inout [Record], keys: [Int64], parentKeysSQL: String?,
-                     arguments: [DatabaseValue], in connection: Connection) throws {
+    public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
         let element = elementTable.name
-        let columns = elementTable.columns.map { "\(element).\($0.name)" }.joined(separator: ", ")
-        let filter = parentKeysSQL.map { " WHERE link.\(parentColumn) IN (\($0))" } ?? ""
-        let statement = try connection.cachedStatement("""
-            SELECT link.\(parentColumn), \(columns) FROM \(table) AS link
-            JOIN \(element) ON \(element).\(elementTable.rowKey) = link.\(elementColumn)\(filter)
-            ORDER BY link.\(parentColumn), link.\(positionColumn)
-            """)
-        defer { statement.reset() }
+        let (sql, arguments) = page.childStatement(
+            columns: elementTable.columns.map { "\(element).\($0.name)" }.joined(separator: ", "),
+            joins: "JOIN \(table) AS link ON link.\(parentColumn) = \(page.table).\(page.rowKey) "
+                + "JOIN \(element) ON \(element).\(elementTable.rowKey) = link.\(elementColumn)",
+            childOrder: "link.\(positionColumn)")
+        let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        try assignRows(statement, into: &records, keys: keys, collection: collection) {
-            try elementTable.decode(ElementRow(statement: $0, offset: 1))
-        }
+        return try LockstepChildReader(statement: statement, collection: collection) { try elementTable.decode($0) }
     }
 }
 

@@ -1,40 +1,56 @@
 extension TableDescription {
+    /// A cursor over the records of `page`, each with its child collections.
+    public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
+        let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
+        let statement = try connection.cachedStatement(sql)
+        try statement.bind(arguments)
+        let readers = try children.map { try $0.makeReader(for: page, in: connection) }
+        return RecordCursor(statement: statement, readers: readers, keyColumn: columns.count, decode: decode)
+    }
+
+    /// The page of records an SQL condition and order select. `condition` and `orderBy` are SQL
+    /// over this table, qualified by its name, with `?` parameters bound from `arguments`.
+    public func page(where condition: String? = nil, arguments: [DatabaseValue] = [], orderBy: String? = nil,
+                     limit: Int? = nil, offset: Int? = nil) -> FetchPage {
+        FetchPage(table: name, rowKey: rowKey, whereSQL: condition.map { " WHERE \($0)" } ?? "",
+                  whereArguments: arguments,
+                  orderSQL: (orderBy.map { $0 + ", " } ?? "") + "\(name).\(rowKey)", orderArguments: [],
+                  limitSQL: limitSQL(limit, offset))
+    }
+
+    /// The page of records a ``RecordQuery`` selects.
+    public func page(_ query: RecordQuery, schema: QuerySchema<Record>, in connection: Connection) throws -> FetchPage {
+        var condition = SQLRenderer()
+        if let expression = query.condition { condition.append(expression) }
+        var order = SQLRenderer()
+        for ordering in query.ordering {
+            order.append(ordering.expression)
+            if let comparator = ordering.comparator {
+                order.appendText(" COLLATE " + (try connection.collationName(for: comparator)))
+            }
+            order.appendText(ordering.descending ? " DESC, " : ", ")
+        }
+        order.appendText("\(name).\(schema.identity)")
+        return FetchPage(table: name, rowKey: rowKey, whereSQL: query.condition == nil ? "" : " WHERE " + condition.sql,
+                         whereArguments: condition.arguments, orderSQL: order.sql, orderArguments: order.arguments,
+                         limitSQL: limitSQL(query.limit, query.offset))
+    }
+
+    private func limitSQL(_ limit: Int?, _ offset: Int?) -> String {
+        limit == nil && offset == nil ? "" : " LIMIT \(limit ?? -1) OFFSET \(offset ?? 0)"
+    }
+
     /// The record with `identity`, with its child collections, or nil.
     public func fetchOne(identity: some SQLiteValue, in connection: Connection) throws -> Record? {
-        try fetchAll(where: "\(name).\(self.identity.name) = ?", arguments: [identity.databaseValue],
-                     in: connection).first
+        try cursor(page(where: "\(name).\(self.identity.name) = ?", arguments: [identity.databaseValue]),
+                   in: connection).next()
     }
 
     /// Records matching an SQL condition, ordered and paged, with their child collections.
-    ///
-    /// `condition` and `orderBy` are SQL over this table (qualified with its name) with `?`
-    /// parameters bound from `arguments`; the query layer builds them from predicates and sort
-    /// descriptors. Child collections are read with one ordered query per collection, never one
-    /// query per record.
     public func fetchAll(where condition: String? = nil, arguments: [DatabaseValue] = [], orderBy: String? = nil,
                          limit: Int? = nil, offset: Int? = nil, in connection: Connection) throws -> [Record] {
-        var tail = condition.map { " WHERE \($0)" } ?? ""
-        if let orderBy { tail += " ORDER BY \(orderBy)" }
-        if limit != nil || offset != nil { tail += " LIMIT \(limit ?? -1) OFFSET \(offset ?? 0)" }
-
-        let statement = try connection.cachedStatement(sql.select + tail)
-        defer { statement.reset() }
-        try statement.bind(arguments)
-        var records: [Record] = []
-        var keys: [Int64] = []
-        let keyColumn = columns.count
-        while try statement.step() {
-            records.append(try decode(ElementRow(statement: statement, offset: 0)))
-            keys.append(try statement.column(keyColumn))
-        }
-        statement.reset()
-        guard !records.isEmpty else { return [] }
-        let parentKeys = tail.isEmpty ? nil : "SELECT \(name).\(rowKey) FROM \(name)\(tail)"
-        for child in children {
-            try child.load(into: &records, keys: keys, parentKeysSQL: parentKeys, arguments: arguments,
-                           in: connection)
-        }
-        return records
+        try cursor(page(where: condition, arguments: arguments, orderBy: orderBy, limit: limit, offset: offset),
+                   in: connection).collect()
     }
 
     /// The number of rows matching an SQL condition.
@@ -42,5 +58,12 @@ extension TableDescription {
                       in connection: Connection) throws -> Int {
         try connection.scalar("SELECT count(*) FROM \(name)" + (condition.map { " WHERE \($0)" } ?? ""),
                               arguments, as: Int.self) ?? 0
+    }
+
+    /// The number of rows a query's condition matches (its order and page are ignored).
+    public func count(_ query: RecordQuery, in connection: Connection) throws -> Int {
+        guard let condition = query.condition else { return try count(in: connection) }
+        let (sql, arguments) = SQLRenderer.render(condition)
+        return try count(where: sql, arguments: arguments, in: connection)
     }
 }

@@ -43,8 +43,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
         let update: String
         let delete: String
         let rowKeyForIdentity: String
-        /// `SELECT <columns>, <rowKey> FROM <table>` for fetches to complete.
-        let select: String
+        /// `<table>.<column>, …, <table>.<rowKey>`: what fetches select.
+        let selectColumns: String
 
         init(table: String, rowKey: String, identity: String, columns: [ColumnMapping<Record>]) {
             let written = columns.flatMap(\.writtenColumns)
@@ -59,8 +59,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
             update = "UPDATE \(table) SET \(setAll) WHERE \(identity) = ? RETURNING \(rowKey)"
             delete = "DELETE FROM \(table) WHERE \(identity) = ?"
             rowKeyForIdentity = "SELECT \(rowKey) FROM \(table) WHERE \(identity) = ?"
-            select = "SELECT " + (columns.map { "\(table).\($0.name)" } + ["\(table).\(rowKey)"]).joined(separator: ", ")
-                + " FROM \(table)"
+            selectColumns = (columns.map { "\(table).\($0.name)" } + ["\(table).\(rowKey)"]).joined(separator: ", ")
         }
     }
 }

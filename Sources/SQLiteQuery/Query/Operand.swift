@@ -1,0 +1,66 @@
+/// A translated sub-expression with what the translator must know about it to keep Swift's
+/// semantics: its kind, whether it may be nil, the NFC key to compare text with, or the collection
+/// or list it stands for.
+struct Operand {
+    enum Shape {
+        case scalar(ValueKind?)
+        /// A child collection of the row `qualifier`.
+        case collection(CollectionField, qualifier: String)
+        /// A captured array, for `array.contains(x)` (`IN`).
+        case list([Operand])
+        /// The record itself (the predicate's variable), usable only through key paths.
+        case record
+        /// A collection element that is a record, usable only through key paths.
+        case element([QueryField], qualifier: String)
+    }
+
+    var expression: QueryExpression
+    var shape: Shape
+    var isOptional: Bool
+    /// For text: the expression whose bytes compare as Swift compares strings.
+    var comparisonKey: QueryExpression?
+
+    var kind: ValueKind? {
+        if case .scalar(let kind) = shape { return kind }
+        return nil
+    }
+
+    /// The expression to compare with: the comparison key for text, else the value itself.
+    var comparable: QueryExpression { comparisonKey ?? expression }
+
+    static func scalar(_ expression: QueryExpression, _ kind: ValueKind?, optional: Bool = false,
+                       key: QueryExpression? = nil) -> Operand {
+        Operand(expression: expression, shape: .scalar(kind), isOptional: optional, comparisonKey: key)
+    }
+
+    static func boolean(_ expression: QueryExpression) -> Operand { .scalar(expression, .bool) }
+
+    /// A bound value; text gets its NFC form as the comparison key.
+    static func value(_ value: DatabaseValue) -> Operand {
+        switch value {
+        case .text(let text): .scalar(.value(value), .text, key: .value(.text(text.comparisonKey)))
+        case .null: .scalar(.value(.null), nil, optional: true)
+        default: .scalar(.value(value), nil)
+        }
+    }
+
+    /// The operand for a field read from the row or element `qualifier`.
+    static func field(_ field: QueryField, qualifier: String) -> Operand {
+        switch field.source {
+        case .column(let column, let key):
+            let expression = QueryExpression.column(qualifier: qualifier, name: column)
+            var keyExpression: QueryExpression?
+            if field.kind == .text {
+                keyExpression = key.map { .column(qualifier: qualifier, name: $0) } ?? .function("swift_key", [expression])
+            }
+            return .scalar(expression, field.kind, optional: field.isOptional, key: keyExpression)
+        case .derived(let build):
+            let expression = build(qualifier)
+            let key: QueryExpression? = field.kind == .text ? .function("swift_key", [expression]) : nil
+            return .scalar(expression, field.kind, optional: field.isOptional, key: key)
+        case .collection(let collection):
+            return Operand(expression: .value(.null), shape: .collection(collection, qualifier: qualifier),
+                           isOptional: false, comparisonKey: nil)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Translates a Foundation `Predicate` (its `PredicateExpressions` tree) into the query IR.
+///
+/// Each supported expression type conforms to ``SQLTranslatable`` (see
+/// `PredicateExpressions+SQL.swift`), conditionally on its children, so a tree translates exactly
+/// when every node in it does. Anything else is a thrown ``QueryError/unsupported(_:)`` naming
+/// the construct: the store never falls back to loading rows and filtering in Swift.
+final class PredicateTranslator<Record> {
+    let schema: QuerySchema<Record>
+    var operations: QueryOperations
+    private var bindings: [PredicateExpressions.VariableID: Operand] = [:]
+
+    init(schema: QuerySchema<Record>) {
+        self.schema = schema
+        operations = QueryOperations(rowKey: schema.rowKey)
+    }
+
+    /// The SQL condition equivalent to `predicate`.
+    func translate(_ predicate: Predicate<Record>) throws -> QueryExpression {
+        bind(predicate.variable.key, to: Operand(expression: .value(.null), shape: .record, isOptional: false,
+                                                 comparisonKey: nil))
+        return try translate(predicate.expression).expression
+    }
+
+    func translate(_ expression: Any) throws -> Operand {
+        guard let translatable = expression as? any SQLTranslatable else {
+            throw QueryError.unsupported(Self.constructName(of: expression))
+        }
+        return try translatable.translate(with: self)
+    }
+
+    func bind(_ variable: PredicateExpressions.VariableID, to operand: Operand) {
+        bindings[variable] = operand
+    }
+
+    func operand(for variable: PredicateExpressions.VariableID) throws -> Operand {
+        guard let operand = bindings[variable] else { throw QueryError.unsupported("a variable from outside the predicate") }
+        return operand
+    }
+
+    /// Resolves `root[keyPath: keyPath]`.
+    func resolve(_ root: Operand, keyPath: AnyKeyPath) throws -> Operand {
+        switch root.shape {
+        case .record:
+            guard let field = schema.field(for: keyPath) else {
+                throw QueryError.unsupported("key path \(keyPath), which is not a stored or derived field of \(schema.table)")
+            }
+            return .field(field, qualifier: schema.table)
+        case .element(let fields, let qualifier):
+            guard let field = fields.first(where: { $0.keyPath == keyPath }) else {
+                throw QueryError.unsupported("key path \(keyPath) on a collection element")
+            }
+            return .field(field, qualifier: qualifier)
+        case .collection(let collection, let qualifier):
+            if let parent = parentKeyPath(of: collection), let full = parent.appending(path: keyPath),
+               let derived = schema.field(for: full) {
+                return .field(derived, qualifier: qualifier)
+            }
+            return try resolveCollectionProperty(root, keyPath)
+        case .scalar(.text):
+            if keyPath == \String.count { return try operations.count(root) }
+            if keyPath == \String.isEmpty { return try operations.isEmpty(root) }
+            throw QueryError.unsupported("key path \(keyPath) on text")
+        default:
+            throw QueryError.unsupported("key path \(keyPath)")
+        }
+    }
+
+    private func resolveCollectionProperty(_ root: Operand, _ keyPath: AnyKeyPath) throws -> Operand {
+        // `count` and `isEmpty` of any array or collection type.
+        let name = "\(keyPath)"
+        if name.hasSuffix(".count") { return try operations.count(root) }
+        if name.hasSuffix(".isEmpty") { return try operations.isEmpty(root) }
+        throw QueryError.unsupported("key path \(keyPath) on a collection (only count, isEmpty and contains)")
+    }
+
+    private func parentKeyPath(of collection: CollectionField) -> AnyKeyPath? {
+        schema.fields.first {
+            if case .collection(let other) = $0.source { return other.table == collection.table }
+            return false
+        }?.keyPath
+    }
+
+    /// `PredicateExpressions.SequenceMaximum<…>` → `SequenceMaximum`.
+    static func constructName(of expression: Any) -> String {
+        let full = String(describing: type(of: expression))
+        return String(full.prefix { $0 != "<" })
+    }
+}
+
+/// A `PredicateExpressions` node that has an SQL translation.
+protocol SQLTranslatable {
+    func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A fetch in IR form: what both `FetchDescriptor` and the CLI's `--where/--sort/--limit/--offset`
+/// compile to.
+public struct RecordQuery: Sendable {
+    public var condition: QueryExpression?
+    public var ordering: [Ordering]
+    public var limit: Int?
+    public var offset: Int?
+
+    public init(condition: QueryExpression? = nil, ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil) {
+        self.condition = condition
+        self.ordering = ordering
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// One sort key.
+public struct Ordering: Sendable {
+    public let expression: QueryExpression
+    public let descending: Bool
+    /// For text sorted with a `String.StandardComparator`, that comparator (run as a collation).
+    public let comparator: String.StandardComparator?
+
+    public init(expression: QueryExpression, descending: Bool, comparator: String.StandardComparator? = nil) {
+        self.expression = expression
+        self.descending = descending
+        self.comparator = comparator
+    }
+}
+
+/// A fetch of `Record`s in the SwiftData shape: a Foundation `#Predicate`, `[SortDescriptor]`,
+/// `fetchLimit` and `fetchOffset`. The predicate and sort run in SQLite.
+public struct FetchDescriptor<Record>: Sendable {
+    public var predicate: Predicate<Record>?
+    public var sortBy: [SortDescriptor<Record>]
+    public var fetchLimit: Int?
+    public var fetchOffset: Int?
+
+    public init(predicate: Predicate<Record>? = nil, sortBy: [SortDescriptor<Record>] = [], fetchLimit: Int? = nil,
+                fetchOffset: Int? = nil) {
+        self.predicate = predicate
+        self.sortBy = sortBy
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+    }
+}
+
+extension QuerySchema {
+    /// Translates a fetch descriptor; throws ``QueryError`` for anything without an exact translation.
+    public func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
+        let condition = try descriptor.predicate.map { try PredicateTranslator(schema: self).translate($0) }
+        let ordering = try descriptor.sortBy.map(ordering(for:))
+        if let limit = descriptor.fetchLimit, limit < 0 { throw QueryError.unsupported("a negative fetchLimit") }
+        if let offset = descriptor.fetchOffset, offset < 0 { throw QueryError.unsupported("a negative fetchOffset") }
+        return RecordQuery(condition: condition, ordering: ordering, limit: descriptor.fetchLimit,
+                           offset: descriptor.fetchOffset)
+    }
+
+    /// Translates one sort descriptor. Text sorts by its NFC key (Swift's `<`), or with the
+    /// descriptor's own `String.StandardComparator` when it has one.
+    public func ordering(for descriptor: SortDescriptor<Record>) throws -> Ordering {
+        guard let keyPath = descriptor.keyPath, let field = field(for: keyPath), field.kind != nil else {
+            throw QueryError.unsupported("sorting by \(descriptor.keyPath.map { "\($0)" } ?? "a comparator"), "
+                                         + "which is not a stored or derived field of \(table)")
+        }
+        let operand = Operand.field(field, qualifier: table)
+        if let comparator = descriptor.stringComparator {
+            return Ordering(expression: operand.expression, descending: descriptor.order == .reverse, comparator: comparator)
+        }
+        return Ordering(expression: operand.comparable, descending: descriptor.order == .reverse)
+    }
+
+    /// The ordering for a field by name (the CLI's `--sort`), or ``QueryError/unknownField(_:valid:position:)``.
+    public func ordering(forFieldNamed name: String, descending: Bool, position: Range<Int>? = nil) throws -> Ordering {
+        guard let field = field(named: name), field.kind != nil else {
+            throw QueryError.unknownField(name, valid: fields.filter { $0.kind != nil }.map(\.name), position: position)
+        }
+        return Ordering(expression: Operand.field(field, qualifier: table).comparable, descending: descending)
+    }
+}

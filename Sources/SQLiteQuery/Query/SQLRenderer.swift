@@ -1,0 +1,91 @@
+/// Renders a ``QueryExpression`` as SQL text with `?` placeholders and the values to bind, in order.
+/// No value ever reaches the SQL text; identifiers come only from table descriptions.
+public struct SQLRenderer {
+    public private(set) var sql = ""
+    public private(set) var arguments: [DatabaseValue] = []
+
+    public init() {}
+
+    /// Renders `expression` on its own.
+    public static func render(_ expression: QueryExpression) -> (sql: String, arguments: [DatabaseValue]) {
+        var renderer = SQLRenderer()
+        renderer.append(expression)
+        return (renderer.sql, renderer.arguments)
+    }
+
+    /// Appends SQL text as is: for keywords and identifiers, never for values.
+    public mutating func appendText(_ text: String) { sql += text }
+
+    public mutating func append(_ expression: QueryExpression) {
+        switch expression {
+        case .column(let qualifier, let name):
+            sql += "\(qualifier).\(name)"
+        case .value(let value):
+            sql += "?"
+            arguments.append(value)
+        case .comparison(let op, let lhs, let rhs):
+            group { $0.append(lhs); $0.sql += " \(op.rawValue) "; $0.append(rhs) }
+        case .and(let lhs, let rhs):
+            group { $0.append(lhs); $0.sql += " AND "; $0.append(rhs) }
+        case .or(let lhs, let rhs):
+            group { $0.append(lhs); $0.sql += " OR "; $0.append(rhs) }
+        case .not(let inner):
+            group { $0.sql += "NOT "; $0.append(inner) }
+        case .isNull(let inner):
+            group { $0.append(inner); $0.sql += " IS NULL" }
+        case .coalesce(let items):
+            call("COALESCE", items)
+        case .conditional(let test, let then, let otherwise):
+            sql += "CASE WHEN "
+            append(test)
+            sql += " THEN "
+            append(then)
+            sql += " ELSE "
+            append(otherwise)
+            sql += " END"
+        case .function(let name, let items):
+            call(name, items)
+        case .inList(let value, let items):
+            group {
+                $0.append(value)
+                $0.sql += " IN "
+                $0.list(items)
+            }
+        case .exists(let scope, let condition):
+            sql += "EXISTS "
+            subquery("1", scope, condition)
+        case .count(let scope, let condition):
+            subquery("count(*)", scope, condition)
+        }
+    }
+
+    private mutating func group(_ body: (inout SQLRenderer) -> Void) {
+        sql += "("
+        body(&self)
+        sql += ")"
+    }
+
+    private mutating func call(_ name: String, _ items: [QueryExpression]) {
+        sql += name
+        list(items)
+    }
+
+    private mutating func list(_ items: [QueryExpression]) {
+        sql += "("
+        for (index, item) in items.enumerated() {
+            if index > 0 { sql += ", " }
+            append(item)
+        }
+        sql += ")"
+    }
+
+    private mutating func subquery(_ select: String, _ scope: ChildScope, _ condition: QueryExpression?) {
+        sql += "(SELECT \(select) FROM \(scope.table) AS \(scope.alias) WHERE \(scope.alias).\(scope.parentColumn) = "
+        append(scope.parentKey)
+        if let condition {
+            sql += " AND "
+            append(condition)
+        }
+        sql += ")"
+    }
+}

@@ -1,0 +1,69 @@
+/// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement and each
+/// child collection's statement are built from the same pieces, so children arrive in the order of
+/// their parents and are read in lockstep, one ordered query per collection.
+public struct FetchPage: Sendable {
+    public let table: String
+    public let rowKey: String
+    /// ` WHERE …` or "".
+    let whereSQL: String
+    let whereArguments: [DatabaseValue]
+    /// The ORDER BY terms; they end with a unique column, so the order is total.
+    let orderSQL: String
+    let orderArguments: [DatabaseValue]
+    /// ` LIMIT … OFFSET …` or "".
+    let limitSQL: String
+
+    /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
+    func parentStatement(columns: String) -> (sql: String, arguments: [DatabaseValue]) {
+        ("SELECT \(columns) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)", whereArguments + orderArguments)
+    }
+
+    /// Child rows joined to their parents in parent order, then `childOrder`:
+    /// `SELECT table.rowKey, <columns> FROM table <joins> WHERE … ORDER BY …, childOrder`.
+    func childStatement(columns: String, joins: String, childOrder: String) -> (sql: String, arguments: [DatabaseValue]) {
+        let head = "SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)"
+        if limitSQL.isEmpty {
+            return (head + whereSQL + " ORDER BY \(orderSQL), \(childOrder)", whereArguments + orderArguments)
+        }
+        let page = "SELECT \(table).\(rowKey) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)"
+        return (head + " WHERE \(table).\(rowKey) IN (\(page)) ORDER BY \(orderSQL), \(childOrder)",
+                whereArguments + orderArguments + orderArguments)
+    }
+}
+
+/// Reads one child collection's rows in step with the parent rows.
+public protocol ChildRowReader<Record>: AnyObject {
+    associatedtype Record
+    /// Fills the collection of `record`, whose row key is `parentKey`, from the rows that belong to it.
+    func fill(_ record: inout Record, parentKey: Int64) throws
+}
+
+/// The shared lockstep reader: child rows come as `(parent key, element columns…)`.
+final class LockstepChildReader<Record, Element>: ChildRowReader {
+    private let statement: Statement
+    private let collection: WritableKeyPath<Record, [Element]>
+    private let readElement: (ElementRow) throws -> Element
+    private var hasRow: Bool
+    private var rowParentKey: Int64 = 0
+
+    init(statement: Statement, collection: WritableKeyPath<Record, [Element]>,
+         readElement: @escaping (ElementRow) throws -> Element) throws {
+        self.statement = statement
+        self.collection = collection
+        self.readElement = readElement
+        hasRow = try statement.step()
+        if hasRow { rowParentKey = try statement.column(0) }
+    }
+
+    deinit { statement.reset() }
+
+    func fill(_ record: inout Record, parentKey: Int64) throws {
+        var elements: [Element] = []
+        while hasRow && rowParentKey == parentKey {
+            elements.append(try readElement(ElementRow(statement: statement, offset: 1)))
+            hasRow = try statement.step()
+            if hasRow { rowParentKey = try statement.column(0) }
+        }
+        record[keyPath: collection] = elements
+    }
+}
