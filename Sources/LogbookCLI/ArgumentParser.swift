@@ -51,6 +51,8 @@ struct UsageError: Error, Equatable {
     let message: String
     /// The command whose `--help` the message points to.
     var command: String? = nil
+    /// Lines shown under the error line, such as a filter with a caret under its problem.
+    var detail: [String] = []
 }
 
 /// The options given anywhere on the line, whatever the command.

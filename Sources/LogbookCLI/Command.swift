@@ -11,6 +11,7 @@ enum Commands {
         InitCommand.command,
         MigrateCommand.command,
         CheckCommand.command,
+        ListCommands.draftsList,
         DraftsCommands.add,
         DraftsCommands.edit,
         DraftsCommands.show,
@@ -21,8 +22,10 @@ enum Commands {
         DraftItemCommands.move,
         DraftsCommands.submit,
         DraftsCommands.delete,
+        ListCommands.historyList,
         HistoryCommands.add,
         HistoryCommands.delete,
+        ListCommands.count,
     ]
 
     /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.

@@ -25,6 +25,7 @@ enum CommandLineTool {
         } catch let error as UsageError {
             let hint = error.command.map { " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
             Console.printError("logbook: error: \(error.message)\(hint)")
+            for line in error.detail { Console.printError(line) }
             return 2
         } catch let error as CommandFailure {
             Console.printError("logbook: error: \(error.message)")

@@ -3,9 +3,9 @@ import SQLiteQuery
 
 /// Release drafts: save, find, edit the checklist, submit, delete. Each method is one transaction.
 public struct DraftRepository: Sendable {
-    let database: Database
+    public let database: Database
     let now: @Sendable () -> Date
-    private var table: TableDescription<ReleaseDraft> { Tables.drafts }
+    public var table: TableDescription<ReleaseDraft> { Tables.drafts }
 
     /// Inserts a new draft or updates the stored one with the same id, replacing its checklist in
     /// order. `createdAt` is set on first save and kept after; `updatedAt` is set to now. Returns the

@@ -4,10 +4,10 @@ import SQLiteQuery
 /// Exercise-day history: one record per calendar day, with the exercises done that day in order.
 /// Each method is one transaction.
 public struct HistoryRepository: Sendable {
-    let database: Database
+    public let database: Database
     let timeZone: TimeZone
     let now: @Sendable () -> Date
-    private var table: TableDescription<ExerciseDay> { Tables.exerciseDays }
+    public var table: TableDescription<ExerciseDay> { Tables.exerciseDays }
 
     /// Records that `exercise` was done at `date`: appended to the record of that calendar day
     /// (in the store's time zone) if there is one, else a new record for the day. Returns the day.

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The data formats of listings and exports: `json` (one array), `ndjson` (one object per line)
+/// and `csv` (RFC 4180 with a header row).
+public enum DataFormat: String, Sendable, CaseIterable {
+    case json, ndjson, csv
+}
+
+/// Writes records one at a time in a ``DataFormat``, handing text to `output` as it goes, so a
+/// listing or export of any size streams. The same records always give the same bytes.
+public struct RecordStreamWriter<Record> {
+    public let format: DataFormat
+    private let output: (String) -> Void
+    private let writeJSON: (Record, inout JSONText) -> Void
+    private let csvHeader: [String]
+    private let csvRows: (Record) -> [[String]]
+    private var written = 0
+
+    init(format: DataFormat, output: @escaping (String) -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
+         csvHeader: [String], csvRows: @escaping (Record) -> [[String]]) {
+        self.format = format
+        self.output = output
+        self.writeJSON = writeJSON
+        self.csvHeader = csvHeader
+        self.csvRows = csvRows
+    }
+
+    /// Starts the output: `[` for JSON, the header row for CSV.
+    public func begin() {
+        switch format {
+        case .json: output("[")
+        case .csv: output(CSVText.row(csvHeader))
+        case .ndjson: break
+        }
+    }
+
+    public mutating func write(_ record: Record) {
+        switch format {
+        case .json, .ndjson:
+            var json = JSONText()
+            writeJSON(record, &json)
+            output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
+        case .csv:
+            for row in csvRows(record) { output(CSVText.row(row)) }
+        }
+        written += 1
+    }
+
+    /// Ends the output: `]` and a newline for JSON.
+    public func end() {
+        if format == .json { output("]\n") }
+    }
+}
+
+extension RecordStreamWriter where Record == ReleaseDraft {
+    /// Drafts: CSV has one row per checklist item, the draft's fields repeated (one row with empty
+    /// item fields for a draft without items).
+    public static func drafts(_ format: DataFormat, output: @escaping (String) -> Void) -> Self {
+        Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
+             csvHeader: ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
+                         "itemPosition", "itemId", "itemTitle", "itemIsDone"],
+             csvRows: { draft in
+                 let fields = [draft.id.uuidString, draft.version, draft.whatsNew,
+                               draft.submittedAt?.iso8601Microseconds ?? "", draft.createdAt.iso8601Microseconds,
+                               draft.updatedAt.iso8601Microseconds]
+                 if draft.checklist.isEmpty { return [fields + ["", "", "", ""]] }
+                 return draft.checklist.enumerated().map { offset, item in
+                     fields + [String(offset + 1), item.id.uuidString, item.title, item.isDone ? "true" : "false"]
+                 }
+             })
+    }
+}
+
+extension RecordStreamWriter where Record == ExerciseDay {
+    /// History: CSV has one row per exercise, `id,day,date,position,exercise`.
+    public static func history(_ format: DataFormat, output: @escaping (String) -> Void) -> Self {
+        Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
+             csvHeader: ["id", "day", "date", "position", "exercise"],
+             csvRows: { day in
+                 let fields = [day.id.uuidString, day.day.description, day.date.iso8601Microseconds]
+                 if day.exercises.isEmpty { return [fields + ["", ""]] }
+                 return day.exercises.enumerated().map { offset, name in fields + [String(offset + 1), name] }
+             })
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+@_exported import struct SQLiteQuery.FetchDescriptor
+@_exported import struct SQLiteQuery.RecordQuery
+import SQLiteQuery
+
+/// Fetching and counting with `FetchDescriptor`s (a `#Predicate`, `[SortDescriptor]`, limit and
+/// offset) or their IR form, shared by both repositories. The predicate and the sort run in
+/// SQLite; a predicate that cannot be translated exactly throws ``SQLiteQuery/QueryError``.
+public protocol QueryableRepository: Sendable {
+    associatedtype Record
+    var database: Database { get }
+    var table: TableDescription<Record> { get }
+    static var schema: QuerySchema<Record> { get }
+}
+
+extension QueryableRepository {
+    /// The records `descriptor` selects, in its order.
+    public func fetch(_ descriptor: FetchDescriptor<Record>) throws -> [Record] {
+        try fetch(try Self.schema.query(for: descriptor))
+    }
+
+    /// How many records `descriptor`'s predicate matches (its sort, limit and offset are ignored,
+    /// as in SwiftData's `fetchCount`).
+    public func fetchCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor()) throws -> Int {
+        try count(try Self.schema.query(for: descriptor))
+    }
+
+    public func fetch(_ query: RecordQuery) throws -> [Record] {
+        var records: [Record] = []
+        try forEach(query) { records.append($0) }
+        return records
+    }
+
+    /// Calls `body` with each record `query` selects, one at a time, in one read transaction:
+    /// memory stays flat however many records there are.
+    public func forEach(_ query: RecordQuery, _ body: (Record) throws -> Void) throws {
+        try database.read { connection in
+            let cursor = try table.cursor(try table.page(query, schema: Self.schema, in: connection), in: connection)
+            while let record = try cursor.next() { try body(record) }
+        }
+    }
+
+    public func count(_ query: RecordQuery) throws -> Int {
+        try database.read { try table.count(query, in: $0) }
+    }
+}
+
+extension DraftRepository: QueryableRepository {
+    public static var schema: QuerySchema<ReleaseDraft> { QuerySchemas.drafts }
+}
+
+extension HistoryRepository: QueryableRepository {
+    public static var schema: QuerySchema<ExerciseDay> { QuerySchemas.history }
+}

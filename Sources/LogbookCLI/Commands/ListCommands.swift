@@ -1,0 +1,116 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// `drafts list`, `history list` and `count`: fetches that stream to stdout as they step.
+enum ListCommands {
+    private static let listFormats = ["table", "json", "ndjson", "csv"]
+
+    static let draftsList = Command(
+        spec: CommandSpec(
+            name: "drafts list", abstract: "List drafts, filtered and sorted like a FetchDescriptor.",
+            discussion: "Drafts are listed oldest first unless --sort says otherwise.",
+            options: QueryOptions.options + [OutputFormat.option(listFormats)],
+            examples: ["logbook drafts list --where 'submittedAt == nil && version hasPrefix \"2.\"' --sort version:desc",
+                       "logbook drafts list --where 'checklist.doneCount < checklist.count' --format json"]),
+        run: { invocation in
+            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            var query = try QueryOptions.query(invocation, schema: DraftRepository.schema)
+            if query.ordering.isEmpty {
+                query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
+            }
+            let drafts = try invocation.openStore().drafts
+            if let dataFormat = format.dataFormat {
+                var writer = RecordStreamWriter.drafts(dataFormat, output: Console.write)
+                writer.begin()
+                try drafts.forEach(query) { writer.write($0) }
+                writer.end()
+                return
+            }
+            var table = TableWriter(header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"])
+            try drafts.forEach(query) { draft in
+                table.add([String(draft.id.uuidString.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
+                           draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
+                           TableWriter.excerpt(draft.whatsNew, limit: 40)])
+            }
+            table.finish()
+        })
+
+    static let historyList = Command(
+        spec: CommandSpec(
+            name: "history list", abstract: "List exercise days, filtered and sorted like a FetchDescriptor.",
+            discussion: "Days are listed oldest first unless --sort says otherwise.",
+            options: QueryOptions.options + [
+                OptionSpec(name: "--from", valueName: "DAY", help: "Only days on or after DAY (YYYY-MM-DD)."),
+                OptionSpec(name: "--to", valueName: "DAY", help: "Only days on or before DAY."),
+                OptionSpec(name: "--exercise", valueName: "NAME", help: "Only days that include this exercise."),
+                OutputFormat.option(listFormats),
+            ],
+            examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
+                       "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
+        run: { invocation in
+            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            var query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
+                                               extra: try historyFilters(invocation))
+            if query.ordering.isEmpty {
+                query.ordering = [try HistoryRepository.schema.ordering(forFieldNamed: "day", descending: false)]
+            }
+            let history = try invocation.openStore().history
+            if let dataFormat = format.dataFormat {
+                var writer = RecordStreamWriter.history(dataFormat, output: Console.write)
+                writer.begin()
+                try history.forEach(query) { writer.write($0) }
+                writer.end()
+                return
+            }
+            var table = TableWriter(header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"])
+            try history.forEach(query) { day in
+                table.add([day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
+                           TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)])
+            }
+            table.finish()
+        })
+
+    /// `--from`, `--to` and `--exercise` as filter terms.
+    private static func historyFilters(_ invocation: Invocation) throws -> [FilterExpression] {
+        let none = 0..<0
+        var filters: [FilterExpression] = []
+        for (option, op) in [("--from", FilterOperator.greaterOrEqual), ("--to", FilterOperator.lessOrEqual)] {
+            guard let text = invocation.arguments.value(option) else { continue }
+            let day = try DateArgument.parseDay(text, option: "\(option) <day>", command: invocation.arguments.command)
+            filters.append(.binary(op, .field("day", at: none),
+                                   .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
+        }
+        if let from = invocation.arguments.value("--from").flatMap(CalendarDay.init),
+           let to = invocation.arguments.value("--to").flatMap(CalendarDay.init), from > to {
+            throw UsageError(message: "--from \(from) is after --to \(to)", command: invocation.arguments.command)
+        }
+        if let name = invocation.arguments.value("--exercise") {
+            filters.append(.binary(.contains, .field("exercises", at: none), .literal(.string(name), at: none), at: none))
+        }
+        return filters
+    }
+
+    static let count = Command(
+        spec: CommandSpec(
+            name: "count", abstract: "The number of matching drafts or days (like fetchCount).",
+            positionals: [PositionalSpec(name: "drafts|history", help: "What to count.")],
+            options: [QueryOptions.options[0], OutputFormat.option(listFormats)],
+            examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
+        run: { invocation in
+            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            let store = try invocation.openStore()
+            let number: Int
+            switch invocation.arguments.positionals[0] {
+            case "drafts": number = try store.drafts.count(try QueryOptions.query(invocation, schema: DraftRepository.schema))
+            case "history": number = try store.history.count(try QueryOptions.query(invocation, schema: HistoryRepository.schema))
+            case let other:
+                throw UsageError(message: "cannot count '\(other)': expected drafts or history", command: "count")
+            }
+            switch format {
+            case .table: Console.print(String(number))
+            case .json, .ndjson: Console.print("{\"count\":\(number)}")
+            case .csv: Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
+            }
+        })
+}

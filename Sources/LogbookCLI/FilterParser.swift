@@ -1,0 +1,221 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// The `--where` language: a hand-written tokenizer and recursive-descent parser into
+/// ``FilterExpression``. Grammar, loosest binding first:
+///
+///     or     := and ("||" and)*
+///     and    := unary ("&&" unary)*
+///     unary  := "!" unary | compare
+///     compare:= operand (OP operand)?        OP: == != < <= > >= contains icontains hasPrefix in
+///     operand:= "(" or ")" | "[" (value ("," value)*)? "]" | field | value
+///     value  := "string" | 12 | 1.5 | true | false | nil | 2026-01-31 | 2026-01-31T08:30:00Z
+struct FilterParser {
+    /// A syntax error at a character position of the text.
+    struct SyntaxError: Error {
+        let message: String
+        let position: Range<Int>
+    }
+
+    private enum Token: Equatable {
+        case word(String)          // field names and keywords
+        case string(String)
+        case number(String)
+        case temporal(String)      // a day or a date
+        case symbol(String)        // operators and punctuation
+        case end
+    }
+
+    private var tokens: [(token: Token, at: Range<Int>)] = []
+    private var index = 0
+
+    /// Parses `text`; throws ``SyntaxError``.
+    static func parse(_ text: String) throws -> FilterExpression {
+        var parser = FilterParser()
+        parser.tokens = try tokenize(Array(text))
+        let expression = try parser.parseOr()
+        guard case .end = parser.current.token else {
+            throw SyntaxError(message: "unexpected \(parser.describe(parser.current.token))", position: parser.current.at)
+        }
+        return expression
+    }
+
+    // MARK: Parsing
+
+    private var current: (token: Token, at: Range<Int>) { tokens[index] }
+
+    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    private mutating func take(_ symbol: String) -> Range<Int>? {
+        guard current.token == .symbol(symbol) else { return nil }
+        defer { advance() }
+        return current.at
+    }
+
+    private mutating func parseOr() throws -> FilterExpression {
+        var expression = try parseAnd()
+        while take("||") != nil { expression = .or(expression, try parseAnd()) }
+        return expression
+    }
+
+    private mutating func parseAnd() throws -> FilterExpression {
+        var expression = try parseUnary()
+        while take("&&") != nil { expression = .and(expression, try parseUnary()) }
+        return expression
+    }
+
+    private mutating func parseUnary() throws -> FilterExpression {
+        if let at = take("!") { return .not(try parseUnary(), at: at) }
+        return try parseComparison()
+    }
+
+    private mutating func parseComparison() throws -> FilterExpression {
+        let lhs = try parseOperand()
+        let (token, at) = current
+        let op: FilterOperator?
+        switch token {
+        case .symbol(let symbol): op = FilterOperator(rawValue: symbol)
+        case .word(let word): op = FilterOperator.allCases.first { $0.rawValue == word && word.first?.isLetter == true }
+        default: op = nil
+        }
+        guard let op else { return lhs }
+        advance()
+        if case .end = current.token {
+            throw SyntaxError(message: "expected a value after '\(op.rawValue)'", position: current.at)
+        }
+        return .binary(op, lhs, try parseOperand(), at: at)
+    }
+
+    private mutating func parseOperand() throws -> FilterExpression {
+        let (token, at) = current
+        switch token {
+        case .symbol("("):
+            advance()
+            let inner = try parseOr()
+            guard take(")") != nil else { throw SyntaxError(message: "expected ')'", position: current.at) }
+            return inner
+        case .symbol("["):
+            advance()
+            var items: [FilterExpression] = []
+            if take("]") == nil {
+                repeat {
+                    let item = try parseOperand()
+                    guard case .literal = item else { throw SyntaxError(message: "a list holds values only", position: item.position) }
+                    items.append(item)
+                } while take(",") != nil
+                guard take("]") != nil else { throw SyntaxError(message: "expected ',' or ']'", position: current.at) }
+            }
+            return .list(items, at: at.lowerBound..<tokens[index - 1].at.upperBound)
+        case .string(let text):
+            advance()
+            return .literal(.string(text), at: at)
+        case .number(let text):
+            advance()
+            if let integer = Int64(text) { return .literal(.integer(integer), at: at) }
+            if let decimal = Double(text), decimal.isFinite { return .literal(.decimal(decimal), at: at) }
+            throw SyntaxError(message: "number '\(text)' is out of range", position: at)
+        case .temporal(let text):
+            advance()
+            if let day = CalendarDay(text) { return .literal(.day(year: day.year, month: day.month, day: day.day), at: at) }
+            if let date = Date(iso8601: text) { return .literal(.date(date), at: at) }
+            throw SyntaxError(message: "invalid date '\(text)': expected 2026-01-31, 2026-01-31T08:30:00Z or "
+                                + "2026-01-31T08:30:00+02:00", position: at)
+        case .word("true"), .word("false"):
+            advance()
+            return .literal(.bool(token == .word("true")), at: at)
+        case .word("nil"):
+            advance()
+            return .literal(.null, at: at)
+        case .word(let name) where !FilterOperator.allCases.contains(where: { $0.rawValue == name }):
+            advance()
+            return .field(name, at: at)
+        case .end:
+            throw SyntaxError(message: "expected a field or a value, found the end of the expression", position: at)
+        default:
+            throw SyntaxError(message: "expected a field or a value, found \(describe(token))", position: at)
+        }
+    }
+
+    private func describe(_ token: Token) -> String {
+        switch token {
+        case .word(let word): "'\(word)'"
+        case .string(let text): "\"\(text)\""
+        case .number(let text), .temporal(let text), .symbol(let text): "'\(text)'"
+        case .end: "the end of the expression"
+        }
+    }
+
+    // MARK: Tokens
+
+    private static let symbols = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "(", ")", "[", "]", ","]
+
+    private static func tokenize(_ characters: [Character]) throws -> [(token: Token, at: Range<Int>)] {
+        var tokens: [(token: Token, at: Range<Int>)] = []
+        var position = 0
+        while position < characters.count {
+            let character = characters[position]
+            let start = position
+            if character.isWhitespace {
+                position += 1
+                continue
+            }
+            if character == "\"" {
+                var text = ""
+                position += 1
+                var closed = false
+                while position < characters.count {
+                    let next = characters[position]
+                    position += 1
+                    if next == "\"" { closed = true; break }
+                    if next == "\\" {
+                        guard position < characters.count else { break }
+                        let escaped = characters[position]
+                        position += 1
+                        switch escaped {
+                        case "\"", "\\": text.append(escaped)
+                        case "n": text.append("\n")
+                        case "t": text.append("\t")
+                        default:
+                            throw SyntaxError(message: "unknown escape '\\\(escaped)' (use \\\" \\\\ \\n or \\t)",
+                                              position: (position - 2)..<position)
+                        }
+                        continue
+                    }
+                    text.append(next)
+                }
+                guard closed else { throw SyntaxError(message: "unterminated string", position: start..<characters.count) }
+                tokens.append((.string(text), start..<position))
+                continue
+            }
+            if character.isASCII && (character.isNumber || (character == "-" && position + 1 < characters.count
+                                                             && characters[position + 1].isASCII && characters[position + 1].isNumber)) {
+                position += 1
+                while position < characters.count, characters[position].isASCII,
+                      characters[position].isNumber || ".:-+TZtz".contains(characters[position]) {
+                    position += 1
+                }
+                let text = String(characters[start..<position])
+                let isTemporal = text.count >= 10 && text.dropFirst(4).first == "-" && !text.hasPrefix("-")
+                tokens.append((isTemporal ? .temporal(text) : .number(text), start..<position))
+                continue
+            }
+            if character.isLetter || character == "_" {
+                while position < characters.count,
+                      characters[position].isLetter || characters[position].isNumber || "_.".contains(characters[position]) {
+                    position += 1
+                }
+                tokens.append((.word(String(characters[start..<position])), start..<position))
+                continue
+            }
+            let rest = String(characters[position..<min(position + 2, characters.count)])
+            guard let symbol = symbols.first(where: { rest.hasPrefix($0) }) else {
+                throw SyntaxError(message: "unexpected character '\(character)'", position: start..<(start + 1))
+            }
+            position += symbol.count
+            tokens.append((.symbol(symbol), start..<position))
+        }
+        tokens.append((.end, characters.count..<(characters.count + 1)))
+        return tokens
+    }
+}

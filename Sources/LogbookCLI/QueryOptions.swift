@@ -1,0 +1,69 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// `--where EXPR --sort KEY[:asc|:desc] --limit N --offset N`: the SwiftData-style fetch on the
+/// command line, compiled into the same IR as a `#Predicate`.
+enum QueryOptions {
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "--where", valueName: "EXPR", help: "Only records matching the filter (see 'Filter expressions' in the README)."),
+        OptionSpec(name: "--sort", valueName: "KEY[:asc|:desc]", isRepeatable: true,
+                   help: "Sort keys, repeatable or comma-separated; ties are broken by id."),
+        OptionSpec(name: "--limit", valueName: "N", help: "At most N records (fetchLimit)."),
+        OptionSpec(name: "--offset", valueName: "N", help: "Skip the first N records (fetchOffset)."),
+    ]
+
+    /// The fetch the options describe, with `extra` conditions (e.g. from `--from`) and-ed in.
+    static func query<Record>(_ invocation: Invocation, schema: QuerySchema<Record>,
+                              extra: [FilterExpression] = []) throws -> RecordQuery {
+        var filters = extra
+        if let text = invocation.arguments.value("--where") { filters.insert(try parse(text, invocation), at: 0) }
+        let timeZone = try invocation.timeZone()
+        var condition: QueryExpression?
+        if let combined = filters.dropFirst().reduce(filters.first, { partial, next in partial.map { .and($0, next) } }) {
+            do {
+                condition = try schema.condition(for: combined, timeZone: timeZone)
+            } catch let error as QueryError {
+                throw filterError(error.description, error.position,
+                                  text: invocation.arguments.value("--where"), invocation)
+            }
+        }
+        var ordering: [Ordering] = []
+        for key in invocation.arguments.values("--sort").flatMap({ $0.split(separator: ",") }) {
+            let parts = key.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1).map(String.init)
+            let direction = parts.count > 1 ? parts[1] : "asc"
+            guard let name = parts.first, direction == "asc" || direction == "desc" else {
+                throw UsageError(message: "invalid sort key '\(key)': expected KEY, KEY:asc or KEY:desc", command: invocation.arguments.command)
+            }
+            do {
+                ordering.append(try schema.ordering(forFieldNamed: name, descending: direction == "desc"))
+            } catch let error as QueryError {
+                throw UsageError(message: "invalid --sort: \(error)", command: invocation.arguments.command)
+            }
+        }
+        return RecordQuery(condition: condition, ordering: ordering,
+                           limit: try invocation.arguments.integer("--limit"),
+                           offset: try invocation.arguments.integer("--offset"))
+    }
+
+    /// Parses `--where` text, turning a syntax error into a usage error with a caret.
+    static func parse(_ text: String, _ invocation: Invocation) throws -> FilterExpression {
+        do {
+            return try FilterParser.parse(text)
+        } catch let error as FilterParser.SyntaxError {
+            throw filterError(error.message, error.position, text: text, invocation)
+        }
+    }
+
+    /// `invalid --where: MESSAGE`, then the expression and a caret under the problem.
+    private static func filterError(_ message: String, _ position: Range<Int>?, text: String?,
+                                    _ invocation: Invocation) -> UsageError {
+        var detail: [String] = []
+        if let text, let position, !text.contains("\n") {
+            let start = min(position.lowerBound, text.count)
+            let width = max(1, min(position.count, text.count - start))
+            detail = ["  " + text, "  " + String(repeating: " ", count: start) + String(repeating: "^", count: width)]
+        }
+        return UsageError(message: "invalid --where: \(message)", command: invocation.arguments.command, detail: detail)
+    }
+}
