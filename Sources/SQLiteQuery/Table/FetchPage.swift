@@ -13,8 +13,9 @@ public struct FetchPage: Sendable {
     /// ` LIMIT … OFFSET …` or "".
     let limitSQL: String
 
-    /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`.
-    func parentStatement(columns: String) -> (sql: String, arguments: [DatabaseValue]) {
+    /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
+    /// tools and tests can see (and `EXPLAIN`) the SQL a fetch runs.
+    public func parentStatement(columns: String) -> (sql: String, arguments: [DatabaseValue]) {
         ("SELECT \(columns) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)", whereArguments + orderArguments)
     }
 

@@ -1,0 +1,144 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+import XCTest
+
+/// `drafts list`, `history list` and `count` on the fixtures, compared with expectations computed
+/// here in plain Swift; and every kind of bad filter.
+final class QueryCLITests: XCTestCase {
+    private func jsonArray(_ text: String) throws -> [[String: Any]] {
+        try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]], text)
+    }
+
+    func testHistoryListMatchesTheFixtureDayByDay() throws {
+        let cli = try CLIHarness()
+        let (_, history) = try FixtureData.load(into: cli)
+        let result = try cli.run(["history", "list", "--format", "json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let listed = try jsonArray(result.stdout)
+        let expected = history.sorted { $0.day < $1.day }
+        XCTAssertEqual(listed.count, 30)
+        XCTAssertEqual(listed.map { $0["id"] as? String }, expected.map(\.id.uuidString))
+        XCTAssertEqual(listed.map { $0["day"] as? String }, expected.map(\.day.description))
+        XCTAssertEqual(listed.map { $0["exercises"] as? [String] }, expected.map(\.exercises))
+        XCTAssertEqual(listed.map { $0["date"] as? String }, expected.map(\.date.iso8601Microseconds))
+        XCTAssertEqual(listed.first?["date"] as? String, "2025-01-27T14:53:10.510638Z")
+    }
+
+    func testHistoryFiltersSortAndPaging() throws {
+        let cli = try CLIHarness()
+        let (_, history) = try FixtureData.load(into: cli)
+        let from = CalendarDay("2025-02-01")!, to = CalendarDay("2025-03-09")!
+        let ranged = try jsonArray(try cli.run(["history", "list", "--from", "2025-02-01", "--to", "2025-03-09",
+                                                "--exercise", "Burpee", "--format", "json"]).stdout)
+        let expectedRange = history.filter { $0.day >= from && $0.day <= to && $0.exercises.contains("Burpee") }
+            .sorted { $0.day < $1.day }
+        XCTAssertFalse(expectedRange.isEmpty)
+        XCTAssertEqual(ranged.map { $0["day"] as? String }, expectedRange.map(\.day.description))
+
+        let csv = try cli.run(["history", "list", "--where", "exercises.count > 3 || exercises contains \"Élan\"",
+                               "--sort", "day:desc", "--limit", "3", "--offset", "2", "--format", "csv"])
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        let expectedDays = Array(history.filter { $0.exercises.count > 3 || $0.exercises.contains("Élan") }
+            .sorted { $0.day > $1.day }.dropFirst(2).prefix(3))
+        var expectedCSV = "id,day,date,position,exercise\r\n"
+        for day in expectedDays {
+            for (offset, name) in day.exercises.enumerated() {
+                expectedCSV += "\(day.id.uuidString),\(day.day),\(day.date.iso8601Microseconds),\(offset + 1),\(name)\r\n"
+            }
+        }
+        XCTAssertEqual(csv.stdout, expectedCSV)
+
+        let count = try cli.run(["count", "history", "--where", "exercises contains \"Sun Salute ☀︎\" && day < 2025-03-01"])
+        XCTAssertEqual(count.stdout, "\(history.filter { $0.exercises.contains("Sun Salute ☀︎") && $0.day < CalendarDay("2025-03-01")! }.count)\n")
+        XCTAssertEqual(try cli.run(["count", "history", "--format", "json"]).stdout, "{\"count\":30}\n")
+    }
+
+    func testDraftListsMatchTheFixture() throws {
+        let cli = try CLIHarness()
+        let (drafts, _) = try FixtureData.load(into: cli)
+        let open = try cli.run(["drafts", "list", "--where", "submittedAt == nil", "--sort", "version:desc", "--format", "ndjson"])
+        XCTAssertEqual(open.status, 0, open.stderr)
+        let lines = open.stdout.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let expected = drafts.filter { $0.submittedAt == nil }.sorted { ($0.version, $0.id.uuidString) > ($1.version, $1.id.uuidString) }
+        XCTAssertEqual(lines.count, 3)
+        XCTAssertEqual(lines.map { $0?["version"] as? String }, expected.map(\.version))
+
+        let incomplete = try cli.run(["count", "drafts", "--where", "checklist.doneCount < checklist.count"])
+        XCTAssertEqual(incomplete.stdout, "\(drafts.filter { $0.checklist.doneCount < $0.checklist.count }.count)\n")
+
+        let empty = try cli.run(["count", "drafts", "--where", "checklist.count == 0 || version == \"\""])
+        XCTAssertEqual(empty.stdout, "2\n")
+
+        let word = try cli.run(["drafts", "list", "--where", "whatsNew icontains \"CRASH\"", "--format", "json"])
+        let expectedCrash = drafts.filter { $0.whatsNew.localizedStandardContains("crash") }
+        XCTAssertFalse(expectedCrash.isEmpty)
+        XCTAssertEqual(Set(try jsonArray(word.stdout).compactMap { $0["id"] as? String }), Set(expectedCrash.map(\.id.uuidString)))
+
+        let table = try cli.run(["drafts", "list", "--sort", "checklist.count:desc,version", "--limit", "2"])
+        XCTAssertEqual(table.lines.count, 3, table.stdout)
+        XCTAssertTrue(table.lines[0].hasPrefix("ID "), table.stdout)
+    }
+
+    func testValuesAreAlwaysDataNeverSQL() throws {
+        let cli = try CLIHarness()
+        let hostile = "x'); DROP TABLE drafts; -- \" ; SELECT * FROM sqlite_master"
+        let id = try cli.run(["drafts", "add", "--version", hostile]).stdout.trimmingCharacters(in: .newlines)
+        for filter in ["version == \"x'); DROP TABLE drafts; -- \\\" ; SELECT * FROM sqlite_master\"",
+                       "version contains \"DROP TABLE\"", "version hasPrefix \"x');\"",
+                       "whatsNew == \"'; DELETE FROM drafts; --\" || version in [\"--\", \";\", \"x');\"]"] {
+            let result = try cli.run(["drafts", "list", "--where", filter, "--format", "json"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertEqual(result.stdout.contains(id), !filter.hasPrefix("whatsNew"), filter)
+        }
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "1\n")
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+    }
+
+    func testNulAndControlCharactersInValuesAreData() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try Logbook(path: folder.appendingPathComponent("n.sqlite").path)
+        let draft = try store.drafts.save(ReleaseDraft(version: "a\0b", whatsNew: "line\u{1}"))
+        try store.drafts.save(ReleaseDraft(version: "a"))
+        let none = 0..<0
+        let filter = FilterExpression.binary(.equal, .field("version", at: none), .literal(.string("a\0b"), at: none), at: none)
+        let query = RecordQuery(condition: try DraftRepository.schema.condition(for: filter, timeZone: .current))
+        XCTAssertEqual(try store.drafts.fetch(query).map(\.id), [draft.id])
+    }
+
+    func testBadFiltersExitTwoWithCaretAndChangeNothing() throws {
+        let cli = try CLIHarness()
+        try cli.run(["drafts", "add", "--version", "1.0"])
+        let before = cli.snapshot()
+        let cases: [(arguments: [String], message: String, caret: String?)] = [
+            (["drafts", "list", "--where", "version =="], "expected a value after '=='", nil),
+            (["drafts", "list", "--where", "verison == \"1\""], "unknown field 'verison'; valid fields: id, version", "^^^^^^^"),
+            (["history", "list", "--where", "day > \"abc\""], "expected a day like 2026-01-31, found \"abc\"", "^^^^^"),
+            (["history", "list", "--where", "exercises < 3"], "'exercises' is a collection", nil),
+            (["drafts", "list", "--where", "isSubmitted > true"], "does not apply to true/false", nil),
+            (["drafts", "list", "--where", "checklist contains \"x\""], "collection of items", nil),
+            (["drafts", "list", "--where", "(version == \"1\""], "expected ')'", nil),
+            (["drafts", "list", "--where", "version == \"unterminated"], "unterminated string", nil),
+            (["drafts", "list", "--where", "version == 1"], "expected a string in double quotes, found 1", nil),
+            (["drafts", "list", "--where", "submittedAt > 2026-02-30"], "invalid date '2026-02-30'", nil),
+            (["drafts", "list", "--where", "version # 1"], "unexpected character '#'", nil),
+            (["drafts", "list", "--where", "createdAt == nil"], "this field is never nil", nil),
+            (["drafts", "list", "--sort", "version:up"], "invalid sort key 'version:up'", nil),
+            (["drafts", "list", "--limit", "-1"], "invalid value '-1' for '--limit <n>'", nil),
+            (["history", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "--from 2026-02-01 is after --to 2026-01-01", nil),
+            (["count", "notes"], "cannot count 'notes'", nil),
+        ]
+        for (arguments, message, caret) in cases {
+            let result = try cli.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            XCTAssertTrue(lines.first?.hasPrefix("logbook: error: ") ?? false, result.stderr)
+            XCTAssertTrue(result.stderr.contains(message), "'\(message)' not in \(result.stderr)")
+            if let caret { XCTAssertTrue(lines.last?.contains(caret) ?? false, result.stderr) }
+            if arguments.contains("--where") { XCTAssertEqual(lines.count, 3, result.stderr) }
+        }
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// The documented queries use indexes on a database of realistic size: checked with
+/// `EXPLAIN QUERY PLAN` on the SQL the query layer really generates.
+final class QueryPlanTests: XCTestCase {
+    nonisolated(unsafe) private static var shared: TestStore?
+
+    /// 20,000 days (about 55 years) of 5 exercises and 3,000 drafts, built once for the class.
+    private func store() throws -> TestStore {
+        if let store = Self.shared { return store }
+        let test = try TestStore()
+        let names = ["Squat", "Burpee", "Step Up", "Sun Salute", "Plank", "Lunge", "Row", "Élan"]
+        var days: [ExerciseDay] = []
+        let first = CalendarDay("1980-01-01")!
+        for offset in 0..<20_000 {
+            let day = first.adding(days: offset)!
+            days.append(ExerciseDay(date: day.start(in: test.store.timeZone) + 3600, day: day,
+                                    exercises: (0..<5).map { names[(offset * 7 + $0 * 3) % names.count] }))
+        }
+        try test.store.history.save(days)
+        try test.store.database.write { connection in
+            for index in 0..<3_000 {
+                let draft = ReleaseDraft(version: "\(index / 10).\(index % 10)", whatsNew: "Notes \(index)",
+                                         checklist: [ChecklistItem(title: "Step", isDone: index % 2 == 0)],
+                                         submittedAt: index % 3 == 0 ? nil : Date(timeIntervalSinceReferenceDate: Double(index) * 86_400))
+                try Tables.drafts.insert(draft, in: connection)
+            }
+        }
+        Self.shared = test
+        return test
+    }
+
+    /// The plan's detail lines for the parent statement of `filter` (and `sort`, if given).
+    private func plan<Record>(_ filter: String, sort: String? = nil, schema: QuerySchema<Record>,
+                              table: TableDescription<Record>) throws -> String {
+        let test = try store()
+        return try test.store.database.read { connection in
+            var query = RecordQuery(condition: try schema.condition(for: try parseFilter(filter), timeZone: test.store.timeZone))
+            if let sort { query.ordering = [try schema.ordering(forFieldNamed: sort, descending: false)] }
+            let page = try table.page(query, schema: schema, in: connection)
+            let (sql, arguments) = page.parentStatement(columns: "\(table.name).pk")
+            let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+            try statement.bind(arguments)
+            var lines: [String] = []
+            while try statement.step() { lines.append(try statement.column(3)) }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    /// A tiny parser for the filters used here: `FIELD OP VALUE (&& FIELD OP VALUE)*`.
+    private func parseFilter(_ text: String) throws -> FilterExpression {
+        let none = 0..<0
+        let terms = text.components(separatedBy: " && ").map { term -> FilterExpression in
+            let parts = term.split(separator: " ", maxSplits: 2).map(String.init)
+            let op = FilterOperator(rawValue: parts[1])!
+            let value: FilterLiteral
+            if let day = CalendarDay(parts[2]) {
+                value = .day(year: day.year, month: day.month, day: day.day)
+            } else {
+                value = .string(String(parts[2].dropFirst().dropLast()))
+            }
+            return .binary(op, .field(parts[0], at: none), .literal(value, at: none), at: none)
+        }
+        return terms.dropFirst().reduce(terms[0]) { .and($0, $1) }
+    }
+
+    func testDayRangeUsesTheDayIndex() throws {
+        let detail = try plan("day >= 2020-01-01 && day <= 2020-01-31", sort: "day",
+                              schema: QuerySchemas.history, table: Tables.exerciseDays)
+        XCTAssertTrue(detail.contains("USING INDEX sqlite_autoindex_exercise_days_2 (day>? AND day<?)"), detail)
+    }
+
+    func testDateRangeUsesTheDateIndex() throws {
+        let detail = try plan("date >= 2020-01-01 && date <= 2020-01-31", schema: QuerySchemas.history,
+                              table: Tables.exerciseDays)
+        XCTAssertTrue(detail.contains("USING INDEX exercise_days_by_date (date>? AND date<?)"), detail)
+    }
+
+    func testVersionLookupUsesTheVersionIndex() throws {
+        let detail = try plan("version == \"12.3\"", schema: QuerySchemas.drafts, table: Tables.drafts)
+        XCTAssertTrue(detail.contains("USING INDEX drafts_by_version (version_key=?)"), detail)
+    }
+
+    func testSubmissionDateRangeUsesItsIndex() throws {
+        let detail = try plan("submittedAt >= 2001-02-01 && submittedAt <= 2001-02-10", schema: QuerySchemas.drafts,
+                              table: Tables.drafts)
+        XCTAssertTrue(detail.contains("USING INDEX drafts_by_submitted_at (submitted_at>? AND submitted_at<?)"), detail)
+    }
+
+    func testExerciseNameFilterUsesTheNameIndex() throws {
+        let detail = try plan("exercises contains \"Élan\"", schema: QuerySchemas.history, table: Tables.exerciseDays)
+        XCTAssertTrue(detail.contains("USING COVERING INDEX exercises_by_name (name_key=?)"), detail)
+    }
+}
