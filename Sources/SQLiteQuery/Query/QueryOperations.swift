@@ -72,8 +72,8 @@ struct QueryOperations {
             let elementOperand = Operand.field(
                 .column("element", nil, kind, column: column, comparisonKey: key), qualifier: alias)
             let test = try equal(elementOperand, element, negated: false)
-            return .boolean(.exists(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
-                                    condition: test.expression))
+            return .boolean(.parentIn(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
+                                      condition: test.expression))
         case .list(let items):
             guard case .scalar = element.shape else {
                 throw QueryError.typeMismatch("'in' needs a single value on its left", position: nil)
