@@ -1,0 +1,25 @@
+import Foundation
+import XCTest
+
+final class DemoCLITests: XCTestCase {
+    func testDemoRunsEveryStepAndCleansUp() throws {
+        let cli = try CLIHarness()
+        let tmp = cli.folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        let result = try cli.run(["demo"], environment: ["TMPDIR": tmp.path], useDatabase: false)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for step in ["$ logbook drafts add", "$ logbook drafts show 2.5.0", "$ logbook history list",
+                     "$ logbook count history", "$ logbook check", "checklist:  2 of 3 done"] {
+            XCTAssertTrue(result.stdout.contains(step), "missing \(step)")
+        }
+        XCTAssertTrue(result.stderr.contains("Refusing to submit: no version set"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("^^^^^^^"), "the filter mistake shows its caret")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "the scratch database is removed")
+    }
+
+    func testDemoKeepsTheDatabaseNamedWithDB() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "5\n")
+    }
+}
