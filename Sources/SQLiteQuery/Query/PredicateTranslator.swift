@@ -44,7 +44,8 @@ final class PredicateTranslator<Record> {
         switch root.shape {
         case .record:
             guard let field = schema.field(for: keyPath) else {
-                throw QueryError.unsupported("key path \(keyPath), which is not a stored or derived field of \(schema.table)")
+                throw QueryError.unsupported("key path \(keyPath), which is not a stored or derived field of "
+                                             + "\(schema.table) (those are: \(schema.fieldNames.joined(separator: ", ")))")
             }
             return .field(field, qualifier: schema.table)
         case .element(let fields, let qualifier):
