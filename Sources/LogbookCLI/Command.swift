@@ -26,6 +26,8 @@ enum Commands {
         HistoryCommands.add,
         HistoryCommands.delete,
         ListCommands.count,
+        ImportExportCommands.importCommand,
+        ImportExportCommands.exportCommand,
     ]
 
     /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.

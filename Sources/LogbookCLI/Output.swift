@@ -15,6 +15,11 @@ enum Console {
         text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
     }
 
+    /// Writes bytes to stdout.
+    static func write(_ data: Data) {
+        data.withUnsafeBytes { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
+    }
+
     /// Writes a line to stdout.
     static func print(_ line: String) { write(line + "\n") }
 
@@ -26,6 +31,11 @@ enum Console {
 
     static func flush() {
         fflush(standardOutput)
+    }
+
+    /// Rewrites the current stderr line in place (for progress on a terminal).
+    static func progress(_ text: String) {
+        FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
     }
 
     /// Whether stderr is a terminal (progress lines go there only then).

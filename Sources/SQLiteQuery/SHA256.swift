@@ -1,6 +1,6 @@
-/// SHA-256 (FIPS 180-4), used for migration checksums: the toolchain on Linux ships no crypto module
-/// and the package takes no dependencies.
-enum SHA256 {
+/// SHA-256 (FIPS 180-4), for migration checksums and content-derived ids: the toolchain on Linux
+/// ships no crypto module and the package takes no dependencies.
+public enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -13,7 +13,15 @@ enum SHA256 {
     ]
 
     /// The digest of `bytes` as 64 lowercase hexadecimal digits.
-    static func hexDigest(of bytes: some Collection<UInt8>) -> String {
+    public static func hexDigest(of bytes: some Collection<UInt8>) -> String {
+        digest(of: bytes).map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The 32-byte digest of `bytes`.
+    public static func digest(of bytes: some Collection<UInt8>) -> [UInt8] {
         var message = Array(bytes)
         let bitLength = UInt64(message.count) * 8
         message.append(0x80)
@@ -39,10 +47,7 @@ enum SHA256 {
             }
             for (i, value) in [a, b, c, d, e, f, g, h].enumerated() { state[i] = state[i] &+ value }
         }
-        return state.map { word in
-            let hex = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - hex.count) + hex
-        }.joined()
+        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * $0)) } }
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

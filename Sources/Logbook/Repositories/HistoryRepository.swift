@@ -45,15 +45,7 @@ public struct HistoryRepository: Sendable {
         guard let key = try table.rowKey(identity: id, in: connection) else {
             throw RecordNotFound(table: table.name, identity: id.uuidString)
         }
-        let insert = try connection.cachedStatement(
-            "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
-        for (offset, name) in exercises.enumerated() {
-            try insert.bind(key, at: 1)
-            try insert.bind(count + offset + 1, at: 2)
-            try insert.bind(name, at: 3)
-            try insert.bind(name.comparisonKey, at: 4)
-            try insert.execute()
-        }
+        try Tables.appendExercises(exercises, toDayKey: key, after: count, in: connection)
     }
 
     /// The record of `day`, or nil.

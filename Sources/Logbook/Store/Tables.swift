@@ -35,4 +35,18 @@ enum Tables {
         \.exercises, table: "exercises", parentColumn: "day_pk",
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
+
+    /// Appends exercise names to the day record with row key `key`, after its first `count`.
+    static func appendExercises(_ names: [String], toDayKey key: Int64, after count: Int,
+                                in connection: Connection) throws {
+        let insert = try connection.cachedStatement(
+            "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
+        for (offset, name) in names.enumerated() {
+            try insert.bind(key, at: 1)
+            try insert.bind(count + offset + 1, at: 2)
+            try insert.bind(name, at: 3)
+            try insert.bind(name.comparisonKey, at: 4)
+            try insert.execute()
+        }
+    }
 }

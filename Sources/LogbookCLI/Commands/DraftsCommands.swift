@@ -51,12 +51,18 @@ enum DraftsCommands {
         spec: CommandSpec(
             name: "drafts show", abstract: "Show one draft with its checklist and the summary \"2 of 4 done\".",
             positionals: [reference],
-            options: [OutputFormat.option(["table", "json"])],
-            examples: ["logbook drafts show 2.5.0", "logbook drafts show 2.5.0 --format json"]),
+            options: [OutputFormat.option(["table", "json", "plist"])],
+            examples: ["logbook drafts show 2.5.0", "logbook drafts show 2.5.0 --format json",
+                       "logbook drafts show 2.5.0 --format plist > release-draft.plist"]),
         run: { invocation in
-            let format = try OutputFormat.parse(invocation, allowed: ["table", "json"])
-            let draft = try invocation.openStore().drafts.resolve(invocation.arguments.positionals[0])
-            switch format {
+            let name = try invocation.arguments.choice("--format", ["table", "json", "plist"], default: "table")
+            let store = try invocation.openStore()
+            let draft = try store.drafts.resolve(invocation.arguments.positionals[0])
+            if name == "plist" {
+                Console.write(store.releaseDraftPropertyList(draft))
+                return
+            }
+            switch OutputFormat(rawValue: name) ?? .table {
             case .json:
                 var json = JSONText()
                 draft.writeJSON(to: &json)

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Reads a file (or stdin) forward, byte by byte from a 64 KiB buffer, keeping the line and column
+/// for error messages and the bytes consumed for progress. Memory stays flat whatever the size.
+public final class ByteStream {
+    private let handle: FileHandle?
+    private var buffer: [UInt8] = []
+    private var index = 0
+    private var isExhausted = false
+    /// Bytes consumed so far.
+    public private(set) var offset = 0
+    /// 1-based line and column (in bytes) of the next byte.
+    public private(set) var line = 1
+    public private(set) var column = 1
+
+    public init(handle: FileHandle) {
+        self.handle = handle
+    }
+
+    /// A stream over bytes in memory.
+    public init(data: Data) {
+        handle = nil
+        buffer = Array(data)
+        isExhausted = true
+    }
+
+    /// Up to `count` bytes from the current position, without consuming them: for sniffing a format.
+    public func prefix(_ count: Int) throws -> [UInt8] {
+        if buffer.count - index < count { try refill(keeping: true) }
+        return Array(buffer[index..<min(buffer.count, index + count)])
+    }
+
+    /// The next byte without consuming it, or nil at the end.
+    @inline(__always)
+    public func peek() throws -> UInt8? {
+        if index < buffer.count { return buffer[index] }
+        try refill()
+        return index < buffer.count ? buffer[index] : nil
+    }
+
+    /// Consumes and returns the next byte, or nil at the end.
+    @inline(__always)
+    public func next() throws -> UInt8? {
+        guard let byte = try peek() else { return nil }
+        index += 1
+        offset += 1
+        if byte == 0x0A {
+            line += 1
+            column = 1
+        } else {
+            column += 1
+        }
+        return byte
+    }
+
+    /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
+    private func refill(keeping: Bool = false) throws {
+        guard !isExhausted, let handle else { return }
+        let chunk = try handle.read(upToCount: 1 << 16) ?? Data()
+        if chunk.isEmpty { isExhausted = true }
+        if keeping {
+            buffer = Array(buffer[index...]) + chunk
+        } else {
+            buffer = Array(chunk)
+        }
+        index = 0
+    }
+
+    /// Every remaining byte (for formats read whole, such as property lists), at most `limit`.
+    public func readAll(limit: Int) throws -> Data? {
+        var data = Data(buffer[index...])
+        index = buffer.count
+        while let handle, !isExhausted {
+            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            if chunk.isEmpty { isExhausted = true }
+            data.append(chunk)
+            if data.count > limit { return nil }
+        }
+        offset += data.count
+        return data
+    }
+}

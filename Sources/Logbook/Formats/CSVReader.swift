@@ -1,0 +1,75 @@
+/// Reads RFC 4180 CSV row by row from a ``ByteStream``: quoted fields may hold commas, quotes
+/// (doubled) and line breaks; rows end with CRLF or LF. Errors name the line and column.
+struct CSVReader {
+    struct SyntaxError: Error {
+        let message: String
+        let line: Int
+        let column: Int
+    }
+
+    let stream: ByteStream
+    /// The line the last row returned by ``nextRow()`` started on.
+    private(set) var rowLine = 0
+
+    init(stream: ByteStream) { self.stream = stream }
+
+    /// The next row's fields, or nil at the end of the file.
+    mutating func nextRow() throws -> [String]? {
+        guard try stream.peek() != nil else { return nil }
+        rowLine = stream.line
+        var fields: [String] = []
+        var field: [UInt8] = []
+        var quoted = false
+        var afterQuote = false
+        func finish() throws {
+            guard let text = String(validating: field, as: UTF8.self) else {
+                throw SyntaxError(message: "invalid UTF-8", line: stream.line, column: stream.column)
+            }
+            fields.append(text)
+            field.removeAll(keepingCapacity: true)
+            quoted = false
+            afterQuote = false
+        }
+        while true {
+            let line = stream.line, column = stream.column
+            guard let byte = try stream.next() else {
+                if quoted && !afterQuote {
+                    throw SyntaxError(message: "unclosed quote (the file ends inside a quoted field)", line: line, column: column)
+                }
+                try finish()
+                return fields
+            }
+            if byte == 0 { throw SyntaxError(message: "NUL byte", line: line, column: column) }
+            if quoted && !afterQuote {
+                if byte == UInt8(ascii: "\"") { afterQuote = true } else { field.append(byte) }
+                if field.count > JSONParser.maximumStringBytes {
+                    throw SyntaxError(message: "field longer than \(JSONParser.maximumStringBytes >> 20) MiB", line: line, column: column)
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\"") where afterQuote:
+                field.append(byte)
+                afterQuote = false
+            case UInt8(ascii: "\"") where field.isEmpty && !quoted:
+                quoted = true
+            case UInt8(ascii: ","):
+                try finish()
+            case 0x0D where try stream.peek() == 0x0A:
+                continue
+            case 0x0A:
+                try finish()
+                return fields
+            default:
+                if afterQuote || byte == UInt8(ascii: "\"") {
+                    throw SyntaxError(message: "a quote inside an unquoted field, or text after a closing quote",
+                                      line: line, column: column)
+                }
+                field.append(byte)
+                if field.count > JSONParser.maximumStringBytes {
+                    throw SyntaxError(message: "field longer than \(JSONParser.maximumStringBytes >> 20) MiB", line: line, column: column)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+
+/// A strict streaming JSON parser (RFC 8259) over a ``ByteStream``: values are parsed one at a
+/// time, so a top-level array of any length is read element by element. Errors carry the line and
+/// column; depth, string length and element size are bounded so hostile input cannot exhaust memory.
+public struct JSONParser {
+    public struct SyntaxError: Error, Equatable {
+        public let message: String
+        public let line: Int
+        public let column: Int
+    }
+
+    /// The deepest nesting accepted.
+    static let maximumDepth = 64
+    /// The longest string accepted, in bytes.
+    public static let maximumStringBytes = 64 << 20
+
+    let stream: ByteStream
+
+    public init(stream: ByteStream) { self.stream = stream }
+
+    // MARK: Top-level array, element by element
+
+    /// Consumes leading whitespace and `[`; throws unless the document is an array.
+    public func beginArray() throws {
+        try skipWhitespace()
+        guard try stream.peek() == UInt8(ascii: "[") else {
+            if try stream.peek() == nil { throw error("the file is empty; expected a JSON array") }
+            throw error("expected a JSON array ('[') at the top level")
+        }
+        _ = try stream.next()
+    }
+
+    /// The next element of the array begun with ``beginArray()``, or nil after `]` (and only
+    /// whitespace after it).
+    public func nextElement(isFirst: Bool) throws -> JSONValue? {
+        try skipWhitespace()
+        if try stream.peek() == UInt8(ascii: "]") {
+            _ = try stream.next()
+            try expectEnd()
+            return nil
+        }
+        if !isFirst {
+            guard try stream.next() == UInt8(ascii: ",") else { throw error("expected ',' or ']' after an array element") }
+            try skipWhitespace()
+        }
+        return try value(depth: 1)
+    }
+
+    /// The value on the next non-blank line (NDJSON), or nil at the end of the file. Only spaces
+    /// may follow it on its line.
+    public func nextLine() throws -> JSONValue? {
+        try skipWhitespace()
+        guard try stream.peek() != nil else { return nil }
+        let parsed = try value(depth: 0)
+        while let byte = try stream.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D { _ = try stream.next() }
+        if let byte = try stream.next(), byte != 0x0A { throw error("expected one JSON value per line") }
+        return parsed
+    }
+
+    /// The line and column of the next byte.
+    public var position: (line: Int, column: Int) { (stream.line, stream.column) }
+
+    public func expectEnd() throws {
+        try skipWhitespace()
+        if try stream.peek() != nil { throw error("unexpected text after the end of the JSON value") }
+    }
+
+    // MARK: Values
+
+    private func value(depth: Int) throws -> JSONValue {
+        guard depth <= Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+        guard let byte = try stream.peek() else { throw error("unexpected end of file (the file is truncated)") }
+        switch byte {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try number())
+        default: throw error("unexpected character '\(Self.printable(byte))'")
+        }
+    }
+
+    private func object(depth: Int) throws -> JSONValue {
+        _ = try stream.next()
+        var members: [(key: String, value: JSONValue)] = []
+        try skipWhitespace()
+        if try stream.peek() == UInt8(ascii: "}") {
+            _ = try stream.next()
+            return .object(members)
+        }
+        while true {
+            try skipWhitespace()
+            guard try stream.peek() == UInt8(ascii: "\"") else { throw error("expected a member name in double quotes") }
+            let key = try string()
+            try skipWhitespace()
+            guard try stream.next() == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\"") }
+            try skipWhitespace()
+            if members.contains(where: { $0.key == key }) { throw error("duplicate member \"\(key)\"") }
+            members.append((key, try value(depth: depth + 1)))
+            try skipWhitespace()
+            switch try stream.next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "}"): return .object(members)
+            case nil: throw error("unexpected end of file inside an object (the file is truncated)")
+            default: throw error("expected ',' or '}' in an object")
+            }
+        }
+    }
+
+    private func array(depth: Int) throws -> JSONValue {
+        _ = try stream.next()
+        var items: [JSONValue] = []
+        try skipWhitespace()
+        if try stream.peek() == UInt8(ascii: "]") {
+            _ = try stream.next()
+            return .array(items)
+        }
+        while true {
+            try skipWhitespace()
+            items.append(try value(depth: depth + 1))
+            try skipWhitespace()
+            switch try stream.next() {
+            case UInt8(ascii: ","): continue
+            case UInt8(ascii: "]"): return .array(items)
+            case nil: throw error("unexpected end of file inside an array (the file is truncated)")
+            default: throw error("expected ',' or ']' in an array")
+            }
+        }
+    }
+
+    private func string() throws -> String {
+        _ = try stream.next()
+        var bytes: [UInt8] = []
+        while true {
+            guard let byte = try stream.next() else { throw error("unterminated string (the file is truncated)") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                guard let text = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                return text
+            case UInt8(ascii: "\\"):
+                try escape(into: &bytes)
+            case 0..<0x20:
+                throw error(byte == 0 ? "NUL byte in a string" : "unescaped control character in a string")
+            default:
+                bytes.append(byte)
+            }
+            if bytes.count > Self.maximumStringBytes {
+                throw error("string longer than \(Self.maximumStringBytes >> 20) MiB")
+            }
+        }
+    }
+
+    private func escape(into bytes: inout [UInt8]) throws {
+        guard let byte = try stream.next() else { throw error("unterminated escape (the file is truncated)") }
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): bytes.append(byte)
+        case UInt8(ascii: "b"): bytes.append(0x08)
+        case UInt8(ascii: "f"): bytes.append(0x0C)
+        case UInt8(ascii: "n"): bytes.append(0x0A)
+        case UInt8(ascii: "r"): bytes.append(0x0D)
+        case UInt8(ascii: "t"): bytes.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = try hex4()
+            if (0xD800...0xDBFF).contains(scalar) {
+                guard try stream.next() == UInt8(ascii: "\\"), try stream.next() == UInt8(ascii: "u") else {
+                    throw error("unpaired surrogate in a \\u escape")
+                }
+                let low = try hex4()
+                guard (0xDC00...0xDFFF).contains(low) else { throw error("unpaired surrogate in a \\u escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(scalar) {
+                throw error("unpaired surrogate in a \\u escape")
+            }
+            guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+            if scalar == 0 { throw error("NUL character (\\u0000) in a string") }
+            bytes.append(contentsOf: Array(String(Character(unicode)).utf8))
+        default:
+            throw error("invalid escape '\\\(Self.printable(byte))'")
+        }
+    }
+
+    private func hex4() throws -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = try stream.next(), let digit = Self.hexValue(byte) else { throw error("invalid \\u escape") }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
+        }
+    }
+
+    private func number() throws -> String {
+        var text = ""
+        func digits() throws -> Int {
+            var count = 0
+            while let byte = try stream.peek(), (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                text.append(Character(Unicode.Scalar(byte)))
+                _ = try stream.next()
+                count += 1
+                if text.count > 64 { throw error("number too long") }
+            }
+            return count
+        }
+        if try stream.peek() == UInt8(ascii: "-") { text.append("-"); _ = try stream.next() }
+        let leadingZero = try stream.peek() == UInt8(ascii: "0")
+        let integerDigits = try digits()
+        guard integerDigits > 0 else { throw error("invalid number") }
+        if leadingZero && integerDigits > 1 { throw error("invalid number (leading zero)") }
+        if try stream.peek() == UInt8(ascii: ".") {
+            text.append(".")
+            _ = try stream.next()
+            guard try digits() > 0 else { throw error("invalid number (no digits after '.')") }
+        }
+        if let byte = try stream.peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            text.append("e")
+            _ = try stream.next()
+            if let sign = try stream.peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                text.append(Character(Unicode.Scalar(sign)))
+                _ = try stream.next()
+            }
+            guard try digits() > 0 else { throw error("invalid number (no digits in the exponent)") }
+        }
+        return text
+    }
+
+    private func literal(_ word: String) throws {
+        for expected in word.utf8 {
+            guard try stream.next() == expected else { throw error("invalid literal (expected \(word))") }
+        }
+    }
+
+    private func skipWhitespace() throws {
+        while let byte = try stream.peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            _ = try stream.next()
+        }
+    }
+
+    func error(_ message: String) -> SyntaxError {
+        SyntaxError(message: message, line: stream.line, column: stream.column)
+    }
+
+    static func printable(_ byte: UInt8) -> String {
+        (0x21..<0x7F).contains(byte) ? String(Character(Unicode.Scalar(byte))) : String(format: "\\x%02X", byte)
+    }
+}

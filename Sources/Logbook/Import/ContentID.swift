@@ -1,0 +1,27 @@
+import Foundation
+import SQLiteQuery
+
+/// Ids for drafts from files that have none (the apps' own): a name-based UUID (RFC 9562
+/// version 8) from the SHA-256 of the draft's content, so identical drafts get one id and
+/// importing the same file again changes nothing.
+enum ContentID {
+    static func forDraft(_ draft: DraftInput) -> UUID {
+        // A canonical, unambiguous text of the content: lengths prefix every string, dates are
+        // their exact bit patterns.
+        var text = "logbook.draft.v1\n"
+        func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
+        add(draft.version)
+        add(draft.whatsNew)
+        add(draft.submittedAt.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) } ?? "-")
+        for item in draft.checklist {
+            add(item.id.uuidString)
+            add(item.title)
+            add(item.isDone ? "1" : "0")
+        }
+        var bytes = Array(SHA256.digest(of: Array(text.utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}

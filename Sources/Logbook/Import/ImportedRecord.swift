@@ -1,0 +1,31 @@
+import Foundation
+
+/// A draft as a file gives it: apps' files have no id and no timestamps.
+struct DraftInput: Equatable {
+    var id: UUID?
+    var version: String
+    var whatsNew: String
+    var checklist: [ChecklistItem]
+    var submittedAt: Date?
+    var createdAt: Date?
+    var updatedAt: Date?
+}
+
+/// A day of history as a file gives it: apps' files have no calendar day.
+struct DayInput: Equatable {
+    var id: UUID
+    var date: Date
+    var day: CalendarDay?
+    var exercises: [String]
+}
+
+/// One record read from an import file, with where it was.
+enum ImportedRecord {
+    case draft(DraftInput)
+    case day(DayInput)
+}
+
+/// What an import file holds.
+public enum RecordKind: String, Sendable, CaseIterable {
+    case drafts, history
+}

@@ -1,0 +1,148 @@
+import Foundation
+import SQLiteQuery
+
+extension Logbook {
+    /// Imports every record of `handle`'s content (named `file` in messages) in one transaction.
+    ///
+    /// Any invalid record rejects the whole file with an ``ImportError`` naming the record and
+    /// field, and the database stays exactly as it was. Records are matched by id (drafts from
+    /// files without ids get one derived from their content); history entries of a calendar day
+    /// that already has a record are appended to it ("merged").
+    public func importRecords(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
+        let started = Date()
+        let stream = ByteStream(handle: handle)
+        var source = try makeSource(stream: stream, file: file, options: options)
+        var summary = ImportSummary()
+        do {
+            try database.write { connection in
+                var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
+                                          policy: options.onConflict)
+                while let record = try source.next() {
+                    summary.read += 1
+                    switch record {
+                    case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
+                    case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
+                    }
+                    if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
+                }
+                summary.kind = source.kind
+                if options.dryRun { throw DryRunRollback() }
+            }
+        } catch is DryRunRollback {}
+        options.progress?(summary.read, stream.offset)
+        if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
+            // Fresh statistics keep the planner on the right indexes as the tables grow.
+            try database.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
+        }
+        summary.seconds = Date().timeIntervalSince(started)
+        return summary
+    }
+
+    private func makeSource(stream: ByteStream, file: String, options: ImportOptions) throws -> any RecordSource {
+        var format = options.format
+        if format == .auto {
+            guard let detected = ImportFormat.detect(name: file, prefix: try stream.prefix(64)) else {
+                throw ImportError(file: file, reason: "cannot tell the format; pass --format json|ndjson|csv|plist")
+            }
+            format = detected
+        }
+        switch format {
+        case .json, .auto: return JSONRecordSource(file: file, stream: stream, isLines: false, kind: options.kind)
+        case .ndjson: return JSONRecordSource(file: file, stream: stream, isLines: true, kind: options.kind)
+        case .csv: return CSVRecordSource(file: file, stream: stream, kind: options.kind)
+        case .plist: return try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
+        }
+    }
+}
+
+/// Thrown at the end of a dry run so the transaction rolls back.
+private struct DryRunRollback: Error {}
+
+/// Writes imported records through cached statements, applying the conflict policy and the
+/// same-day merge.
+private struct ImportWriter {
+    let connection: Connection
+    let file: String
+    let timeZone: TimeZone
+    let now: Date
+    let policy: ConflictPolicy
+
+    mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
+        let id = input.id ?? ContentID.forDraft(input)
+        let created = input.createdAt ?? now
+        let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
+                                 submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
+        if try Tables.drafts.rowKey(identity: id, in: connection) != nil {
+            switch policy {
+            case .skip: summary.skipped += 1
+            case .fail: throw conflict(record, "a draft with id \(id.uuidString) already exists")
+            case .replace:
+                try Tables.drafts.upsert(draft, in: connection)
+                summary.replaced += 1
+            }
+            return
+        }
+        try Tables.drafts.insert(draft, in: connection)
+        summary.inserted += 1
+    }
+
+    mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
+        let day = input.day ?? CalendarDay(input.date, in: timeZone)
+        var replacing = false
+        if let stored = try storedDay(id: input.id) {
+            switch policy {
+            case .skip:
+                summary.skipped += 1
+                return
+            case .fail:
+                throw conflict(record, "a day with id \(input.id.uuidString) already exists")
+            case .replace:
+                guard stored else {
+                    // Its exercises were merged into another day's record; that record is kept.
+                    summary.skipped += 1
+                    return
+                }
+                try Tables.exerciseDays.delete(identity: input.id, in: connection)
+                replacing = true
+            }
+        }
+        if let existing = try dayRecord(day) {
+            try Tables.appendExercises(input.exercises, toDayKey: existing.key, after: existing.count, in: connection)
+            try connection.run("UPDATE exercise_days SET date = min(date, ?) WHERE pk = ?",
+                               [input.date.databaseValue, .integer(existing.key)])
+            try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)",
+                               [input.id.databaseValue, .integer(existing.key)])
+            summary.merged += 1
+        } else {
+            try Tables.exerciseDays.insert(ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises),
+                                           in: connection)
+            if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
+        }
+    }
+
+    /// Whether `id` is stored as a day record (true) or as the alias of a merged entry (false);
+    /// nil when it is not stored.
+    private func storedDay(id: UUID) throws -> Bool? {
+        let statement = try connection.cachedStatement("""
+            SELECT 1 FROM exercise_days WHERE id = ?1 UNION ALL SELECT 0 FROM exercise_day_aliases WHERE id = ?1
+            """)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        guard try statement.step() else { return nil }
+        return try statement.column(0, as: Int.self) == 1
+    }
+
+    private func dayRecord(_ day: CalendarDay) throws -> (key: Int64, count: Int)? {
+        let statement = try connection.cachedStatement("""
+            SELECT pk, (SELECT count(*) FROM exercises WHERE day_pk = exercise_days.pk) FROM exercise_days WHERE day = ?
+            """)
+        defer { statement.reset() }
+        try statement.bind(day, at: 1)
+        guard try statement.step() else { return nil }
+        return (try statement.column(0), try statement.column(1))
+    }
+
+    private func conflict(_ record: Int, _ reason: String) -> ImportError {
+        ImportError(file: file, record: record, field: "id", reason: reason + " (--on-conflict fail)")
+    }
+}

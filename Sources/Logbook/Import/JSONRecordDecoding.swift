@@ -1,0 +1,119 @@
+import Foundation
+
+/// Turns parsed JSON objects into records: this spec's JSON (ids, ISO-8601 dates, `day`) and the
+/// apps' own `JSONEncoder` output (no ids, dates as seconds since 2001) are both accepted, per object.
+enum JSONRecordDecoding {
+    static func kind(of value: JSONValue) -> RecordKind? {
+        guard case .object = value else { return nil }
+        if value["exercises"] != nil { return .history }
+        if value["version"] != nil || value["checklist"] != nil || value["whatsNew"] != nil { return .drafts }
+        return nil
+    }
+
+    static func draft(_ value: JSONValue) throws -> DraftInput {
+        guard case .object = value else { throw FieldError(field: "(record)", reason: "expected an object, found \(value.kindDescription)") }
+        var checklist: [ChecklistItem] = []
+        for (index, item) in try array(value, "checklist").enumerated() {
+            let name = "checklist[\(index)]"
+            guard case .object = item else { throw FieldError(field: name, reason: "expected an object, found \(item.kindDescription)") }
+            checklist.append(ChecklistItem(id: try uuid(item, "id", prefix: name + "."),
+                                           title: try string(item, "title", prefix: name + "."),
+                                           isDone: try bool(item, "isDone", prefix: name + ".")))
+        }
+        return DraftInput(id: try optionalUUID(value, "id"), version: try string(value, "version"),
+                          whatsNew: try string(value, "whatsNew"), checklist: checklist,
+                          submittedAt: try optionalDate(value, "submittedAt"),
+                          createdAt: try optionalDate(value, "createdAt"), updatedAt: try optionalDate(value, "updatedAt"))
+    }
+
+    static func day(_ value: JSONValue) throws -> DayInput {
+        guard case .object = value else { throw FieldError(field: "(record)", reason: "expected an object, found \(value.kindDescription)") }
+        var exercises: [String] = []
+        for (index, name) in try array(value, "exercises").enumerated() {
+            guard case .string(let text) = name else {
+                throw FieldError(field: "exercises[\(index)]", reason: "expected a string, found \(name.kindDescription)")
+            }
+            exercises.append(text)
+        }
+        var day: CalendarDay?
+        if let member = value["day"], member != .null {
+            guard case .string(let text) = member, let parsed = CalendarDay(text) else {
+                throw FieldError(field: "day", reason: "expected a day \"YYYY-MM-DD\", found \(describe(member))")
+            }
+            day = parsed
+        }
+        guard let date = try optionalDate(value, "date") else { throw FieldError(field: "date", reason: "missing") }
+        return DayInput(id: try uuid(value, "id"), date: date, day: day, exercises: exercises)
+    }
+
+    // MARK: Fields
+
+    private static func member(_ value: JSONValue, _ key: String, prefix: String) throws -> JSONValue {
+        guard let member = value[key] else { throw FieldError(field: prefix + key, reason: "missing") }
+        return member
+    }
+
+    private static func string(_ value: JSONValue, _ key: String, prefix: String = "") throws -> String {
+        let member = try member(value, key, prefix: prefix)
+        guard case .string(let text) = member else {
+            throw FieldError(field: prefix + key, reason: "expected a string, found \(member.kindDescription)")
+        }
+        return text
+    }
+
+    private static func bool(_ value: JSONValue, _ key: String, prefix: String = "") throws -> Bool {
+        let member = try member(value, key, prefix: prefix)
+        guard case .bool(let flag) = member else {
+            throw FieldError(field: prefix + key, reason: "expected true or false, found \(member.kindDescription)")
+        }
+        return flag
+    }
+
+    private static func array(_ value: JSONValue, _ key: String) throws -> [JSONValue] {
+        let member = try member(value, key, prefix: "")
+        guard case .array(let items) = member else {
+            throw FieldError(field: key, reason: "expected an array, found \(member.kindDescription)")
+        }
+        return items
+    }
+
+    private static func uuid(_ value: JSONValue, _ key: String, prefix: String = "") throws -> UUID {
+        let text = try string(value, key, prefix: prefix)
+        guard let uuid = UUID(uuidString: text) else {
+            throw FieldError(field: prefix + key, reason: "expected a UUID, found \"\(text.prefix(60))\"")
+        }
+        return uuid
+    }
+
+    private static func optionalUUID(_ value: JSONValue, _ key: String) throws -> UUID? {
+        guard let member = value[key], member != .null else { return nil }
+        return try uuid(value, key)
+    }
+
+    /// A date as seconds since 2001-01-01 (the apps' `JSONEncoder` default) or an ISO-8601 string;
+    /// nil when absent or null.
+    static func optionalDate(_ value: JSONValue, _ key: String) throws -> Date? {
+        guard let member = value[key], member != .null else { return nil }
+        switch member {
+        case .number(let text):
+            guard let seconds = Double(text), seconds.isFinite else {
+                throw FieldError(field: key, reason: "number \(text) is not a finite date")
+            }
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            guard date.isSupported else { throw FieldError(field: key, reason: "date \(text) is outside years 0001 to 9999") }
+            return date
+        case .string(let text):
+            guard let date = Date(iso8601: text) else {
+                throw FieldError(field: key, reason: "expected an ISO-8601 date like 2026-01-31T08:30:00Z, found \"\(text.prefix(60))\"")
+            }
+            return date
+        default:
+            throw FieldError(field: key, reason: "expected a date (seconds since 2001 or ISO-8601 text), found \(member.kindDescription)")
+        }
+    }
+
+    private static func describe(_ value: JSONValue) -> String {
+        if case .string(let text) = value { return "\"\(text.prefix(60))\"" }
+        return value.kindDescription
+    }
+}

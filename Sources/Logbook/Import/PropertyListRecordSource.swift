@@ -1,0 +1,127 @@
+import Foundation
+
+/// A `release-draft.plist` (one `ReleaseDraft` dictionary, or an array of them) or a
+/// `history.plist` (an array of `[uuidString, date, [names]]`), binary or XML, as the apps write
+/// them. Property lists are read whole with `PropertyListSerialization`, as the apps read them.
+struct PropertyListRecordSource: RecordSource {
+    /// The largest property list read (the apps keep these files small; a history of decades is
+    /// a few MiB).
+    static let maximumBytes = 512 << 20
+
+    let file: String
+    private(set) var kind: RecordKind?
+    private let elements: [Any]
+    private var index = 0
+
+    init(file: String, stream: ByteStream, kind: RecordKind?) throws {
+        self.file = file
+        guard let data = try stream.readAll(limit: Self.maximumBytes) else {
+            throw ImportError(file: file, reason: "property list larger than \(Self.maximumBytes >> 20) MiB")
+        }
+        let root: Any
+        do {
+            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ImportError(file: file, reason: "not a valid property list (truncated or corrupt): \(error.localizedDescription)")
+        }
+        if let dictionary = root as? [String: Any] {
+            elements = [dictionary]
+            self.kind = kind ?? .drafts
+        } else if let array = root as? [Any] {
+            elements = array
+            self.kind = kind ?? (array.first is [Any] ? .history : .drafts)
+        } else {
+            throw ImportError(file: file, reason: "expected an array or a dictionary at the root, found \(Self.describe(root))")
+        }
+        if self.kind == .history && root is [String: Any] {
+            throw ImportError(file: file, reason: "expected a history.plist (an array of [id, date, [names]]), found a dictionary")
+        }
+    }
+
+    mutating func next() throws -> ImportedRecord? {
+        guard index < elements.count else { return nil }
+        let element = elements[index]
+        index += 1
+        do {
+            return kind == .history ? .day(try day(element)) : .draft(try draft(element))
+        } catch let error as FieldError {
+            throw ImportError(file: file, record: index, field: error.field, reason: error.reason)
+        }
+    }
+
+    private func day(_ element: Any) throws -> DayInput {
+        guard let items = element as? [Any], items.count == 3 else {
+            throw FieldError(field: "(record)", reason: "expected an array of exactly 3 items [id, date, [names]], found \(Self.describe(element))")
+        }
+        guard let idText = items[0] as? String, let id = UUID(uuidString: idText) else {
+            throw FieldError(field: "[0] id", reason: "expected a UUID string, found \(Self.describe(items[0]))")
+        }
+        guard let date = items[1] as? Date else {
+            throw FieldError(field: "[1] date", reason: "expected a date, found \(Self.describe(items[1]))")
+        }
+        guard date.isSupported else { throw FieldError(field: "[1] date", reason: "date outside years 0001 to 9999") }
+        guard let names = items[2] as? [Any] else {
+            throw FieldError(field: "[2] exercises", reason: "expected an array of strings, found \(Self.describe(items[2]))")
+        }
+        var exercises: [String] = []
+        for (offset, name) in names.enumerated() {
+            guard let text = name as? String else {
+                throw FieldError(field: "[2] exercises[\(offset)]", reason: "expected a string, found \(Self.describe(name))")
+            }
+            exercises.append(text)
+        }
+        return DayInput(id: id, date: date, day: nil, exercises: exercises)
+    }
+
+    private func draft(_ element: Any) throws -> DraftInput {
+        guard let dictionary = element as? [String: Any] else {
+            throw FieldError(field: "(record)", reason: "expected a dictionary, found \(Self.describe(element))")
+        }
+        func string(_ dictionary: [String: Any], _ key: String, _ prefix: String = "") throws -> String {
+            guard let value = dictionary[key] else { throw FieldError(field: prefix + key, reason: "missing") }
+            guard let text = value as? String else {
+                throw FieldError(field: prefix + key, reason: "expected a string, found \(Self.describe(value))")
+            }
+            return text
+        }
+        guard let items = dictionary["checklist"] else { throw FieldError(field: "checklist", reason: "missing") }
+        guard let array = items as? [Any] else {
+            throw FieldError(field: "checklist", reason: "expected an array, found \(Self.describe(items))")
+        }
+        var checklist: [ChecklistItem] = []
+        for (offset, item) in array.enumerated() {
+            let prefix = "checklist[\(offset)]."
+            guard let entry = item as? [String: Any] else {
+                throw FieldError(field: "checklist[\(offset)]", reason: "expected a dictionary, found \(Self.describe(item))")
+            }
+            let idText = try string(entry, "id", prefix)
+            guard let id = UUID(uuidString: idText) else { throw FieldError(field: prefix + "id", reason: "expected a UUID, found \"\(idText.prefix(60))\"") }
+            guard let done = entry["isDone"] as? Bool else {
+                throw FieldError(field: prefix + "isDone", reason: entry["isDone"] == nil ? "missing" : "expected a boolean, found \(Self.describe(entry["isDone"] as Any))")
+            }
+            checklist.append(ChecklistItem(id: id, title: try string(entry, "title", prefix), isDone: done))
+        }
+        var submittedAt: Date?
+        if let value = dictionary["submittedAt"] {
+            guard let date = value as? Date else {
+                throw FieldError(field: "submittedAt", reason: "expected a date, found \(Self.describe(value))")
+            }
+            guard date.isSupported else { throw FieldError(field: "submittedAt", reason: "date outside years 0001 to 9999") }
+            submittedAt = date
+        }
+        return DraftInput(id: nil, version: try string(dictionary, "version"), whatsNew: try string(dictionary, "whatsNew"),
+                          checklist: checklist, submittedAt: submittedAt, createdAt: nil, updatedAt: nil)
+    }
+
+    static func describe(_ value: Any) -> String {
+        switch value {
+        case is String: "a string"
+        case is Date: "a date"
+        case is Data: "data"
+        case is [String: Any]: "a dictionary"
+        case is [Any]: "an array"
+        case is Bool, is NSNumber: "a number"
+        default: "\(type(of: value))"
+        }
+    }
+}

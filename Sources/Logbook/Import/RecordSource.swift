@@ -1,0 +1,182 @@
+import Foundation
+
+/// Reads the records of one import file, one at a time, in file order.
+protocol RecordSource {
+    /// What the file holds, known once the first record (or the header) is read.
+    var kind: RecordKind? { get }
+    /// The next record, or nil at the end. Errors are ``ImportError``s naming record and place.
+    mutating func next() throws -> ImportedRecord?
+}
+
+/// A JSON array, element by element, or NDJSON, line by line.
+struct JSONRecordSource: RecordSource {
+    let file: String
+    let parser: JSONParser
+    let isLines: Bool
+    private(set) var kind: RecordKind?
+    private var count = 0
+    private var started = false
+
+    init(file: String, stream: ByteStream, isLines: Bool, kind: RecordKind?) {
+        self.file = file
+        parser = JSONParser(stream: stream)
+        self.isLines = isLines
+        self.kind = kind
+    }
+
+    mutating func next() throws -> ImportedRecord? {
+        let start = parser.position
+        let value: JSONValue?
+        do {
+            if isLines {
+                value = try parser.nextLine()
+            } else {
+                if !started { try parser.beginArray() }
+                value = try parser.nextElement(isFirst: !started)
+                started = true
+            }
+        } catch let error as JSONParser.SyntaxError {
+            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
+        }
+        guard let value else {
+            return nil
+        }
+        count += 1
+        let recordStart = isLines ? parser.position.line - 1 : start.line
+        if kind == nil {
+            guard let detected = JSONRecordDecoding.kind(of: value) else {
+                throw ImportError(file: file, record: count, line: recordStart,
+                                  reason: "cannot tell drafts from history: expected an object with \"version\" or \"exercises\" (or pass --kind)")
+            }
+            kind = detected
+        }
+        do {
+            switch kind {
+            case .drafts: return .draft(try JSONRecordDecoding.draft(value))
+            default: return .day(try JSONRecordDecoding.day(value))
+            }
+        } catch let error as FieldError {
+            throw ImportError(file: file, record: count, line: isLines ? recordStart : nil, field: error.field, reason: error.reason)
+        }
+    }
+}
+
+/// CSV as `export` writes it: drafts one row per checklist item, history one row per exercise;
+/// consecutive rows with the same id make one record.
+struct CSVRecordSource: RecordSource {
+    static let draftColumns = ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
+                               "itemPosition", "itemId", "itemTitle", "itemIsDone"]
+    static let historyColumns = ["id", "day", "date", "position", "exercise"]
+
+    let file: String
+    private var reader: CSVReader
+    private(set) var kind: RecordKind?
+    private var columns: [String: Int] = [:]
+    private var pending: (row: [String], line: Int)?
+    private var count = 0
+
+    init(file: String, stream: ByteStream, kind: RecordKind?) {
+        self.file = file
+        reader = CSVReader(stream: stream)
+        self.kind = kind
+    }
+
+    mutating func next() throws -> ImportedRecord? {
+        if columns.isEmpty { try readHeader() }
+        guard let first = try pending ?? readRow() else { return nil }
+        pending = nil
+        count += 1
+        var rows = [first]
+        while let row = try readRow() {
+            if row.row[columns["id"] ?? 0] == first.row[columns["id"] ?? 0] {
+                rows.append(row)
+            } else {
+                pending = row
+                break
+            }
+        }
+        do {
+            return kind == .drafts ? .draft(try draft(rows.map(\.row))) : .day(try day(rows.map(\.row)))
+        } catch let error as FieldError {
+            throw ImportError(file: file, record: count, line: first.line, field: error.field, reason: error.reason)
+        }
+    }
+
+    private mutating func readHeader() throws {
+        guard let header = try readRow() else {
+            throw ImportError(file: file, line: 1, reason: "the file is empty; expected a CSV header row")
+        }
+        for (index, name) in header.row.enumerated() { columns[name] = index }
+        let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
+        kind = kind ?? detected
+        let needed = kind == .drafts ? Self.draftColumns : Self.historyColumns
+        if let missing = needed.first(where: { columns[$0] == nil }) {
+            throw ImportError(file: file, line: 1, field: missing,
+                              reason: "missing column; expected the header \(needed.joined(separator: ","))")
+        }
+    }
+
+    private mutating func readRow() throws -> (row: [String], line: Int)? {
+        do {
+            guard let row = try reader.nextRow() else { return nil }
+            if !columns.isEmpty && row.count != columns.count {
+                throw ImportError(file: file, record: count + 1, line: reader.rowLine,
+                                  reason: "row has \(row.count) fields; the header has \(columns.count)")
+            }
+            return (row, reader.rowLine)
+        } catch let error as CSVReader.SyntaxError {
+            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
+        }
+    }
+
+    private func field(_ row: [String], _ name: String) -> String { row[columns[name] ?? 0] }
+
+    private func uuid(_ row: [String], _ name: String) throws -> UUID {
+        guard let uuid = UUID(uuidString: field(row, name)) else {
+            throw FieldError(field: name, reason: "expected a UUID, found \"\(field(row, name).prefix(60))\"")
+        }
+        return uuid
+    }
+
+    private func date(_ row: [String], _ name: String, optional: Bool = false) throws -> Date? {
+        let text = field(row, name)
+        if text.isEmpty && optional { return nil }
+        guard let date = Date(iso8601: text) else {
+            throw FieldError(field: name, reason: "expected an ISO-8601 date like 2026-01-31T08:30:00.000000Z, found \"\(text.prefix(60))\"")
+        }
+        return date
+    }
+
+    private func draft(_ rows: [[String]]) throws -> DraftInput {
+        let first = rows[0]
+        var checklist: [ChecklistItem] = []
+        for (index, row) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
+            guard field(row, "itemPosition") == String(index + 1) else {
+                throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"")
+            }
+            guard let isDone = ["true": true, "false": false][field(row, "itemIsDone")] else {
+                throw FieldError(field: "itemIsDone", reason: "expected true or false, found \"\(field(row, "itemIsDone").prefix(20))\"")
+            }
+            checklist.append(ChecklistItem(id: try uuid(row, "itemId"), title: field(row, "itemTitle"), isDone: isDone))
+        }
+        return DraftInput(id: try uuid(first, "id"), version: field(first, "version"), whatsNew: field(first, "whatsNew"),
+                          checklist: checklist, submittedAt: try date(first, "submittedAt", optional: true),
+                          createdAt: try date(first, "createdAt"), updatedAt: try date(first, "updatedAt"))
+    }
+
+    private func day(_ rows: [[String]]) throws -> DayInput {
+        let first = rows[0]
+        guard let day = CalendarDay(field(first, "day")) else {
+            throw FieldError(field: "day", reason: "expected a day YYYY-MM-DD, found \"\(field(first, "day").prefix(20))\"")
+        }
+        var exercises: [String] = []
+        for (index, row) in rows.enumerated() where !(rows.count == 1 && field(row, "position").isEmpty) {
+            guard field(row, "position") == String(index + 1) else {
+                throw FieldError(field: "position", reason: "expected \(index + 1), found \"\(field(row, "position").prefix(20))\"")
+            }
+            exercises.append(field(row, "exercise"))
+        }
+        guard let date = try date(first, "date") else { throw FieldError(field: "date", reason: "missing") }
+        return DayInput(id: try uuid(first, "id"), date: date, day: day, exercises: exercises)
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// `import` and `export`.
+enum ImportExportCommands {
+    static let importCommand = Command(
+        spec: CommandSpec(
+            name: "import", abstract: "Import drafts or history from a file, in one transaction.",
+            discussion: """
+                Formats: json (this tool's or the apps' JSONEncoder output), ndjson, csv, plist (release-draft.plist, \
+                history.plist). Any invalid record rejects the whole file and nothing is written. Records already \
+                stored (matched by id) are skipped, so importing a file twice changes nothing.
+                """,
+            positionals: [PositionalSpec(name: "file", help: "The file to read, or - for stdin.")],
+            options: [
+                OptionSpec(name: "--kind", valueName: "KIND", help: "drafts or history (default: from the content)."),
+                OptionSpec(name: "--format", valueName: "FMT", help: "auto|json|ndjson|csv|plist (default: auto)."),
+                OptionSpec(name: "--on-conflict", valueName: "POLICY", help: "skip|replace|fail for ids already stored (default: skip)."),
+                OptionSpec(name: "--dry-run", help: "Validate and report; write nothing."),
+            ],
+            examples: ["logbook import ~/Library/…/history.plist", "logbook import drafts.json --dry-run",
+                       "cat days.ndjson | logbook import - --kind history --format ndjson"]),
+        run: { invocation in
+            let arguments = invocation.arguments
+            var options = ImportOptions()
+            let kind = try arguments.choice("--kind", RecordKind.allCases.map(\.rawValue), default: "")
+            options.kind = RecordKind(rawValue: kind)
+            options.format = ImportFormat(rawValue: try arguments.choice("--format", ImportFormat.allCases.map(\.rawValue),
+                                                                          default: "auto")) ?? .auto
+            options.onConflict = ConflictPolicy(rawValue: try arguments.choice(
+                "--on-conflict", ConflictPolicy.allCases.map(\.rawValue), default: "skip")) ?? .skip
+            options.dryRun = arguments.has("--dry-run")
+
+            let path = arguments.positionals[0]
+            let (handle, size) = try openInput(path)
+            if Console.stderrIsTerminal {
+                options.progress = { records, bytes in
+                    let percent = size.map { $0 > 0 ? " (\(min(100, bytes * 100 / $0))%)" : "" } ?? ""
+                    Console.progress("logbook: importing \(records) records\(percent)")
+                }
+            }
+            let store = try invocation.openStore()
+            let summary = try store.importRecords(from: handle, file: path == "-" ? "stdin" : path, options: options)
+            if Console.stderrIsTerminal { Console.progress("") }
+            let what = summary.kind.map { " \($0.rawValue)" } ?? ""
+            Console.printError(options.dryRun ? "logbook: dry run\(what), nothing written: \(summary.line)"
+                                              : "logbook: imported\(what): \(summary.line)")
+        })
+
+    static let exportCommand = Command(
+        spec: CommandSpec(
+            name: "export", abstract: "Export drafts or history, streaming, in a format other tools or the apps read.",
+            discussion: """
+                json, ndjson and csv carry every field; plist writes the apps' own files ([ReleaseDraft] as \
+                PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
+                """,
+            positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
+            options: QueryOptions.options + [
+                OptionSpec(name: "--format", valueName: "FMT", help: "json|ndjson|csv|plist (default: from -o's extension, else json)."),
+                OptionSpec(name: "--output", short: "o", valueName: "FILE", help: "Write to FILE (atomically) instead of stdout."),
+            ],
+            examples: ["logbook export history --format plist -o history.plist",
+                       "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
+        run: { invocation in
+            let arguments = invocation.arguments
+            let outputPath = arguments.value("--output").flatMap { $0 == "-" ? nil : $0 }
+            let fallback = outputPath.flatMap { path in
+                ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
+            }?.rawValue ?? "json"
+            let format = ExportFormat(rawValue: try arguments.choice("--format", ExportFormat.allCases.map(\.rawValue),
+                                                                      default: fallback)) ?? .json
+            let kind = arguments.positionals[0]
+            guard let recordKind = RecordKind(rawValue: kind) else {
+                throw UsageError(message: "cannot export '\(kind)': expected drafts or history", command: "export")
+            }
+            let query = recordKind == .drafts
+                ? try QueryOptions.query(invocation, schema: DraftRepository.schema)
+                : try QueryOptions.query(invocation, schema: HistoryRepository.schema)
+            let store = try invocation.openStore()
+            try writeOutput(to: outputPath) { output in
+                switch recordKind {
+                case .drafts: try store.exportDrafts(query, format: format, to: output)
+                case .history: try store.exportHistory(query, format: format, to: output)
+                }
+            }
+        })
+
+    /// The file to import from (or stdin for `-`) and its size when known.
+    private static func openInput(_ path: String) throws -> (FileHandle, Int?) {
+        if path == "-" { return (FileHandle.standardInput, nil) }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CommandFailure("cannot read \(path): no such file")
+        }
+        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
+            throw CommandFailure("cannot read \(path): \(isDirectory.boolValue ? "it is a folder" : "permission denied")")
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        return (handle, size)
+    }
+
+    /// Runs `body` with a sink for the output: stdout, or a temporary file renamed over `path`
+    /// only when everything was written, so a failed export never leaves half a file.
+    private static func writeOutput(to path: String?, _ body: (@escaping (Data) -> Void) throws -> Void) throws {
+        guard let path else {
+            try body { Console.write($0) }
+            return
+        }
+        let target = URL(fileURLWithPath: path)
+        let temporary = target.deletingLastPathComponent()
+            .appendingPathComponent(".\(target.lastPathComponent).logbook-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: temporary.path) else {
+            throw CommandFailure("cannot write \(path): cannot create a file in \(target.deletingLastPathComponent().path)")
+        }
+        var buffer = Data()
+        var failure: Error?
+        do {
+            try body { data in
+                buffer.append(data)
+                if buffer.count >= 1 << 16, failure == nil {
+                    do { try handle.write(contentsOf: buffer) } catch { failure = error }
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            if let failure { throw failure }
+            try handle.write(contentsOf: buffer)
+            try handle.close()
+            // rename(2) replaces the target atomically: readers see the old file or the whole new one.
+            guard rename(temporary.path, target.path) == 0 else {
+                throw CommandFailure(String(cString: strerror(errno)))
+            }
+        } catch {
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
+            let reason = (error as? CommandFailure)?.message ?? error.localizedDescription
+            throw CommandFailure("cannot write \(path): \(reason)")
+        }
+    }
+}
