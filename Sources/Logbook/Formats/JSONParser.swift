@@ -16,8 +16,13 @@ public struct JSONParser {
     public static let maximumStringBytes = 64 << 20
 
     let stream: ByteStream
+    /// NDJSON: a value must end on the line it starts on.
+    let isLineDelimited: Bool
 
-    public init(stream: ByteStream) { self.stream = stream }
+    public init(stream: ByteStream, isLineDelimited: Bool = false) {
+        self.stream = stream
+        self.isLineDelimited = isLineDelimited
+    }
 
     // MARK: Top-level array, element by element
 
@@ -50,7 +55,9 @@ public struct JSONParser {
     /// The value on the next non-blank line (NDJSON), or nil at the end of the file. Only spaces
     /// may follow it on its line.
     public func nextLine() throws -> JSONValue? {
-        try skipWhitespace()
+        while let byte = try stream.peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            _ = try stream.next()
+        }
         guard try stream.peek() != nil else { return nil }
         let parsed = try value(depth: 0)
         while let byte = try stream.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D { _ = try stream.next() }
@@ -242,6 +249,9 @@ public struct JSONParser {
 
     private func skipWhitespace() throws {
         while let byte = try stream.peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+            if byte == 0x0A && isLineDelimited {
+                throw error("the line ends inside a JSON value (one whole value per line)")
+            }
             _ = try stream.next()
         }
     }

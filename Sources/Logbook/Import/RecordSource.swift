@@ -19,7 +19,7 @@ struct JSONRecordSource: RecordSource {
 
     init(file: String, stream: ByteStream, isLines: Bool, kind: RecordKind?) {
         self.file = file
-        parser = JSONParser(stream: stream)
+        parser = JSONParser(stream: stream, isLineDelimited: isLines)
         self.isLines = isLines
         self.kind = kind
     }

@@ -1,0 +1,123 @@
+import Foundation
+import XCTest
+
+/// Every import reader refuses bad input with one clear error line (file, record, place, field),
+/// exit status 1, and the database byte for byte as it was.
+final class ImportBadInputCLITests: XCTestCase {
+    private var cli: CLIHarness!
+    private var before: [Data?] = []
+
+    override func setUpWithError() throws {
+        cli = try CLIHarness()
+        try cli.run(["--time-zone", "America/New_York", "import", CLIHarness.fixture("history.plist").path])
+        try cli.run(["import", CLIHarness.fixture("drafts.json").path])
+        before = cli.snapshot()
+    }
+
+    override func tearDown() { cli = nil }
+
+    /// Writes `bytes` to a file named `name`, imports it, and checks the refusal.
+    private func assertRefused(_ name: String, _ bytes: Data, extra: [String] = [], mentioning: String...,
+                               file: StaticString = #filePath, line: UInt = #line) throws {
+        let url = cli.folder.appendingPathComponent(name)
+        try bytes.write(to: url)
+        let result = try cli.run(["import", url.path] + extra)
+        XCTAssertEqual(result.status, 1, "\(name): \(result.stderr)", file: file, line: line)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr, file: file, line: line)
+        XCTAssertTrue(result.stderr.hasPrefix("logbook: error: \(url.path)"), result.stderr, file: file, line: line)
+        for text in mentioning {
+            XCTAssertTrue(result.stderr.contains(text), "'\(text)' not in: \(result.stderr)", file: file, line: line)
+        }
+        XCTAssertEqual(cli.snapshot(), before, "\(name) changed the database", file: file, line: line)
+    }
+
+    private func text(_ string: String) -> Data { Data(string.utf8) }
+
+    func testTruncatedAndCorruptJSON() throws {
+        let full = try Data(contentsOf: CLIHarness.fixture("history.json"))
+        try assertRefused("cut.json", full.prefix(full.count / 2), mentioning: "truncated")
+        try assertRefused("empty.json", Data(), mentioning: "empty")
+        try assertRefused("garbage.json", Data([0x5B, 0x7B, 0xFF, 0xFE, 0x00]), mentioning: "record 1", "line 1")
+        try assertRefused("trailing.json", text(#"[{"id":"00000000-0000-0000-0000-000000000009","date":1,"exercises":["a"]}] x"#),
+                          mentioning: "after the end")
+        try assertRefused("object.json", text(#"{"id":"x"}"#), extra: ["--format", "json"], mentioning: "expected a JSON array")
+        try assertRefused("deep.json", text(String(repeating: "[", count: 10_000)), mentioning: "nested deeper")
+    }
+
+    func testWrongTypesAndMissingFields() throws {
+        try assertRefused("date.json", text(#"[{"id":"00000000-0000-0000-0000-000000000009","date":true,"exercises":["a"]}]"#),
+                          mentioning: "record 1", "field 'date'", "found true")
+        try assertRefused("names.json", text(#"[{"id":"00000000-0000-0000-0000-000000000009","date":1,"exercises":"Squat"}]"#),
+                          mentioning: "field 'exercises'", "expected an array")
+        try assertRefused("name.json", text(#"[{"id":"00000000-0000-0000-0000-000000000009","date":1,"exercises":["a",2]}]"#),
+                          mentioning: "field 'exercises[1]'")
+        try assertRefused("id.json", text(#"[{"id":"not-a-uuid","date":1,"exercises":["a"]}]"#), mentioning: "field 'id'", "UUID")
+        let secondBad = #"[{"version":"1","whatsNew":"","checklist":[]},{"whatsNew":"","checklist":[]}]"#
+        try assertRefused("missing.json", text(secondBad), mentioning: "record 2", "field 'version'", "missing")
+        try assertRefused("done.json", text(#"[{"version":"1","whatsNew":"","checklist":[{"id":"00000000-0000-0000-0000-000000000001","title":"t","isDone":"yes"}]}]"#),
+                          mentioning: "field 'checklist[0].isDone'", "expected true or false")
+        try assertRefused("kind.json", text(#"[{"name":"x"}]"#), mentioning: "cannot tell drafts from history")
+    }
+
+    func testHostileText() throws {
+        try assertRefused("utf8.json", Data(#"[{"version":""#.utf8) + Data([0xC3, 0x28]) + Data(#"","whatsNew":"","checklist":[]}]"#.utf8),
+                          mentioning: "invalid UTF-8")
+        try assertRefused("nul.json", Data(#"[{"version":"a"#.utf8) + Data([0]) + Data(#"b","whatsNew":"","checklist":[]}]"#.utf8),
+                          mentioning: "NUL")
+        try assertRefused("nul-escape.json", text(#"[{"version":"a\u0000b","whatsNew":"","checklist":[]}]"#), mentioning: "NUL")
+        try assertRefused("surrogate.json", text(#"[{"version":"\ud800","whatsNew":"","checklist":[]}]"#), mentioning: "surrogate")
+        try assertRefused("far.json", text(#"[{"id":"00000000-0000-0000-0000-000000000009","date":1e300,"exercises":["a"]}]"#),
+                          mentioning: "outside years 0001 to 9999")
+        try assertRefused("iso.json", text(#"[{"version":"1","whatsNew":"","checklist":[],"submittedAt":"2026-02-30T00:00:00Z"}]"#),
+                          mentioning: "field 'submittedAt'")
+        var huge = Data(#"[{"version":""#.utf8)
+        huge.append(Data(repeating: UInt8(ascii: "x"), count: 100 << 20))
+        huge.append(Data(#"","whatsNew":"","checklist":[]}]"#.utf8))
+        try assertRefused("huge.json", huge, mentioning: "longer than 64 MiB")
+    }
+
+    func testBadNDJSON() throws {
+        let good = #"{"id":"00000000-0000-0000-0000-000000000009","date":1,"exercises":["a"]}"#
+        try assertRefused("two.ndjson", text(good + "\n" + good.dropLast() + "\n"), mentioning: "record 2", "line 2")
+        try assertRefused("same-line.ndjson", text(good + " " + good + "\n"), mentioning: "one JSON value per line")
+    }
+
+    func testBadCSV() throws {
+        let header = "id,day,date,position,exercise\r\n"
+        try assertRefused("columns.csv", text("id,day,date,exercise\r\n"), mentioning: "field 'position'", "missing column")
+        try assertRefused("quote.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,\"Squat\r\n"),
+                          mentioning: "unclosed quote")
+        try assertRefused("short.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1\r\n"),
+                          mentioning: "record 1", "line 2", "4 fields")
+        try assertRefused("day.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-13-01,2026-01-01T00:00:00Z,1,a\r\n"),
+                          mentioning: "field 'day'")
+        try assertRefused("nul.csv", text(header) + Data([0x41, 0x00, 0x0A]), mentioning: "NUL")
+        try assertRefused("empty.csv", Data(), extra: ["--format", "csv"], mentioning: "empty")
+    }
+
+    func testBadPropertyLists() throws {
+        let full = try Data(contentsOf: CLIHarness.fixture("history.plist"))
+        try assertRefused("cut.plist", full.prefix(full.count - 40), mentioning: "not a valid property list")
+        var scribbled = full
+        for index in 8..<200 { scribbled[index] = 0xFF }
+        try assertRefused("scribbled.plist", scribbled, mentioning: "property list")
+        let string = try PropertyListSerialization.data(fromPropertyList: "just text", format: .xml, options: 0)
+        try assertRefused("string.plist", string, mentioning: "expected an array or a dictionary")
+        let pair = try PropertyListSerialization.data(fromPropertyList: [["00000000-0000-0000-0000-000000000009", Date()]],
+                                                      format: .binary, options: 0)
+        try assertRefused("pair.plist", pair, mentioning: "record 1", "exactly 3 items")
+        let wrongDate = try PropertyListSerialization.data(
+            fromPropertyList: [["00000000-0000-0000-0000-000000000009", "yesterday", ["a"]]], format: .binary, options: 0)
+        try assertRefused("date.plist", wrongDate, mentioning: "field '[1] date'", "expected a date")
+        let draft = try PropertyListSerialization.data(fromPropertyList: ["version": "1", "whatsNew": 3, "checklist": []],
+                                                       format: .xml, options: 0)
+        try assertRefused("draft.plist", draft, mentioning: "field 'whatsNew'", "expected a string")
+    }
+
+    func testMissingFileAndUnknownFormat() throws {
+        let missing = try cli.run(["import", cli.folder.appendingPathComponent("nope.json").path])
+        XCTAssertFailure(missing, status: 1, mentioning: "no such file")
+        try assertRefused("binary.dat", Data([0x00, 0x01, 0x02, 0xFF]), mentioning: "cannot tell the format")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+import XCTest
+
+/// `import` and `export` on the apps' own files, checked against values computed here with the
+/// apps' own decoders, and round trips through every format.
+final class ImportExportCLITests: XCTestCase {
+    private let newYork = ["--time-zone", "America/New_York"]
+
+    // MARK: The apps' loaders, as the apps themselves load their files
+
+    private struct AppChecklistItem: Codable, Equatable { var id: UUID; var title: String; var isDone: Bool }
+    private struct AppReleaseDraft: Codable, Equatable {
+        var version: String
+        var whatsNew: String
+        var checklist: [AppChecklistItem]
+        var submittedAt: Date?
+    }
+
+    /// HIITFit's loader: `PropertyListSerialization` into `[[Any]]`.
+    private func loadHistoryPlist(_ data: Data) throws -> [(id: String, date: Date, exercises: [String])] {
+        let plist = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [[Any]])
+        return try plist.map { item in
+            (try XCTUnwrap(item[0] as? String), try XCTUnwrap(item[1] as? Date), try XCTUnwrap(item[2] as? [String]))
+        }
+    }
+
+    func testImportsEveryFixtureExactly() throws {
+        let cli = try CLIHarness()
+        let history = try cli.run(newYork + ["import", CLIHarness.fixture("history.plist").path])
+        XCTAssertEqual(history.status, 0, history.stderr)
+        XCTAssertTrue(history.stderr.hasPrefix("logbook: imported history: read 30, inserted 30, skipped 0, merged 0, replaced 0 in "),
+                      history.stderr)
+
+        // The same history as JSON: every id is already there, so nothing changes.
+        let again = try cli.run(newYork + ["import", CLIHarness.fixture("history.json").path])
+        XCTAssertTrue(again.stderr.contains("read 30, inserted 0, skipped 30, merged 0"), again.stderr)
+
+        let expected = try loadHistoryPlist(try Data(contentsOf: CLIHarness.fixture("history.plist")))
+        let listed = try JSONSerialization.jsonObject(with: Data(try cli.run(["history", "list", "--format", "json"]).stdout.utf8)) as? [[String: Any]]
+        let byID = Dictionary(uniqueKeysWithValues: (listed ?? []).map { ($0["id"] as? String ?? "", $0) })
+        XCTAssertEqual(byID.count, 30)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/New_York")!
+        for entry in expected {
+            let record = try XCTUnwrap(byID[entry.id])
+            XCTAssertEqual(record["exercises"] as? [String], entry.exercises)
+            XCTAssertEqual(record["date"] as? String, entry.date.iso8601Microseconds)
+            let parts = calendar.dateComponents([.year, .month, .day], from: entry.date)
+            XCTAssertEqual(record["day"] as? String, String(format: "%04d-%02d-%02d", parts.year!, parts.month!, parts.day!))
+        }
+        // Dates are stored exactly as the app's Double.
+        let stored = try Connection(path: cli.database.path).scalar(
+            "SELECT date FROM exercise_days WHERE id = ?", [.text(expected[0].id)], as: Double.self)
+        XCTAssertEqual(stored?.bitPattern, expected[0].date.timeIntervalSinceReferenceDate.bitPattern)
+
+        for file in ["drafts.json", "release-draft.plist", "release-draft-unsubmitted.xml.plist", "release-draft-multiline.xml.plist"] {
+            let result = try cli.run(["import", CLIHarness.fixture(file).path])
+            XCTAssertEqual(result.status, 0, "\(file): \(result.stderr)")
+        }
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "13\n")
+        let submitted = try cli.run(["drafts", "show", "2.4.0", "--format", "json"]).stdout
+        XCTAssertTrue(submitted.contains("\"submittedAt\":\"2025-05-14T16:42:07.318904Z\""), submitted)
+        XCTAssertTrue(try cli.run(["drafts", "show", "2.4.0"]).stdout.contains("checklist:  6 of 7 done"))
+        XCTAssertTrue(try cli.run(["drafts", "show", "2.5.0"]).stdout.contains("checklist:  2 of 5 done"))
+
+        // Content-derived ids: importing the apps' drafts again changes nothing.
+        let before = cli.snapshot()
+        let repeated = try cli.run(["import", CLIHarness.fixture("drafts.json").path])
+        XCTAssertTrue(repeated.stderr.contains("read 10, inserted 0, skipped 10"), repeated.stderr)
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
+    func testDraftsJSONMatchesTheAppsDecoder() throws {
+        let cli = try CLIHarness()
+        try cli.run(["import", CLIHarness.fixture("drafts.json").path])
+        let decoded = try JSONDecoder().decode([AppReleaseDraft].self, from: Data(contentsOf: CLIHarness.fixture("drafts.json")))
+        let exported = cli.folder.appendingPathComponent("drafts.plist")
+        XCTAssertEqual(try cli.run(["export", "drafts", "-o", exported.path]).status, 0)
+        let reloaded = try PropertyListDecoder().decode([AppReleaseDraft].self, from: Data(contentsOf: exported))
+        XCTAssertEqual(reloaded.count, decoded.count)
+        XCTAssertEqual(reloaded, decoded, "the app decodes exactly what it wrote, dates to the bit")
+    }
+
+    func testExportedPlistsAreTheAppsOwnBytes() throws {
+        let cli = try CLIHarness()
+        try cli.run(newYork + ["import", CLIHarness.fixture("history.plist").path])
+        try cli.run(["import", CLIHarness.fixture("release-draft.plist").path])
+        let output = cli.folder.appendingPathComponent("history.plist")
+        XCTAssertEqual(try cli.run(["export", "history", "-o", output.path]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: output), try Data(contentsOf: CLIHarness.fixture("history.plist")))
+
+        let single = try PropertyListDecoder().decode(AppReleaseDraft.self,
+                                                      from: try Data(contentsOf: CLIHarness.fixture("release-draft.plist")))
+        let exported = cli.folder.appendingPathComponent("rd.plist")
+        FileManager.default.createFile(atPath: exported.path, contents: nil)
+        let process = try cli.runToFile(["drafts", "show", "2.4.0", "--format", "plist"], output: exported)
+        XCTAssertEqual(process, 0)
+        XCTAssertEqual(try Data(contentsOf: exported), try Data(contentsOf: CLIHarness.fixture("release-draft.plist")))
+        XCTAssertEqual(try PropertyListDecoder().decode(AppReleaseDraft.self, from: Data(contentsOf: exported)), single)
+    }
+
+    func testRoundTripsAreByteIdenticalInEveryFormat() throws {
+        let source = try CLIHarness()
+        try source.run(newYork + ["import", CLIHarness.fixture("history.plist").path])
+        for file in ["drafts.json", "release-draft.plist", "release-draft-unsubmitted.xml.plist", "release-draft-multiline.xml.plist"] {
+            try source.run(["import", CLIHarness.fixture(file).path])
+        }
+        try source.run(["drafts", "add", "--version", "9.9", "--whats-new", "quote \" comma , newline\r\nend", "--item", "x,\"y\""])
+        for kind in ["drafts", "history"] {
+            for format in ["json", "ndjson", "csv", "plist"] {
+                let first = source.folder.appendingPathComponent("\(kind)-1.\(format)")
+                XCTAssertEqual(try source.run(["export", kind, "--format", format, "-o", first.path]).status, 0)
+                let target = try CLIHarness()
+                let imported = try target.run(newYork + ["import", first.path])
+                XCTAssertEqual(imported.status, 0, "\(kind) \(format): \(imported.stderr)")
+                let second = target.folder.appendingPathComponent("\(kind)-2.\(format)")
+                XCTAssertEqual(try target.run(["export", kind, "--format", format, "-o", second.path]).status, 0)
+                XCTAssertEqual(try Data(contentsOf: first), try Data(contentsOf: second), "\(kind) \(format) round trip")
+                let before = target.snapshot()
+                let reimport = try target.run(newYork + ["import", first.path])
+                XCTAssertTrue(reimport.stderr.contains("inserted 0,"), reimport.stderr)
+                XCTAssertEqual(target.snapshot(), before, "re-importing \(kind) \(format) is a no-op")
+            }
+        }
+    }
+
+    func testSameDayEntriesMergeAndReimportIsANoOp() throws {
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("days.ndjson")
+        let lines = [
+            #"{"id":"00000000-0000-0000-0000-000000000001","date":"2026-01-10T08:00:00Z","exercises":["Squat"]}"#,
+            #"{"id":"00000000-0000-0000-0000-000000000002","date":"2026-01-10T20:00:00Z","exercises":["Burpee","Row"]}"#,
+            #"{"id":"00000000-0000-0000-0000-000000000003","date":"2026-01-11T08:00:00Z","day":"2026-01-11","exercises":["Plank"]}"#,
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        let first = try cli.run(["import", file.path])
+        XCTAssertTrue(first.stderr.contains("read 3, inserted 2, skipped 0, merged 1, replaced 0"), first.stderr)
+        let day = try cli.run(["history", "list", "--where", "day == 2026-01-10", "--format", "ndjson"]).stdout
+        XCTAssertTrue(day.contains("\"exercises\":[\"Squat\",\"Burpee\",\"Row\"]"), day)
+        let before = cli.snapshot()
+        let second = try cli.run(["import", file.path])
+        XCTAssertTrue(second.stderr.contains("read 3, inserted 0, skipped 3, merged 0"), second.stderr)
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
+    func testConflictPoliciesAndDryRun() throws {
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("days.json")
+        try Data(#"[{"id":"00000000-0000-0000-0000-000000000001","date":760000000,"exercises":["Squat"]}]"#.utf8).write(to: file)
+        let dry = try cli.run(["import", file.path, "--dry-run"])
+        XCTAssertTrue(dry.stderr.contains("dry run history, nothing written: read 1, inserted 1"), dry.stderr)
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "0\n")
+        try cli.run(["import", file.path])
+        try Data(#"[{"id":"00000000-0000-0000-0000-000000000001","date":760000000,"exercises":["Row","Row"]}]"#.utf8).write(to: file)
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["import", file.path, "--on-conflict", "fail"]), status: 1,
+                         mentioning: file.path, "record 1", "field 'id'", "already exists")
+        XCTAssertEqual(cli.snapshot(), before)
+        let replaced = try cli.run(["import", file.path, "--on-conflict", "replace"])
+        XCTAssertTrue(replaced.stderr.contains("replaced 1"), replaced.stderr)
+        XCTAssertTrue(try cli.run(["history", "list", "--format", "ndjson"]).stdout.contains("[\"Row\",\"Row\"]"))
+        XCTAssertFailure(try cli.run(["import", file.path, "--on-conflict", "merge"]), status: 2, mentioning: "skip, replace, fail")
+    }
+
+    func testStdinAndFormatSniffing() throws {
+        let cli = try CLIHarness()
+        let json = try String(contentsOf: CLIHarness.fixture("history.json"), encoding: .utf8)
+        let result = try cli.run(newYork + ["import", "-"], stdin: json)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("read 30, inserted 30"), result.stderr)
+        let csv = try cli.run(["export", "history", "--format", "csv"]).stdout
+        let target = try CLIHarness()
+        XCTAssertTrue(try target.run(["import", "-"], stdin: csv).stderr.contains("inserted 30"))
+    }
+}
+
+extension CLIHarness {
+    /// Runs `logbook` with stdout going straight to `output` (for binary output).
+    func runToFile(_ arguments: [String], output: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["--db", database.path] + arguments
+        process.environment = ["TZ": "UTC", "HOME": folder.path]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
