@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// One run of a command: its parsed arguments, the environment, and the shared ways to reach the store.
 struct Invocation {
@@ -35,9 +36,17 @@ struct Invocation {
         return TimeZone.current
     }
 
-    /// Opens (creating and migrating) the database.
+    /// Opens (creating and migrating) the database. `$LOGBOOK_CACHE_KIB` sets SQLite's page
+    /// cache (default 16 MiB), the bound on the memory it holds for the file.
     func openStore() throws -> Logbook {
-        try Logbook(path: databasePath, timeZone: try timeZone())
+        var options = Connection.Options()
+        if let text = environment["LOGBOOK_CACHE_KIB"] {
+            guard let kib = Int(text), kib > 0 else {
+                throw CommandFailure("invalid $LOGBOOK_CACHE_KIB '\(text)': expected a whole number of KiB")
+            }
+            options.cacheSizeKiB = kib
+        }
+        return try Logbook(path: databasePath, timeZone: try timeZone(), options: options)
     }
 
     /// Opens an existing database without changing it.

@@ -20,11 +20,13 @@ public final class Connection {
         public var createIfMissing = true
         /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
         public var busyTimeoutMilliseconds: Int32 = 5_000
-        /// Page cache size in KiB (`PRAGMA cache_size = -N`). 16 MiB keeps the indexes of a
-        /// multi-million-row history hot; see the README's Performance section for the measurement.
+        /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
+        /// pages, whatever the database's size.
         public var cacheSizeKiB = 16_384
-        /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 turns memory mapping off.
-        public var mmapSizeBytes = 268_435_456
+        /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 (the default) turns memory
+        /// mapping off, so a process's memory stays bounded by the page cache however large the
+        /// file it reads (mapped pages count in its resident size).
+        public var mmapSizeBytes = 0
 
         public init() {}
     }

@@ -26,24 +26,26 @@ public final class Logbook: Sendable {
     /// by a newer Logbook.
     ///
     /// `now` is the clock for `createdAt`, `updatedAt` and exercises recorded without a date.
+    /// `options` tune the connection (page cache, memory map, busy timeout).
     public convenience init(path: String, timeZone: TimeZone = .current,
-                            now: @escaping @Sendable () -> Date = Date.init) throws {
-        try self.init(path: path, timeZone: timeZone, now: now, mode: .migrate)
+                            now: @escaping @Sendable () -> Date = Date.init,
+                            options: Connection.Options = Connection.Options()) throws {
+        try self.init(path: path, timeZone: timeZone, now: now, options: options, mode: .migrate)
     }
 
     /// Opens an existing database without creating or migrating it: for inspection
     /// (`migrate --status`, `check`).
     public static func inspect(path: String, timeZone: TimeZone = .current) throws -> Logbook {
-        try Logbook(path: path, timeZone: timeZone, now: Date.init, mode: .inspect)
+        try Logbook(path: path, timeZone: timeZone, now: Date.init, options: Connection.Options(), mode: .inspect)
     }
 
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
-                 mode: Database.OpenMode) throws {
+                 options: Connection.Options, mode: Database.OpenMode) throws {
         if mode == .inspect && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
         do {
-            database = try Database(path: path, migrator: try Schema.migrator(), mode: mode)
+            database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode)
         } catch {
             throw LogbookError(openingPath: path, error)
         }

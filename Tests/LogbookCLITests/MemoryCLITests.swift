@@ -1,0 +1,55 @@
+import Foundation
+import XCTest
+
+/// Import and export stream: a file five times larger takes about the same peak memory.
+final class MemoryCLITests: XCTestCase {
+    /// Peak resident size in KiB of `logbook ARGUMENTS`, measured by `/usr/bin/time`.
+    private func peakKiB(_ cli: CLIHarness, _ arguments: [String]) throws -> Int {
+        let report = cli.folder.appendingPathComponent("time-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-f", "%M", "-o", report.path, CLIHarness.executable.path, "--db", cli.database.path] + arguments
+        // A 1 MiB page cache, so that both files outgrow it and only streaming keeps memory flat.
+        process.environment = ["TZ": "UTC", "LOGBOOK_CACHE_KIB": "1024", "HOME": cli.folder.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+        let text = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        return try XCTUnwrap(Int(text.split(separator: "\n").last ?? ""), text)
+    }
+
+    private func writeHistory(days: Int, to url: URL) throws {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        var chunk = ""
+        for index in 0..<days {
+            let id = String(format: "00000000-0000-0000-0000-%012d", index + 1)
+            chunk += #"{"id":"\#(id)","date":\#(100_000_000 + index * 86_400),"exercises":["Squat","Burpee","Step Up","Sun Salute ☀︎","Élan"]}"# + "\n"
+            if chunk.utf8.count > 1 << 16 {
+                try handle.write(contentsOf: Data(chunk.utf8))
+                chunk = ""
+            }
+        }
+        try handle.write(contentsOf: Data(chunk.utf8))
+        try handle.close()
+    }
+
+    func testPeakMemoryIsFlatInFileSize() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        var peaks: [(import: Int, export: Int)] = []
+        for days in [4_000, 20_000] {
+            let cli = try CLIHarness()
+            let file = cli.folder.appendingPathComponent("days.ndjson")
+            try writeHistory(days: days, to: file)
+            let importPeak = try peakKiB(cli, ["import", file.path])
+            let exportPeak = try peakKiB(cli, ["export", "history", "--format", "csv"])
+            peaks.append((importPeak, exportPeak))
+        }
+        XCTAssertLessThan(peaks[1].import, peaks[0].import + peaks[0].import / 5, "import: \(peaks)")
+        XCTAssertLessThan(peaks[1].export, peaks[0].export + peaks[0].export / 5, "export: \(peaks)")
+    }
+}
