@@ -9,10 +9,12 @@ final class DemoCLITests: XCTestCase {
         let result = try cli.run(["demo"], environment: ["TMPDIR": tmp.path], useDatabase: false)
         XCTAssertEqual(result.status, 0, result.stderr)
         for step in ["$ logbook drafts add", "$ logbook drafts show 2.5.0", "$ logbook history list",
-                     "$ logbook count history", "$ logbook check", "checklist:  2 of 3 done"] {
+                     "$ logbook count history", "$ logbook check", "checklist:  2 of 3 done",
+                     "$ logbook import history.json", "history.plist and history-again.plist are byte-identical: yes"] {
             XCTAssertTrue(result.stdout.contains(step), "missing \(step)")
         }
         XCTAssertTrue(result.stderr.contains("Refusing to submit: no version set"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("read 5, inserted 0, skipped 5"), "the second import is a no-op")
         XCTAssertTrue(result.stderr.contains("^^^^^^^"), "the filter mistake shows its caret")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "the scratch database is removed")
     }
@@ -20,6 +22,6 @@ final class DemoCLITests: XCTestCase {
     func testDemoKeepsTheDatabaseNamedWithDB() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["demo"]).status, 0)
-        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "5\n")
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "10\n")
     }
 }

@@ -7,23 +7,33 @@ enum DemoCommand {
         spec: CommandSpec(
             name: "demo",
             abstract: "A guided tour on built-in sample data, in a scratch database.",
-            discussion: "Uses a temporary database that is deleted afterwards, unless --db names one to keep.",
+            discussion: "Uses a scratch folder and database that are deleted afterwards, unless --db names a database to keep.",
             examples: ["logbook demo", "logbook --db /tmp/tour.sqlite demo"]),
         run: { invocation in
-            let keep = invocation.arguments.value("--db") != nil
-            let path = keep ? invocation.databasePath
-                : FileManager.default.temporaryDirectory.appendingPathComponent("logbook-demo-\(UUID().uuidString).sqlite").path
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-demo-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let previousDirectory = FileManager.default.currentDirectoryPath
             defer {
-                if !keep {
-                    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-                }
+                FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+                try? FileManager.default.removeItem(at: folder)
             }
+            let path = invocation.arguments.value("--db").map { _ in invocation.databasePath }
+                ?? folder.appendingPathComponent("logbook.sqlite").path
+            try Data(sampleHistoryJSON.utf8).write(to: folder.appendingPathComponent("history.json"))
+            // The sample files live in the scratch folder, so the steps can name them plainly.
+            FileManager.default.changeCurrentDirectoryPath(folder.path)
             Console.print("# Logbook demo: a scratch database at \(path)\n")
             for step in steps {
                 if let note = step.note { Console.print("# \(note)") }
-                Console.print("$ logbook " + step.arguments.map(quoted).joined(separator: " "))
+                if let (first, second) = step.compare {
+                    let same = FileManager.default.contentsEqual(atPath: first, andPath: second)
+                    Console.print("# \(first) and \(second) are byte-identical: \(same ? "yes" : "NO")\n")
+                    continue
+                }
+                let database = step.database.map { ["--db", $0] } ?? []
+                Console.print("$ logbook " + (database + step.arguments).map(quoted).joined(separator: " "))
                 Console.flush()
-                let status = CommandLineTool.run(["--db", path, "--time-zone", "Europe/Paris"] + step.arguments,
+                let status = CommandLineTool.run(["--db", step.database ?? path, "--time-zone", "Europe/Paris"] + step.arguments,
                                                  environment: invocation.environment)
                 Console.print("")
                 guard status == 0 || step.expectsFailure else {
@@ -35,9 +45,23 @@ enum DemoCommand {
 
     private struct Step {
         var note: String? = nil
-        let arguments: [String]
+        var arguments: [String] = []
         var expectsFailure = false
+        /// A second scratch database (a file name in the scratch folder) instead of the tour's.
+        var database: String? = nil
+        /// Instead of a command: say whether two files are the same bytes.
+        var compare: (String, String)? = nil
     }
+
+    /// Five days of history as the HIITFit app's `JSONEncoder` writes `[ExerciseDay]`: newest first,
+    /// dates in seconds since 2001, no calendar day (the importer computes it in the time zone).
+    private static let sampleHistoryJSON = """
+        [{"id":"5D2A0E47-0C6B-4E7D-9C1A-2B7F3E9A1C05","date":760341600.25,"exercises":["Squat","Squat","Sun Salute ☀︎"]},\
+        {"id":"1B9E4C33-7A2D-4F10-8E55-6C0D9B2A7E04","date":760255200,"exercises":["Burpee","Step Up"]},\
+        {"id":"8F3C2D11-5E6A-4B9C-A0D7-1E2F3A4B5C03","date":760168800.5,"exercises":["Élan","Burpee","Burpee"]},\
+        {"id":"2A7B9C0D-1E2F-4A3B-8C4D-5E6F7A8B9C02","date":760082400,"exercises":["Sun Salute"]},\
+        {"id":"6E5D4C3B-2A19-4887-9766-554433221101","date":759996000.125,"exercises":["Squat","Step Up","Burpee"]}]
+        """
 
     private static let steps: [Step] = [
         Step(note: "Create the database (it is also created on first use).", arguments: ["init"]),
@@ -75,6 +99,16 @@ enum DemoCommand {
              arguments: ["count", "history", "--where", "exercises contains \"Squat\""]),
         Step(note: "A mistake in a filter points at itself (exit status 2).",
              arguments: ["drafts", "list", "--where", "verison == \"2.5.0\""], expectsFailure: true),
+        Step(note: "Import the history app's own JSON: one transaction; days fall in the time zone; same days merge.",
+             arguments: ["import", "history.json"]),
+        Step(note: "Importing the same file again changes nothing.", arguments: ["import", "history.json"]),
+        Step(note: "Export to the app's own history.plist, import that into a new database, export again.",
+             arguments: ["export", "history", "--format", "plist", "-o", "history.plist"]),
+        Step(arguments: ["import", "history.plist"], database: "roundtrip.sqlite"),
+        Step(arguments: ["export", "history", "--format", "plist", "-o", "history-again.plist"], database: "roundtrip.sqlite"),
+        Step(compare: ("history.plist", "history-again.plist")),
+        Step(note: "Scripts get every field: JSON, NDJSON or CSV, streamed.",
+             arguments: ["export", "history", "--from", "2025-02-01", "--to", "2025-02-28", "--format", "csv"]),
         Step(note: "Everything is checked: integrity, foreign keys, schema version.", arguments: ["check"]),
     ]
 

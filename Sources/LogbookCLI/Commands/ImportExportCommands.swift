@@ -56,7 +56,7 @@ enum ImportExportCommands {
                 PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
                 """,
             positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
-            options: QueryOptions.options + [
+            options: QueryOptions.options + ListCommands.historyOptions + [
                 OptionSpec(name: "--format", valueName: "FMT", help: "json|ndjson|csv|plist (default: from -o's extension, else json)."),
                 OptionSpec(name: "--output", short: "o", valueName: "FILE", help: "Write to FILE (atomically) instead of stdout."),
             ],
@@ -74,9 +74,16 @@ enum ImportExportCommands {
             guard let recordKind = RecordKind(rawValue: kind) else {
                 throw UsageError(message: "cannot export '\(kind)': expected drafts or history", command: "export")
             }
-            let query = recordKind == .drafts
-                ? try QueryOptions.query(invocation, schema: DraftRepository.schema)
-                : try QueryOptions.query(invocation, schema: HistoryRepository.schema)
+            let query: RecordQuery
+            if recordKind == .drafts {
+                if let option = ListCommands.historyOptions.first(where: { arguments.has($0.name) }) {
+                    throw UsageError(message: "'\(option.name)' applies to history only", command: "export")
+                }
+                query = try QueryOptions.query(invocation, schema: DraftRepository.schema)
+            } else {
+                query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
+                                               extra: try ListCommands.historyFilters(invocation))
+            }
             let store = try invocation.openStore()
             try writeOutput(to: outputPath) { output in
                 switch recordKind {

@@ -40,12 +40,7 @@ enum ListCommands {
         spec: CommandSpec(
             name: "history list", abstract: "List exercise days, filtered and sorted like a FetchDescriptor.",
             discussion: "Days are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.options + [
-                OptionSpec(name: "--from", valueName: "DAY", help: "Only days on or after DAY (YYYY-MM-DD)."),
-                OptionSpec(name: "--to", valueName: "DAY", help: "Only days on or before DAY."),
-                OptionSpec(name: "--exercise", valueName: "NAME", help: "Only days that include this exercise."),
-                OutputFormat.option(listFormats),
-            ],
+            options: QueryOptions.options + historyOptions + [OutputFormat.option(listFormats)],
             examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
                        "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
         run: { invocation in
@@ -71,8 +66,15 @@ enum ListCommands {
             table.finish()
         })
 
+    /// The options that narrow a history listing or export by day and exercise.
+    static let historyOptions = [
+        OptionSpec(name: "--from", valueName: "DAY", help: "Only days on or after DAY (YYYY-MM-DD)."),
+        OptionSpec(name: "--to", valueName: "DAY", help: "Only days on or before DAY."),
+        OptionSpec(name: "--exercise", valueName: "NAME", help: "Only days that include this exercise."),
+    ]
+
     /// `--from`, `--to` and `--exercise` as filter terms.
-    private static func historyFilters(_ invocation: Invocation) throws -> [FilterExpression] {
+    static func historyFilters(_ invocation: Invocation) throws -> [FilterExpression] {
         let none = 0..<0
         var filters: [FilterExpression] = []
         for (option, op) in [("--from", FilterOperator.greaterOrEqual), ("--to", FilterOperator.lessOrEqual)] {
