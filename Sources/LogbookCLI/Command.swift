@@ -28,6 +28,8 @@ enum Commands {
         ListCommands.count,
         ImportExportCommands.importCommand,
         ImportExportCommands.exportCommand,
+        ReportCommand.command,
+        QueryCommand.command,
     ]
 
     /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.

@@ -23,6 +23,8 @@ public struct JSONText {
 
     public mutating func string(_ value: String) { separate(); Self.appendQuoted(value, to: &text) }
     public mutating func integer(_ value: Int) { separate(); text += String(value) }
+    /// A number already in JSON form.
+    public mutating func raw(_ number: String) { separate(); text += number }
     public mutating func bool(_ value: Bool) { separate(); text += value ? "true" : "false" }
     public mutating func null() { separate(); text += "null" }
     /// An ISO-8601 UTC date with microseconds, or null.

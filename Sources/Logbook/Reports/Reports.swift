@@ -1,0 +1,83 @@
+import Foundation
+import SQLiteQuery
+
+/// The reports of `logbook report`, for app code: each is one SQL query run in the database
+/// (aggregates, window functions, a recursive CTE for the calendar), its rows handed over as
+/// they are stepped. Ranges are inclusive calendar days.
+public struct Reports: Sendable {
+    let database: Database
+    let timeZone: TimeZone
+
+    /// Activity per period from `from` to `to` (default: the first to the last recorded day).
+    /// Periods inside the range with no exercise appear with zeros.
+    public func history(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
+                        _ body: (HistoryReportRow) throws -> Void) throws {
+        try database.read { connection in
+            let statement = try connection.cachedStatement(ReportSQL.history(period))
+            defer { statement.reset() }
+            try statement.bind(from, at: 1)
+            try statement.bind(to, at: 2)
+            while try statement.step() {
+                try body(HistoryReportRow(period: try statement.column(0), activeDays: try statement.column(1),
+                                          exercises: try statement.column(2), distinctExercises: try statement.column(3),
+                                          topExercise: try statement.column(4)))
+            }
+        }
+    }
+
+    /// Every exercise name with how often and on how many days it was done, most done first.
+    public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
+                          _ body: (ExerciseReportRow) throws -> Void) throws {
+        try database.read { connection in
+            let statement = try connection.cachedStatement(ReportSQL.exercises)
+            defer { statement.reset() }
+            try statement.bind(from, at: 1)
+            try statement.bind(to, at: 2)
+            while try statement.step() {
+                try body(ExerciseReportRow(exercise: try statement.column(0), count: try statement.column(1),
+                                           days: try statement.column(2), firstDay: try statement.column(3),
+                                           lastDay: try statement.column(4)))
+            }
+        }
+    }
+
+    /// The current and longest streaks of days in `from...to`, as of `asOf` (default: today in the
+    /// store's time zone). Days after `asOf` do not count.
+    public func streaks(from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay? = nil) throws -> StreakReport {
+        let asOf = asOf ?? CalendarDay(Date(), in: timeZone)
+        return try database.read { connection in
+            let statement = try connection.cachedStatement(ReportSQL.streaks)
+            defer { statement.reset() }
+            try statement.bind(from, at: 1)
+            try statement.bind(to, at: 2)
+            try statement.bind(asOf, at: 3)
+            guard try statement.step() else {
+                return StreakReport(currentStreak: 0, longestStreak: 0, longestStart: nil, longestEnd: nil, asOf: asOf)
+            }
+            return StreakReport(currentStreak: try statement.column(0), longestStreak: try statement.column(1),
+                                longestStart: try statement.column(2), longestEnd: try statement.column(3), asOf: asOf)
+        }
+    }
+
+    /// Every draft created in `from...to` (days in the store's time zone), in the order stored.
+    public func drafts(from: CalendarDay? = nil, to: CalendarDay? = nil, _ body: (DraftReportRow) throws -> Void) throws {
+        let lower = from.map { $0.start(in: timeZone) }
+        let upper = to.flatMap { $0.adding(days: 1) }.map { $0.start(in: timeZone) }
+        try database.read { connection in
+            let statement = try connection.cachedStatement(ReportSQL.drafts)
+            defer { statement.reset() }
+            try statement.bind(lower, at: 1)
+            try statement.bind(upper, at: 2)
+            while try statement.step() {
+                try body(DraftReportRow(id: try statement.column(0), version: try statement.column(1),
+                                        isSubmitted: try statement.column(2), submittedAt: try statement.column(3),
+                                        done: try statement.column(4), total: try statement.column(5)))
+            }
+        }
+    }
+}
+
+extension Logbook {
+    /// The reports: history by period, exercise totals, streaks, draft completion.
+    public var reports: Reports { Reports(database: database, timeZone: timeZone) }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// `query SQL [-p NAME=VALUE]…`: any read-only SQL, every output format.
+enum QueryCommand {
+    private static let formats = ["table", "json", "ndjson", "csv"]
+
+    static let command = Command(
+        spec: CommandSpec(
+            name: "query", abstract: "Run one read-only SQL statement with named parameters.",
+            discussion: """
+                The statement runs on a read-only connection (PRAGMA query_only): a write is refused and changes \
+                nothing. Parameters are written :name and given with -p name=value; a value that is a whole \
+                number or a decimal is bound as a number, anything else as text. The README documents the schema.
+                """,
+            positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
+            options: [
+                OptionSpec(name: "--param", short: "p", valueName: "NAME=VALUE", isRepeatable: true, help: "A named parameter."),
+                OutputFormat.option(formats),
+            ],
+            examples: ["logbook query 'SELECT day, count(*) AS n FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk GROUP BY day' --format csv",
+                       "logbook query 'SELECT version FROM drafts WHERE version_key = :v' -p v=2.5.0"]),
+        run: { invocation in
+            let format = try OutputFormat.parse(invocation, allowed: formats)
+            var parameters: [String: DatabaseValue] = [:]
+            for pair in invocation.arguments.values("--param") {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw UsageError(message: "invalid parameter '\(pair)': expected NAME=VALUE", command: "query")
+                }
+                var name = String(pair[..<equals])
+                if let first = name.first, ":@$".contains(first) { name.removeFirst() }
+                parameters[name] = value(String(pair[pair.index(after: equals)...]))
+            }
+            let store = try invocation.inspectStore()
+            var output: CellOutput?
+            try store.query(invocation.arguments.positionals[0], parameters: parameters,
+                            columns: { output = CellOutput(columns: $0, format: format) },
+                            row: { values in output?.add(values.map(cell)) })
+            output?.finish()
+        })
+
+    /// A whole number or a decimal in its plain form is a number; anything else is text.
+    private static func value(_ text: String) -> DatabaseValue {
+        if let integer = Int64(text), String(integer) == text { return .integer(integer) }
+        if let real = Double(text), real.isFinite, text.contains("."), !text.hasPrefix("."), !text.hasSuffix(".") {
+            return .real(real)
+        }
+        return .text(text)
+    }
+
+    private static func cell(_ value: DatabaseValue) -> Cell {
+        switch value {
+        case .null: .null
+        case .integer(let number): .integer(number)
+        case .real(let number): .real(number)
+        case .text(let text): .text(text)
+        case .blob(let data): .text(data.base64EncodedString())
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Logbook
+
+/// `report history|exercises|streaks|drafts`.
+enum ReportCommand {
+    private static let names = ["history", "exercises", "streaks", "drafts"]
+    private static let formats = ["table", "json", "ndjson", "csv"]
+
+    static let command = Command(
+        spec: CommandSpec(
+            name: "report", abstract: "Reports for scripts and people: history by period, exercise totals, streaks, drafts.",
+            discussion: """
+                history: period, activeDays, exercises, distinctExercises, topExercise (--by day|week|month|year, \
+                default week; ISO weeks start Monday, 2026-W05; empty periods appear with zeros).
+                exercises: exercise, count, days, firstDay, lastDay.
+                streaks: currentStreak, longestStreak, longestStart, longestEnd, asOf (--as-of DAY, default today).
+                drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
+                """,
+            positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.")],
+            options: [
+                OptionSpec(name: "--from", valueName: "DAY", help: "First day included (YYYY-MM-DD)."),
+                OptionSpec(name: "--to", valueName: "DAY", help: "Last day included."),
+                OptionSpec(name: "--by", valueName: "PERIOD", help: "day|week|month|year, for the history report (default: week)."),
+                OptionSpec(name: "--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today)."),
+                OutputFormat.option(formats),
+            ],
+            examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
+                       "logbook report streaks --format json", "logbook report exercises --format csv"]),
+        run: { invocation in
+            let arguments = invocation.arguments
+            let command = arguments.command
+            let name = arguments.positionals[0]
+            guard names.contains(name) else {
+                throw UsageError(message: "unknown report '\(name)': expected one of \(names.joined(separator: ", "))"
+                                    + ArgumentParser.suggestion(for: name, among: names), command: command)
+            }
+            let from = try arguments.value("--from").map { try DateArgument.parseDay($0, option: "--from <day>", command: command) }
+            let to = try arguments.value("--to").map { try DateArgument.parseDay($0, option: "--to <day>", command: command) }
+            if let from, let to, from > to {
+                throw UsageError(message: "--from \(from) is after --to \(to)", command: command)
+            }
+            let period = ReportPeriod(rawValue: try arguments.choice("--by", ReportPeriod.allCases.map(\.rawValue), default: "week")) ?? .week
+            if arguments.has("--by") && name != "history" {
+                throw UsageError(message: "'--by' applies to the history report only", command: command)
+            }
+            let asOf = try arguments.value("--as-of").map { try DateArgument.parseDay($0, option: "--as-of <day>", command: command) }
+            if asOf != nil && name != "streaks" {
+                throw UsageError(message: "'--as-of' applies to the streaks report only", command: command)
+            }
+            let format = try OutputFormat.parse(invocation, allowed: formats)
+            let reports = try invocation.openStore().reports
+
+            switch name {
+            case "history":
+                var output = CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
+                try reports.history(by: period, from: from, to: to) { row in
+                    output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                                .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null])
+                }
+                output.finish()
+            case "exercises":
+                var output = CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
+                try reports.exercises(from: from, to: to) { row in
+                    output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
+                                .text(row.firstDay.description), .text(row.lastDay.description)])
+                }
+                output.finish()
+            case "streaks":
+                let streaks = try reports.streaks(from: from, to: to, asOf: asOf)
+                var output = CellOutput(columns: ["currentStreak", "longestStreak", "longestStart", "longestEnd", "asOf"], format: format)
+                output.add([.integer(Int64(streaks.currentStreak)), .integer(Int64(streaks.longestStreak)),
+                            streaks.longestStart.map { .text($0.description) } ?? .null,
+                            streaks.longestEnd.map { .text($0.description) } ?? .null, .text(streaks.asOf.description)])
+                output.finish()
+            default:
+                var output = CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
+                try reports.drafts(from: from, to: to) { row in
+                    output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
+                                .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)])
+                }
+                output.finish()
+            }
+        })
+}
+
+/// Rows of cells to stdout in any `--format`: a table for people, JSON/NDJSON/CSV for scripts.
+struct CellOutput {
+    private var table: TableWriter?
+    private var writer: RowStreamWriter?
+
+    init(columns: [String], format: OutputFormat) {
+        if let data = format.dataFormat {
+            writer = RowStreamWriter(format: data, columns: columns, output: Console.write)
+            writer?.begin()
+        } else {
+            table = TableWriter(header: columns)
+        }
+    }
+
+    mutating func add(_ cells: [Cell]) {
+        writer?.write(cells)
+        table?.add(cells.map { $0 == .null ? "-" : $0.plainText })
+    }
+
+    mutating func finish() {
+        writer?.end()
+        table?.finish()
+    }
+}
