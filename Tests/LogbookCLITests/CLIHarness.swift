@@ -7,8 +7,10 @@ struct CLIResult {
     let stderr: String
     let status: Int32
 
-    /// stdout split into lines, without the final empty one.
-    var lines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+    /// stdout split at each LF (a CSV's CR stays at the end of its line), without the final empty one.
+    var lines: [String] {
+        stdout.utf8.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map { String(decoding: $0, as: UTF8.self) }
+    }
 }
 
 /// Runs the built `logbook` executable in a scratch folder with a clean environment, like a user

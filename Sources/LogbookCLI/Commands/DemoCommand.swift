@@ -109,6 +109,14 @@ enum DemoCommand {
         Step(compare: ("history.plist", "history-again.plist")),
         Step(note: "Scripts get every field: JSON, NDJSON or CSV, streamed.",
              arguments: ["export", "history", "--from", "2025-02-01", "--to", "2025-02-28", "--format", "csv"]),
+        Step(note: "Reports: one SQL query each, streamed, in every format.",
+             arguments: ["report", "history", "--by", "week", "--from", "2025-01-27", "--to", "2025-02-09"]),
+        Step(arguments: ["report", "exercises"]),
+        Step(arguments: ["report", "streaks", "--as-of", "2026-02-05"]),
+        Step(arguments: ["report", "drafts", "--format", "json"]),
+        Step(note: "And any read-only SQL, with named parameters:",
+             arguments: ["query", "SELECT day, count(*) AS exercises FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk "
+                            + "WHERE day >= :from GROUP BY day ORDER BY day", "-p", "from=2026-02-01"]),
         Step(note: "Everything is checked: integrity, foreign keys, schema version.", arguments: ["check"]),
     ]
 

@@ -1,0 +1,87 @@
+import Foundation
+import Logbook
+import XCTest
+
+/// `report` and `query` on the real binary.
+final class ReportQueryCLITests: XCTestCase {
+    func testReportsOnTheFixture() throws {
+        let cli = try CLIHarness()
+        let (_, history) = try FixtureData.load(into: cli)
+        let weeks = try cli.run(["report", "history", "--format", "csv"])
+        XCTAssertEqual(weeks.status, 0, weeks.stderr)
+        XCTAssertEqual(weeks.lines.first, "period,activeDays,exercises,distinctExercises,topExercise\r")
+        // Independently: ISO weeks of the fixture's days.
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        var exercisesPerWeek: [String: Int] = [:]
+        for day in history {
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: day.day.start(in: calendar.timeZone))
+            exercisesPerWeek[String(format: "%04d-W%02d", parts.yearForWeekOfYear!, parts.weekOfYear!), default: 0] += day.exercises.count
+        }
+        let rows = weeks.lines.dropFirst().map { $0.dropLast().split(separator: ",", omittingEmptySubsequences: false) }
+        XCTAssertEqual(rows.count, 9)
+        for row in rows { XCTAssertEqual(Int(row[2]), exercisesPerWeek[String(row[0])], String(row[0])) }
+        XCTAssertEqual(rows.map { Int($0[2]) ?? 0 }.reduce(0, +), 106)
+
+        let exercises = try cli.run(["report", "exercises", "--format", "json"])
+        let objects = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(exercises.stdout.utf8)) as? [[String: Any]])
+        let allNames = history.flatMap(\.exercises)
+        XCTAssertEqual(objects.first?["exercise"] as? String, "Burpee")
+        XCTAssertEqual(objects.first?["count"] as? Int, allNames.filter { $0 == "Burpee" }.count)
+        XCTAssertEqual(objects.map { $0["count"] as? Int ?? 0 }.reduce(0, +), allNames.count)
+
+        let streaks = try cli.run(["report", "streaks", "--as-of", "2025-03-30", "--format", "ndjson"])
+        XCTAssertEqual(streaks.stdout, #"{"currentStreak":1,"longestStreak":4,"longestStart":"2025-02-28","longestEnd":"2025-03-03","asOf":"2025-03-30"}"# + "\n")
+
+        let drafts = try cli.run(["report", "drafts"])
+        XCTAssertTrue(drafts.lines[0].hasPrefix("version"), drafts.stdout)
+        XCTAssertEqual(drafts.lines.count, 11)
+    }
+
+    func testEmptyDatabaseGivesWellFormedOutput() throws {
+        let cli = try CLIHarness()
+        try cli.run(["init"])
+        XCTAssertEqual(try cli.run(["report", "history", "--format", "json"]).stdout, "[]\n")
+        XCTAssertEqual(try cli.run(["report", "exercises", "--format", "csv"]).stdout, "exercise,count,days,firstDay,lastDay\r\n")
+        XCTAssertEqual(try cli.run(["report", "drafts", "--format", "ndjson"]).stdout, "")
+        XCTAssertEqual(try cli.run(["report", "streaks", "--as-of", "2026-01-01", "--format", "json"]).stdout,
+                       #"[{"currentStreak":0,"longestStreak":0,"longestStart":null,"longestEnd":null,"asOf":"2026-01-01"}]"# + "\n")
+        let zeros = try cli.run(["report", "history", "--by", "month", "--from", "2026-01-01", "--to", "2026-02-28", "--format", "csv"])
+        XCTAssertEqual(zeros.stdout, "period,activeDays,exercises,distinctExercises,topExercise\r\n2026-01,0,0,0,\r\n2026-02,0,0,0,\r\n")
+    }
+
+    func testReportUsageErrors() throws {
+        let cli = try CLIHarness()
+        XCTAssertFailure(try cli.run(["report", "histroy"]), status: 2,
+                         mentioning: "unknown report 'histroy': expected one of history, exercises, streaks, drafts", "did you mean 'history'")
+        XCTAssertFailure(try cli.run(["report", "history", "--by", "fortnight"]), status: 2, mentioning: "day, week, month, year")
+        XCTAssertFailure(try cli.run(["report", "history", "--from", "2026-02-01", "--to", "2026-01-01"]), status: 2,
+                         mentioning: "is after --to")
+        XCTAssertFailure(try cli.run(["report", "streaks", "--as-of", "yesterday"]), status: 2, mentioning: "invalid day 'yesterday'")
+        XCTAssertFailure(try cli.run(["report", "exercises", "--by", "week"]), status: 2, mentioning: "history report only")
+    }
+
+    func testQueryIsReadOnlyWithNamedParameters() throws {
+        let cli = try CLIHarness()
+        _ = try FixtureData.load(into: cli)
+        let result = try cli.run(["query", "SELECT day, date FROM exercise_days WHERE day BETWEEN :from AND :to ORDER BY day",
+                                  "-p", "from=2025-03-01", "--param", ":to=2025-03-05", "--format", "csv"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.lines.first, "day,date\r")
+        XCTAssertTrue(result.lines.dropFirst().allSatisfy { $0 >= "2025-03-01" && $0 < "2025-03-06" }, result.stdout)
+        let limited = try cli.run(["query", "SELECT version FROM drafts ORDER BY pk LIMIT :n", "-p", "n=2", "--format", "json"])
+        XCTAssertEqual(limited.stdout, #"[{"version":"1.0"},{"version":"1.0.1"}]"# + "\n")
+
+        let before = cli.snapshot()
+        for sql in ["DELETE FROM drafts", "UPDATE drafts SET version = 'x'", "DROP TABLE drafts", "PRAGMA user_version = 9",
+                    "INSERT INTO drafts (id) VALUES ('x')", "SELECT 1; DELETE FROM drafts", "ATTACH 'other.sqlite' AS other"] {
+            let refused = try cli.run(["query", sql])
+            XCTAssertEqual(refused.status, 1, "\(sql): \(refused.stderr)")
+            XCTAssertTrue(refused.stderr.hasPrefix("logbook: error: "), refused.stderr)
+        }
+        XCTAssertFailure(try cli.run(["query", "SELECT :missing"]), status: 1, mentioning: "no value for parameter :missing")
+        XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
+        XCTAssertEqual(cli.snapshot(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("other.sqlite").path))
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import XCTest
+@testable import Logbook
+
+/// Every report against values computed here in plain Swift, on randomized histories that cross
+/// year boundaries, ISO week 53 (2020), a leap day and both DST changes.
+final class ReportTests: XCTestCase {
+    private struct SplitMix {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    }
+
+    private let names = ["Squat", "Burpee", "Cafe\u{301}", "Caf\u{E9}", "Sun Salute ☀︎", "Élan", "burpee", "Row"]
+
+    /// A random history between 2019-12-20 and 2021-01-10 (about two thirds of days active).
+    private func randomHistory(seed: UInt64) -> [ExerciseDay] {
+        var random = SplitMix(state: seed)
+        var days: [ExerciseDay] = []
+        var day = CalendarDay("2019-12-20")!
+        while day <= CalendarDay("2021-01-10")! {
+            if random.below(3) != 0 || ["2020-02-29", "2020-03-08", "2020-11-01", "2020-12-31", "2021-01-01"].contains(day.description) {
+                let exercises = (0...random.below(5)).map { _ in names[random.below(names.count)] }
+                days.append(ExerciseDay(date: day.start(in: TimeZone(identifier: "UTC")!) + 3600, day: day, exercises: exercises))
+            }
+            day = day.adding(days: 1)!
+        }
+        return days
+    }
+
+    private func store(with days: [ExerciseDay]) throws -> TestStore {
+        let test = try TestStore()
+        try test.store.history.save(days)
+        return test
+    }
+
+    // MARK: Independent computations
+
+    private func label(_ day: CalendarDay, _ period: ReportPeriod) -> String {
+        switch period {
+        case .day: return day.description
+        case .month: return String(day.description.prefix(7))
+        case .year: return String(day.description.prefix(4))
+        case .week:
+            var calendar = Calendar(identifier: .iso8601)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: day.start(in: calendar.timeZone))
+            return String(format: "%04d-W%02d", parts.yearForWeekOfYear!, parts.weekOfYear!)
+        }
+    }
+
+    private func expectedHistory(_ days: [ExerciseDay], _ period: ReportPeriod, from: CalendarDay, to: CalendarDay) -> [HistoryReportRow] {
+        let byDay = Dictionary(uniqueKeysWithValues: days.map { ($0.day, $0) })
+        var order: [String] = []
+        var grouped: [String: [ExerciseDay]] = [:]
+        var day = from
+        while day <= to {
+            let period = label(day, period)
+            if grouped[period] == nil { order.append(period); grouped[period] = [] }
+            if let record = byDay[day] { grouped[period]?.append(record) }
+            day = day.adding(days: 1)!
+        }
+        return order.sorted().map { period in
+            let records = grouped[period] ?? []
+            let names = records.flatMap(\.exercises)
+            var counts: [String: (count: Int, spelling: String)] = [:]
+            for name in names {
+                let key = name.precomposedStringWithCanonicalMapping
+                let spelling = counts[key].map { Array($0.spelling.utf8).lexicographicallyPrecedes(Array(name.utf8)) ? $0.spelling : name } ?? name
+                counts[key] = ((counts[key]?.count ?? 0) + 1, spelling)
+            }
+            let top = counts.sorted {
+                $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+            }.first?.value.spelling
+            return HistoryReportRow(period: period, activeDays: records.count, exercises: names.count,
+                                    distinctExercises: counts.count, topExercise: top)
+        }
+    }
+
+    private func runs(_ days: [CalendarDay]) -> [(first: CalendarDay, last: CalendarDay)] {
+        var runs: [(first: CalendarDay, last: CalendarDay)] = []
+        for day in days.sorted() {
+            if let last = runs.last?.last, last.adding(days: 1) == day {
+                runs[runs.count - 1].last = day
+            } else {
+                runs.append((day, day))
+            }
+        }
+        return runs
+    }
+
+    // MARK: Tests
+
+    func testHistoryReportInEveryPeriod() throws {
+        for seed: UInt64 in [1, 2, 3] {
+            let days = randomHistory(seed: seed)
+            let test = try store(with: days)
+            for period in ReportPeriod.allCases {
+                for (from, to) in [("2019-12-20", "2021-01-10"), ("2020-12-21", "2021-01-10"), ("2020-02-27", "2020-03-02")] {
+                    var rows: [HistoryReportRow] = []
+                    try test.store.reports.history(by: period, from: CalendarDay(from), to: CalendarDay(to)) { rows.append($0) }
+                    XCTAssertEqual(rows, expectedHistory(days, period, from: CalendarDay(from)!, to: CalendarDay(to)!),
+                                   "seed \(seed) \(period) \(from)...\(to)")
+                }
+            }
+            var weeks: [HistoryReportRow] = []
+            try test.store.reports.history(by: .week) { weeks.append($0) }
+            XCTAssertTrue(weeks.contains { $0.period == "2020-W53" }, "2020 has an ISO week 53")
+            XCTAssertEqual(weeks.first?.period, label(days.map(\.day).min()!, .week), "without --from, the first recorded day")
+        }
+    }
+
+    func testEmptyPeriodsInsideTheRangeHaveZeros() throws {
+        let test = try store(with: [ExerciseDay(date: Date(), day: CalendarDay("2026-03-15")!, exercises: ["Squat"])])
+        var rows: [HistoryReportRow] = []
+        try test.store.reports.history(by: .month, from: CalendarDay("2026-01-01"), to: CalendarDay("2026-04-30")) { rows.append($0) }
+        XCTAssertEqual(rows.map(\.period), ["2026-01", "2026-02", "2026-03", "2026-04"])
+        XCTAssertEqual(rows.map(\.exercises), [0, 0, 1, 0])
+        XCTAssertEqual(rows[0].topExercise, nil)
+    }
+
+    func testExercisesReport() throws {
+        let days = randomHistory(seed: 7)
+        let test = try store(with: days)
+        var rows: [ExerciseReportRow] = []
+        try test.store.reports.exercises(from: CalendarDay("2020-01-01"), to: CalendarDay("2020-12-31")) { rows.append($0) }
+        let inRange = days.filter { $0.day.description.hasPrefix("2020") }
+        var expected: [String: ExerciseReportRow] = [:]
+        for day in inRange {
+            for name in day.exercises {
+                let key = name.precomposedStringWithCanonicalMapping
+                var row = expected[key] ?? ExerciseReportRow(exercise: name, count: 0, days: 0, firstDay: day.day, lastDay: day.day)
+                if Array(name.utf8).lexicographicallyPrecedes(Array(row.exercise.utf8)) { row.exercise = name }
+                row.count += 1
+                row.firstDay = min(row.firstDay, day.day)
+                row.lastDay = max(row.lastDay, day.day)
+                expected[key] = row
+            }
+            for key in Set(day.exercises.map(\.precomposedStringWithCanonicalMapping)) { expected[key]?.days += 1 }
+        }
+        let ordered = expected.sorted {
+            $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        }.map(\.value)
+        XCTAssertEqual(rows, ordered)
+        XCTAssertEqual(rows.count, 7, "Café in NFC and NFD is one exercise")
+    }
+
+    func testStreaks() throws {
+        for seed: UInt64 in [11, 12, 13, 14] {
+            let days = randomHistory(seed: seed)
+            let test = try store(with: days)
+            for asOfText in ["2020-03-08", "2020-11-02", "2021-01-01", "2021-01-11", "2030-01-01"] {
+                let asOf = CalendarDay(asOfText)!
+                let report = try test.store.reports.streaks(asOf: asOf)
+                let counted = runs(days.map(\.day).filter { $0 <= asOf })
+                let current = counted.last(where: { $0.last == asOf || $0.last == asOf.adding(days: -1) })
+                let length = { (run: (first: CalendarDay, last: CalendarDay)) in run.last.dayNumber - run.first.dayNumber + 1 }
+                let longest = counted.max { length($0) != length($1) ? length($0) < length($1) : $0.first < $1.first }
+                XCTAssertEqual(report.currentStreak, current.map(length) ?? 0, "seed \(seed) as of \(asOf)")
+                XCTAssertEqual(report.longestStreak, longest.map(length) ?? 0)
+                XCTAssertEqual(report.longestStart, longest?.first)
+                XCTAssertEqual(report.longestEnd, longest?.last)
+                XCTAssertEqual(report.asOf, asOf)
+            }
+        }
+    }
+
+    func testStreakSpansDSTAndMidnightByCalendarDays() throws {
+        let zone = TimeZone(identifier: "America/New_York")!
+        let test = try TestStore(timeZone: zone)
+        // 23:59 on the 7th, 00:01 and 03:30 on the 8th (the spring-forward day), 23:30 on the 9th.
+        for text in ["2020-03-07T23:59:00-05:00", "2020-03-08T00:01:00-05:00", "2020-03-08T03:30:00-04:00", "2020-03-09T23:30:00-04:00"] {
+            try test.store.history.addDoneExercise("Squat", at: instant(text))
+        }
+        let report = try test.store.reports.streaks(asOf: CalendarDay("2020-03-10"))
+        XCTAssertEqual(report.currentStreak, 3)
+        XCTAssertEqual(report.longestStart, CalendarDay("2020-03-07"))
+        XCTAssertEqual(report.longestEnd, CalendarDay("2020-03-09"))
+    }
+
+    func testDraftsReport() throws {
+        let clock = TestClock(instant("2026-01-10T12:00:00Z"))
+        let test = try TestStore(now: { clock.now })
+        let first = try test.store.drafts.save(ReleaseDraft(version: "1.0", checklist: [
+            ChecklistItem(title: "a", isDone: true), ChecklistItem(title: "b"), ChecklistItem(title: "c", isDone: true)]))
+        try test.store.drafts.submit("1.0", at: instant("2026-01-11T09:00:00Z"))
+        clock.advance(by: 86_400 * 3)
+        try test.store.drafts.save(ReleaseDraft(version: "2.0"))
+        var rows: [DraftReportRow] = []
+        try test.store.reports.drafts { rows.append($0) }
+        XCTAssertEqual(rows.map(\.version), ["1.0", "2.0"])
+        XCTAssertEqual(rows[0], DraftReportRow(id: first.id, version: "1.0", isSubmitted: true,
+                                               submittedAt: instant("2026-01-11T09:00:00Z"), done: 2, total: 3))
+        XCTAssertEqual(rows[0].summary, "2 of 3 done")
+        XCTAssertEqual(rows[1].summary, "0 of 0 done")
+        var recent: [DraftReportRow] = []
+        try test.store.reports.drafts(from: CalendarDay("2026-01-12")) { recent.append($0) }
+        XCTAssertEqual(recent.map(\.version), ["2.0"])
+    }
+}
