@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "SQLiteQuery", targets: ["SQLiteQuery"]),
         .library(name: "Logbook", targets: ["Logbook"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
+        .executable(name: "logbook-bench", targets: ["LogbookBench"]),
     ],
     targets: [
         .systemLibrary(
@@ -21,6 +22,8 @@ let package = Package(
         .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"]),
         .target(name: "Logbook", dependencies: ["SQLiteQuery"], plugins: ["MigrationsPlugin"]),
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
+        // Workloads timed side by side with a hand-written C-API engine (README: Performance).
+        .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),
         .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery"]),
         // Runs the built `logbook` binary, as a user would; depending on LogbookCLI gets it built first.

@@ -18,7 +18,8 @@ public final class Database: @unchecked Sendable {
     }
 
     private let connection: Connection
-    private let lock = NSLock()
+    // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
+    private let lock = NSRecursiveLock()
     public let migrator: Migrator
     public var path: String { connection.path }
 

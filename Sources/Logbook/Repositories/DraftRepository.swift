@@ -15,6 +15,13 @@ public struct DraftRepository: Sendable {
         try database.write { connection in try save(draft, in: connection) }
     }
 
+    /// Saves many drafts in one transaction: all or none.
+    public func save(contentsOf drafts: some Sequence<ReleaseDraft>) throws {
+        try database.write { connection in
+            for draft in drafts { _ = try save(draft, in: connection) }
+        }
+    }
+
     func save(_ draft: ReleaseDraft, in connection: Connection) throws -> ReleaseDraft {
         try validate(draft)
         var stored = draft

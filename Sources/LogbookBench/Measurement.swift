@@ -1,0 +1,45 @@
+import Foundation
+
+/// Wall-clock time of `body`, in seconds.
+func seconds(_ body: () throws -> Void) rethrows -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+}
+
+/// The median of `runs` timings; `setup` runs before each, untimed.
+func median(runs: Int, setup: () throws -> Void = {}, _ body: () throws -> Void) rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        try setup()
+        times.append(try seconds(body))
+    }
+    return times.sorted()[times.count / 2]
+}
+
+/// Runs a program to completion, its stdin and stdout redirected to files, and returns its wall
+/// time and peak resident size (KiB, from `wait4`).
+func runProcess(_ path: String, _ arguments: [String], stdin: String? = nil, stdout: String = "/dev/null",
+                environment: [String: String] = [:]) -> (seconds: Double, peakKiB: Int, status: Int32) {
+    var actions: posix_spawn_file_actions_t = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+        argv.forEach { free($0) }
+        envp.forEach { free($0) }
+    }
+    var pid: pid_t = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    guard posix_spawn(&pid, path, &actions, nil, argv, envp) == 0 else { return (0, 0, -1) }
+    var status: Int32 = 0
+    var usage = rusage()
+    wait4(pid, &status, 0, &usage)
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    return (elapsed, Int(usage.ru_maxrss), (status >> 8) & 0xFF)
+}

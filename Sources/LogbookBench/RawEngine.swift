@@ -1,0 +1,202 @@
+import CSQLite
+import Foundation
+import Logbook
+import SQLiteQuery
+
+/// The baseline: what a careful C programmer writes against the SQLite C API for the same work.
+/// Same file layout (the migrations' SQL), same pragmas, prepared statements reused, values bound,
+/// one transaction for writes, children read with one ordered join.
+final class RawEngine {
+    private let db: OpaquePointer
+    private var statements: [String: OpaquePointer] = [:]
+    private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    init(path: String) {
+        var handle: OpaquePointer?
+        sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
+        db = handle!
+        sqlite3_busy_timeout(db, 5_000)
+        exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16384; PRAGMA mmap_size = 0")
+    }
+
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(db)
+    }
+
+    func createSchema() {
+        for file in Schema.migrationFiles { exec(file.sql) }
+    }
+
+    func exec(_ sql: String) {
+        if sqlite3_exec(db, sql, nil, nil, nil) != SQLITE_OK {
+            fatalError("raw engine: \(String(cString: sqlite3_errmsg(db))) in \(sql)")
+        }
+    }
+
+    private func statement(_ sql: String) -> OpaquePointer {
+        if let statement = statements[sql] {
+            sqlite3_reset(statement)
+            return statement
+        }
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK, let statement else {
+            fatalError("raw engine: \(String(cString: sqlite3_errmsg(db))) in \(sql)")
+        }
+        statements[sql] = statement
+        return statement
+    }
+
+    private func bindText(_ statement: OpaquePointer, _ index: Int32, _ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            _ = sqlite3_bind_text(statement, index, UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                  Int32(bytes.count), transient)
+        }
+    }
+
+    private func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(statement, column),
+                                             count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    }
+
+    private func step(_ statement: OpaquePointer) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: fatalError("raw engine: \(String(cString: sqlite3_errmsg(db)))")
+        }
+    }
+
+    // MARK: Workloads
+
+    func insert(_ days: [ExerciseDay]) {
+        exec("BEGIN IMMEDIATE")
+        let insertDay = statement("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)")
+        let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
+        for day in days {
+            sqlite3_reset(insertDay)
+            bindText(insertDay, 1, day.id.uuidString)
+            bindText(insertDay, 2, day.day.description)
+            sqlite3_bind_double(insertDay, 3, day.date.timeIntervalSinceReferenceDate)
+            _ = step(insertDay)
+            let key = sqlite3_last_insert_rowid(db)
+            for (offset, name) in day.exercises.enumerated() {
+                sqlite3_reset(insertName)
+                sqlite3_bind_int64(insertName, 1, key)
+                sqlite3_bind_int64(insertName, 2, Int64(offset + 1))
+                bindText(insertName, 3, name)
+                bindText(insertName, 4, name.comparisonKey)
+                _ = step(insertName)
+            }
+        }
+        exec("COMMIT")
+    }
+
+    /// Days in `from...to` (all when nil) with their exercises, by day, from one ordered join.
+    func days(from: CalendarDay?, to: CalendarDay?) -> [ExerciseDay] {
+        let sql = """
+            SELECT d.id, d.day, d.date, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE d.day BETWEEN ? AND ? ORDER BY d.day, e.position
+            """
+        let select = statement(sql)
+        bindText(select, 1, from?.description ?? "0000")
+        bindText(select, 2, to?.description ?? "9999")
+        exec("BEGIN")
+        var result: [ExerciseDay] = []
+        var currentDay = ""
+        while step(select) {
+            let dayText = text(select, 1)
+            if dayText != currentDay {
+                currentDay = dayText
+                result.append(ExerciseDay(id: UUID(uuidString: text(select, 0))!, date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 2)),
+                                          day: CalendarDay(dayText)!, exercises: []))
+            }
+            result[result.count - 1].exercises.append(text(select, 3))
+        }
+        sqlite3_reset(select)
+        exec("COMMIT")
+        return result
+    }
+
+    /// Days in `from...to` on which `name` was done.
+    func countDays(with name: String, from: CalendarDay, to: CalendarDay) -> Int {
+        let count = statement("""
+            SELECT count(*) FROM exercise_days AS d
+            WHERE d.day BETWEEN ? AND ? AND d.pk IN (SELECT e.day_pk FROM exercises AS e WHERE e.name_key = ?)
+            """)
+        bindText(count, 1, from.description)
+        bindText(count, 2, to.description)
+        bindText(count, 3, name.comparisonKey)
+        _ = step(count)
+        let result = Int(sqlite3_column_int64(count, 0))
+        sqlite3_reset(count)
+        return result
+    }
+
+    func insertDrafts(_ drafts: [ReleaseDraft]) {
+        exec("BEGIN IMMEDIATE")
+        let insertDraft = statement("""
+            INSERT INTO drafts (id, version, version_key, whats_new, submitted_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        let insertItem = statement("INSERT INTO checklist_items (draft_pk, position, id, title, is_done) VALUES (?, ?, ?, ?, ?)")
+        for draft in drafts {
+            sqlite3_reset(insertDraft)
+            bindText(insertDraft, 1, draft.id.uuidString)
+            bindText(insertDraft, 2, draft.version)
+            bindText(insertDraft, 3, draft.version.comparisonKey)
+            bindText(insertDraft, 4, draft.whatsNew)
+            if let submitted = draft.submittedAt {
+                sqlite3_bind_double(insertDraft, 5, submitted.timeIntervalSinceReferenceDate)
+            } else {
+                sqlite3_bind_null(insertDraft, 5)
+            }
+            sqlite3_bind_double(insertDraft, 6, draft.createdAt.timeIntervalSinceReferenceDate)
+            sqlite3_bind_double(insertDraft, 7, draft.updatedAt.timeIntervalSinceReferenceDate)
+            _ = step(insertDraft)
+            let key = sqlite3_last_insert_rowid(db)
+            for (offset, item) in draft.checklist.enumerated() {
+                sqlite3_reset(insertItem)
+                sqlite3_bind_int64(insertItem, 1, key)
+                sqlite3_bind_int64(insertItem, 2, Int64(offset + 1))
+                bindText(insertItem, 3, item.id.uuidString)
+                bindText(insertItem, 4, item.title)
+                sqlite3_bind_int64(insertItem, 5, item.isDone ? 1 : 0)
+                _ = step(insertItem)
+            }
+        }
+        exec("COMMIT")
+    }
+
+    /// Unsubmitted drafts whose version starts with `prefix` (on the NFC key, as the translated
+    /// predicate's index-friendly form), newest update first then version, 20 at most: one page.
+    func openDrafts(prefix: String, minimumItems: Int) -> [UUID] {
+        let select = statement("""
+            SELECT d.id FROM drafts AS d
+            WHERE d.submitted_at IS NULL AND swift_starts_with(d.version, ?)
+              AND (SELECT count(*) FROM checklist_items AS c WHERE c.draft_pk = d.pk) >= ?
+            ORDER BY d.updated_at DESC, d.version_key, d.id LIMIT 20
+            """)
+        bindText(select, 1, prefix)
+        sqlite3_bind_int64(select, 2, Int64(minimumItems))
+        var ids: [UUID] = []
+        while step(select) { ids.append(UUID(uuidString: text(select, 0))!) }
+        sqlite3_reset(select)
+        return ids
+    }
+
+    /// Registers `swift_starts_with` as the same Swift function Logbook's connections use, so both
+    /// engines run the same SQL.
+    func registerStartsWith() {
+        sqlite3_create_function_v2(db, "swift_starts_with", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil, { context, _, arguments in
+            guard let arguments, let a = sqlite3_value_text(arguments[0]), let b = sqlite3_value_text(arguments[1]) else {
+                sqlite3_result_null(context)
+                return
+            }
+            let text = String(cString: a), prefix = String(cString: b)
+            sqlite3_result_int(context, text.starts(with: prefix) ? 1 : 0)
+        }, nil, nil, nil)
+    }
+
+    func analyze() { exec("PRAGMA analysis_limit = 1000; ANALYZE") }
+}

@@ -1,0 +1,227 @@
+import CSQLite
+import Foundation
+import Logbook
+import SQLiteQuery
+
+// logbook-bench [--quick] [--runs N]
+//
+// Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
+// process on one machine, and prints one line per workload with the ratio. Every workload also
+// checks that both engines return the same results. `--quick` runs tiny sizes once: for CI, to
+// prove the workloads run and agree, not to measure.
+
+let arguments = CommandLine.arguments.dropFirst()
+let quick = arguments.contains("--quick")
+let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
+let dayCount = quick ? 2_000 : 200_000
+let draftCount = quick ? 500 : 10_000
+let fetchCount = quick ? 200 : 10_000
+let draftFetchCount = quick ? 50 : 1_000
+
+let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-\(UUID().uuidString)")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(at: folder) }
+func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+func remove(_ name: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+}
+
+var disagreements: [String] = []
+@MainActor func agree(_ same: Bool, _ workload: String) {
+    if !same { disagreements.append(workload) }
+}
+
+func formatSeconds(_ value: Double) -> String { String(format: "%8.3f s", value) }
+
+/// Writes a line at once, so a long run shows its progress even through a pipe.
+func write(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func report(_ name: String, logbook: Double, raw: Double, target: String) {
+    let ratio = raw > 0 ? String(format: "%6.2fx", logbook / raw) : "     -"
+    let line = name.padding(toLength: 52, withPad: " ", startingAt: 0) + formatSeconds(logbook) + "  " + formatSeconds(raw)
+        + "  " + ratio + "  " + target
+    write(line)
+}
+
+var sample = SampleData(seed: 42)
+let days = sample.days(dayCount, perDay: 5)
+let drafts = sample.drafts(draftCount)
+write("logbook-bench: \(dayCount) days × 5 exercises, \(draftCount) drafts; median of \(runs) run(s); "
+      + "SQLite \(String(cString: sqlite3_libversion())); \(ProcessInfo.processInfo.activeProcessorCount) cores")
+write("workload".padding(toLength: 52, withPad: " ", startingAt: 0) + "   logbook        raw    ratio  target (GRDB)")
+
+// MARK: Insert through the repository API, one transaction
+
+var store: Logbook?
+var raw: RawEngine?
+let logbookInsert = try median(runs: runs, setup: {
+    store = nil
+    remove("logbook.sqlite")
+    store = try Logbook(path: path("logbook.sqlite"))
+}) {
+    try store!.history.save(days)
+}
+let rawInsert = median(runs: runs, setup: {
+    raw = nil
+    remove("raw.sqlite")
+    raw = RawEngine(path: path("raw.sqlite"))
+    raw!.createSchema()
+}) {
+    raw!.insert(days)
+}
+report("insert \(dayCount * 5) exercises (repository, 1 txn)", logbook: logbookInsert, raw: rawInsert, target: "≤1.2x (2.2x)")
+guard let store, let raw else { fatalError("setup failed") }
+try store.database.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
+raw.analyze()
+
+// MARK: Range fetches of 30 days, sorted by day
+
+func windows(_ count: Int, length: Int, seed: UInt64) -> [(CalendarDay, CalendarDay)] {
+    var random = SampleData(seed: seed)
+    return (0..<count).map { _ in
+        let first = SampleData.firstDay.adding(days: random.below(dayCount - length))!
+        return (first, first.adding(days: length - 1)!)
+    }
+}
+let rangeWindows = windows(fetchCount, length: 30, seed: 7)
+var logbookRanges: [[ExerciseDay]] = []
+let logbookRange = try median(runs: runs, setup: { logbookRanges = [] }) {
+    for (first, last) in rangeWindows {
+        let found = try store.history.fetch(FetchDescriptor(
+            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
+        if logbookRanges.count < 100 { logbookRanges.append(found) }
+    }
+}
+var rawRanges: [[ExerciseDay]] = []
+let rawRange = median(runs: runs, setup: { rawRanges = [] }) {
+    for (first, last) in rangeWindows {
+        let found = raw.days(from: first, to: last)
+        if rawRanges.count < 100 { rawRanges.append(found) }
+    }
+}
+agree(logbookRanges == rawRanges && logbookRanges.allSatisfy { $0.count == 30 }, "range fetch")
+report("\(fetchCount) fetches of a 30-day window", logbook: logbookRange, raw: rawRange, target: "≤1.3x (5.4x)")
+
+// MARK: Fetch everything
+
+var logbookAll: [ExerciseDay] = []
+let logbookFetchAll = try median(runs: runs) {
+    logbookAll = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day)]))
+}
+var rawAll: [ExerciseDay] = []
+let rawFetchAll = try median(runs: runs) { rawAll = raw.days(from: nil, to: nil) }
+agree(logbookAll == rawAll && rawAll == days, "fetch all")
+report("fetch all \(dayCount) days as [ExerciseDay]", logbook: logbookFetchAll, raw: rawFetchAll, target: "≤1.3x (9.2x)")
+logbookAll = []
+rawAll = []
+
+// MARK: Counts of one exercise in a 365-day window
+
+let countWindows = windows(fetchCount, length: 365, seed: 9)
+var logbookCounts: [Int] = []
+let logbookCount = try median(runs: runs, setup: { logbookCounts = [] }) {
+    for (index, (first, last)) in countWindows.enumerated() {
+        let name = SampleData.exerciseNames[index % SampleData.exerciseNames.count]
+        logbookCounts.append(try store.history.fetchCount(FetchDescriptor(
+            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last && $0.exercises.contains(name) })))
+    }
+}
+var rawCounts: [Int] = []
+let rawCount = median(runs: runs, setup: { rawCounts = [] }) {
+    for (index, (first, last)) in countWindows.enumerated() {
+        rawCounts.append(raw.countDays(with: SampleData.exerciseNames[index % SampleData.exerciseNames.count], from: first, to: last))
+    }
+}
+agree(logbookCounts == rawCounts && rawCounts.contains { $0 > 0 }, "count")
+report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount, raw: rawCount, target: "≤1.1x (1.2x)")
+
+// MARK: Drafts: a #Predicate, two sort keys, limit 20
+
+try store.drafts.save(contentsOf: drafts)
+raw.registerStartsWith()
+raw.insertDrafts(try store.drafts.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.createdAt)])))
+try store.database.withConnection { try $0.execute("ANALYZE") }
+raw.analyze()
+let prefixes = ["0.", "1.1", "2.", "3.19", "1."]
+var logbookPages: [[UUID]] = []
+let logbookDrafts = try median(runs: runs, setup: { logbookPages = [] }) {
+    for index in 0..<draftFetchCount {
+        let prefix = prefixes[index % prefixes.count], minimum = index % 10
+        logbookPages.append(try store.drafts.fetch(FetchDescriptor(
+            predicate: #Predicate<ReleaseDraft> { $0.submittedAt == nil && $0.version.starts(with: prefix) && $0.checklist.count >= minimum },
+            sortBy: [SortDescriptor(\.updatedAt, order: .reverse), SortDescriptor(\.version)], fetchLimit: 20)).map(\.id))
+    }
+}
+var rawPages: [[UUID]] = []
+let rawDrafts = median(runs: runs, setup: { rawPages = [] }) {
+    for index in 0..<draftFetchCount {
+        rawPages.append(raw.openDrafts(prefix: prefixes[index % prefixes.count], minimumItems: index % 10))
+    }
+}
+agree(logbookPages == rawPages && rawPages.contains { !$0.isEmpty }, "drafts fetch")
+report("\(draftFetchCount) draft fetches (#Predicate, 2 sorts, limit 20)", logbook: logbookDrafts, raw: rawDrafts, target: "-")
+
+// MARK: Reports on the whole history
+
+for name in ["history --by week", "history --by month", "exercises", "streaks"] {
+    var rows = 0
+    let time = try median(runs: runs, setup: { rows = 0 }) {
+        switch name {
+        case "history --by week": try store.reports.history(by: .week) { _ in rows += 1 }
+        case "history --by month": try store.reports.history(by: .month) { _ in rows += 1 }
+        case "exercises": try store.reports.exercises { _ in rows += 1 }
+        default: rows = try store.reports.streaks(asOf: SampleData.firstDay.adding(days: dayCount)).longestStreak
+        }
+    }
+    agree(rows > 0, "report \(name)")
+    report("report \(name)", logbook: time, raw: 0, target: "< 1 s")
+}
+
+// MARK: Whole processes: import, export, peak memory
+
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("logbook").path
+if FileManager.default.isExecutableFile(atPath: executable) {
+    let ndjson = path("days.ndjson"), appJSON = path("days.json")
+    let exported = runProcess(executable, ["--db", path("logbook.sqlite"), "export", "history", "--format", "ndjson", "-o", ndjson])
+    agree(exported.status == 0, "export ndjson")
+    try SampleData.appJSON(days).write(to: URL(fileURLWithPath: appJSON))
+
+    for (name, file) in [("NDJSON", ndjson), ("app JSON", appJSON)] {
+        var peak = 0
+        let time = median(runs: runs, setup: { remove("import.sqlite") }) {
+            let result = runProcess(executable, ["--db", path("import.sqlite"), "import", file])
+            agree(result.status == 0, "import \(name)")
+            peak = result.peakKiB
+        }
+        let target = name == "NDJSON" ? "≤1.5x raw insert" : "≤2x raw insert"
+        report("logbook import, \(name) (peak \(peak / 1024) MiB)", logbook: time, raw: rawInsert, target: target)
+    }
+    let imported = try Logbook(path: path("import.sqlite"))
+    agree(try imported.history.fetchCount() == dayCount, "import count")
+
+    var exportPeak = 0
+    let exportTime = try median(runs: runs) {
+        let result = runProcess(executable, ["--db", path("logbook.sqlite"), "export", "history", "--format", "csv"])
+        agree(result.status == 0, "export csv")
+        exportPeak = result.peakKiB
+    }
+    let shell = "/usr/bin/sqlite3"
+    let shellTime = FileManager.default.isExecutableFile(atPath: shell) ? try median(runs: runs) {
+        _ = runProcess(shell, ["-csv", "-header", path("logbook.sqlite"), """
+            SELECT d.id, d.day, d.date, e.position, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            ORDER BY d.day, e.position
+            """])
+    } : 0
+    report("logbook export --format csv (peak \(exportPeak / 1024) MiB)", logbook: exportTime, raw: shellTime, target: "≤2x sqlite3 -csv")
+} else {
+    write("(process workloads skipped: no logbook executable beside logbook-bench; run `swift build` first)")
+}
+
+if disagreements.isEmpty {
+    write("results agree: every workload returned the same records from both engines")
+} else {
+    write("results DISAGREE in: \(disagreements.joined(separator: ", "))")
+    exit(1)
+}
