@@ -43,6 +43,7 @@ extension Connection {
     ///
     /// - `swift_key(text)`: the NFC ``Swift/String/comparisonKey``, to compare unindexed text;
     ///   other values pass through.
+    /// - `swift_less(text, other)`: Swift's `<`, which is not always the NFC order.
     /// - `swift_contains(text, other)`, `swift_starts_with(text, prefix)`: Character by Character.
     /// - `swift_count(text)`: the number of Characters.
     /// - `swift_localized_contains(text, other)`: `localizedStandardContains` (case and
@@ -65,6 +66,7 @@ extension Connection {
                 base: PredicateExpressions.Value(texts[0]), prefix: PredicateExpressions.Value(texts[1])
             ).evaluate(PredicateBindings()) ? 1 : 0)
         }
+        try createTextFunction("swift_less", argumentCount: 2) { .integer($0[0] < $0[1] ? 1 : 0) }
         try createTextFunction("swift_count", argumentCount: 1) { .integer(Int64($0[0].count)) }
         try createTextFunction("swift_localized_contains", argumentCount: 2) {
             .integer($0[0].localizedStandardContains($0[1]) ? 1 : 0)

@@ -19,6 +19,16 @@ struct Operand {
     var isOptional: Bool
     /// For text: the expression whose bytes compare as Swift compares strings.
     var comparisonKey: QueryExpression?
+    /// Whether `evaluate` may throw here (a force unwrap of nil), which SQL turns into NULL. Where
+    /// the operand is not optional, its NULL can only mean that failure.
+    var mayFail = false
+
+    /// This operand, failing wherever one of `inputs` fails.
+    func failing(with inputs: Operand...) -> Operand {
+        var operand = self
+        operand.mayFail = mayFail || inputs.contains(where: \.mayFail)
+        return operand
+    }
 
     var kind: ValueKind? {
         if case .scalar(let kind) = shape { return kind }

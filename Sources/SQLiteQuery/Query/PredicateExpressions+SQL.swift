@@ -117,8 +117,9 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable where LHS: SQLTransl
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         let optional = try lhs.translate(with: translator)
         let fallback = try rhs.translate(with: translator)
+        try translator.operations.checkNilIsDistinct(optional)
         var result = Operand.scalar(.coalesce([optional.expression, fallback.expression]), optional.kind ?? fallback.kind,
-                                    optional: fallback.isOptional)
+                                    optional: fallback.isOptional).failing(with: fallback)
         if let key = optional.comparisonKey, let fallbackKey = fallback.comparisonKey {
             result.comparisonKey = .coalesce([key, fallbackKey])
         }
@@ -128,9 +129,11 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable where LHS: SQLTransl
 
 extension PredicateExpressions.ForcedUnwrap: SQLTranslatable where Inner: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
-        // A nil makes `evaluate` throw, so no such row is accepted; in SQL the NULL drops it.
+        // A nil makes `evaluate` throw, so no such row is accepted; in SQL it stays NULL, which the
+        // operators carry on to the WHERE clause (see `QueryOperations`).
         var operand = try inner.translate(with: translator)
         operand.isOptional = false
+        operand.mayFail = true
         return operand
     }
 }
@@ -138,6 +141,7 @@ extension PredicateExpressions.ForcedUnwrap: SQLTranslatable where Inner: SQLTra
 extension PredicateExpressions.OptionalFlatMap: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         var wrappedOperand = try wrapped.translate(with: translator)
+        try translator.operations.checkNilIsDistinct(wrappedOperand)
         let wrappedExpression = wrappedOperand.expression
         wrappedOperand.isOptional = false
         translator.bind(variable.key, to: wrappedOperand)
@@ -158,10 +162,14 @@ where Test: SQLTranslatable, If: SQLTranslatable, Else: SQLTranslatable {
         let condition = try test.translate(with: translator)
         let yes = try trueBranch.translate(with: translator)
         let no = try falseBranch.translate(with: translator)
-        var result = Operand.scalar(.conditional(condition.expression, then: yes.expression, else: no.expression),
-                                    yes.kind ?? no.kind, optional: yes.isOptional || no.isOptional)
+        let operations = translator.operations
+        // A failing test is NULL, which CASE would take for false.
+        var result = Operand.scalar(
+            operations.nullWhereFailed(.conditional(condition.expression, then: yes.expression, else: no.expression), condition),
+            yes.kind ?? no.kind, optional: yes.isOptional || no.isOptional).failing(with: condition, yes, no)
         if let yesKey = yes.comparisonKey, let noKey = no.comparisonKey {
-            result.comparisonKey = .conditional(condition.expression, then: yesKey, else: noKey)
+            result.comparisonKey = operations.nullWhereFailed(.conditional(condition.expression, then: yesKey, else: noKey),
+                                                              condition)
         }
         return result
     }
@@ -179,28 +187,14 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable where LHS: SQLT
 
 extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
-        try translator.operations.containsWhere(try sequence.translate(with: translator)) { operations, element in
-            translator.operations = operations
-            translator.bind(variable.key, to: element)
-            let result = try test.translate(with: translator)
-            operations = translator.operations
-            return result
-        }
+        try translator.exists(in: sequence, variable: variable.key, test: test, negated: false)
     }
 }
 
 extension PredicateExpressions.SequenceAllSatisfy: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         // allSatisfy(test) ⇔ !contains(where: !test)
-        let anyFails = try translator.operations.containsWhere(try sequence.translate(with: translator),
-                                                                test: { operations, element in
-            translator.operations = operations
-            translator.bind(variable.key, to: element)
-            let result = try test.translate(with: translator)
-            operations = translator.operations
-            return result
-        }, negateTest: true)
-        return translator.operations.not(anyFails)
+        translator.operations.not(try translator.exists(in: sequence, variable: variable.key, test: test, negated: true))
     }
 }
 
@@ -214,7 +208,7 @@ extension PredicateExpressions.CollectionContainsCollection: SQLTranslatable
 where Base: SQLTranslatable, Other: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         let container = try base.translate(with: translator)
-        guard container.kind == .text else {
+        guard container.kind == .text || (container.kind == nil && Base.Output.self == String.self) else {
             throw QueryError.unsupported("contains(_:) of one collection in another")
         }
         return try translator.operations.contains(container, try other.translate(with: translator))

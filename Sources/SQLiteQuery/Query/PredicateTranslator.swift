@@ -25,13 +25,32 @@ final class PredicateTranslator<Record> {
 
     func translate(_ expression: Any) throws -> Operand {
         guard let translatable = expression as? any SQLTranslatable else {
-            throw QueryError.unsupported(Self.constructName(of: expression))
+            throw QueryError.unsupported(Self.constructName(of: Self.untranslatableNode(in: expression)))
         }
         return try translatable.translate(with: self)
     }
 
+    /// The node to name when a tree does not translate: a node conforms only when its children
+    /// do, so the cast fails at every node above the one that has no translation.
+    static func untranslatableNode(in expression: Any) -> Any {
+        for child in Mirror(reflecting: expression).children
+        where child.value is any PredicateExpression && !(child.value is any SQLTranslatable) {
+            return untranslatableNode(in: child.value)
+        }
+        return expression
+    }
+
     func bind(_ variable: PredicateExpressions.VariableID, to operand: Operand) {
         bindings[variable] = operand
+    }
+
+    /// `EXISTS` an element of `sequence` for which `test`, with `variable` bound to the element,
+    /// holds (or with `negated`, fails).
+    func exists(in sequence: some SQLTranslatable, variable: PredicateExpressions.VariableID,
+                test: some SQLTranslatable, negated: Bool) throws -> Operand {
+        let (element, scope) = try operations.element(of: try sequence.translate(with: self))
+        bind(variable, to: element)
+        return try operations.exists(scope, where: try test.translate(with: self), negated: negated)
     }
 
     func operand(for variable: PredicateExpressions.VariableID) throws -> Operand {
@@ -59,9 +78,12 @@ final class PredicateTranslator<Record> {
                 return .field(derived, qualifier: qualifier)
             }
             return try resolveCollectionProperty(root, keyPath)
-        case .scalar(.text):
-            if keyPath == \String.count { return try operations.count(root) }
-            if keyPath == \String.isEmpty { return try operations.isEmpty(root) }
+        case .scalar(let kind) where kind == .text || (kind == nil && type(of: keyPath).rootType == String.self):
+            // Text, or a value of no known kind (an unwrapped nil) that the key path says is text.
+            var text = root
+            text.shape = .scalar(.text)
+            if keyPath == \String.count { return try operations.count(text) }
+            if keyPath == \String.isEmpty { return try operations.isEmpty(text) }
             throw QueryError.unsupported("key path \(keyPath) on text")
         default:
             throw QueryError.unsupported("key path \(keyPath)")
@@ -69,10 +91,12 @@ final class PredicateTranslator<Record> {
     }
 
     private func resolveCollectionProperty(_ root: Operand, _ keyPath: AnyKeyPath) throws -> Operand {
-        // `count` and `isEmpty` of any array or collection type.
-        let name = "\(keyPath)"
-        if name.hasSuffix(".count") { return try operations.count(root) }
-        if name.hasSuffix(".isEmpty") { return try operations.isEmpty(root) }
+        // `count` and `isEmpty` of the array, matched by identity: a key path's description does
+        // not name computed properties on every platform (`\Array<String>.<computed 0x…>` on Linux).
+        if let array = type(of: keyPath).rootType as? any ArrayKeyPaths.Type {
+            if keyPath == array.countKeyPath { return try operations.count(root) }
+            if keyPath == array.isEmptyKeyPath { return try operations.isEmpty(root) }
+        }
         throw QueryError.unsupported("key path \(keyPath) on a collection (only count, isEmpty and contains)")
     }
 
@@ -88,6 +112,17 @@ final class PredicateTranslator<Record> {
         let full = String(describing: type(of: expression))
         return String(full.prefix { $0 != "<" })
     }
+}
+
+/// The `count` and `isEmpty` key paths of an array type, found by opening the type at run time.
+private protocol ArrayKeyPaths {
+    static var countKeyPath: AnyKeyPath { get }
+    static var isEmptyKeyPath: AnyKeyPath { get }
+}
+
+extension Array: ArrayKeyPaths {
+    fileprivate static var countKeyPath: AnyKeyPath { \Self.count }
+    fileprivate static var isEmptyKeyPath: AnyKeyPath { \Self.isEmpty }
 }
 
 /// A `PredicateExpressions` node that has an SQL translation.

@@ -1,6 +1,11 @@
 /// The operations both front ends compile to, each written once with Swift's semantics:
 /// text compares by NFC key, `==` with an optional is NULL-safe, collections become `EXISTS` and
 /// `count` subqueries, and string searches call functions that run Swift's own algorithms.
+///
+/// A force unwrap of nil makes `evaluate` throw, and the row is not accepted; in SQL it is a NULL
+/// (see ``Operand/mayFail``). Comparisons, functions and `NOT` carry that NULL on, but operators
+/// that turn NULL into a value (`IS`, `OR`, `AND`, `CASE`, `EXISTS`, `COALESCE`) would not, so
+/// those return NULL where an operand failed, as Swift's short-circuiting operators do.
 struct QueryOperations {
     /// The row key column name of collection parents (`pk`).
     let rowKey: String
@@ -20,16 +25,34 @@ struct QueryOperations {
         try checkComparable(lhs, rhs, operator: negated ? "!=" : "==")
         let nullable = lhs.isOptional || rhs.isOptional
         let op: ComparisonOperator = nullable ? (negated ? .isNot : .is) : (negated ? .notEqual : .equal)
-        return .boolean(.comparison(op, lhs.comparable, rhs.comparable))
+        let comparison = QueryExpression.comparison(op, lhs.comparable, rhs.comparable)
+        return .boolean(nullable ? try nullWhereAnyFailed(comparison, lhs, rhs) : comparison).failing(with: lhs, rhs)
     }
 
     /// `<`, `<=`, `>`, `>=`.
+    ///
+    /// Text runs Swift's own `<` (`swift_less`) rather than comparing NFC keys: Swift's `<` is not
+    /// always the NFC order (it answers false both ways for "e\u{301}" and "éa"), and `evaluate`
+    /// uses it. `a > b` is `b < a`, `a <= b` is `!(b < a)` and `a >= b` is `!(a < b)`, as
+    /// `Comparable` defines them. Days and ids, stored as ASCII text, compare as columns, so that
+    /// their indexes serve ranges.
     func order(_ op: ComparisonOperator, _ lhs: Operand, _ rhs: Operand, symbol: String) throws -> Operand {
         try checkComparable(lhs, rhs, operator: symbol)
         if lhs.kind == .bool || rhs.kind == .bool {
             throw QueryError.typeMismatch("'\(symbol)' does not apply to true/false values", position: nil)
         }
-        return .boolean(.comparison(op, lhs.comparable, rhs.comparable))
+        let kinds = [lhs.kind, rhs.kind].compactMap { $0 }
+        guard kinds.contains(.text), kinds.allSatisfy({ $0 == .text }) else {
+            return .boolean(.comparison(op, lhs.comparable, rhs.comparable)).failing(with: lhs, rhs)
+        }
+        func less(_ lhs: Operand, _ rhs: Operand) -> QueryExpression { .function("swift_less", [lhs.expression, rhs.expression]) }
+        let expression: QueryExpression = switch op {
+        case .greater: less(rhs, lhs)
+        case .lessOrEqual: .not(less(rhs, lhs))
+        case .greaterOrEqual: .not(less(lhs, rhs))
+        default: less(lhs, rhs)
+        }
+        return .boolean(expression).failing(with: lhs, rhs)
     }
 
     private func checkComparable(_ lhs: Operand, _ rhs: Operand, operator symbol: String) throws {
@@ -45,9 +68,39 @@ struct QueryOperations {
 
     // MARK: Logic
 
-    func and(_ lhs: Operand, _ rhs: Operand) -> Operand { .boolean(.and(lhs.expression, rhs.expression)) }
-    func or(_ lhs: Operand, _ rhs: Operand) -> Operand { .boolean(.or(lhs.expression, rhs.expression)) }
-    func not(_ operand: Operand) -> Operand { .boolean(.not(operand.expression)) }
+    /// `&&` and `||` evaluate their left side first, so only its failure needs carrying on: a
+    /// failing right side is not evaluated in Swift when the left side decides, nor needed in SQL.
+    func and(_ lhs: Operand, _ rhs: Operand) -> Operand {
+        .boolean(nullWhereFailed(.and(lhs.expression, rhs.expression), lhs)).failing(with: lhs, rhs)
+    }
+
+    func or(_ lhs: Operand, _ rhs: Operand) -> Operand {
+        .boolean(nullWhereFailed(.or(lhs.expression, rhs.expression), lhs)).failing(with: lhs, rhs)
+    }
+
+    func not(_ operand: Operand) -> Operand { .boolean(.not(operand.expression)).failing(with: operand) }
+
+    // MARK: Failed force unwraps
+
+    /// `expression`, or NULL where `operand` failed; for an operand that is not optional (a Bool).
+    func nullWhereFailed(_ expression: QueryExpression, _ operand: Operand) -> QueryExpression {
+        operand.mayFail ? .conditional(.isNull(operand.expression), then: .value(.null), else: expression) : expression
+    }
+
+    /// `expression`, or NULL where one of `operands` failed; see ``checkNilIsDistinct(_:)``.
+    func nullWhereAnyFailed(_ expression: QueryExpression, _ operands: Operand...) throws -> QueryExpression {
+        try operands.forEach { try checkNilIsDistinct($0) }
+        return operands.reduce(expression) { nullWhereFailed($0, $1) }
+    }
+
+    /// Refuses an operand that is optional as well as failing, where nil matters: its NULL may be
+    /// nil or the failed unwrap, which SQL cannot tell apart.
+    func checkNilIsDistinct(_ operand: Operand) throws {
+        if operand.mayFail && operand.isOptional {
+            throw QueryError.unsupported("an optional value computed with a force unwrap (!), used where nil matters "
+                                         + "(==, ??, flatMap): nil and the failed unwrap are both NULL in SQL")
+        }
+    }
 
     // MARK: Arithmetic on integers: checked, as Swift's operators trap instead of wrapping
 
@@ -56,7 +109,7 @@ struct QueryOperations {
             throw QueryError.unsupported("'\(symbol)' on values that are not integers")
         }
         return .scalar(.function(function, [lhs.expression, rhs.expression]), .integer,
-                       optional: lhs.isOptional || rhs.isOptional)
+                       optional: lhs.isOptional || rhs.isOptional).failing(with: lhs, rhs)
     }
 
     // MARK: Collections and text
@@ -72,8 +125,8 @@ struct QueryOperations {
             let elementOperand = Operand.field(
                 .column("element", nil, kind, column: column, comparisonKey: key), qualifier: alias)
             let test = try equal(elementOperand, element, negated: false)
-            return .boolean(.parentIn(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
-                                      condition: test.expression))
+            return .boolean(try nullWhereAnyFailed(.parentIn(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
+                                                          condition: test.expression), element)).failing(with: element)
         case .list(let items):
             guard case .scalar = element.shape else {
                 throw QueryError.typeMismatch("'in' needs a single value on its left", position: nil)
@@ -81,34 +134,44 @@ struct QueryOperations {
             if element.isOptional || items.contains(where: \.isOptional) {
                 // `IN` is not NULL-safe; chain NULL-safe equalities instead.
                 let tests = try items.map { try equal(element, $0, negated: false).expression }
-                return .boolean(tests.dropFirst().reduce(tests.first ?? .false) { .or($0, $1) })
+                let anyEqual = tests.dropFirst().reduce(tests.first ?? .false) { .or($0, $1) }
+                return .boolean(try nullWhereAnyFailed(anyEqual, element)).failing(with: element)
             }
-            return .boolean(.inList(element.comparable, items.map(\.comparable)))
+            return .boolean(try nullWhereAnyFailed(.inList(element.comparable, items.map(\.comparable)), element))
+                .failing(with: element)
         case .scalar(let kind) where kind == .text || kind == nil:
             return .boolean(.function("swift_contains", [container.expression, element.expression]))
+                .failing(with: container, element)
         default:
             throw QueryError.typeMismatch("contains needs text, a collection or a list on its left", position: nil)
         }
     }
 
-    /// `collection.contains(where:)`: `EXISTS`, with `test` built over the element under a new alias.
-    mutating func containsWhere(_ container: Operand, test: (inout QueryOperations, Operand) throws -> Operand,
-                                negateTest: Bool = false) throws -> Operand {
+    /// The element of a stored collection under a new alias, and the scope of its rows: what
+    /// `contains(where:)` and `allSatisfy` build their test over before calling ``exists(_:where:negated:)``.
+    mutating func element(of container: Operand) throws -> (element: Operand, scope: ChildScope) {
         guard case .collection(let collection, let qualifier) = container.shape else {
             throw QueryError.unsupported("contains(where:) on something that is not a stored collection")
         }
         let alias = nextAlias()
-        let element: Operand
+        let scope = collection.scope(parent: qualifier, rowKey: rowKey, alias: alias)
         switch collection.element {
         case .scalar(let kind, let column, let key):
-            element = .field(.column("element", nil, kind, column: column, comparisonKey: key), qualifier: alias)
+            return (.field(.column("element", nil, kind, column: column, comparisonKey: key), qualifier: alias), scope)
         case .record(let fields):
-            element = Operand(expression: .value(.null), shape: .element(fields, qualifier: alias), isOptional: false,
-                              comparisonKey: nil)
+            return (Operand(expression: .value(.null), shape: .element(fields, qualifier: alias), isOptional: false,
+                            comparisonKey: nil), scope)
         }
-        var condition = try test(&self, element).expression
-        if negateTest { condition = .not(condition) }
-        return .boolean(.exists(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias), condition: condition))
+    }
+
+    /// `EXISTS` a row of `scope` for which `test` holds, or with `negated`, fails.
+    func exists(_ scope: ChildScope, where test: Operand, negated: Bool) throws -> Operand {
+        if test.mayFail {
+            // Swift stops at the first element whose test is true or throws, in collection order;
+            // EXISTS has no order, so a failing test cannot be told apart from a false one.
+            throw QueryError.unsupported("a force unwrap (!) inside contains(where:) or allSatisfy")
+        }
+        return .boolean(.exists(scope, condition: negated ? .not(test.expression) : test.expression))
     }
 
     /// The number of elements of a collection, or of characters of a text.
@@ -118,6 +181,7 @@ struct QueryOperations {
             return .scalar(.count(collection.scope(parent: qualifier, rowKey: rowKey, alias: nextAlias()), condition: nil), .integer)
         case .scalar(.text):
             return .scalar(.function("swift_count", [operand.expression]), .integer, optional: operand.isOptional)
+                .failing(with: operand)
         default:
             throw QueryError.unsupported("count of something that is neither text nor a stored collection")
         }
@@ -128,7 +192,8 @@ struct QueryOperations {
         case .collection(let collection, let qualifier):
             return .boolean(.not(.exists(collection.scope(parent: qualifier, rowKey: rowKey, alias: nextAlias()), condition: nil)))
         case .scalar(.text):
-            return .boolean(.comparison(operand.isOptional ? .is : .equal, operand.expression, .value(.text(""))))
+            let test = QueryExpression.comparison(operand.isOptional ? .is : .equal, operand.expression, .value(.text("")))
+            return .boolean(try nullWhereAnyFailed(test, operand)).failing(with: operand)
         default:
             throw QueryError.unsupported("isEmpty of something that is neither text nor a stored collection")
         }
@@ -140,7 +205,7 @@ struct QueryOperations {
               case .scalar = text.shape, case .scalar = prefix.shape else {
             throw QueryError.typeMismatch("hasPrefix needs text on both sides", position: nil)
         }
-        return .boolean(.function("swift_starts_with", [text.expression, prefix.expression]))
+        return .boolean(.function("swift_starts_with", [text.expression, prefix.expression])).failing(with: text, prefix)
     }
 
     /// Case- and diacritic-insensitive containment, as Foundation's `localizedStandardContains`.
@@ -149,5 +214,6 @@ struct QueryOperations {
             throw QueryError.typeMismatch("icontains needs text on its left", position: nil)
         }
         return .boolean(.function("swift_localized_contains", [text.expression, needle.expression]))
+            .failing(with: text, needle)
     }
 }

@@ -59,7 +59,11 @@ extension QuerySchema {
     }
 
     /// Translates one sort descriptor. Text sorts by its NFC key (Swift's `<`), or with the
-    /// descriptor's own `String.StandardComparator` when it has one.
+    /// descriptor's own `String.StandardComparator` when it has one, applied to the NFC key too:
+    /// the comparators respect canonical equivalence, and on NFC text they are a consistent order,
+    /// which on mixed NFC and NFD text they are not always (on Linux, `.lexical` finds "Cafe\u{301}"
+    /// equal to "Caféa" but less than "Café1.0", which is less than "Caféa"; no order can match
+    /// `sorted(using:)` then, as its result depends on the algorithm).
     public func ordering(for descriptor: SortDescriptor<Record>) throws -> Ordering {
         guard let keyPath = descriptor.keyPath, let field = field(for: keyPath), field.kind != nil else {
             throw QueryError.unsupported("sorting by \(descriptor.keyPath.map { "\($0)" } ?? "a comparator"), "
@@ -67,7 +71,7 @@ extension QuerySchema {
         }
         let operand = Operand.field(field, qualifier: table)
         if let comparator = descriptor.stringComparator {
-            return Ordering(expression: operand.expression, descending: descriptor.order == .reverse, comparator: comparator)
+            return Ordering(expression: operand.comparable, descending: descriptor.order == .reverse, comparator: comparator)
         }
         return Ordering(expression: operand.comparable, descending: descriptor.order == .reverse)
     }
