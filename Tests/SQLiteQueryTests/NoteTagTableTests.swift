@@ -138,3 +138,17 @@ final class NoteTagTableTests: XCTestCase {
         }
     }
 }
+
+extension NoteTagTableTests {
+    /// An upsert that updates (even of the row inserted just before) replaces the children; one
+    /// that inserts adds them without deleting anything.
+    func testUpsertReplacesChildrenOfAnExistingRowOnly() throws {
+        let tag = Tag(id: UUID(), name: "a")
+        var note = Note(id: UUID(), title: "n", createdAt: Date(), tags: [tag, tag])
+        try database.write { try Self.notes.upsert(note, in: $0) }
+        note.tags = [Tag(id: UUID(), name: "b")]
+        try database.write { try Self.notes.upsert(note, in: $0) }
+        try database.write { try Self.notes.upsert(note, in: $0) }
+        XCTAssertEqual(try database.read { try Self.notes.fetchOne(identity: note.id, in: $0) }?.tags, note.tags)
+    }
+}

@@ -15,8 +15,9 @@ public protocol ChildCollection<Record>: Sendable {
     /// The column that orders the elements, 1-based.
     var positionColumn: String { get }
 
-    /// Replaces the stored elements of the parent row `parentKey` with the record's elements, in order.
-    func save(_ record: Record, parentKey: Int64, in connection: Connection) throws
+    /// Stores the record's elements, in order, for the parent row `parentKey`; with `replacing`,
+    /// deletes the parent's stored elements first (a new parent has none to delete).
+    func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws
 
     /// A reader of this collection's rows for the parents of `page`, in the page's order.
     func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record>
@@ -59,8 +60,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         selectColumns = columns.map { "child.\($0.name)" }.joined(separator: ", ")
     }
 
-    public func save(_ record: Record, parentKey: Int64, in connection: Connection) throws {
-        try connection.run(deleteSQL, [.integer(parentKey)])
+    public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
+        if replacing { try connection.run(deleteSQL, [.integer(parentKey)]) }
         let insert = try connection.cachedStatement(insertSQL)
         for (offset, element) in record[keyPath: collection].enumerated() {
             try insert.bind(parentKey, at: 1)
@@ -113,8 +114,8 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         deleteLinksSQL = "DELETE FROM \(table) WHERE \(parentColumn) = ?"
     }
 
-    public func save(_ record: Record, parentKey: Int64, in connection: Connection) throws {
-        try connection.run(deleteLinksSQL, [.integer(parentKey)])
+    public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
+        if replacing { try connection.run(deleteLinksSQL, [.integer(parentKey)]) }
         for (offset, element) in record[keyPath: collection].enumerated() {
             let elementKey = try elementTable.upsert(element, in: connection)
             try connection.run(insertLinkSQL, [.integer(parentKey), .integer(Int64(offset + 1)), .integer(elementKey)])

@@ -6,7 +6,7 @@ extension TableDescription {
         try bindColumns(of: record, to: statement)
         try statement.execute()
         let key = connection.lastInsertRowID
-        try saveChildren(of: record, parentKey: key, in: connection)
+        try saveChildren(of: record, parentKey: key, replacing: false, in: connection)
         return key
     }
 
@@ -18,6 +18,7 @@ extension TableDescription {
         let statement = try connection.cachedStatement(sql.upsert)
         defer { statement.reset() }
         try bindColumns(of: record, to: statement)
+        let lastInsertBefore = connection.lastInsertRowID
         let key: Int64
         if try statement.step() {
             key = try statement.column(0)
@@ -26,7 +27,9 @@ extension TableDescription {
             statement.reset()
             key = try existingRowKey(of: record, in: connection)
         }
-        try saveChildren(of: record, parentKey: key, in: connection)
+        // Only an insert moves the last insert rowid; an update of an existing row has children to replace.
+        let inserted = connection.lastInsertRowID != lastInsertBefore
+        try saveChildren(of: record, parentKey: key, replacing: !inserted, in: connection)
         return key
     }
 
@@ -41,7 +44,7 @@ extension TableDescription {
         guard try statement.step() else { throw notFound(record) }
         let key: Int64 = try statement.column(0)
         statement.reset()
-        try saveChildren(of: record, parentKey: key, in: connection)
+        try saveChildren(of: record, parentKey: key, replacing: true, in: connection)
         return key
     }
 
@@ -76,9 +79,9 @@ extension TableDescription {
         return index
     }
 
-    private func saveChildren(of record: Record, parentKey: Int64, in connection: Connection) throws {
+    private func saveChildren(of record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         for child in children {
-            try child.save(record, parentKey: parentKey, in: connection)
+            try child.save(record, parentKey: parentKey, replacing: replacing, in: connection)
         }
     }
 
