@@ -123,7 +123,7 @@ final class RawEngine {
     func countDays(with name: String, from: CalendarDay, to: CalendarDay) -> Int {
         let count = statement("""
             SELECT count(*) FROM exercise_days AS d
-            WHERE d.day BETWEEN ? AND ? AND d.pk IN (SELECT e.day_pk FROM exercises AS e WHERE e.name_key = ?)
+            WHERE d.day BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk AND e.name_key = ?)
             """)
         bindText(count, 1, from.description)
         bindText(count, 2, to.description)

@@ -91,7 +91,10 @@ final class QueryPlanTests: XCTestCase {
     }
 
     func testExerciseNameFilterUsesTheNameIndex() throws {
+        let windowed = try plan("day >= 2020-01-01 && day <= 2020-12-31 && exercises contains \"Élan\"",
+                                schema: QuerySchemas.history, table: Tables.exerciseDays)
+        XCTAssertTrue(windowed.contains("USING COVERING INDEX exercises_by_name (name_key=? AND day_pk=?)"), windowed)
         let detail = try plan("exercises contains \"Élan\"", schema: QuerySchemas.history, table: Tables.exerciseDays)
-        XCTAssertTrue(detail.contains("USING COVERING INDEX exercises_by_name (name_key=?)"), detail)
+        XCTAssertTrue(detail.contains("USING COVERING INDEX exercises_by_name (name_key=? AND day_pk=?)"), detail)
     }
 }

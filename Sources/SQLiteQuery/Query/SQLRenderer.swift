@@ -56,13 +56,6 @@ public struct SQLRenderer {
             subquery("1", scope, condition)
         case .count(let scope, let condition):
             subquery("count(*)", scope, condition)
-        case .parentIn(let scope, let condition):
-            group {
-                $0.append(scope.parentKey)
-                $0.sql += " IN (SELECT \(scope.alias).\(scope.parentColumn) FROM \(scope.table) AS \(scope.alias) WHERE "
-                $0.append(condition)
-                $0.sql += ")"
-            }
         }
     }
 
