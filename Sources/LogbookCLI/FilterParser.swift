@@ -27,8 +27,14 @@ struct FilterParser {
         case end
     }
 
+    /// How deep an expression may nest: parentheses, lists and `!` each add a level, and so does
+    /// each `&&`, `||` and comparison. Deeper input would overflow the stack of the recursive
+    /// parser and of the compiler that walks the tree.
+    static let maximumDepth = 64
+
     private var tokens: [(token: Token, at: Range<Int>)] = []
     private var index = 0
+    private var nesting = 0
 
     /// Parses `text`; throws ``SyntaxError``.
     static func parse(_ text: String) throws -> FilterExpression {
@@ -55,18 +61,22 @@ struct FilterParser {
 
     private mutating func parseOr() throws -> FilterExpression {
         var expression = try parseAnd()
-        while take("||") != nil { expression = .or(expression, try parseAnd()) }
+        while let at = take("||") { expression = try bounded(.or(expression, try parseAnd()), at: at) }
         return expression
     }
 
     private mutating func parseAnd() throws -> FilterExpression {
         var expression = try parseUnary()
-        while take("&&") != nil { expression = .and(expression, try parseUnary()) }
+        while let at = take("&&") { expression = try bounded(.and(expression, try parseUnary()), at: at) }
         return expression
     }
 
     private mutating func parseUnary() throws -> FilterExpression {
-        if let at = take("!") { return .not(try parseUnary(), at: at) }
+        if let at = take("!") {
+            try enter(at)
+            defer { nesting -= 1 }
+            return try bounded(.not(try parseUnary(), at: at), at: at)
+        }
         return try parseComparison()
     }
 
@@ -84,18 +94,48 @@ struct FilterParser {
         if case .end = current.token {
             throw SyntaxError(message: "expected a value after '\(op.rawValue)'", position: current.at)
         }
-        return .binary(op, lhs, try parseOperand(), at: at)
+        return try bounded(.binary(op, lhs, try parseOperand(), at: at), at: at)
+    }
+
+    /// Counts one more level of recursion for the token at `position`, refusing more than ``maximumDepth``.
+    private mutating func enter(_ position: Range<Int>) throws {
+        nesting += 1
+        if nesting > Self.maximumDepth { throw tooDeep(position) }
+    }
+
+    /// Returns `expression`, or refuses it when its tree is deeper than ``maximumDepth``.
+    private func bounded(_ expression: FilterExpression, at position: Range<Int>) throws -> FilterExpression {
+        guard Self.depth(of: expression) <= Self.maximumDepth else { throw tooDeep(position) }
+        return expression
+    }
+
+    private func tooDeep(_ position: Range<Int>) -> SyntaxError {
+        SyntaxError(message: "the expression nests deeper than \(Self.maximumDepth) levels", position: position)
+    }
+
+    private static func depth(of expression: FilterExpression) -> Int {
+        switch expression {
+        case .field, .literal: 1
+        case .list(let items, _): 1 + (items.map(depth(of:)).max() ?? 0)
+        case .not(let inner, _): 1 + depth(of: inner)
+        case .and(let lhs, let rhs), .or(let lhs, let rhs), .binary(_, let lhs, let rhs, _):
+            1 + max(depth(of: lhs), depth(of: rhs))
+        }
     }
 
     private mutating func parseOperand() throws -> FilterExpression {
         let (token, at) = current
         switch token {
         case .symbol("("):
+            try enter(at)
+            defer { nesting -= 1 }
             advance()
             let inner = try parseOr()
             guard take(")") != nil else { throw SyntaxError(message: "expected ')'", position: current.at) }
             return inner
         case .symbol("["):
+            try enter(at)
+            defer { nesting -= 1 }
             advance()
             var items: [FilterExpression] = []
             if take("]") == nil {

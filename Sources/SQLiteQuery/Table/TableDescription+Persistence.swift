@@ -16,19 +16,14 @@ extension TableDescription {
     @discardableResult
     public func upsert(_ record: Record, in connection: Connection) throws -> Int64 {
         let statement = try connection.cachedStatement(sql.upsert)
-        defer { statement.reset() }
         try bindColumns(of: record, to: statement)
         let lastInsertBefore = connection.lastInsertRowID
-        let key: Int64
-        if try statement.step() {
-            key = try statement.column(0)
-        } else {
-            // DO NOTHING returns no row: the record exists and has nothing to update.
-            statement.reset()
-            key = try existingRowKey(of: record, in: connection)
-        }
-        // Only an insert moves the last insert rowid; an update of an existing row has children to replace.
+        try statement.execute()
+        // Only an insert moves the last insert rowid. An update (or DO NOTHING) left an existing
+        // row, found by its identity, whose children are replaced. (No RETURNING: it makes SQLite
+        // buffer every statement's result, which costs more than this lookup on the rarer path.)
         let inserted = connection.lastInsertRowID != lastInsertBefore
+        let key = inserted ? connection.lastInsertRowID : try existingRowKey(of: record, in: connection)
         try saveChildren(of: record, parentKey: key, replacing: !inserted, in: connection)
         return key
     }

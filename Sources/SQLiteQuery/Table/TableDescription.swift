@@ -53,7 +53,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
             let updated = columns.filter { $0.isUpdatedOnConflict && $0.name != identity }.flatMap(\.writtenColumns)
             let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             upsert = insert + " ON CONFLICT (\(identity)) DO "
-                + (assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)") + " RETURNING \(rowKey)"
+                + (assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)")
             // An update binds every column (so one binding routine serves all three), then the identity again.
             let setAll = written.map { "\($0) = ?" }.joined(separator: ", ")
             update = "UPDATE \(table) SET \(setAll) WHERE \(identity) = ? RETURNING \(rowKey)"
