@@ -1,42 +1,63 @@
 /// The SQL of each report. Parameters: `?1` first day or NULL, `?2` last day or NULL, then any
 /// report-specific ones.
 enum ReportSQL {
-    /// The label of the period `day` falls in, as SQL over the day text column `day`.
-    static func periodLabel(_ period: ReportPeriod) -> String {
+    /// The label of the period that the day in the text column `day` falls in.
+    static func periodLabel(_ period: ReportPeriod, of day: String) -> String {
         switch period {
-        case .day: return "day"
-        case .month: return "substr(day, 1, 7)"
-        case .year: return "substr(day, 1, 4)"
+        case .day: return day
+        case .month: return "substr(\(day), 1, 7)"
+        case .year: return "substr(\(day), 1, 4)"
         case .week:
             // ISO 8601: a week belongs to the year of its Thursday and is numbered by that
             // Thursday's day of the year.
-            let thursday = "date(day, '-' || ((CAST(strftime('%w', day) AS INTEGER) + 6) % 7) || ' days', '+3 days')"
+            let thursday = "date(\(day), '-' || ((CAST(strftime('%w', \(day)) AS INTEGER) + 6) % 7) || ' days', '+3 days')"
             return "strftime('%Y', \(thursday)) || '-W' || printf('%02d', (CAST(strftime('%j', \(thursday)) AS INTEGER) - 1) / 7 + 1)"
         }
     }
 
+    /// The first day of every period that meets `first...last`, in order: `calendar(start)`.
+    static func periodStarts(_ period: ReportPeriod) -> String {
+        let (start, step): (String, String) = switch period {
+        case .day: ("first", "'+1 day'")
+        case .week: ("date(first, '-' || ((CAST(strftime('%w', first) AS INTEGER) + 6) % 7) || ' days')", "'+7 days'")
+        case .month: ("date(first, 'start of month')", "'+1 month'")
+        case .year: ("date(first, 'start of year')", "'+1 year'")
+        }
+        return """
+            calendar(day) AS (
+                SELECT \(start) FROM bounds WHERE first IS NOT NULL AND last IS NOT NULL AND first <= last
+                UNION ALL
+                SELECT date(day, \(step)) FROM calendar, bounds WHERE date(day, \(step)) <= last)
+            """
+    }
+
+    /// Totals per period, aggregated per day first (one period label per day, not per exercise),
+    /// then per (period, exercise) for the top exercise; every period of the calendar is listed.
     static func history(_ period: ReportPeriod) -> String {
         """
         WITH RECURSIVE
         bounds(first, last) AS (
             SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))),
-        calendar(day) AS (
-            SELECT first FROM bounds WHERE first IS NOT NULL AND last IS NOT NULL AND first <= last
-            UNION ALL
-            SELECT date(day, '+1 day') FROM calendar, bounds WHERE day < last),
-        periods(day, period) AS (SELECT day, \(periodLabel(period)) FROM calendar),
-        done(day, name, name_key) AS (
-            SELECT d.day, e.name, e.name_key FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk, bounds
-            WHERE d.day BETWEEN bounds.first AND bounds.last),
-        totals(period, active_days, exercises, distinct_exercises) AS (
-            SELECT p.period, count(DISTINCT done.day), count(done.name_key), count(DISTINCT done.name_key)
-            FROM periods AS p LEFT JOIN done ON done.day = p.day GROUP BY p.period),
+        \(periodStarts(period)),
+        periods(period) AS (SELECT \(periodLabel(period, of: "day")) FROM calendar),
+        days(pk, period) AS (
+            SELECT d.pk, \(periodLabel(period, of: "d.day"))
+            FROM exercise_days AS d, bounds WHERE d.day BETWEEN bounds.first AND bounds.last),
+        names(period, name_key, name, done) AS (
+            SELECT days.period, e.name_key, min(e.name), count(*)
+            FROM days JOIN exercises AS e ON e.day_pk = days.pk GROUP BY days.period, e.name_key),
+        totals(period, exercises, distinct_exercises) AS (
+            SELECT period, sum(done), count(*) FROM names GROUP BY period),
         ranked(period, name, rank) AS (
-            SELECT p.period, min(done.name), row_number() OVER (PARTITION BY p.period ORDER BY count(*) DESC, done.name_key)
-            FROM periods AS p JOIN done ON done.day = p.day GROUP BY p.period, done.name_key)
-        SELECT totals.period, totals.active_days, totals.exercises, totals.distinct_exercises, ranked.name
-        FROM totals LEFT JOIN ranked ON ranked.period = totals.period AND ranked.rank = 1
-        ORDER BY totals.period
+            SELECT period, name, row_number() OVER (PARTITION BY period ORDER BY done DESC, name_key) FROM names),
+        active(period, active_days) AS (SELECT period, count(*) FROM days GROUP BY period)
+        SELECT periods.period, coalesce(active.active_days, 0), coalesce(totals.exercises, 0),
+               coalesce(totals.distinct_exercises, 0), ranked.name
+        FROM periods
+        LEFT JOIN active ON active.period = periods.period
+        LEFT JOIN totals ON totals.period = periods.period
+        LEFT JOIN ranked ON ranked.period = periods.period AND ranked.rank = 1
+        ORDER BY periods.period
         """
     }
 
