@@ -168,21 +168,42 @@ final class RawEngine {
         exec("COMMIT")
     }
 
-    /// Unsubmitted drafts whose version starts with `prefix` (on the NFC key, as the translated
-    /// predicate's index-friendly form), newest update first then version, 20 at most: one page.
-    func openDrafts(prefix: String, minimumItems: Int) -> [UUID] {
+    /// Unsubmitted drafts whose version starts with `prefix` and that have at least
+    /// `minimumItems` items, last updated first then by version, 20 at most, with their
+    /// checklists: the page is chosen in a subquery and joined to its items in one ordered pass.
+    func openDrafts(prefix: String, minimumItems: Int) -> [ReleaseDraft] {
         let select = statement("""
-            SELECT d.id FROM drafts AS d
-            WHERE d.submitted_at IS NULL AND swift_starts_with(d.version, ?)
-              AND (SELECT count(*) FROM checklist_items AS c WHERE c.draft_pk = d.pk) >= ?
-            ORDER BY d.updated_at DESC, d.version_key, d.id LIMIT 20
+            SELECT d.id, d.version, d.whats_new, d.submitted_at, d.created_at, d.updated_at, c.id, c.title, c.is_done
+            FROM (SELECT pk, id, version, version_key, whats_new, submitted_at, created_at, updated_at FROM drafts
+                  WHERE submitted_at IS NULL AND swift_starts_with(version, ?)
+                    AND (SELECT count(*) FROM checklist_items AS i WHERE i.draft_pk = drafts.pk) >= ?
+                  ORDER BY updated_at DESC, version_key, id LIMIT 20) AS d
+            LEFT JOIN checklist_items AS c ON c.draft_pk = d.pk
+            ORDER BY d.updated_at DESC, d.version_key, d.id, c.position
             """)
         bindText(select, 1, prefix)
         sqlite3_bind_int64(select, 2, Int64(minimumItems))
-        var ids: [UUID] = []
-        while step(select) { ids.append(UUID(uuidString: text(select, 0))!) }
+        var drafts: [ReleaseDraft] = []
+        var currentID = ""
+        while step(select) {
+            let id = text(select, 0)
+            if id != currentID {
+                currentID = id
+                let submitted = sqlite3_column_type(select, 3) == SQLITE_NULL ? nil
+                    : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 3))
+                drafts.append(ReleaseDraft(id: UUID(uuidString: id)!, version: text(select, 1), whatsNew: text(select, 2),
+                                           checklist: [], submittedAt: submitted,
+                                           createdAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 4)),
+                                           updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 5))))
+            }
+            if sqlite3_column_type(select, 6) != SQLITE_NULL {
+                drafts[drafts.count - 1].checklist.append(ChecklistItem(id: UUID(uuidString: text(select, 6))!,
+                                                                        title: text(select, 7),
+                                                                        isDone: sqlite3_column_int64(select, 8) == 1))
+            }
+        }
         sqlite3_reset(select)
-        return ids
+        return drafts
     }
 
     /// Registers `swift_starts_with` as the same Swift function Logbook's connections use, so both

@@ -8,9 +8,24 @@ nonisolated(unsafe) private let standardOutput: UnsafeMutablePointer<FILE>? = {
     return stream
 }()
 
+/// While set, what would go to stdout is gathered here instead (see ``Console/capture(_:)``).
+nonisolated(unsafe) private var captured: String?
+
 enum Console {
+    /// Runs `body` and returns what it wrote to stdout instead of writing it.
+    static func capture(_ body: () throws -> Void) throws -> String {
+        captured = ""
+        defer { captured = nil }
+        try body()
+        return captured ?? ""
+    }
+
     /// Writes `text` to stdout.
     static func write(_ text: String) {
+        if captured != nil {
+            captured? += text
+            return
+        }
         var text = text
         text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
     }

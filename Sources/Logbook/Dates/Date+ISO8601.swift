@@ -26,9 +26,26 @@ extension Date {
         let dayNumber = Int(secondOfDay < 0 ? days - 1 : days)
         let second = Int(secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay)
         let (year, month, day) = CivilDate.civil(fromDayNumber: dayNumber)
-        return CivilDate.pad(year, 4) + "-" + CivilDate.pad(month, 2) + "-" + CivilDate.pad(day, 2)
-            + "T" + CivilDate.pad(second / 3600, 2) + ":" + CivilDate.pad(second / 60 % 60, 2) + ":"
-            + CivilDate.pad(second % 60, 2) + "." + CivilDate.pad(Int(microseconds), 6) + "Z"
+        // Written digit by digit into 27 bytes: this runs once per row of every export.
+        return String(unsafeUninitializedCapacity: 27) { buffer in
+            var index = 0
+            func put(_ value: Int, _ width: Int) {
+                var rest = value
+                for position in stride(from: index + width - 1, through: index, by: -1) {
+                    buffer[position] = UInt8(48 + rest % 10)
+                    rest /= 10
+                }
+                index += width
+            }
+            func put(_ character: UInt8) {
+                buffer[index] = character
+                index += 1
+            }
+            put(year, 4); put(0x2D); put(month, 2); put(0x2D); put(day, 2); put(0x54)
+            put(second / 3600, 2); put(0x3A); put(second / 60 % 60, 2); put(0x3A); put(second % 60, 2)
+            put(0x2E); put(Int(microseconds), 6); put(0x5A)
+            return index
+        }
     }
 
     /// Parses `2026-01-31T08:30:00Z`, `2026-01-31T08:30:00.123456Z` or `…+02:00` (any number of

@@ -20,10 +20,12 @@ extension Logbook {
         case .plist:
             output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map(\.propertyList))))
         case .json, .ndjson, .csv:
-            var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json) { output(Data($0.utf8)) }
+            let buffer = OutputBuffer(output)
+            var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
             writer.begin()
             try drafts.forEach(query) { writer.write($0) }
             writer.end()
+            buffer.flush()
         }
     }
 
@@ -37,10 +39,12 @@ extension Logbook {
             output(BinaryPropertyList.encode(.array(try history.fetch(query).map(\.propertyList))))
         case .json, .ndjson, .csv:
             let query = ordered(query, by: Self.dayColumn, descending: false)
-            var writer = RecordStreamWriter.history(DataFormat(rawValue: format.rawValue) ?? .json) { output(Data($0.utf8)) }
+            let buffer = OutputBuffer(output)
+            var writer = RecordStreamWriter.history(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
             writer.begin()
             try history.forEach(query) { writer.write($0) }
             writer.end()
+            buffer.flush()
         }
     }
 
@@ -57,5 +61,25 @@ extension Logbook {
         var query = query
         query.ordering = [Ordering(expression: expression, descending: descending)]
         return query
+    }
+}
+
+/// Gathers text into 64 KiB chunks before handing it on as bytes: one conversion and one write
+/// per chunk instead of per record.
+private final class OutputBuffer {
+    private let output: (Data) -> Void
+    private var text = ""
+
+    init(_ output: @escaping (Data) -> Void) { self.output = output }
+
+    func append(_ piece: String) {
+        text += piece
+        if text.utf8.count >= 1 << 16 { flush() }
+    }
+
+    func flush() {
+        guard !text.isEmpty else { return }
+        output(Data(text.utf8))
+        text.removeAll(keepingCapacity: true)
     }
 }

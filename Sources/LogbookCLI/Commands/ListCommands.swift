@@ -10,7 +10,7 @@ enum ListCommands {
         spec: CommandSpec(
             name: "drafts list", abstract: "List drafts, filtered and sorted like a FetchDescriptor.",
             discussion: "Drafts are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.options + [OutputFormat.option(listFormats)],
+            options: QueryOptions.options + [OutputFormat.option(listFormats), Watch.option],
             examples: ["logbook drafts list --where 'submittedAt == nil && version hasPrefix \"2.\"' --sort version:desc",
                        "logbook drafts list --where 'checklist.doneCount < checklist.count' --format json"]),
         run: { invocation in
@@ -19,28 +19,30 @@ enum ListCommands {
             if query.ordering.isEmpty {
                 query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
             }
-            let drafts = try invocation.openStore().drafts
-            if let dataFormat = format.dataFormat {
-                var writer = RecordStreamWriter.drafts(dataFormat, output: Console.write)
-                writer.begin()
-                try drafts.forEach(query) { writer.write($0) }
-                writer.end()
-                return
+            let store = try invocation.openStore()
+            try Watch.run(invocation, store: store, format: format) {
+                if let dataFormat = format.dataFormat {
+                    var writer = RecordStreamWriter.drafts(dataFormat, output: Console.write)
+                    writer.begin()
+                    try store.drafts.forEach(query) { writer.write($0) }
+                    writer.end()
+                    return
+                }
+                var table = TableWriter(header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"])
+                try store.drafts.forEach(query) { draft in
+                    table.add([String(draft.id.uuidString.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
+                               draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
+                               TableWriter.excerpt(draft.whatsNew, limit: 40)])
+                }
+                table.finish()
             }
-            var table = TableWriter(header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"])
-            try drafts.forEach(query) { draft in
-                table.add([String(draft.id.uuidString.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
-                           draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
-                           TableWriter.excerpt(draft.whatsNew, limit: 40)])
-            }
-            table.finish()
         })
 
     static let historyList = Command(
         spec: CommandSpec(
             name: "history list", abstract: "List exercise days, filtered and sorted like a FetchDescriptor.",
             discussion: "Days are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.options + historyOptions + [OutputFormat.option(listFormats)],
+            options: QueryOptions.options + historyOptions + [OutputFormat.option(listFormats), Watch.option],
             examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
                        "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
         run: { invocation in
@@ -50,20 +52,22 @@ enum ListCommands {
             if query.ordering.isEmpty {
                 query.ordering = [try HistoryRepository.schema.ordering(forFieldNamed: "day", descending: false)]
             }
-            let history = try invocation.openStore().history
-            if let dataFormat = format.dataFormat {
-                var writer = RecordStreamWriter.history(dataFormat, output: Console.write)
-                writer.begin()
-                try history.forEach(query) { writer.write($0) }
-                writer.end()
-                return
+            let store = try invocation.openStore()
+            try Watch.run(invocation, store: store, format: format) {
+                if let dataFormat = format.dataFormat {
+                    var writer = RecordStreamWriter.history(dataFormat, output: Console.write)
+                    writer.begin()
+                    try store.history.forEach(query) { writer.write($0) }
+                    writer.end()
+                    return
+                }
+                var table = TableWriter(header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"])
+                try store.history.forEach(query) { day in
+                    table.add([day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
+                               TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)])
+                }
+                table.finish()
             }
-            var table = TableWriter(header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"])
-            try history.forEach(query) { day in
-                table.add([day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
-                           TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)])
-            }
-            table.finish()
         })
 
     /// The options that narrow a history listing or export by day and exercise.
@@ -97,22 +101,24 @@ enum ListCommands {
         spec: CommandSpec(
             name: "count", abstract: "The number of matching drafts or days (like fetchCount).",
             positionals: [PositionalSpec(name: "drafts|history", help: "What to count.")],
-            options: [QueryOptions.options[0], OutputFormat.option(listFormats)],
+            options: [QueryOptions.options[0], OutputFormat.option(listFormats), Watch.option],
             examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
         run: { invocation in
             let format = try OutputFormat.parse(invocation, allowed: listFormats)
-            let store = try invocation.openStore()
-            let number: Int
-            switch invocation.arguments.positionals[0] {
-            case "drafts": number = try store.drafts.count(try QueryOptions.query(invocation, schema: DraftRepository.schema))
-            case "history": number = try store.history.count(try QueryOptions.query(invocation, schema: HistoryRepository.schema))
-            case let other:
-                throw UsageError(message: "cannot count '\(other)': expected drafts or history", command: "count")
+            let kind = invocation.arguments.positionals[0]
+            guard kind == "drafts" || kind == "history" else {
+                throw UsageError(message: "cannot count '\(kind)': expected drafts or history", command: "count")
             }
-            switch format {
-            case .table: Console.print(String(number))
-            case .json, .ndjson: Console.print("{\"count\":\(number)}")
-            case .csv: Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
+            let query = kind == "drafts" ? try QueryOptions.query(invocation, schema: DraftRepository.schema)
+                                         : try QueryOptions.query(invocation, schema: HistoryRepository.schema)
+            let store = try invocation.openStore()
+            try Watch.run(invocation, store: store, format: format) {
+                let number = kind == "drafts" ? try store.drafts.count(query) : try store.history.count(query)
+                switch format {
+                case .table: Console.print(String(number))
+                case .json, .ndjson: Console.print("{\"count\":\(number)}")
+                case .csv: Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
+                }
             }
         })
 }

@@ -23,6 +23,7 @@ enum ReportCommand {
                 OptionSpec(name: "--by", valueName: "PERIOD", help: "day|week|month|year, for the history report (default: week)."),
                 OptionSpec(name: "--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today)."),
                 OutputFormat.option(formats),
+                Watch.option,
             ],
             examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
                        "logbook report streaks --format json", "logbook report exercises --format csv"]),
@@ -48,39 +49,45 @@ enum ReportCommand {
                 throw UsageError(message: "'--as-of' applies to the streaks report only", command: command)
             }
             let format = try OutputFormat.parse(invocation, allowed: formats)
-            let reports = try invocation.openStore().reports
-
-            switch name {
-            case "history":
-                var output = CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
-                try reports.history(by: period, from: from, to: to) { row in
-                    output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
-                                .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null])
-                }
-                output.finish()
-            case "exercises":
-                var output = CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
-                try reports.exercises(from: from, to: to) { row in
-                    output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
-                                .text(row.firstDay.description), .text(row.lastDay.description)])
-                }
-                output.finish()
-            case "streaks":
-                let streaks = try reports.streaks(from: from, to: to, asOf: asOf)
-                var output = CellOutput(columns: ["currentStreak", "longestStreak", "longestStart", "longestEnd", "asOf"], format: format)
-                output.add([.integer(Int64(streaks.currentStreak)), .integer(Int64(streaks.longestStreak)),
-                            streaks.longestStart.map { .text($0.description) } ?? .null,
-                            streaks.longestEnd.map { .text($0.description) } ?? .null, .text(streaks.asOf.description)])
-                output.finish()
-            default:
-                var output = CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
-                try reports.drafts(from: from, to: to) { row in
-                    output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
-                                .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)])
-                }
-                output.finish()
+            let store = try invocation.openStore()
+            try Watch.run(invocation, store: store, format: format) {
+                try render(name, store.reports, period: period, from: from, to: to, asOf: asOf, format: format)
             }
         })
+
+    private static func render(_ name: String, _ reports: Reports, period: ReportPeriod, from: CalendarDay?, to: CalendarDay?,
+                           asOf: CalendarDay?, format: OutputFormat) throws {
+        switch name {
+        case "history":
+            var output = CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
+            try reports.history(by: period, from: from, to: to) { row in
+                output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                            .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null])
+            }
+            output.finish()
+        case "exercises":
+            var output = CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
+            try reports.exercises(from: from, to: to) { row in
+                output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
+                            .text(row.firstDay.description), .text(row.lastDay.description)])
+            }
+            output.finish()
+        case "streaks":
+            let streaks = try reports.streaks(from: from, to: to, asOf: asOf)
+            var output = CellOutput(columns: ["currentStreak", "longestStreak", "longestStart", "longestEnd", "asOf"], format: format)
+            output.add([.integer(Int64(streaks.currentStreak)), .integer(Int64(streaks.longestStreak)),
+                        streaks.longestStart.map { .text($0.description) } ?? .null,
+                        streaks.longestEnd.map { .text($0.description) } ?? .null, .text(streaks.asOf.description)])
+            output.finish()
+        default:
+            var output = CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
+            try reports.drafts(from: from, to: to) { row in
+                output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
+                            .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)])
+            }
+            output.finish()
+        }
+    }
 }
 
 /// Rows of cells to stdout in any `--format`: a table for people, JSON/NDJSON/CSV for scripts.

@@ -1,0 +1,60 @@
+import Foundation
+import Logbook
+
+/// `--watch`: show a command's output, then show it again each time a commit from any process
+/// changes it, until Ctrl-C (which exits 0). A table is redrawn in place on a terminal; JSON,
+/// NDJSON and CSV write each new result set as it comes.
+enum Watch {
+    static let option = OptionSpec(name: "--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
+
+    /// Runs `render` once, or with `--watch`, again after every commit that changes its output.
+    static func run(_ invocation: Invocation, store: Logbook, format: OutputFormat, render: () throws -> Void) throws {
+        guard invocation.arguments.has("--watch") else {
+            try render()
+            return
+        }
+        let interrupted = InterruptFlag()
+        // Made before the first render, so that a commit during it is not missed.
+        let watcher = try store.changeWatcher()
+        let redraw = format == .table && isatty(STDOUT_FILENO) != 0
+        var last: String?
+        while !interrupted.isSet {
+            let output = try Console.capture(render)
+            if output != last {
+                if redraw { Console.write("\u{1B}[H\u{1B}[2J") }
+                Console.write(output)
+                Console.flush()
+                last = output
+            }
+            try watcher.wait(pollingEvery: .milliseconds(100)) { interrupted.isSet }
+        }
+        Console.flush()
+    }
+}
+
+/// Set when SIGINT arrives; the default action (kill the process) is replaced, so a watch loop can
+/// finish its output and exit 0.
+private final class InterruptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var set = false
+    private let source: DispatchSourceSignal
+
+    init() {
+        signal(SIGINT, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [weak self] in self?.raise() }
+        source.resume()
+    }
+
+    private func raise() {
+        lock.lock()
+        set = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return set
+    }
+}

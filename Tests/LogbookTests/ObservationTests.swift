@@ -1,0 +1,104 @@
+import Foundation
+import XCTest
+@testable import Logbook
+
+/// `observe`: current results first, then new results after each commit that changes them,
+/// from any connection; nothing for commits that don't; the latest state last; cancellation ends it.
+final class ObservationTests: XCTestCase {
+    /// What a stream yielded so far, shared between the consuming task and the test.
+    private final class Seen<Record>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var values: [[Record]] = []
+        func append(_ value: [Record]) { lock.lock(); values.append(value); lock.unlock() }
+        var all: [[Record]] { lock.lock(); defer { lock.unlock() }; return values }
+    }
+
+    /// Collects what `stream` yields until `until` is true or `timeout` passes.
+    private func collect<Record: Sendable>(_ stream: AsyncThrowingStream<[Record], Error>, timeout: Duration,
+                                           until: @escaping @Sendable ([[Record]]) -> Bool) async throws -> [[Record]] {
+        let seen = Seen<Record>()
+        let consumer = Task {
+            for try await value in stream {
+                seen.append(value)
+                if until(seen.all) { return }
+            }
+        }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline && !until(seen.all) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        consumer.cancel()
+        return seen.all
+    }
+
+    func testChangesFromAnotherConnectionArriveWithinASecond() async throws {
+        let test = try TestStore()
+        let other = try Logbook(path: test.store.path, timeZone: test.store.timeZone)
+        let stream = test.store.history.observe(FetchDescriptor<ExerciseDay>(sortBy: [SortDescriptor(\.day)]))
+        let writer = Task {
+            try await Task.sleep(for: .milliseconds(200))
+            try other.history.addDoneExercise("Squat", at: instant("2026-01-01T10:00:00Z"))
+        }
+        let started = ContinuousClock.now
+        let seen = try await collect(stream, timeout: .seconds(5)) { $0.count == 2 }
+        try await writer.value
+        XCTAssertEqual(seen.map { $0.map(\.exercises) }, [[], [["Squat"]]])
+        XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(1_200))
+    }
+
+    func testCommitsThatLeaveTheResultsAloneYieldNothing() async throws {
+        let test = try TestStore()
+        try test.store.drafts.save(ReleaseDraft(version: "1.0"))
+        let stream = test.store.drafts.observe(FetchDescriptor<ReleaseDraft>(
+            predicate: #Predicate { $0.version == "1.0" }))
+        let writer = Task {
+            for index in 0..<5 {
+                try test.store.history.addDoneExercise("Row", at: instant("2026-01-0\(index + 1)T10:00:00Z"))
+                try test.store.drafts.save(ReleaseDraft(version: "2.\(index)"))
+                try await Task.sleep(for: .milliseconds(60))
+            }
+        }
+        let seen = try await collect(stream, timeout: .milliseconds(900)) { _ in false }
+        try await writer.value
+        XCTAssertEqual(seen.count, 1, "only the current results: \(seen.map { $0.map(\.version) })")
+    }
+
+    func testRapidCommitsYieldABoundedNumberWithTheFinalStateLast() async throws {
+        let test = try TestStore()
+        let stream = test.store.history.observe(FetchDescriptor<ExerciseDay>())
+        let writer = Task.detached {
+            for index in 0..<1_000 {
+                try test.store.history.addDoneExercise("Burpee", at: instant("2026-03-01T10:00:00Z") + Double(index))
+            }
+        }
+        let seen = try await collect(stream, timeout: .seconds(30)) { $0.last?.first?.exercises.count == 1_000 }
+        try await writer.value
+        XCTAssertEqual(seen.last?.first?.exercises.count, 1_000)
+        XCTAssertLessThan(seen.count, 200, "emissions are coalesced, not one per commit")
+    }
+
+    func testCancellingEndsTheSequence() async throws {
+        let test = try TestStore()
+        let stream = test.store.drafts.observe(FetchDescriptor<ReleaseDraft>())
+        let consumer = Task {
+            var count = 0
+            for try await _ in stream { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        consumer.cancel()
+        let count = try await consumer.value
+        XCTAssertEqual(count, 1)
+    }
+
+    func testUntranslatablePredicateFinishesWithTheError() async throws {
+        let test = try TestStore()
+        let stream = test.store.drafts.observe(FetchDescriptor<ReleaseDraft>(predicate: #Predicate { $0.summary == "" }))
+        do {
+            for try await _ in stream { XCTFail("no results expected") }
+            XCTFail("expected an error")
+        } catch {
+            XCTAssertTrue("\(error)".contains("not a stored or derived field"), "\(error)")
+        }
+    }
+}
