@@ -10,7 +10,8 @@ final class DemoCLITests: XCTestCase {
         XCTAssertEqual(result.status, 0, result.stderr)
         for step in ["$ logbook drafts add", "$ logbook drafts show 2.5.0", "$ logbook history list",
                      "$ logbook count history", "$ logbook check", "checklist:  2 of 3 done",
-                     "$ logbook import history.json", "history.plist and history-again.plist are byte-identical: yes"] {
+                     "$ logbook import history.json", "history.plist and history-again.plist are byte-identical: yes",
+                     "$ logbook report streaks", "$ logbook query", "--watch"] {
             XCTAssertTrue(result.stdout.contains(step), "missing \(step)")
         }
         XCTAssertTrue(result.stderr.contains("Refusing to submit: no version set"), result.stderr)

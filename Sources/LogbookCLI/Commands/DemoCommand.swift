@@ -40,6 +40,9 @@ enum DemoCommand {
                     throw CommandFailure("demo step failed: logbook \(step.arguments.joined(separator: " "))")
                 }
             }
+            Console.print("# Live queries: `--watch` on list, count and report keeps the output current while other")
+            Console.print("# processes write. Try `logbook count history --watch` in one terminal and")
+            Console.print("# `logbook history add Squat` in another (Ctrl-C stops).\n")
             Console.print("# That was the tour. Try `logbook --help` and `logbook <command> --help` next.")
         })
 
