@@ -5,28 +5,16 @@ import XCTest
 /// Every report against values computed here in plain Swift, on randomized histories that cross
 /// year boundaries, ISO week 53 (2020), a leap day and both DST changes.
 final class ReportTests: XCTestCase {
-    private struct SplitMix {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-    }
-
     private let names = ["Squat", "Burpee", "Cafe\u{301}", "Caf\u{E9}", "Sun Salute ☀︎", "Élan", "burpee", "Row"]
 
     /// A random history between 2019-12-20 and 2021-01-10 (about two thirds of days active).
     private func randomHistory(seed: UInt64) -> [ExerciseDay] {
-        var random = SplitMix(state: seed)
+        var random = SplitMix64(seed: seed)
         var days: [ExerciseDay] = []
         var day = CalendarDay("2019-12-20")!
         while day <= CalendarDay("2021-01-10")! {
-            if random.below(3) != 0 || ["2020-02-29", "2020-03-08", "2020-11-01", "2020-12-31", "2021-01-01"].contains(day.description) {
-                let exercises = (0...random.below(5)).map { _ in names[random.below(names.count)] }
+            if Int.random(in: 0..<3, using: &random) != 0 || ["2020-02-29", "2020-03-08", "2020-11-01", "2020-12-31", "2021-01-01"].contains(day.description) {
+                let exercises = (0...Int.random(in: 0..<5, using: &random)).map { _ in names.randomElement(using: &random)! }
                 days.append(ExerciseDay(date: day.start(in: TimeZone(identifier: "UTC")!) + 3600, day: day, exercises: exercises))
             }
             day = day.adding(days: 1)!
