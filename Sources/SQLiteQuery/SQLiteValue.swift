@@ -156,12 +156,14 @@ extension Date: SQLiteValue {
 }
 
 extension UUID: SQLiteValue {
-    public var databaseValue: DatabaseValue { .text(uuidString) }
+    public var databaseValue: DatabaseValue { .text(text) }
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        uuidString.bind(to: statement, at: index)
+        text.bind(to: statement, at: index)
     }
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
-        guard let uuid = UUID(uuidString: try String.read(from: statement, at: index)) else {
+        guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, index),
+              let uuid = UUIDText.parse(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))))
+        else {
             throw conversionError(statement, index, expected: "a UUID string")
         }
         return uuid

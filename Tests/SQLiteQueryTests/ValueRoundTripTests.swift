@@ -312,3 +312,20 @@ final class ValueRoundTripTests: XCTestCase {
                        [.integer(1), .real(0.5), .text("t"), .blob(Data([9])), .null])
     }
 }
+
+extension ValueRoundTripTests {
+    /// The hand-written UUID text is Foundation's, both ways, for many random UUIDs.
+    func testUUIDTextMatchesFoundation() {
+        for _ in 0..<10_000 {
+            let uuid = UUID()
+            XCTAssertEqual(uuid.text, uuid.uuidString)
+            let lower = uuid.uuidString.lowercased()
+            let parsed = Array(lower.utf8).withUnsafeBufferPointer { UUIDText.parse($0) }
+            XCTAssertEqual(parsed, uuid)
+        }
+        for bad in ["", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8XC36C-495A-93FC-0C247A3E6E5F",
+                    "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF"] {
+            XCTAssertNil(Array(bad.utf8).withUnsafeBufferPointer { UUIDText.parse($0) }, bad)
+        }
+    }
+}

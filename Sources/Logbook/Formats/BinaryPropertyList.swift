@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// A property list value, in the shapes the apps write.
 indirect enum PropertyListValue: Hashable {
@@ -134,7 +135,7 @@ extension ReleaseDraft {
             .init(key: "version", value: .string(version)),
             .init(key: "whatsNew", value: .string(whatsNew)),
             .init(key: "checklist", value: .array(checklist.map { item in
-                .dictionary([.init(key: "id", value: .string(item.id.uuidString)),
+                .dictionary([.init(key: "id", value: .string(item.id.text)),
                              .init(key: "title", value: .string(item.title)),
                              .init(key: "isDone", value: .bool(item.isDone))])
             })),
@@ -147,6 +148,6 @@ extension ReleaseDraft {
 extension ExerciseDay {
     /// The day as the HIITFit app writes it in `history.plist`: `[uuidString, date, [names]]`.
     var propertyList: PropertyListValue {
-        .array([.string(id.uuidString), .date(date), .array(exercises.map { .string($0) })])
+        .array([.string(id.text), .date(date), .array(exercises.map { .string($0) })])
     }
 }

@@ -2,11 +2,22 @@
 /// when it holds a comma, a quote, CR or LF.
 public enum CSVText {
     public static func row(_ fields: [String]) -> String {
-        fields.map(quoted).joined(separator: ",") + "\r\n"
+        var row = ""
+        row.reserveCapacity(fields.reduce(2) { $0 + $1.utf8.count + 1 })
+        for (index, field) in fields.enumerated() {
+            if index > 0 { row += "," }
+            row += quoted(field)
+        }
+        return row + "\r\n"
     }
 
     public static func quoted(_ field: String) -> String {
-        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
+        var needsQuotes = false
+        for byte in field.utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
+            needsQuotes = true
+            break
+        }
+        guard needsQuotes else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

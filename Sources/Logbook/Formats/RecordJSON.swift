@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// The JSON form of each record in this spec's formats (`json`, `ndjson`, `show --format json`):
 /// the Swift property names, ISO-8601 UTC dates with microseconds, days as `YYYY-MM-DD`, and
@@ -6,14 +7,14 @@ import Foundation
 extension ReleaseDraft {
     public func writeJSON(to json: inout JSONText) {
         json.beginObject()
-        json.key("id"); json.string(id.uuidString)
+        json.key("id"); json.string(id.text)
         json.key("version"); json.string(version)
         json.key("whatsNew"); json.string(whatsNew)
         json.key("checklist")
         json.beginArray()
         for item in checklist {
             json.beginObject()
-            json.key("id"); json.string(item.id.uuidString)
+            json.key("id"); json.string(item.id.text)
             json.key("title"); json.string(item.title)
             json.key("isDone"); json.bool(item.isDone)
             json.endObject()
@@ -29,7 +30,7 @@ extension ReleaseDraft {
 extension ExerciseDay {
     public func writeJSON(to json: inout JSONText) {
         json.beginObject()
-        json.key("id"); json.string(id.uuidString)
+        json.key("id"); json.string(id.text)
         json.key("day"); json.string(day.description)
         json.key("date"); json.date(date)
         json.key("exercises")

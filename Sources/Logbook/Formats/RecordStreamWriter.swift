@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// The data formats of listings and exports: `json` (one array), `ndjson` (one object per line)
 /// and `csv` (RFC 4180 with a header row).
@@ -60,12 +61,12 @@ extension RecordStreamWriter where Record == ReleaseDraft {
              csvHeader: ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                          "itemPosition", "itemId", "itemTitle", "itemIsDone"],
              csvRows: { draft in
-                 let fields = [draft.id.uuidString, draft.version, draft.whatsNew,
+                 let fields = [draft.id.text, draft.version, draft.whatsNew,
                                draft.submittedAt?.iso8601Microseconds ?? "", draft.createdAt.iso8601Microseconds,
                                draft.updatedAt.iso8601Microseconds]
                  if draft.checklist.isEmpty { return [fields + ["", "", "", ""]] }
                  return draft.checklist.enumerated().map { offset, item in
-                     fields + [String(offset + 1), item.id.uuidString, item.title, item.isDone ? "true" : "false"]
+                     fields + [String(offset + 1), item.id.text, item.title, item.isDone ? "true" : "false"]
                  }
              })
     }
@@ -77,7 +78,7 @@ extension RecordStreamWriter where Record == ExerciseDay {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "day", "date", "position", "exercise"],
              csvRows: { day in
-                 let fields = [day.id.uuidString, day.day.description, day.date.iso8601Microseconds]
+                 let fields = [day.id.text, day.day.description, day.date.iso8601Microseconds]
                  if day.exercises.isEmpty { return [fields + ["", ""]] }
                  return day.exercises.enumerated().map { offset, name in fields + [String(offset + 1), name] }
              })

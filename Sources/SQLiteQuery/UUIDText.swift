@@ -1,0 +1,58 @@
+import Foundation
+
+/// UUIDs as the 36 uppercase characters of `uuidString` (8-4-4-4-12), parsed and written without
+/// Foundation's `sscanf`/`sprintf`: every fetched and exported row goes through here.
+enum UUIDText {
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// The UUID in `bytes`, any case, or nil when they are not exactly a UUID.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36, bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return nil }
+        var value = UUID().uuid
+        let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
+            var index = 0
+            for byteIndex in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+                guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return false }
+                output[byteIndex] = high << 4 | low
+                index += 2
+            }
+            return true
+        }
+        return parsed ? UUID(uuid: value) : nil
+    }
+
+    /// `uuid.uuidString`, byte for byte.
+    static func format(_ uuid: UUID) -> String {
+        var value = uuid.uuid
+        return withUnsafeBytes(of: &value) { input in
+            String(unsafeUninitializedCapacity: 36) { output in
+                var index = 0
+                for byteIndex in 0..<16 {
+                    if byteIndex == 4 || byteIndex == 6 || byteIndex == 8 || byteIndex == 10 {
+                        output[index] = 0x2D
+                        index += 1
+                    }
+                    output[index] = hexDigits[Int(input[byteIndex] >> 4)]
+                    output[index + 1] = hexDigits[Int(input[byteIndex] & 0x0F)]
+                    index += 2
+                }
+                return 36
+            }
+        }
+    }
+
+    private static func nibble(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+}
+
+extension UUID {
+    /// The same text as `uuidString` (36 uppercase characters), written without `sprintf`.
+    public var text: String { UUIDText.format(self) }
+}
