@@ -2,13 +2,18 @@
 /// when it holds a comma, a quote, CR or LF.
 public enum CSVText {
     public static func row(_ fields: [String]) -> String {
-        var row = ""
-        row.reserveCapacity(fields.reduce(2) { $0 + $1.utf8.count + 1 })
+        self.fields(fields) + "\r\n"
+    }
+
+    /// Fields joined by commas, each quoted as needed, without the line end.
+    public static func fields(_ fields: [String]) -> String {
+        var text = ""
+        text.reserveCapacity(fields.reduce(0) { $0 + $1.utf8.count + 1 })
         for (index, field) in fields.enumerated() {
-            if index > 0 { row += "," }
-            row += quoted(field)
+            if index > 0 { text += "," }
+            text += quoted(field)
         }
-        return row + "\r\n"
+        return text
     }
 
     public static func quoted(_ field: String) -> String {

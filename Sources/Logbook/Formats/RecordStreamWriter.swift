@@ -14,11 +14,12 @@ public struct RecordStreamWriter<Record> {
     private let output: (String) -> Void
     private let writeJSON: (Record, inout JSONText) -> Void
     private let csvHeader: [String]
-    private let csvRows: (Record) -> [[String]]
+    /// Appends the record's CSV rows, CRLF-terminated, to the text.
+    private let csvRows: (Record, inout String) -> Void
     private var written = 0
 
     init(format: DataFormat, output: @escaping (String) -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
-         csvHeader: [String], csvRows: @escaping (Record) -> [[String]]) {
+         csvHeader: [String], csvRows: @escaping (Record, inout String) -> Void) {
         self.format = format
         self.output = output
         self.writeJSON = writeJSON
@@ -42,7 +43,9 @@ public struct RecordStreamWriter<Record> {
             writeJSON(record, &json)
             output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
         case .csv:
-            for row in csvRows(record) { output(CSVText.row(row)) }
+            var rows = ""
+            csvRows(record, &rows)
+            output(rows)
         }
         written += 1
     }
@@ -60,13 +63,14 @@ extension RecordStreamWriter where Record == ReleaseDraft {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                          "itemPosition", "itemId", "itemTitle", "itemIsDone"],
-             csvRows: { draft in
-                 let fields = [draft.id.text, draft.version, draft.whatsNew,
-                               draft.submittedAt?.iso8601Microseconds ?? "", draft.createdAt.iso8601Microseconds,
-                               draft.updatedAt.iso8601Microseconds]
-                 if draft.checklist.isEmpty { return [fields + ["", "", "", ""]] }
-                 return draft.checklist.enumerated().map { offset, item in
-                     fields + [String(offset + 1), item.id.text, item.title, item.isDone ? "true" : "false"]
+             csvRows: { draft, rows in
+                 let fields = CSVText.fields([draft.id.text, draft.version, draft.whatsNew,
+                                              draft.submittedAt?.iso8601Microseconds ?? "", draft.createdAt.iso8601Microseconds,
+                                              draft.updatedAt.iso8601Microseconds])
+                 if draft.checklist.isEmpty { rows += fields + ",,,,\r\n" }
+                 for (offset, item) in draft.checklist.enumerated() {
+                     rows += fields + "," + String(offset + 1) + "," + item.id.text + "," + CSVText.quoted(item.title)
+                         + (item.isDone ? ",true\r\n" : ",false\r\n")
                  }
              })
     }
@@ -77,10 +81,13 @@ extension RecordStreamWriter where Record == ExerciseDay {
     public static func history(_ format: DataFormat, output: @escaping (String) -> Void) -> Self {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "day", "date", "position", "exercise"],
-             csvRows: { day in
-                 let fields = [day.id.text, day.day.description, day.date.iso8601Microseconds]
-                 if day.exercises.isEmpty { return [fields + ["", ""]] }
-                 return day.exercises.enumerated().map { offset, name in fields + [String(offset + 1), name] }
+             csvRows: { day, rows in
+                 // id, day and date need no quotes; only the exercise name may.
+                 let fields = day.id.text + "," + day.day.description + "," + day.date.iso8601Microseconds + ","
+                 if day.exercises.isEmpty { rows += fields + ",\r\n" }
+                 for (offset, name) in day.exercises.enumerated() {
+                     rows += fields + String(offset + 1) + "," + CSVText.quoted(name) + "\r\n"
+                 }
              })
     }
 }
