@@ -8,7 +8,7 @@ enum UUIDText {
     /// The UUID in `bytes`, any case, or nil when they are not exactly a UUID.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
         guard bytes.count == 36, bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return nil }
-        var value = UUID().uuid
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
             var index = 0
             for byteIndex in 0..<16 {
