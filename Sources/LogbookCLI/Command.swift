@@ -30,6 +30,7 @@ enum Commands {
         ImportExportCommands.exportCommand,
         ReportCommand.command,
         QueryCommand.command,
+        BackupCommand.command,
     ]
 
     /// One-line descriptions of the command groups, for `logbook drafts --help` and the like.

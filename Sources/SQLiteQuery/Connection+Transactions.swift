@@ -18,6 +18,7 @@ extension Connection {
     public func transaction<Result>(_ kind: TransactionKind = .immediate,
                                     _ body: () throws -> Result) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
+        let changesBefore = sqlite3_total_changes64(handle)
         try cachedStatement("BEGIN \(kind.rawValue)").execute()
         let result: Result
         do {
@@ -28,6 +29,7 @@ extension Connection {
         }
         do {
             try cachedStatement("COMMIT").execute()
+            if sqlite3_total_changes64(handle) != changesBefore { hasCommittedChanges = true }
         } catch {
             rollbackIfOpen()
             throw error

@@ -38,6 +38,8 @@ public final class Connection {
     public let options: Options
     private var statementCache: [String: Statement] = [:]
     var savepointDepth = 0
+    /// Whether a transaction of this connection committed changes (so closing it runs `PRAGMA optimize`).
+    var hasCommittedChanges = false
     /// Collations registered for sort comparators (see `collationName(for:)`).
     var registeredCollations: Set<String> = []
 
@@ -79,8 +81,9 @@ public final class Connection {
     }
 
     deinit {
-        // Let SQLite refresh its planner statistics if this connection changed enough to need it.
-        if !options.readOnly && sqlite3_total_changes(handle) > 0 {
+        // Let SQLite refresh its planner statistics if this connection changed enough to need it;
+        // never after only rolled-back changes, since a failed command must leave the file as it was.
+        if !options.readOnly && hasCommittedChanges {
             sqlite3_exec(handle, "PRAGMA optimize", nil, nil, nil)
         }
         statementCache.removeAll()
@@ -157,8 +160,20 @@ public final class Connection {
 
     /// Switches the file to write-ahead logging, so readers in other processes never block the
     /// writer. This is a property of the file: it writes the database header once.
+    ///
+    /// SQLite does not wait on the busy timeout for this switch (two processes opening a new file
+    /// at once would fail with `SQLITE_BUSY`), so it is retried here until the timeout has passed.
     public func enableWriteAheadLog() throws {
-        let mode = try scalar("PRAGMA journal_mode = WAL", as: String.self)
+        let deadline = Date(timeIntervalSinceNow: Double(options.busyTimeoutMilliseconds) / 1_000)
+        var mode: String?
+        while true {
+            do {
+                mode = try scalar("PRAGMA journal_mode = WAL", as: String.self)
+                break
+            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+                usleep(10_000)
+            }
+        }
         guard mode?.lowercased() == "wal" || path == ":memory:" else {
             throw SQLiteError(code: SQLITE_ERROR, message: "could not enable WAL journal mode (got \(mode ?? "nil"))")
         }

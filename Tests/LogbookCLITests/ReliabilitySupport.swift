@@ -25,7 +25,7 @@ enum Reliability {
     static func writeHistory(days: Range<Int>, exercisesPerDay: Int = 3, to url: URL) throws {
         let names = ["Squat", "Burpee", "Step Up", "Sun Salute ☀︎", "Élan"]
         let exercises = (0..<exercisesPerDay).map { "\"\(names[$0 % names.count])\"" }.joined(separator: ",")
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var chunk = ""
@@ -67,6 +67,40 @@ enum Reliability {
          try number(cli, ["query", "SELECT count(*) FROM exercises", "--format", "csv"], file: file, line: line))
     }
 
+    /// Runs `writes` one after the other, and beside them each of `reads` over and over (one process
+    /// per lane at a time) until the writes are done; hands every finished run to `inspect`.
+    /// Returns how many reads ran.
+    @discardableResult
+    static func runSideBySide(_ cli: CLIHarness, writes: [[String]], reads: [[String]],
+                               inspect: ([String], CLIResult) -> Void) throws -> Int {
+        var pending = writes[...]
+        var writer = try pending.popFirst().map { try BackgroundRun(cli, $0) }
+        var readers = try reads.map { try BackgroundRun(cli, $0) }
+        var readCount = 0
+        func finish(_ run: BackgroundRun) throws {
+            let (result, signal) = try run.wait()
+            XCTAssertNil(signal, "\(run.arguments) died of signal \(signal ?? 0)")
+            inspect(run.arguments, result)
+        }
+        while let current = writer {
+            if !current.isRunning {
+                try finish(current)
+                writer = try pending.popFirst().map { try BackgroundRun(cli, $0) }
+            }
+            for lane in readers.indices where !readers[lane].isRunning {
+                try finish(readers[lane])
+                readCount += 1
+                readers[lane] = try BackgroundRun(cli, reads[lane])
+            }
+            usleep(2_000)
+        }
+        for reader in readers {
+            try finish(reader)
+            readCount += 1
+        }
+        return readCount
+    }
+
     /// Puts the database back to `bytes` (a closed database, so without a `-wal` file).
     static func restore(_ cli: CLIHarness, to bytes: Data) throws {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database.path + suffix) }
@@ -101,8 +135,8 @@ final class BackgroundRun {
         let name = UUID().uuidString
         output = cli.folder.appendingPathComponent("bg-\(name).out")
         errors = cli.folder.appendingPathComponent("bg-\(name).err")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        FileManager.default.createFile(atPath: errors.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         process.standardInput = FileHandle.nullDevice

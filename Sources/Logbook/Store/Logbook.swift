@@ -82,6 +82,9 @@ extension LogbookError {
             self = .notADatabase(path: path, reason: error.message)
         case let error as SQLiteError where error.primaryCode == 14 /* SQLITE_CANTOPEN */:
             self = .cannotOpen(path: path, reason: error.message)
+        case let error as SQLiteError where error.code == 1544 /* SQLITE_READONLY_DIRECTORY */:
+            self = .cannotOpen(path: path, reason: "its folder cannot be written, and SQLite must create the "
+                                                   + "database's -wal and -shm files there")
         case let error as SQLiteError:
             self = .database(error)
         default:

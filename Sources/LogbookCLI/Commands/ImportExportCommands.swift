@@ -131,6 +131,13 @@ enum ImportExportCommands {
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
+        } catch {
+            // The export itself failed (a database error): report it as it is, not as a write error.
+            try? handle.close()
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+        do {
             if let failure { throw failure }
             try handle.write(contentsOf: buffer)
             try handle.close()

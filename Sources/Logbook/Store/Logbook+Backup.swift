@@ -1,0 +1,146 @@
+import Foundation
+import SQLiteQuery
+
+/// What ``Logbook/backup(to:)`` wrote.
+public struct BackupSummary: Sendable, Equatable {
+    /// The copy's path, as given.
+    public let path: String
+    /// The copy's size in bytes.
+    public let bytes: Int
+    /// The number of database pages copied.
+    public let pages: Int
+}
+
+/// Why a backup was refused or failed. In every case the target is as it was before.
+public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The target is the database itself, or its `-wal`, `-shm` or `-journal` file.
+    case targetIsTheDatabase(target: String, database: String)
+    /// The target is a folder.
+    case targetIsAFolder(target: String)
+    /// A temporary file could not be created beside the target, or renamed over it.
+    case cannotWrite(target: String, reason: String)
+    /// The target has a `-wal` or `-journal` file beside it: it is open, or was not closed cleanly,
+    /// and SQLite would apply that file to the new copy.
+    case targetInUse(target: String, sideFile: String)
+    /// The copy failed its integrity or foreign-key check (the database itself is likely damaged).
+    case copyIsDamaged(target: String, problems: [String])
+    /// SQLite failed while copying.
+    case failed(target: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .targetIsTheDatabase(let target, let database):
+            "cannot back up to \(target): it is the database \(database) or one of its files; choose another path"
+        case .targetIsAFolder(let target): "cannot back up to \(target): it is a folder; give a file name"
+        case .cannotWrite(let target, let reason): "cannot write \(target): \(reason)"
+        case .targetInUse(let target, let sideFile):
+            "cannot replace \(target): \(sideFile) exists beside it (the file is open, or was not closed cleanly); "
+                + "choose another path"
+        case .copyIsDamaged(let target, let problems):
+            "backup to \(target) refused: the copy failed its check (\(problems.joined(separator: "; "))); "
+                + "run 'logbook check' on the database"
+        case .failed(let target, let reason): "backup to \(target) failed: \(reason)"
+        }
+    }
+}
+
+extension Logbook {
+    /// Writes a consistent copy of the database to `path`, while other connections and processes
+    /// go on reading and writing.
+    ///
+    /// ```swift
+    /// let summary = try store.backup(to: "/backups/logbook.sqlite")
+    /// ```
+    ///
+    /// The pages are copied with SQLite's online backup API into a temporary file beside `path`,
+    /// the copy is checked (integrity and foreign keys), and only then renamed over `path`, so
+    /// `path` is never left half-written. Runs with the store's lock held, like any other call.
+    /// Throws ``BackupError``.
+    public func backup(to path: String) throws -> BackupSummary {
+        try validateBackupTarget(path)
+        let target = URL(fileURLWithPath: path)
+        let folder = target.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).logbook-backup-\(UUID().uuidString)")
+        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw BackupError.cannotWrite(target: path, reason: "cannot create a file in \(folder.path): "
+                                                                + String(cString: strerror(errno)))
+        }
+        close(descriptor)
+        do {
+            let pages: Int
+            do {
+                pages = try database.withConnection { try $0.backup(to: temporary.path) }
+            } catch {
+                throw BackupError.failed(target: path, reason: "\(error)")
+            }
+            try checkCopy(at: temporary.path, target: path)
+            // rename(2) replaces the target atomically: readers see the old file or the whole copy.
+            guard rename(temporary.path, target.path) == 0 else {
+                throw BackupError.cannotWrite(target: path, reason: String(cString: strerror(errno)))
+            }
+            syncFolder(folder.path)
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            return BackupSummary(path: path, bytes: bytes ?? 0, pages: pages)
+        } catch {
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: temporary.path + suffix)
+            }
+            throw error
+        }
+    }
+
+    /// Refuses a target that is this database or one of its files, a folder, or a database in use.
+    private func validateBackupTarget(_ path: String) throws {
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            throw BackupError.targetIsAFolder(target: path)
+        }
+        let databaseFile = Self.resolvedPath(self.path)
+        let databaseFiles = ["", "-wal", "-shm", "-journal"].map { databaseFile + $0 }
+        var databaseStatus = stat()
+        if databaseFiles.contains(Self.resolvedPath(path))
+            || (stat(path, &status) == 0 && stat(self.path, &databaseStatus) == 0
+                && status.st_dev == databaseStatus.st_dev && status.st_ino == databaseStatus.st_ino) {
+            throw BackupError.targetIsTheDatabase(target: path, database: self.path)
+        }
+        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
+            throw BackupError.targetInUse(target: path, sideFile: path + suffix)
+        }
+    }
+
+    /// The absolute path with symbolic links resolved: of the file when it exists, else of its folder.
+    private static func resolvedPath(_ path: String) -> String {
+        func real(_ path: String) -> String? {
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        if let file = real(path) { return file }
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        return (real(folder) ?? folder) + "/" + url.lastPathComponent
+    }
+
+    /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.
+    private func checkCopy(at path: String, target: String) throws {
+        let report: CheckReport
+        do {
+            report = try Logbook.inspect(path: path, timeZone: timeZone).check()
+        } catch {
+            throw BackupError.copyIsDamaged(target: target, problems: ["\(error)"])
+        }
+        guard report.integrity == ["ok"] && report.foreignKeyViolations.isEmpty else {
+            throw BackupError.copyIsDamaged(target: target, problems: report.integrity.filter { $0 != "ok" }
+                                                                        + report.foreignKeyViolations)
+        }
+    }
+
+    /// Flushes the folder's entry for a renamed file to disk.
+    private func syncFolder(_ path: String) {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,28 @@
+import Logbook
+
+/// `backup FILE`: a consistent copy of the live database.
+enum BackupCommand {
+    static let command = Command(
+        spec: CommandSpec(
+            name: "backup", abstract: "Write a consistent copy of the database to a file, while others use it.",
+            discussion: """
+                Copies the database with SQLite's online backup API inside one read transaction: other \
+                processes go on reading and writing, and the copy holds every change committed before it \
+                began. The copy is written to a temporary file beside FILE, checked (integrity and foreign \
+                keys), and only then renamed over FILE, so FILE is never half-written. Refused when FILE is \
+                the database itself or one of its files, a folder, or in a folder that cannot be written. \
+                Prints the copy's path and size on stderr. The copy is an ordinary Logbook database: use it \
+                with --db.
+                """,
+            positionals: [PositionalSpec(name: "file", help: "Where to write the copy (replaced if it exists).")],
+            examples: ["logbook backup ~/Backups/logbook-$(date +%F).sqlite",
+                       "logbook backup /mnt/backup/logbook.sqlite && logbook --db /mnt/backup/logbook.sqlite check"]),
+        run: { invocation in
+            let path = invocation.arguments.positionals[0]
+            guard path != "-" && !path.isEmpty else {
+                throw UsageError(message: "backup writes a file: give its path, not '\(path)'", command: "backup")
+            }
+            let summary = try invocation.inspectStore().backup(to: path)
+            Console.printError("logbook: backup written to \(summary.path) (\(summary.bytes) bytes, \(summary.pages) pages)")
+        })
+}

@@ -1,0 +1,185 @@
+import Foundation
+import Logbook
+import XCTest
+
+/// `logbook backup FILE`: a complete, checked copy of the live database, written beside FILE and
+/// renamed into place, refused (exit 1, one error line, nothing written) when it cannot be done.
+final class BackupTests: XCTestCase {
+    private func loadedHarness() throws -> CLIHarness {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["--time-zone", "America/New_York", "import", CLIHarness.fixture("history.plist").path]).status, 0)
+        XCTAssertEqual(try cli.run(["import", CLIHarness.fixture("drafts.json").path]).status, 0)
+        return cli
+    }
+
+    /// The names in `folder`, without the harness's own output files.
+    private func contents(of folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix("std") && !$0.hasPrefix("bg-") }.sorted()
+    }
+
+    /// Everything the database holds, in this tool's exports.
+    private func exports(_ cli: CLIHarness, database: URL? = nil) throws -> [String] {
+        try [["export", "history", "--format", "ndjson"], ["export", "drafts", "--format", "ndjson"]].map { arguments in
+            let result = try cli.run(["--db", (database ?? cli.database).path] + arguments, useDatabase: false)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return result.stdout
+        }
+    }
+
+    private func assertHealthy(_ cli: CLIHarness, _ copy: URL, file: StaticString = #filePath, line: UInt = #line) throws {
+        let check = try cli.run(["--db", copy.path, "check"], useDatabase: false)
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr, file: file, line: line)
+        XCTAssertEqual(check.lines, ["integrity: ok", "foreign keys: ok", "schema version: 3 (this logbook knows 3)",
+                                     "migrations: ok"], file: file, line: line)
+    }
+
+    func testCopyIsCompleteCheckedAndAlone() throws {
+        let cli = try loadedHarness()
+        let copy = cli.folder.appendingPathComponent("backups/logbook-copy.sqlite")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let before = cli.snapshot()
+        let result = try cli.run(["backup", copy.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "")
+        let size = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: copy.path)[.size] as? Int)
+        XCTAssertTrue(result.stderr.hasPrefix("logbook: backup written to \(copy.path) (\(size) bytes, "), result.stderr)
+        XCTAssertEqual(try contents(of: copy.deletingLastPathComponent()), ["logbook-copy.sqlite"],
+                       "one file, no temporary or -wal file beside it")
+        XCTAssertEqual(cli.snapshot(), before, "the database itself is not changed")
+        try assertHealthy(cli, copy)
+        XCTAssertEqual(try exports(cli, database: copy), try exports(cli))
+
+        // Again, over the first copy, after a change: the new copy replaces it whole.
+        XCTAssertEqual(try cli.run(["history", "add", "Plank", "--at", "2026-05-01T12:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["backup", copy.path]).status, 0)
+        try assertHealthy(cli, copy)
+        XCTAssertEqual(try exports(cli, database: copy), try exports(cli))
+    }
+
+    func testCopyHoldsCommitsStillInTheWriteAheadLog() throws {
+        let cli = try loadedHarness()
+        // A store that stays open keeps its recent commits in the -wal file, not yet in the database.
+        let store = try Logbook(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
+        for index in 0..<20 { try store.history.addDoneExercise("Open \(index)", at: Reliability.noon(ofDay: index)) }
+        let log = try XCTUnwrap(FileManager.default.contents(atPath: cli.database.path + "-wal"))
+        XCTAssertGreaterThan(log.count, 0)
+        let copy = cli.folder.appendingPathComponent("copy.sqlite")
+        XCTAssertEqual(try cli.run(["backup", copy.path]).status, 0)
+        try assertHealthy(cli, copy)
+        XCTAssertEqual(try Logbook.inspect(path: copy.path).history.fetchCount(), 30 + 20)
+        XCTAssertEqual(try exports(cli, database: copy), try exports(cli))
+        XCTAssertEqual(try store.history.fetchCount(), 30 + 20)
+    }
+
+    /// Backups taken while another process imports files of `daysPerFile` days, one transaction
+    /// each: every copy passes `check` and holds a whole number of files, exactly the first ones.
+    func testCopiesTakenWhileAnotherProcessWritesAreConsistent() throws {
+        let cli = try CLIHarness()
+        let daysPerFile = 50
+        let files = Reliability.setting("LOGBOOK_CONCURRENCY_WRITES", default: 30)
+        let imports = try (0..<files).map { index -> [String] in
+            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
+            try Reliability.writeHistory(days: (index * daysPerFile)..<((index + 1) * daysPerFile), to: url)
+            return ["import", url.path]
+        }
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        var copies: [URL] = []
+        try Reliability.runSideBySide(cli, writes: imports, reads: [["backup", "copy.sqlite"]]) { arguments, result in
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            if arguments[0] == "backup" {
+                let kept = cli.folder.appendingPathComponent("copy-\(copies.count).sqlite")
+                XCTAssertEqual(rename(cli.folder.appendingPathComponent("copy.sqlite").path, kept.path), 0)
+                copies.append(kept)
+            }
+        }
+        XCTAssertGreaterThan(copies.count, 0)
+        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        var sizes: [Int] = []
+        for copy in copies {
+            try assertHealthy(cli, copy)
+            let days = try Logbook.inspect(path: copy.path, timeZone: utc).history.fetchAll()
+            sizes.append(days.count)
+            XCTAssertEqual(days.count % daysPerFile, 0, "\(copy.lastPathComponent) holds \(days.count) days")
+            XCTAssertEqual(days.map(\.day), (0..<days.count).map { CalendarDay(Reliability.noon(ofDay: $0), in: utc) },
+                           "\(copy.lastPathComponent) holds other days than the first files'")
+        }
+        print("BackupTests: \(copies.count) copies taken during \(files) imports held \(sizes) days")
+    }
+
+    func testRefusalsWriteNothing() throws {
+        let cli = try loadedHarness()
+        let folder = cli.folder
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.sqlite").path,
+                                                   withDestinationPath: cli.database.path)
+        XCTAssertEqual(link(cli.database.path, folder.appendingPathComponent("hard.sqlite").path), 0)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        try Data("x".utf8).write(to: folder.appendingPathComponent("plain-file"))
+        let existing = folder.appendingPathComponent("in-use.sqlite")
+        try Data("an older copy".utf8).write(to: existing)
+        try Data().write(to: folder.appendingPathComponent("in-use.sqlite-wal"))
+        let cases: [(target: String, mentioning: String)] = [
+            (cli.database.path, "it is the database"),
+            ("logbook.sqlite", "it is the database"),               // relative to the working folder
+            ("./sub/../logbook.sqlite", "it is the database"),
+            (folder.appendingPathComponent("link.sqlite").path, "it is the database"),
+            (folder.appendingPathComponent("hard.sqlite").path, "it is the database"),
+            (cli.database.path + "-wal", "it is the database"),
+            (cli.database.path + "-shm", "it is the database"),
+            (folder.appendingPathComponent("sub").path, "it is a folder"),
+            (folder.appendingPathComponent("missing/copy.sqlite").path, "No such file or directory"),
+            (folder.appendingPathComponent("plain-file/copy.sqlite").path, "Not a directory"),
+            (existing.path, "in-use.sqlite-wal exists"),
+        ]
+        let before = cli.snapshot()
+        let listing = try contents(of: folder)
+        for (target, text) in cases {
+            XCTAssertFailure(try cli.run(["backup", target]), status: 1, mentioning: target, text)
+            XCTAssertEqual(cli.snapshot(), before, target)
+            XCTAssertEqual(try contents(of: folder), listing, "\(target) left a file behind")
+        }
+        XCTAssertEqual(try Data(contentsOf: existing), Data("an older copy".utf8))
+        XCTAssertFailure(try cli.run(["backup", "-"]), status: 2, mentioning: "backup writes a file")
+        XCTAssertFailure(try cli.run(["backup"]), status: 2, mentioning: "missing expected argument")
+        let missing = folder.appendingPathComponent("none.sqlite")
+        XCTAssertFailure(try cli.run(["--db", missing.path, "backup", "x.sqlite"], useDatabase: false), status: 1,
+                         mentioning: "no database at")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path))
+    }
+
+    func testFolderThatCannotBeWrittenIsRefused() throws {
+        let cli = try loadedHarness()
+        let closed = cli.folder.appendingPathComponent("closed")
+        try FileManager.default.createDirectory(at: closed, withIntermediateDirectories: true)
+        XCTAssertEqual(chmod(closed.path, 0o555), 0)
+        defer { chmod(closed.path, 0o755) }
+        var wrapper: [String] = []
+        if getuid() == 0 {
+            // Root writes anywhere: run as `nobody`, with the database where nobody may use it.
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("running as root without /usr/bin/setpriv: an unwritable folder cannot be tested")
+            }
+            wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
+            XCTAssertEqual(chmod(cli.database.path, 0o666), 0)
+        }
+        let target = closed.appendingPathComponent("copy.sqlite").path
+        let result = try BackgroundRun.run(cli, ["backup", target], wrapper: wrapper)
+        XCTAssertFailure(result, status: 1, mentioning: "cannot write \(target)", "Permission denied")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: closed.path), [])
+    }
+
+    /// A copy that fails half-way (here: the file size limit) leaves neither half a file nor a
+    /// temporary file, and the file it would have replaced is untouched.
+    func testFailureHalfWayLeavesTheOldFile() throws {
+        let cli = try loadedHarness()
+        let target = cli.folder.appendingPathComponent("copy.sqlite")
+        try Data("the previous backup".utf8).write(to: target)
+        let listing = try contents(of: cli.folder)
+        // SIGXFSZ ignored, so writing past `ulimit -f` (blocks of 512 bytes) fails with EFBIG.
+        let limited = ["/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 64; exec "$@""#, "sh"]
+        let result = try BackgroundRun.run(cli, ["backup", target.path], wrapper: limited)
+        XCTAssertFailure(result, status: 1, mentioning: "backup to \(target.path) failed")
+        XCTAssertEqual(try Data(contentsOf: target), Data("the previous backup".utf8))
+        XCTAssertEqual(try contents(of: cli.folder), listing)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+
+/// One writer process and several reader processes on one database at once: every command
+/// succeeds (WAL, busy timeout, IMMEDIATE writes) and no reader ever sees part of a write.
+/// `.ci/stress` runs these larger (LOGBOOK_CONCURRENCY_WRITES).
+final class ConcurrencyTests: XCTestCase {
+    private let writes = Reliability.setting("LOGBOOK_CONCURRENCY_WRITES", default: 30)
+
+    func testOneWriterAndFourReadersAllSucceed() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["--time-zone", "America/New_York", "import", CLIHarness.fixture("history.plist").path]).status, 0)
+        let initial = try Reliability.counts(cli).days
+        let adds = (0..<writes).map { ["history", "add", "Set \($0)", "Burpee", "--at", Reliability.noonText(ofDay: 2_000 + $0)] }
+        let reads = [["history", "list", "--format", "ndjson"], ["report", "history", "--by", "month"],
+                     ["export", "history", "--format", "csv"], ["count", "history"]]
+        var lastCount = initial
+        let readCount = try Reliability.runSideBySide(cli, writes: adds, reads: reads) { arguments, result in
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertFalse(result.stderr.contains("error"), "\(arguments): \(result.stderr)")
+            if arguments == ["count", "history"], let count = Int(result.stdout.trimmingCharacters(in: .newlines)) {
+                XCTAssertGreaterThanOrEqual(count, lastCount, "a later count saw fewer days")
+                lastCount = count
+            }
+        }
+        XCTAssertEqual(try Reliability.counts(cli).days, initial + writes)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+        print("ConcurrencyTests: \(writes) writes beside \(readCount) reads")
+    }
+
+    func testReadersNeverSeeHalfAnImport() throws {
+        let cli = try CLIHarness()
+        let daysPerFile = 40
+        let files = try (0..<writes).map { index -> URL in
+            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
+            try Reliability.writeHistory(days: (index * daysPerFile)..<((index + 1) * daysPerFile), to: url)
+            return url
+        }
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let exercisesPerFile = 3 * daysPerFile
+        let reads = [["count", "history"], ["history", "list", "--format", "ndjson"],
+                     ["export", "history", "--format", "csv"], ["report", "history", "--by", "year", "--format", "csv"],
+                     ["query", "SELECT count(*) FROM exercises", "--format", "csv"]]
+        try Reliability.runSideBySide(cli, writes: files.map { ["import", $0.path] }, reads: reads) { arguments, result in
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            let rows = result.lines.count
+            // Every reader sees a whole number of files: counts of days are multiples of the file's
+            // days, counts of exercises multiples of the file's exercises.
+            let (seen, unit): (Int, Int) = switch arguments[0] {
+            case "count": (Int(result.stdout.trimmingCharacters(in: .newlines)) ?? -1, daysPerFile)
+            case "history": (rows, daysPerFile)
+            case "export": (rows - 1, exercisesPerFile)
+            case "query": (Int(result.lines.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1, exercisesPerFile)
+            default: (result.lines.dropFirst().reduce(0) { sum, line in
+                sum + (Int(line.split(separator: ",")[2]) ?? -1_000_000)   // period,activeDays,exercises,…
+            }, exercisesPerFile)
+            }
+            XCTAssertEqual(seen % unit, 0, "\(arguments) saw \(seen), not a multiple of \(unit)")
+            XCTAssertGreaterThanOrEqual(seen, 0, "\(arguments): \(result.stdout.prefix(200))")
+        }
+        XCTAssertEqual(try Reliability.counts(cli).days, writes * daysPerFile)
+    }
+
+    /// Several processes using a database that does not exist yet, at the same moment: one creates
+    /// it, and all of them switch it to WAL, migrate it and write without a "database is locked".
+    func testFirstUseByManyProcessesAtOnce() throws {
+        let rounds = Reliability.setting("LOGBOOK_CONCURRENCY_ROUNDS", default: 5)
+        let processes = 8
+        let flockTool = "/usr/bin/flock"
+        for round in 0..<rounds {
+            let cli = try CLIHarness()
+            // The processes wait for a shared lock that this test holds, and all start when it lets go.
+            let gate = cli.folder.appendingPathComponent("gate")
+            let descriptor = open(gate.path, O_CREAT | O_RDWR, 0o644)
+            XCTAssertGreaterThanOrEqual(descriptor, 0)
+            defer { close(descriptor) }
+            let gated = FileManager.default.isExecutableFile(atPath: flockTool) && flock(descriptor, LOCK_EX) == 0
+            let runs = try (0..<processes).map { index in
+                try BackgroundRun(cli, ["history", "add", "First use \(index)", "--at", Reliability.noonText(ofDay: index)],
+                                  wrapper: gated ? [flockTool, "--shared", gate.path] : [])
+            }
+            if gated {
+                Thread.sleep(forTimeInterval: 0.2)
+                _ = flock(descriptor, LOCK_UN)
+            }
+            for run in runs {
+                let (result, signal) = try run.wait()
+                XCTAssertNil(signal)
+                XCTAssertEqual(result.status, 0, "round \(round): \(result.stderr)")
+            }
+            XCTAssertEqual(try Reliability.counts(cli).days, processes, "round \(round)")
+        }
+    }
+
+    /// Regression: switching a new file to WAL failed at once with "database is locked" while
+    /// another connection held a write lock on it; it now waits, as every write does.
+    func testSwitchToWALWaitsForAnotherWriter() throws {
+        let cli = try CLIHarness()
+        let other = try Connection(path: cli.database.path)
+        try other.execute("BEGIN IMMEDIATE")
+        let run = try BackgroundRun(cli, ["history", "add", "Squat"])
+        Thread.sleep(forTimeInterval: 0.3)
+        try other.execute("ROLLBACK")
+        let (result, signal) = try run.wait()
+        XCTAssertNil(signal)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try Reliability.counts(cli).days, 1)
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Logbook
+import XCTest
+
+/// `logbook` killed with SIGKILL at any moment leaves a sound database holding every write that
+/// was confirmed and no part of one that was not. Kill points are spread by time; what is asserted
+/// never depends on timing. `.ci/stress` runs these larger (LOGBOOK_CRASH_* variables).
+final class CrashSafetyTests: XCTestCase {
+    private let seed = UInt64(Reliability.setting("LOGBOOK_CRASH_SEED", default: 8))
+
+    /// After a kill (or a run that ended on its own): `logbook check` passes, SQLite's own
+    /// integrity check passes, and the counts are returned for the caller's all-or-nothing test.
+    private func assertSound(_ cli: CLIHarness, _ context: @autoclosure () -> String,
+                             file: StaticString = #filePath, line: UInt = #line) throws -> (days: Int, exercises: Int) {
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 0, "\(context()): \(check.stdout)\(check.stderr)", file: file, line: line)
+        XCTAssertEqual(try Reliability.integrity(of: cli.database), ["ok"], context(), file: file, line: line)
+        return try Reliability.counts(cli, file: file, line: line)
+    }
+
+    func testKilledImportLeavesAllOrNothing() throws {
+        // About 1 s in a debug build; 10,000 records or more also run ANALYZE after the commit.
+        let days = Reliability.setting("LOGBOOK_CRASH_IMPORT_DAYS", default: 10_000)
+        let kills = Reliability.setting("LOGBOOK_CRASH_KILLS", default: 20)
+        let cli = try CLIHarness()
+        let input = cli.folder.appendingPathComponent("days.ndjson")
+        try Reliability.writeHistory(days: 0..<days, to: input)
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let empty = try Data(contentsOf: cli.database)
+
+        // An uninterrupted run: the whole file lands, and its duration places the kill points.
+        let started = Date()
+        let complete = try cli.run(["import", input.path])
+        let duration = Date().timeIntervalSince(started)
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        XCTAssertEqual(try Reliability.counts(cli).days, days)
+
+        var generator = SeededGenerator(seed: seed)
+        var outcomes: [String: Int] = [:]
+        for point in 0..<kills {
+            try Reliability.restore(cli, to: empty)
+            // One point in each of `kills` equal slices of the run, somewhere inside its slice.
+            let delay = duration * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
+            let run = try BackgroundRun(cli, ["import", input.path])
+            Thread.sleep(forTimeInterval: delay)
+            run.kill()
+            let (result, signal) = try run.wait()
+            if signal == nil { XCTAssertEqual(result.status, 0, result.stderr) }
+            let context = "kill \(point) after \(String(format: "%.3f", delay)) s of \(String(format: "%.3f", duration)) s"
+            let counts = try assertSound(cli, context)
+            XCTAssertTrue(counts == (0, 0) || counts == (days, 3 * days),
+                          "\(context): \(counts.days) days, \(counts.exercises) exercises of \(days), \(3 * days)")
+            outcomes[signal == nil ? "finished" : counts.days == 0 ? "killed, nothing" : "killed, all", default: 0] += 1
+        }
+        print("CrashSafetyTests: \(kills) kills over a \(String(format: "%.2f", duration)) s import of \(days) days: \(outcomes)")
+    }
+
+    func testKilledSmallWritesKeepEveryConfirmedWrite() throws {
+        let kills = Reliability.setting("LOGBOOK_CRASH_KILLS", default: 20)
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        // How long one write takes, to place the kill points inside it.
+        let started = Date()
+        XCTAssertEqual(try cli.run(["history", "add", "Warm-up", "--at", Reliability.noonText(ofDay: -1)]).status, 0)
+        let duration = Date().timeIntervalSince(started)
+
+        var generator = SeededGenerator(seed: seed)
+        var known = 1            // day records certainly stored
+        var confirmed: Set<Int> = []
+        var killedInFlight = 0
+        // Every third write is killed at a random point of its run; the others must succeed.
+        for index in 0..<(3 * kills) {
+            let run = try BackgroundRun(cli, ["history", "add", "Write \(index)", "--at", Reliability.noonText(ofDay: index)])
+            let isKillPoint = index % 3 == 2
+            if isKillPoint {
+                Thread.sleep(forTimeInterval: duration * Double.random(in: 0..<1.2, using: &generator))
+                run.kill()
+            }
+            let (result, signal) = try run.wait()
+            if signal == nil {
+                XCTAssertEqual(result.status, 0, "write \(index): \(result.stderr)")
+                confirmed.insert(index)
+                known += 1
+                if !isKillPoint { continue }
+            } else {
+                killedInFlight += 1
+            }
+            let counts = try assertSound(cli, "write \(index)")
+            XCTAssertTrue((known...(known + 1)).contains(counts.days),
+                          "write \(index): \(counts.days) days stored, \(known) confirmed before the kill")
+            XCTAssertEqual(counts.exercises, counts.days, "write \(index): each day holds its one exercise")
+            known = counts.days
+        }
+
+        // Every confirmed write is there, whole; the only others are writes killed after their commit.
+        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        let stored = try Logbook.inspect(path: cli.database.path, timeZone: utc).history.fetchAll()
+        let names = Set(stored.flatMap(\.exercises))
+        for index in confirmed {
+            XCTAssertTrue(names.contains("Write \(index)"), "confirmed write \(index) is missing")
+        }
+        for day in stored where day.exercises != ["Warm-up"] {
+            guard let index = day.exercises.first.flatMap({ Int($0.dropFirst("Write ".count)) }) else {
+                XCTFail("unexpected record \(day)")
+                continue
+            }
+            XCTAssertEqual(day.exercises, ["Write \(index)"])
+            XCTAssertEqual(day.day, CalendarDay(Reliability.noon(ofDay: index), in: utc))
+            XCTAssertTrue(confirmed.contains(index) || index % 3 == 2, "write \(index) was neither confirmed nor killed")
+        }
+        print("CrashSafetyTests: \(kills) kill points over \(3 * kills) writes of \(String(format: "%.3f", duration)) s; "
+              + "\(killedInFlight) killed in flight")
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+
+/// Every command on a damaged or unexpected database file: a clear `logbook: error:` line, exit 1,
+/// no crash, and the file as it was. (FoundationCLITests covers a text file, `check` on damaged
+/// files and a few commands on a newer database; this sweeps every command.)
+final class DamagedDatabaseTests: XCTestCase {
+    /// Every command, with the arguments it needs, and whether it writes.
+    private func commands(_ cli: CLIHarness) throws -> [(arguments: [String], writes: Bool)] {
+        let newDay = cli.folder.appendingPathComponent("new-day.ndjson")
+        try Reliability.writeHistory(days: 3_000..<3_001, to: newDay)
+        return [
+            (["init"], true), (["migrate"], true), (["migrate", "--status"], false), (["check"], false),
+            (["drafts", "list"], false), (["drafts", "show", "1.0"], false), (["drafts", "add", "--version", "9.9"], true),
+            (["drafts", "item", "check", "1.0", "1"], true), (["drafts", "delete", "1.0"], true),
+            (["history", "list"], false), (["history", "add", "Squat", "--at", "2026-03-01T12:00:00Z"], true),
+            (["history", "delete", "--day", "2025-02-05"], true), (["count", "history"], false), (["count", "drafts"], false),
+            (["import", newDay.path], true), (["export", "history", "--format", "csv"], false),
+            (["export", "drafts", "-o", cli.folder.appendingPathComponent("out.json").path], false),
+            (["report", "history"], false), (["report", "exercises"], false), (["report", "streaks"], false),
+            (["report", "drafts"], false), (["query", "SELECT count(*) FROM exercises"], false),
+            (["backup", cli.folder.appendingPathComponent("copy.sqlite").path], false),
+        ]
+    }
+
+    /// A database with both fixtures, its bytes, and the harness.
+    private func loadedDatabase() throws -> (cli: CLIHarness, bytes: Data) {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["--time-zone", "America/New_York", "import", CLIHarness.fixture("history.plist").path]).status, 0)
+        XCTAssertEqual(try cli.run(["import", CLIHarness.fixture("drafts.json").path]).status, 0)
+        for day in 1...28 {
+            try cli.run(["history", "add", String(repeating: "Exercise \(day) ", count: 40),
+                         "--at", String(format: "2026-02-%02dT12:00:00Z", day)])
+        }
+        return (cli, try Data(contentsOf: cli.database))
+    }
+
+    /// Runs every command on `bytes` put in place of the database, through `wrapper`, and checks
+    /// the answer with `expect` (exit status 1 unless it says otherwise) and that the file is unchanged.
+    private func sweep(_ cli: CLIHarness, _ bytes: Data, _ label: String, wrapper: [String] = [],
+                       expect: (_ arguments: [String], _ writes: Bool) -> (status: Int32, mentioning: [String])) throws {
+        for (arguments, writes) in try commands(cli) {
+            try Reliability.restore(cli, to: bytes)
+            let result = try BackgroundRun.run(cli, arguments, wrapper: wrapper)
+            let expected = expect(arguments, writes)
+            let context = "\(label): \(arguments.joined(separator: " "))"
+            XCTAssertEqual(result.status, expected.status, "\(context): \(result.stdout.prefix(300))\(result.stderr)")
+            if expected.status != 0 {
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("logbook: error: "), "\(context): \(result.stderr)")
+                for text in expected.mentioning {
+                    XCTAssertTrue(result.stderr.contains(text), "\(context): '\(text)' not in \(result.stderr)")
+                }
+            }
+            XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "\(context) changed the file")
+            let log = FileManager.default.contents(atPath: cli.database.path + "-wal")
+            XCTAssertTrue(log?.isEmpty ?? true, "\(context) left \(log?.count ?? 0) bytes of write-ahead log")
+        }
+    }
+
+    func testFilesThatAreNotLogbookDatabasesAreRefusedByEveryCommand() throws {
+        let (cli, healthy) = try loadedDatabase()
+        var generator = SeededGenerator(seed: 5)
+        let random = Data((0..<8_192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let damaged: [(String, Data)] = [
+            ("cut to 3 pages", healthy.prefix(3 * 4_096)),
+            ("cut mid-page", healthy.prefix(healthy.count / 2 + 100)),
+            ("random bytes", random),
+            ("an SQLite header over random bytes", healthy.prefix(100) + random),
+            ("zeros", Data(count: 8_192)),
+            ("a PNG", Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + random.prefix(500)),
+        ]
+        for (label, bytes) in damaged {
+            try sweep(cli, bytes, label) { _, _ in (1, [cli.database.path, "not a Logbook database"]) }
+        }
+    }
+
+    func testDamagedPagesAreReportedWhereverTheyAreRead() throws {
+        let (cli, healthy) = try loadedDatabase()
+        // Random bytes over the b-tree header of every page after the first two (the schema and the
+        // migration history), so every table and index is damaged but the file still opens.
+        var damaged = healthy
+        var generator = SeededGenerator(seed: 6)
+        for page in stride(from: 2 * 4_096, to: healthy.count, by: 4_096) {
+            for offset in page..<(page + 64) { damaged[offset] = UInt8.random(in: 0...255, using: &generator) }
+        }
+        let untouchedByCommand: Set<[String]> = [["init"], ["migrate"], ["migrate", "--status"]]
+        try sweep(cli, damaged, "damaged pages") { arguments, _ in
+            if untouchedByCommand.contains(arguments) { return (0, []) }
+            if arguments.first == "backup" { return (1, ["the copy failed its check", "malformed"]) }
+            return (1, ["malformed"])
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("copy.sqlite").path))
+    }
+
+    func testDatabaseFromANewerLogbookIsRefusedByEveryCommandThatUsesItsTables() throws {
+        let (cli, _) = try loadedDatabase()
+        try cli.run(["query", "SELECT 1"])   // closes cleanly
+        try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (4, 'future_feature', 'abc', 0)")
+        let newer = try Data(contentsOf: cli.database)
+        try sweep(cli, newer, "newer database") { arguments, _ in
+            switch arguments.first {
+            // Read-only SQL and a page-for-page copy do not depend on the schema's version.
+            case "query", "backup": (0, [])
+            case "check": (1, ["check failed"])
+            default: (1, ["0004_future_feature", "newer"])
+            }
+        }
+    }
+
+    func testReadOnlyFileServesReadsAndRefusesWrites() throws {
+        let (cli, bytes) = try loadedDatabase()
+        let wrapper = try unprivileged(cli)
+        let commands = try commands(cli)
+        XCTAssertEqual(chmod(cli.database.path, 0o444), 0)
+        // The folder stays writable, for the -wal and -shm files that readers of a WAL database need.
+        XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
+        for (arguments, writes) in commands {
+            let result = try BackgroundRun.run(cli, arguments, wrapper: wrapper)
+            let context = arguments.joined(separator: " ")
+            // `init` and `migrate` have nothing to do on a current database, so they write nothing.
+            if writes && !["init", "migrate"].contains(arguments[0]) {
+                XCTAssertFailure(result, status: 1, mentioning: "readonly database")
+            } else {
+                XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
+            }
+            XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "\(context) changed the file")
+        }
+        XCTAssertEqual(try cli.run(["--db", cli.folder.appendingPathComponent("copy.sqlite").path, "check"], useDatabase: false).status, 0,
+                       "the backup of a read-only database")
+    }
+
+    func testReadOnlyFolderIsAClearErrorForEveryCommand() throws {
+        let (cli, bytes) = try loadedDatabase()
+        let wrapper = try unprivileged(cli)
+        let commands = try commands(cli)
+        XCTAssertEqual(chmod(cli.database.path, 0o666), 0)
+        XCTAssertEqual(chmod(cli.folder.path, 0o555), 0)
+        defer { chmod(cli.folder.path, 0o755) }
+        for (arguments, _) in commands {
+            let result = try BackgroundRun.run(cli, arguments, wrapper: wrapper)
+            XCTAssertFailure(result, status: 1, mentioning: cli.database.path, "folder cannot be written")
+            XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "\(arguments) changed the file")
+        }
+    }
+
+    /// A wrapper that runs `logbook` as a user to whom file permissions apply: `nobody` through
+    /// `setpriv` when the tests run as root (root ignores them), none otherwise.
+    private func unprivileged(_ cli: CLIHarness) throws -> [String] {
+        guard getuid() == 0 else { return [] }
+        let setpriv = "/usr/bin/setpriv"
+        guard FileManager.default.isExecutableFile(atPath: setpriv) else {
+            throw XCTSkip("running as root without \(setpriv): permissions cannot be tested")
+        }
+        let wrapper = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+        guard try BackgroundRun.run(cli, ["--version"], wrapper: wrapper).status == 0 else {
+            throw XCTSkip("user nobody cannot run \(CLIHarness.executable.path)")
+        }
+        return wrapper
+    }
+}
