@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "SQLiteQuery", dependencies: ["CSQLite"]),
         // Turns Migrations/*.sql into Swift source at build time, so the binary carries its schema.
         .executableTarget(name: "MigrationsEmbedder"),
-        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"]),
+        .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"],
+                path: "Sources/MigrationsPlugin"),
         .target(name: "Logbook", dependencies: ["SQLiteQuery"], plugins: ["MigrationsPlugin"]),
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).

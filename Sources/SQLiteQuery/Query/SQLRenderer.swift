@@ -25,10 +25,16 @@ public struct SQLRenderer {
             arguments.append(value)
         case .comparison(let op, let lhs, let rhs):
             group { $0.append(lhs); $0.sql += " \(op.rawValue) "; $0.append(rhs) }
-        case .and(let lhs, let rhs):
-            group { $0.append(lhs); $0.sql += " AND "; $0.append(rhs) }
-        case .or(let lhs, let rhs):
-            group { $0.append(lhs); $0.sql += " OR "; $0.append(rhs) }
+        case .and, .or:
+            // A chain of the same operator is one group, `(a AND b AND c)`, not nested parentheses,
+            // which SQLite's parser refuses past a depth of about a hundred.
+            let isAnd = if case .and = expression { true } else { false }
+            group { renderer in
+                for (index, term) in Self.chain(expression, and: isAnd).enumerated() {
+                    if index > 0 { renderer.sql += isAnd ? " AND " : " OR " }
+                    renderer.append(term)
+                }
+            }
         case .not(let inner):
             group { $0.sql += "NOT "; $0.append(inner) }
         case .isNull(let inner):
@@ -56,6 +62,16 @@ public struct SQLRenderer {
             subquery("1", scope, condition)
         case .count(let scope, let condition):
             subquery("count(*)", scope, condition)
+        }
+    }
+
+    /// The terms of a left- or right-leaning chain of `AND` (or `OR`), in order.
+    private static func chain(_ expression: QueryExpression, and isAnd: Bool) -> [QueryExpression] {
+        switch (expression, isAnd) {
+        case (.and(let lhs, let rhs), true), (.or(let lhs, let rhs), false):
+            chain(lhs, and: isAnd) + chain(rhs, and: isAnd)
+        default:
+            [expression]
         }
     }
 
