@@ -43,6 +43,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case checksumMismatch(identifier: String, recorded: String, current: String)
     /// The database has migrations this binary does not know: it was written by a newer version.
     case unknownMigrations(identifiers: [String])
+    /// The file has tables but no migration history: it belongs to another program.
+    case foreignDatabase(tables: [String])
 
     public var description: String {
         switch self {
@@ -53,6 +55,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .checksumMismatch(let identifier, let recorded, let current):
             "applied migration \(identifier) was edited since it ran "
                 + "(checksum \(recorded.prefix(12))… recorded, \(current.prefix(12))… now); refusing to continue"
+        case .foreignDatabase(let tables):
+            "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
+                + "but no migration history: it belongs to another program; refusing to change it"
         case .unknownMigrations(let identifiers):
             "the database has migrations this version does not know (\(identifiers.joined(separator: ", "))): "
                 + "it was written by a newer version; refusing to change it"

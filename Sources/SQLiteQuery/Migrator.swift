@@ -56,6 +56,10 @@ public struct Migrator: Sendable {
     /// ``MigrationError`` for a database this migrator must refuse.
     public func status(of connection: Connection) throws -> [Status] {
         let applied = try appliedMigrations(in: connection)
+        if applied.isEmpty {
+            let tables = try tableNames(in: connection)
+            if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
+        }
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         let unknown = applied.filter { known[$0.version] == nil }
         if !unknown.isEmpty {
@@ -72,6 +76,17 @@ public struct Migrator: Sendable {
         }
         let appliedAt = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0.appliedAt) })
         return migrations.map { Status(migration: $0, appliedAt: appliedAt[$0.version]) }
+    }
+
+    /// The file's own tables (not SQLite's internal ones, nor the history table).
+    private func tableNames(in connection: Connection) throws -> [String] {
+        let statement = try connection.prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+              AND name <> 'schema_migrations' ORDER BY name
+            """)
+        var names: [String] = []
+        while try statement.step() { names.append(try statement.column(0)) }
+        return names
     }
 
     /// The version of the newest applied migration, 0 for a new database.

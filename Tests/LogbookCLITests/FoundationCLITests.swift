@@ -164,3 +164,19 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertTrue(version.stdout.first?.isNumber ?? false, version.stdout)
     }
 }
+
+extension FoundationCLITests {
+    /// Another program's SQLite file is not taken over: no Logbook tables are written into it.
+    func testAnotherProgramsDatabaseIsRefusedUnchanged() throws {
+        let cli = try CLIHarness()
+        do {
+            let other = try Connection(path: cli.database.path)
+            try other.execute("CREATE TABLE contacts (name TEXT); INSERT INTO contacts VALUES ('Ada')")
+        }
+        let before = cli.snapshot()
+        for command in [["init"], ["history", "list"], ["drafts", "add", "--version", "1"]] {
+            XCTAssertFailure(try cli.run(command), status: 1, mentioning: "contacts", "belongs to another program")
+        }
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+}
