@@ -16,7 +16,7 @@ final class RawEngine {
         sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nil)
         db = handle!
         sqlite3_busy_timeout(db, 5_000)
-        exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16384; PRAGMA mmap_size = 0")
+        exec("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2048; PRAGMA mmap_size = 0")
     }
 
     deinit {

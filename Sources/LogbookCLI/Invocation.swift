@@ -37,7 +37,7 @@ struct Invocation {
     }
 
     /// Opens (creating and migrating) the database. `$LOGBOOK_CACHE_KIB` sets SQLite's page
-    /// cache (default 16 MiB), the bound on the memory it holds for the file.
+    /// cache (default 2 MiB), the bound on the memory it holds for the file.
     func openStore() throws -> Logbook {
         var options = Connection.Options()
         if let text = environment["LOGBOOK_CACHE_KIB"] {

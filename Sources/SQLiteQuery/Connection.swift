@@ -21,8 +21,10 @@ public final class Connection {
         /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
         public var busyTimeoutMilliseconds: Int32 = 5_000
         /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
-        /// pages, whatever the database's size.
-        public var cacheSizeKiB = 16_384
+        /// pages, whatever the database's size. 2 MiB: measured on a million exercises, 16 and
+        /// 64 MiB were no faster for imports, exports or range fetches (the OS caches the file
+        /// under WAL) and only raised the peak memory (README: The database file).
+        public var cacheSizeKiB = 2_048
         /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 (the default) turns memory
         /// mapping off, so a process's memory stays bounded by the page cache however large the
         /// file it reads (mapped pages count in its resident size).
