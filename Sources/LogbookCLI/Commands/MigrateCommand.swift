@@ -12,7 +12,7 @@ enum MigrateCommand {
             if invocation.arguments.has("--status") {
                 let store = try invocation.inspectStore()
                 for status in try store.migrationStatus() {
-                    let state = status.appliedAt.map { "applied \(Timestamp.iso8601($0))" } ?? "pending"
+                    let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
                     Console.print("\(status.migration.identifier)\t\(state)")
                 }
                 return
