@@ -92,7 +92,7 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(try connection.scalar("PRAGMA foreign_keys", as: Int.self), 1)
         XCTAssertEqual(try connection.scalar("PRAGMA busy_timeout", as: Int.self), 5_000)
         XCTAssertEqual(try connection.scalar("PRAGMA synchronous", as: Int.self), 1)  // NORMAL
-        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -16_384)
+        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -2_048)
     }
 
     func testOptionsAreApplied() throws {
