@@ -55,4 +55,11 @@ enum UUIDText {
 extension UUID {
     /// The same text as `uuidString` (36 uppercase characters), written without `sprintf`.
     public var text: String { UUIDText.format(self) }
+
+    /// Parses the 36-character form in any case, as `UUID(uuidString:)` does, without `sscanf`.
+    public init?(text: String) {
+        var text = text
+        guard let uuid = text.withUTF8({ UUIDText.parse($0) }) else { return nil }
+        self = uuid
+    }
 }

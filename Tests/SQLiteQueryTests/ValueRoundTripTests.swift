@@ -322,7 +322,9 @@ extension ValueRoundTripTests {
             let lower = uuid.uuidString.lowercased()
             let parsed = Array(lower.utf8).withUnsafeBufferPointer { UUIDText.parse($0) }
             XCTAssertEqual(parsed, uuid)
+            XCTAssertEqual(UUID(text: lower), uuid)
         }
+        XCTAssertNil(UUID(text: "not a uuid"))
         for bad in ["", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "E621E1F8XC36C-495A-93FC-0C247A3E6E5F",
                     "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5FF"] {
             XCTAssertNil(Array(bad.utf8).withUnsafeBufferPointer { UUIDText.parse($0) }, bad)

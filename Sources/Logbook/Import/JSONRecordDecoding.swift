@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Turns parsed JSON objects into records: this spec's JSON (ids, ISO-8601 dates, `day`) and the
 /// apps' own `JSONEncoder` output (no ids, dates as seconds since 2001) are both accepted, per object.
@@ -79,7 +80,7 @@ enum JSONRecordDecoding {
 
     private static func uuid(_ value: JSONValue, _ key: String, prefix: String = "") throws -> UUID {
         let text = try string(value, key, prefix: prefix)
-        guard let uuid = UUID(uuidString: text) else {
+        guard let uuid = UUID(text: text) else {
             throw FieldError(field: prefix + key, reason: "expected a UUID, found \"\(text.prefix(60))\"")
         }
         return uuid

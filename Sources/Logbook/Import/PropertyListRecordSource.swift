@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// A `release-draft.plist` (one `ReleaseDraft` dictionary, or an array of them) or a
 /// `history.plist` (an array of `[uuidString, date, [names]]`), binary or XML, as the apps write
@@ -53,7 +54,7 @@ struct PropertyListRecordSource: RecordSource {
         guard let items = element as? [Any], items.count == 3 else {
             throw FieldError(field: "(record)", reason: "expected an array of exactly 3 items [id, date, [names]], found \(Self.describe(element))")
         }
-        guard let idText = items[0] as? String, let id = UUID(uuidString: idText) else {
+        guard let idText = items[0] as? String, let id = UUID(text: idText) else {
             throw FieldError(field: "[0] id", reason: "expected a UUID string, found \(Self.describe(items[0]))")
         }
         guard let date = items[1] as? Date else {
@@ -95,7 +96,7 @@ struct PropertyListRecordSource: RecordSource {
                 throw FieldError(field: "checklist[\(offset)]", reason: "expected a dictionary, found \(Self.describe(item))")
             }
             let idText = try string(entry, "id", prefix)
-            guard let id = UUID(uuidString: idText) else { throw FieldError(field: prefix + "id", reason: "expected a UUID, found \"\(idText.prefix(60))\"") }
+            guard let id = UUID(text: idText) else { throw FieldError(field: prefix + "id", reason: "expected a UUID, found \"\(idText.prefix(60))\"") }
             guard let done = entry["isDone"] as? Bool else {
                 throw FieldError(field: prefix + "isDone", reason: entry["isDone"] == nil ? "missing" : "expected a boolean, found \(Self.describe(entry["isDone"] as Any))")
             }

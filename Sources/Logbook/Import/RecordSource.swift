@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Reads the records of one import file, one at a time, in file order.
 protocol RecordSource {
@@ -132,7 +133,7 @@ struct CSVRecordSource: RecordSource {
     private func field(_ row: [String], _ name: String) -> String { row[columns[name] ?? 0] }
 
     private func uuid(_ row: [String], _ name: String) throws -> UUID {
-        guard let uuid = UUID(uuidString: field(row, name)) else {
+        guard let uuid = UUID(text: field(row, name)) else {
             throw FieldError(field: name, reason: "expected a UUID, found \"\(field(row, name).prefix(60))\"")
         }
         return uuid
