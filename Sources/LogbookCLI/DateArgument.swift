@@ -38,6 +38,17 @@ extension Invocation {
         return try DateArgument.parse(text, option: option, timeZone: try timeZone(), command: arguments.command)
     }
 
+    /// `--from` and `--to` as days (each nil when absent); a usage error when `--from` is after `--to`.
+    func dayRange() throws -> (from: CalendarDay?, to: CalendarDay?) {
+        let command = arguments.command
+        let from = try arguments.value("--from").map { try DateArgument.parseDay($0, option: "--from <day>", command: command) }
+        let to = try arguments.value("--to").map { try DateArgument.parseDay($0, option: "--to <day>", command: command) }
+        if let from, let to, from > to {
+            throw UsageError(message: "--from \(from) is after --to \(to)", command: command)
+        }
+        return (from, to)
+    }
+
     /// A positional argument that must be a 1-based position.
     func position(_ text: String, name: String) throws -> Int {
         guard let number = Int(text), number >= 1 else {

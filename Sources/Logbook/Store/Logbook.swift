@@ -63,11 +63,6 @@ public final class Logbook: Sendable {
     public func migrationStatus() throws -> [Migrator.Status] {
         try database.read { try database.migrator.status(of: $0) }
     }
-
-    /// Applies pending migrations and returns them.
-    public func migrate() throws -> [Migration] {
-        try database.withConnection { try database.migrator.migrate($0) }
-    }
 }
 
 extension LogbookError {

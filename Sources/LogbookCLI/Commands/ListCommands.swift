@@ -21,20 +21,13 @@ enum ListCommands {
             }
             let store = try invocation.openStore()
             try Watch.run(invocation, store: store, format: format) {
-                if let dataFormat = format.dataFormat {
-                    var writer = RecordStreamWriter.drafts(dataFormat, output: Console.write)
-                    writer.begin()
-                    try store.drafts.forEach(query) { writer.write($0) }
-                    writer.end()
-                    return
+                try list(format, records: { try store.drafts.forEach(query, $0) },
+                         writer: { RecordStreamWriter.drafts($0, output: Console.write) },
+                         header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"]) { draft in
+                    [String(draft.id.text.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
+                     draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
+                     TableWriter.excerpt(draft.whatsNew, limit: 40)]
                 }
-                var table = TableWriter(header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"])
-                try store.drafts.forEach(query) { draft in
-                    table.add([String(draft.id.uuidString.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
-                               draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
-                               TableWriter.excerpt(draft.whatsNew, limit: 40)])
-                }
-                table.finish()
             }
         })
 
@@ -54,21 +47,31 @@ enum ListCommands {
             }
             let store = try invocation.openStore()
             try Watch.run(invocation, store: store, format: format) {
-                if let dataFormat = format.dataFormat {
-                    var writer = RecordStreamWriter.history(dataFormat, output: Console.write)
-                    writer.begin()
-                    try store.history.forEach(query) { writer.write($0) }
-                    writer.end()
-                    return
+                try list(format, records: { try store.history.forEach(query, $0) },
+                         writer: { RecordStreamWriter.history($0, output: Console.write) },
+                         header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"]) { day in
+                    [day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
+                     TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)]
                 }
-                var table = TableWriter(header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"])
-                try store.history.forEach(query) { day in
-                    table.add([day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
-                               TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)])
-                }
-                table.finish()
             }
         })
+
+    /// Streams the records `records` hands over: in a data format through `writer`, or as a table
+    /// of `header` columns with one `row` per record.
+    private static func list<Record>(_ format: OutputFormat, records: (((Record) throws -> Void) throws -> Void),
+                                     writer: (DataFormat) -> RecordStreamWriter<Record>, header: [String],
+                                     row: @escaping (Record) -> [String]) throws {
+        if let dataFormat = format.dataFormat {
+            var output = writer(dataFormat)
+            output.begin()
+            try records { output.write($0) }
+            output.end()
+            return
+        }
+        var table = TableWriter(header: header)
+        try records { table.add(row($0)) }
+        table.finish()
+    }
 
     /// The options that narrow a history listing or export by day and exercise.
     static let historyOptions = [
@@ -81,15 +84,11 @@ enum ListCommands {
     static func historyFilters(_ invocation: Invocation) throws -> [FilterExpression] {
         let none = 0..<0
         var filters: [FilterExpression] = []
-        for (option, op) in [("--from", FilterOperator.greaterOrEqual), ("--to", FilterOperator.lessOrEqual)] {
-            guard let text = invocation.arguments.value(option) else { continue }
-            let day = try DateArgument.parseDay(text, option: "\(option) <day>", command: invocation.arguments.command)
+        let (from, to) = try invocation.dayRange()
+        for (day, op) in [(from, FilterOperator.greaterOrEqual), (to, FilterOperator.lessOrEqual)] {
+            guard let day else { continue }
             filters.append(.binary(op, .field("day", at: none),
                                    .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
-        }
-        if let from = invocation.arguments.value("--from").flatMap(CalendarDay.init),
-           let to = invocation.arguments.value("--to").flatMap(CalendarDay.init), from > to {
-            throw UsageError(message: "--from \(from) is after --to \(to)", command: invocation.arguments.command)
         }
         if let name = invocation.arguments.value("--exercise") {
             filters.append(.binary(.contains, .field("exercises", at: none), .literal(.string(name), at: none), at: none))

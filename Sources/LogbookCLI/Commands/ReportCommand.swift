@@ -35,11 +35,7 @@ enum ReportCommand {
                 throw UsageError(message: "unknown report '\(name)': expected one of \(names.joined(separator: ", "))"
                                     + ArgumentParser.suggestion(for: name, among: names), command: command)
             }
-            let from = try arguments.value("--from").map { try DateArgument.parseDay($0, option: "--from <day>", command: command) }
-            let to = try arguments.value("--to").map { try DateArgument.parseDay($0, option: "--to <day>", command: command) }
-            if let from, let to, from > to {
-                throw UsageError(message: "--from \(from) is after --to \(to)", command: command)
-            }
+            let (from, to) = try invocation.dayRange()
             let period = ReportPeriod(rawValue: try arguments.choice("--by", ReportPeriod.allCases.map(\.rawValue), default: "week")) ?? .week
             if arguments.has("--by") && name != "history" {
                 throw UsageError(message: "'--by' applies to the history report only", command: command)
