@@ -25,6 +25,7 @@ extension Logbook {
                     }
                     if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
                 }
+                try writer.tallies.apply(in: connection)
                 summary.kind = source.kind
                 if options.dryRun { throw DryRunRollback() }
             }
@@ -66,6 +67,8 @@ private struct ImportWriter {
     let timeZone: TimeZone
     let now: Date
     let policy: ConflictPolicy
+    /// The exercises of new days, added to the week and month tallies at the end.
+    var tallies = ExerciseTallies()
 
     mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
         let id = input.id ?? ContentID.forDraft(input)
@@ -114,8 +117,9 @@ private struct ImportWriter {
                                [input.id.databaseValue, .integer(existing.key)])
             summary.merged += 1
         } else {
-            try Tables.exerciseDays.insert(ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises),
-                                           in: connection)
+            let record = ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises)
+            try Tables.exerciseDays.insert(record, in: connection)
+            tallies.addNewDay(record)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
         }
     }

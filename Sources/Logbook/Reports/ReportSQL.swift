@@ -19,27 +19,90 @@ enum ReportSQL {
     static func periodStarts(_ period: ReportPeriod) -> String {
         let (start, step): (String, String) = switch period {
         case .day: ("first", "'+1 day'")
-        case .week: ("date(first, '-' || ((CAST(strftime('%w', first) AS INTEGER) + 6) % 7) || ' days')", "'+7 days'")
+        case .week: (ExerciseTallies.weekStart(of: "first"), "'+7 days'")
         case .month: ("date(first, 'start of month')", "'+1 month'")
         case .year: ("date(first, 'start of year')", "'+1 year'")
         }
         return """
-            calendar(day) AS (
+            calendar(start) AS (
                 SELECT \(start) FROM bounds WHERE first IS NOT NULL AND last IS NOT NULL AND first <= last
                 UNION ALL
-                SELECT date(day, \(step)) FROM calendar, bounds WHERE date(day, \(step)) <= last)
+                SELECT date(start, \(step)) FROM calendar, bounds WHERE date(start, \(step)) <= last)
             """
     }
 
-    /// Totals per period, aggregated per day first (one period label per day, not per exercise),
-    /// then per (period, exercise) for the top exercise; every period of the calendar is listed.
-    static func history(_ period: ReportPeriod) -> String {
+    /// The last day of the period that starts on the day in the text column `start`.
+    static func periodEnd(_ period: ReportPeriod, of start: String) -> String {
+        switch period {
+        case .day: start
+        case .week: "date(\(start), '+6 days')"
+        case .month: "date(\(start), '+1 month', '-1 day')"
+        case .year: "date(\(start), '+1 year', '-1 day')"
+        }
+    }
+
+    /// Totals of the periods that lie wholly inside the range, read from the week and month
+    /// tallies (migration 0004) rather than from every exercise row:
+    /// `tallied(start, exercises, distinct_exercises, top)`. Days have no tallies.
+    static func talliedTotals(_ period: ReportPeriod) -> String {
+        let range = "(SELECT min(start) FROM periods WHERE tallied) AND (SELECT max(start) FROM periods WHERE tallied)"
+        switch period {
+        case .day:
+            preconditionFailure("days have no tallies: see dailyHistory")
+        case .week:
+            return """
+                \(totals(of: "exercise_weeks", period: "week", start: "week", where: "week BETWEEN \(range)"))
+                """
+        case .month:
+            return """
+                \(totals(of: "exercise_months", period: "month", start: "month || '-01'", where: "month || '-01' BETWEEN \(range)"))
+                """
+        case .year:
+            return """
+                year_names(start, name_key, name, exercises) AS (
+                    SELECT substr(month, 1, 4) || '-01-01', name_key, min(name), sum(exercises)
+                    FROM exercise_months WHERE substr(month, 1, 4) || '-01-01' BETWEEN \(range) GROUP BY 1, 2),
+                \(totals(of: "year_names", period: "start", start: "start", where: "1"))
+                """
+        }
+    }
+
+    /// `name(start, exercises, distinct_exercises, top)` from a relation of per-period, per-name
+    /// counts (`period`, `name_key`, `name`, `exercises`; one row per period and name): the top
+    /// exercise is the most done, the smallest name key among equals, found by a seek per period.
+    static func totals(of names: String, period: String, start: String, where condition: String,
+                       named name: String = "tallied") -> String {
+        """
+        \(name)(start, exercises, distinct_exercises, top) AS (
+            SELECT g.start, g.exercises, g.distinct_exercises,
+                   (SELECT t.name FROM \(names) AS t WHERE t.\(period) = g.period AND t.exercises = g.most ORDER BY t.name_key LIMIT 1)
+            FROM (SELECT \(period) AS period, \(start) AS start, sum(exercises) AS exercises, count(*) AS distinct_exercises,
+                         max(exercises) AS most
+                  FROM \(names) WHERE \(condition) GROUP BY \(period)) AS g)
+        """
+    }
+
+    /// Totals of the periods not in the tallies, counted from the exercise rows of their days in
+    /// the range: `counted(start, exercises, distinct_exercises, top)`; these are at most the
+    /// first and the last period, which the range cuts.
+    static func countedTotals(_ period: ReportPeriod) -> String {
+        return """
+            counted_names(start, name_key, name, exercises) AS (
+                SELECT p.start, e.name_key, min(e.name), count(*)
+                FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
+                WHERE NOT p.tallied GROUP BY p.start, e.name_key),
+            \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
+            """
+    }
+
+    /// Activity per day, counted from every exercise row in one grouping (days have no tallies).
+    private static func dailyHistory(_ period: ReportPeriod) -> String {
         """
         WITH RECURSIVE
         bounds(first, last) AS (
             SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))),
         \(periodStarts(period)),
-        periods(period) AS (SELECT \(periodLabel(period, of: "day")) FROM calendar),
+        periods(period) AS (SELECT \(periodLabel(period, of: "start")) FROM calendar),
         days(pk, period) AS (
             SELECT d.pk, \(periodLabel(period, of: "d.day"))
             FROM exercise_days AS d, bounds WHERE d.day BETWEEN bounds.first AND bounds.last),
@@ -61,12 +124,51 @@ enum ReportSQL {
         """
     }
 
+    /// Activity per period. Periods wholly inside the range come from the tallies; the others
+    /// (days, and a first or last period that the range cuts) are counted from the exercise rows
+    /// of their days in the range. Every period of the calendar is listed.
+    static func history(_ period: ReportPeriod) -> String {
+        if period == .day { return dailyHistory(period) }
+        return """
+        WITH RECURSIVE
+        bounds(first, last) AS (
+            SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))),
+        \(periodStarts(period)),
+        periods(start, label, first, last, tallied) AS (
+            SELECT start, \(periodLabel(period, of: "start")), max(start, bounds.first), min(\(periodEnd(period, of: "start")), bounds.last),
+                   start >= bounds.first AND \(periodEnd(period, of: "start")) <= bounds.last
+            FROM calendar, bounds),
+        \(talliedTotals(period)),
+        \(countedTotals(period)),
+        totals(start, exercises, distinct_exercises, top) AS (SELECT * FROM tallied UNION ALL SELECT * FROM counted)
+        SELECT p.label, (SELECT count(*) FROM exercise_days AS d WHERE d.day BETWEEN p.first AND p.last),
+               coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top
+        FROM periods AS p LEFT JOIN totals AS t ON t.start = p.start
+        ORDER BY p.start
+        """
+    }
+
+    /// Totals per exercise: whole months inside the range from the month tallies, the days of
+    /// the months that the range cuts from the exercise rows.
     static let exercises = """
-        SELECT min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
-        FROM exercises AS e JOIN exercise_days AS d ON d.pk = e.day_pk
-        WHERE (?1 IS NULL OR d.day >= ?1) AND (?2 IS NULL OR d.day <= ?2)
-        GROUP BY e.name_key
-        ORDER BY count(*) DESC, e.name_key
+        WITH bounds(first, last) AS (SELECT coalesce(?1, '0000-01-01'), coalesce(?2, '9999-12-31')),
+        whole_months(first, last) AS (
+            SELECT CASE WHEN substr(first, 9) = '01' THEN substr(first, 1, 7)
+                        ELSE substr(date(first, 'start of month', '+1 month'), 1, 7) END,
+                   CASE WHEN last = date(last, 'start of month', '+1 month', '-1 day') THEN substr(last, 1, 7)
+                        ELSE substr(date(last, 'start of month', '-1 month'), 1, 7) END
+            FROM bounds),
+        names(name_key, name, done, days, first_day, last_day) AS (
+            SELECT m.name_key, m.name, m.exercises, m.days, m.first_day, m.last_day
+            FROM exercise_months AS m, whole_months AS w WHERE m.month BETWEEN w.first AND w.last
+            UNION ALL
+            SELECT e.name_key, min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
+            FROM bounds AS b, whole_months AS w, exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE d.day BETWEEN b.first AND b.last AND NOT (d.day BETWEEN w.first || '-01' AND w.last || '-31')
+            GROUP BY e.name_key)
+        SELECT min(name), sum(done), sum(days), min(first_day), max(last_day)
+        FROM names GROUP BY name_key
+        ORDER BY sum(done) DESC, name_key
         """
 
     /// `?3` is the as-of day. Runs of consecutive days are "islands": consecutive days share

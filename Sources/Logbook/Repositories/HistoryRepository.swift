@@ -32,10 +32,14 @@ public struct HistoryRepository: Sendable {
                 try appendExercises(exercises, toDayWithID: existing.id, after: existing.exercises.count,
                                     in: connection)
                 existing.exercises += exercises
+                try ExerciseTallies.recountStaleDays(in: connection)
                 return existing
             }
             let record = ExerciseDay(id: UUID(), date: date, day: day, exercises: exercises)
             try table.insert(record, in: connection)
+            var tallies = ExerciseTallies()
+            tallies.addNewDay(record)
+            try tallies.apply(in: connection)
             return record
         }
     }
@@ -77,6 +81,7 @@ public struct HistoryRepository: Sendable {
                 throw LogbookError.dayNotFound(day)
             }
             try table.delete(identity: record.id, in: connection)
+            try ExerciseTallies.recountStaleDays(in: connection)
             return record
         }
     }
@@ -85,10 +90,15 @@ public struct HistoryRepository: Sendable {
     /// replacing the record with the same id. Two records may not share a day.
     public func save(_ days: some Sequence<ExerciseDay>) throws {
         try database.write { connection in
+            // A replaced record is counted here too; the triggers mark its days stale, and the
+            // recount of stale days in apply() supersedes the addition.
+            var tallies = ExerciseTallies()
             for day in days {
                 try validate(date: day.date, exercises: day.exercises)
                 try table.upsert(day, in: connection)
+                tallies.addNewDay(day)
             }
+            try tallies.apply(in: connection)
         }
     }
 

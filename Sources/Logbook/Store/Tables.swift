@@ -36,9 +36,11 @@ enum Tables {
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 
-    /// Appends exercise names to the day record with row key `key`, after its first `count`.
+    /// Appends exercise names to the day record with row key `key`, after its first `count`, and
+    /// marks the day's tallies stale.
     static func appendExercises(_ names: [String], toDayKey key: Int64, after count: Int,
                                 in connection: Connection) throws {
+        try ExerciseTallies.markStale(dayKey: key, in: connection)
         let insert = try connection.cachedStatement(
             "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for (offset, name) in names.enumerated() {

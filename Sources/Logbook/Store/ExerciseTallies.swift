@@ -1,0 +1,190 @@
+import Foundation
+import SQLiteQuery
+
+/// Keeps `exercise_weeks` and `exercise_months` (migration 0004) equal to what the exercises
+/// table says, within the writing transaction: every history write ends with ``apply(in:)``.
+///
+/// A new day's exercises are counted here in memory (``addNewDay(_:)``) and added to the tables
+/// in one pass at the end, which keeps bulk imports cheap. Every other change marks its day in
+/// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
+/// exercises); ``apply(in:)`` then recounts those days' weeks and months from the exercises
+/// table, after the additions, so a day both added and changed ends up counted once.
+struct ExerciseTallies {
+    private struct Key: Hashable {
+        /// The week's Monday or the month's first day, as a day number.
+        let period: Int
+        let nameKey: String
+    }
+
+    private struct Tally {
+        var name: String
+        var exercises = 0
+        var days = 0
+        var firstDay: CalendarDay
+        var lastDay: CalendarDay
+
+        mutating func add(name: String, count: Int, on day: CalendarDay) {
+            // SQLite's min() on text: UTF-8 byte order, not Swift's canonical-equivalence order.
+            if name.utf8.lexicographicallyPrecedes(self.name.utf8) { self.name = name }
+            exercises += count
+            days += 1
+            firstDay = min(firstDay, day)
+            lastDay = max(lastDay, day)
+        }
+    }
+
+    private var weeks: [Key: Tally] = [:]
+    private var months: [Key: Tally] = [:]
+
+    /// Counts the exercises of a day record that did not exist before this transaction.
+    mutating func addNewDay(_ record: ExerciseDay) {
+        let day = record.day
+        let week = day.dayNumber - Self.daysSinceMonday(day.dayNumber)
+        let month = day.dayNumber - (day.day - 1)
+        for (nameKey, name, count) in Self.distinctNames(record.exercises) {
+            weeks[Key(period: week, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
+                .add(name: name, count: count, on: day)
+            months[Key(period: month, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
+                .add(name: name, count: count, on: day)
+        }
+    }
+
+    /// Writes the counted additions, then recounts the weeks and months of the stale days.
+    mutating func apply(in connection: Connection) throws {
+        try upsert(weeks, Self.addToWeek, withDays: false, in: connection)
+        try upsert(months, Self.addToMonth, withDays: true, in: connection)
+        weeks = [:]
+        months = [:]
+        try Self.recountStaleDays(in: connection)
+    }
+
+    /// Marks the day with row key `dayKey` stale, for a change the triggers do not see.
+    static func markStale(dayKey: Int64, in connection: Connection) throws {
+        try connection.run("INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days WHERE pk = ?",
+                           [.integer(dayKey)])
+    }
+
+    /// Recounts every week and month from the exercises table: for `check --repair`.
+    static func rebuild(in connection: Connection) throws {
+        try connection.execute("""
+            DELETE FROM exercise_weeks;
+            DELETE FROM exercise_months;
+            INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
+            """)
+        try recountStaleDays(in: connection)
+    }
+
+    /// How many rows of each table differ from a recount of the exercises table (rows missing,
+    /// extra or with other values); 0 when they agree.
+    static func mismatchCount(in connection: Connection) throws -> Int {
+        let statement = try connection.cachedStatement("""
+            WITH weeks AS (\(weekCounts(days: "exercise_days"))), months AS (\(monthCounts(days: "exercise_days")))
+            SELECT (SELECT count(*) FROM (SELECT * FROM weeks EXCEPT SELECT week, name_key, name, exercises FROM exercise_weeks))
+                 + (SELECT count(*) FROM (SELECT week, name_key, name, exercises FROM exercise_weeks EXCEPT SELECT * FROM weeks))
+                 + (SELECT count(*) FROM (SELECT * FROM months EXCEPT SELECT * FROM exercise_months))
+                 + (SELECT count(*) FROM (SELECT * FROM exercise_months EXCEPT SELECT * FROM months))
+            """)
+        defer { statement.reset() }
+        _ = try statement.step()
+        return try statement.column(0)
+    }
+
+    // MARK: SQL
+
+    /// The Monday on or before the day in the text column `day`, as SQL.
+    static func weekStart(of day: String) -> String { "date(\(day), '-6 days', 'weekday 1')" }
+
+    /// Week counts of the days in the `days` relation (columns `pk`, `day`), as rows of `exercise_weeks`.
+    private static func weekCounts(days: String) -> String {
+        """
+        SELECT \(weekStart(of: "d.day")), e.name_key, min(e.name), count(*)
+        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
+        """
+    }
+
+    /// Month counts of the days in the `days` relation, as rows of `exercise_months`.
+    private static func monthCounts(days: String) -> String {
+        """
+        SELECT substr(d.day, 1, 7), e.name_key, min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
+        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
+        """
+    }
+
+    /// Recounts the weeks and months of the days marked stale, and clears the marks.
+    static func recountStaleDays(in connection: Connection) throws {
+        let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
+        defer { anyStale.reset() }
+        guard try anyStale.step(), try anyStale.column(0, as: Bool.self) else { return }
+        anyStale.reset()
+        // Every day of every stale week and month, found through the day index.
+        try connection.execute("""
+            DELETE FROM exercise_weeks WHERE week IN (SELECT \(weekStart(of: "day")) FROM exercise_tallies_stale);
+            INSERT INTO exercise_weeks (week, name_key, name, exercises) \(weekCounts(days: """
+                (SELECT d.pk, d.day FROM (SELECT DISTINCT \(weekStart(of: "day")) AS week FROM exercise_tallies_stale) AS s
+                 JOIN exercise_days AS d ON d.day BETWEEN s.week AND date(s.week, '+6 days'))
+                """));
+            DELETE FROM exercise_months WHERE month IN (SELECT substr(day, 1, 7) FROM exercise_tallies_stale);
+            INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day) \(monthCounts(days: """
+                (SELECT d.pk, d.day FROM (SELECT DISTINCT substr(day, 1, 7) AS month FROM exercise_tallies_stale) AS s
+                 JOIN exercise_days AS d ON d.day BETWEEN s.month || '-01' AND s.month || '-31')
+                """));
+            DELETE FROM exercise_tallies_stale;
+            """)
+    }
+
+    private static let addToWeek = """
+        INSERT INTO exercise_weeks (week, name_key, name, exercises) VALUES (?1, ?2, ?3, ?4)
+        ON CONFLICT (week, name_key) DO UPDATE SET name = min(name, excluded.name), exercises = exercises + excluded.exercises
+        """
+
+    private static let addToMonth = """
+        INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day)
+        VALUES (substr(?1, 1, 7), ?2, ?3, ?4, ?5, ?6, ?7)
+        ON CONFLICT (month, name_key) DO UPDATE SET name = min(name, excluded.name),
+            exercises = exercises + excluded.exercises, days = days + excluded.days,
+            first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
+        """
+
+    /// Upserts in key order, so the B-tree is written front to back. `withDays`: the statement
+    /// also takes the days and the first and last day (months).
+    private func upsert(_ tallies: [Key: Tally], _ sql: String, withDays: Bool, in connection: Connection) throws {
+        guard !tallies.isEmpty else { return }
+        let statement = try connection.cachedStatement(sql)
+        let ordered = tallies.sorted { $0.key.period != $1.key.period ? $0.key.period < $1.key.period
+                                                                      : $0.key.nameKey.utf8.lexicographicallyPrecedes($1.key.nameKey.utf8) }
+        for (key, tally) in ordered {
+            try statement.bind(CalendarDay(dayNumber: key.period), at: 1)
+            try statement.bind(key.nameKey, at: 2)
+            try statement.bind(tally.name, at: 3)
+            try statement.bind(tally.exercises, at: 4)
+            if withDays {
+                try statement.bind(tally.days, at: 5)
+                try statement.bind(tally.firstDay, at: 6)
+                try statement.bind(tally.lastDay, at: 7)
+            }
+            try statement.execute()
+        }
+    }
+
+    // MARK: Calendar
+
+    /// 0 for Monday … 6 for Sunday; day number 0 (1970-01-01) was a Thursday.
+    private static func daysSinceMonday(_ dayNumber: Int) -> Int {
+        ((dayNumber + 3) % 7 + 7) % 7
+    }
+
+    /// Each distinct name key of `names` with its smallest spelling and how often it occurs.
+    private static func distinctNames(_ names: [String]) -> [(key: String, name: String, count: Int)] {
+        var result: [(key: String, name: String, count: Int)] = []
+        for name in names {
+            let key = name.comparisonKey
+            if let index = result.firstIndex(where: { $0.key == key }) {
+                result[index].count += 1
+                if name.utf8.lexicographicallyPrecedes(result[index].name.utf8) { result[index].name = name }
+            } else {
+                result.append((key, name, 1))
+            }
+        }
+        return result
+    }
+}

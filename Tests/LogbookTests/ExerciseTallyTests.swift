@@ -1,0 +1,91 @@
+import Foundation
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// The week and month tallies (migration 0004) stay equal to a recount of the exercises table
+/// through every way history is written: new days, appends, replacements that keep or move the
+/// day, deletions, and imports with merges and replacements.
+final class ExerciseTallyTests: XCTestCase {
+    private let names = ["Squat", "Cafe\u{301}", "Caf\u{E9}", "Row", "Élan"]
+
+    private func mismatches(_ store: Logbook) throws -> Int {
+        try store.database.read { try ExerciseTallies.mismatchCount(in: $0) }
+    }
+
+    private func randomDay(_ random: inout SplitMix64) -> CalendarDay {
+        CalendarDay("2020-12-01")!.adding(days: Int.random(in: 0..<70, using: &random))!
+    }
+
+    private func randomExercises(_ random: inout SplitMix64) -> [String] {
+        (0...Int.random(in: 0..<4, using: &random)).map { _ in names.randomElement(using: &random)! }
+    }
+
+    func testEveryWritePathKeepsTheTalliesEqualToARecount() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        for seed: UInt64 in 1...4 {
+            var random = SplitMix64(seed: seed)
+            let test = try TestStore()
+            let history = test.store.history
+            for step in 0..<120 {
+                let day = randomDay(&random)
+                let stored = try history.fetchAll()
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0:
+                    try history.addDoneExercises(randomExercises(&random), at: day.start(in: utc) + 600)
+                case 1 where !stored.isEmpty:
+                    try history.delete(day: stored.randomElement(using: &random)!.day)
+                case 2 where !stored.isEmpty:
+                    // Same id, maybe another day, new exercises.
+                    var record = stored.randomElement(using: &random)!
+                    record.exercises = randomExercises(&random)
+                    if try history.fetch(day: day) == nil { record.day = day }
+                    try history.save([record])
+                case 3:
+                    let lines = (0..<3).map { _ -> String in
+                        let day = randomDay(&random)
+                        let exercises = randomExercises(&random).map { "\"\($0)\"" }.joined(separator: ",")
+                        return "{\"id\":\"\(UUID().uuidString)\",\"day\":\"\(day)\",\"date\":\"\(day)T08:00:00Z\",\"exercises\":[\(exercises)]}"
+                    }
+                    let file = test.folder.appendingPathComponent("step\(step).ndjson")
+                    try Data(lines.joined(separator: "\n").utf8).write(to: file)
+                    let handle = try FileHandle(forReadingFrom: file)
+                    defer { try? handle.close() }
+                    _ = try test.store.importRecords(from: handle, file: file.lastPathComponent,
+                                                     options: ImportOptions(format: .ndjson, onConflict: .replace))
+                default:
+                    if try history.fetch(day: day) == nil {
+                        try history.save([ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: randomExercises(&random))])
+                    }
+                }
+                XCTAssertEqual(try mismatches(test.store), 0, "seed \(seed), step \(step)")
+            }
+            // The reports read the tallies; a store built from the final records gives the same.
+            let rebuilt = try TestStore()
+            try rebuilt.store.history.save(try history.fetchAll())
+            for period in ReportPeriod.allCases {
+                var mutated: [HistoryReportRow] = [], fresh: [HistoryReportRow] = []
+                try test.store.reports.history(by: period) { mutated.append($0) }
+                try rebuilt.store.reports.history(by: period) { fresh.append($0) }
+                XCTAssertEqual(mutated, fresh, "seed \(seed) \(period)")
+            }
+        }
+    }
+
+    func testRowsWrittenByAnotherProgramAreFoundAndRecounted() throws {
+        let test = try TestStore()
+        try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,
+                                                 exercises: ["Squat"])])
+        // An exercise row added behind Logbook's back: no trigger sees inserts.
+        try test.store.database.write { connection in
+            try connection.execute("INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days")
+        }
+        XCTAssertEqual(try mismatches(test.store), 2, "one week row and one month row are missing")
+        try test.store.database.write { try ExerciseTallies.rebuild(in: $0) }
+        XCTAssertEqual(try mismatches(test.store), 0)
+        // Deleting behind Logbook's back is seen by the triggers and recounted by the next write.
+        try test.store.database.write { try $0.execute("DELETE FROM exercises WHERE name = 'Row'") }
+        try test.store.history.addDoneExercise("Squat", at: instant("2026-03-01T08:00:00Z"))
+        XCTAssertEqual(try mismatches(test.store), 0)
+    }
+}
