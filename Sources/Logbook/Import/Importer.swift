@@ -119,7 +119,7 @@ private struct ImportWriter {
         } else {
             let record = ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises)
             try Tables.exerciseDays.insert(record, in: connection)
-            tallies.addNewDay(record)
+            try tallies.addNewDay(record, in: connection)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
         }
     }

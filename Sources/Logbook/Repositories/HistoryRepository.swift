@@ -38,7 +38,7 @@ public struct HistoryRepository: Sendable {
             let record = ExerciseDay(id: UUID(), date: date, day: day, exercises: exercises)
             try table.insert(record, in: connection)
             var tallies = ExerciseTallies()
-            tallies.addNewDay(record)
+            try tallies.addNewDay(record, in: connection)
             try tallies.apply(in: connection)
             return record
         }
@@ -96,7 +96,7 @@ public struct HistoryRepository: Sendable {
             for day in days {
                 try validate(date: day.date, exercises: day.exercises)
                 try table.upsert(day, in: connection)
-                tallies.addNewDay(day)
+                try tallies.addNewDay(day, in: connection)
             }
             try tallies.apply(in: connection)
         }

@@ -4,7 +4,7 @@ import SQLiteQuery
 /// Keeps `exercise_weeks` and `exercise_months` (migration 0004) equal to what the exercises
 /// table says, within the writing transaction: every history write ends with ``apply(in:)``.
 ///
-/// A new day's exercises are counted here in memory (``addNewDay(_:)``) and added to the tables
+/// A new day's exercises are counted here in memory (``addNewDay(_:in:)``) and added to the tables
 /// in one pass at the end, which keeps bulk imports cheap. Every other change marks its day in
 /// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
 /// exercises); ``apply(in:)`` then recounts those days' weeks and months from the exercises
@@ -36,8 +36,17 @@ struct ExerciseTallies {
     private var weeks: [Key: Tally] = [:]
     private var months: [Key: Tally] = [:]
 
+    /// Counts in memory at most this many week and month rows before writing them, so that the
+    /// memory of a bulk import stays flat however long the history.
+    private static let pendingLimit = 2_000
+
     /// Counts the exercises of a day record that did not exist before this transaction.
-    mutating func addNewDay(_ record: ExerciseDay) {
+    mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
+        count(record)
+        if weeks.count + months.count > Self.pendingLimit { try writeAdditions(in: connection) }
+    }
+
+    private mutating func count(_ record: ExerciseDay) {
         let day = record.day
         let week = day.dayNumber - Self.daysSinceMonday(day.dayNumber)
         let month = day.dayNumber - (day.day - 1)
@@ -51,11 +60,15 @@ struct ExerciseTallies {
 
     /// Writes the counted additions, then recounts the weeks and months of the stale days.
     mutating func apply(in connection: Connection) throws {
+        try writeAdditions(in: connection)
+        try Self.recountStaleDays(in: connection)
+    }
+
+    private mutating func writeAdditions(in connection: Connection) throws {
         try upsert(weeks, Self.addToWeek, withDays: false, in: connection)
         try upsert(months, Self.addToMonth, withDays: true, in: connection)
         weeks = [:]
         months = [:]
-        try Self.recountStaleDays(in: connection)
     }
 
     /// Marks the day with row key `dayKey` stale, for a change the triggers do not see.
