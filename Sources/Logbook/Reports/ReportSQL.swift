@@ -85,22 +85,26 @@ enum ReportSQL {
     /// Totals of the periods not in the tallies, counted from the exercise rows of their days in
     /// the range: `counted(start, exercises, distinct_exercises, top)`; these are at most the
     /// first and the last period, which the range cuts.
-    static func countedTotals(_ period: ReportPeriod) -> String {
-        return """
+    static let countedTotals = """
             counted_names(start, name_key, name, exercises) AS (
                 SELECT p.start, e.name_key, min(e.name), count(*)
                 FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
                 WHERE NOT p.tallied GROUP BY p.start, e.name_key),
             \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
             """
-    }
+
+    /// The range of a history report: `--from`/`--to`, else the first and last recorded day.
+    static let historyBounds = """
+        bounds(first, last) AS (
+            SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days)))
+        """
 
     /// Activity per day, counted from every exercise row in one grouping (days have no tallies).
-    private static func dailyHistory(_ period: ReportPeriod) -> String {
-        """
+    private static var dailyHistory: String {
+        let period = ReportPeriod.day
+        return """
         WITH RECURSIVE
-        bounds(first, last) AS (
-            SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))),
+        \(historyBounds),
         \(periodStarts(period)),
         periods(period) AS (SELECT \(periodLabel(period, of: "start")) FROM calendar),
         days(pk, period) AS (
@@ -128,18 +132,17 @@ enum ReportSQL {
     /// (days, and a first or last period that the range cuts) are counted from the exercise rows
     /// of their days in the range. Every period of the calendar is listed.
     static func history(_ period: ReportPeriod) -> String {
-        if period == .day { return dailyHistory(period) }
+        if period == .day { return dailyHistory }
         return """
         WITH RECURSIVE
-        bounds(first, last) AS (
-            SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))),
+        \(historyBounds),
         \(periodStarts(period)),
         periods(start, label, first, last, tallied) AS (
-            SELECT start, \(periodLabel(period, of: "start")), max(start, bounds.first), min(\(periodEnd(period, of: "start")), bounds.last),
-                   start >= bounds.first AND \(periodEnd(period, of: "start")) <= bounds.last
-            FROM calendar, bounds),
+            SELECT start, \(periodLabel(period, of: "start")), max(start, bounds.first), min(end, bounds.last),
+                   start >= bounds.first AND end <= bounds.last
+            FROM (SELECT start, \(periodEnd(period, of: "start")) AS end FROM calendar), bounds),
         \(talliedTotals(period)),
-        \(countedTotals(period)),
+        \(countedTotals),
         totals(start, exercises, distinct_exercises, top) AS (SELECT * FROM tallied UNION ALL SELECT * FROM counted)
         SELECT p.label, (SELECT count(*) FROM exercise_days AS d WHERE d.day BETWEEN p.first AND p.last),
                coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top

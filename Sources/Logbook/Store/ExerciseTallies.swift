@@ -77,7 +77,8 @@ struct ExerciseTallies {
                            [.integer(dayKey)])
     }
 
-    /// Recounts every week and month from the exercises table: for `check --repair`.
+    /// Recounts every week and month from the exercises table, as after exercise rows that
+    /// another program inserted (which no trigger sees).
     static func rebuild(in connection: Connection) throws {
         try connection.execute("""
             DELETE FROM exercise_weeks;
