@@ -1,13 +1,13 @@
 import Foundation
 
-// Usage: MigrationsEmbedder OUTPUT.swift MIGRATION.sql…
+// Usage: MigrationsEmbedder OUTPUT.swift FOLDER
 //
 // Writes a Swift file that declares `embeddedMigrationFiles`, the name and text of every
-// migration, so the schema's single source of truth (Migrations/*.sql) is compiled into the binary.
+// FOLDER/*.sql migration, so the schema's single source of truth (Migrations/*.sql) is compiled into the binary.
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let outputPath = arguments.first else {
-    FileHandle.standardError.write(Data("usage: MigrationsEmbedder OUTPUT.swift MIGRATION.sql...\n".utf8))
+guard arguments.count == 2, let outputPath = arguments.first, let folder = arguments.last else {
+    FileHandle.standardError.write(Data("usage: MigrationsEmbedder OUTPUT.swift FOLDER\n".utf8))
     exit(2)
 }
 
@@ -18,9 +18,19 @@ func rawLiteral(_ text: String) -> String {
     return hashes + "\"\"\"\n" + text + "\n\"\"\"" + hashes
 }
 
+let files: [URL]
+do {
+    files = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: folder), includingPropertiesForKeys: nil)
+        .filter { $0.pathExtension == "sql" }
+        .sorted { $0.lastPathComponent < $1.lastPathComponent }
+} catch {
+    FileHandle.standardError.write(Data("MigrationsEmbedder: cannot list \(folder): \(error)\n".utf8))
+    exit(1)
+}
+
 var entries: [String] = []
-for path in arguments.dropFirst().sorted() {
-    let url = URL(fileURLWithPath: path)
+for url in files {
+    let path = url.path
     do {
         let sql = try String(contentsOf: url, encoding: .utf8)
         entries.append("    (fileName: \(rawLiteral(url.lastPathComponent)), sql: \(rawLiteral(sql))),")

@@ -13,10 +13,12 @@ struct MigrationsPlugin: BuildToolPlugin {
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedMigrations.swift")
         return [
             .buildCommand(
-                displayName: "Embedding \(files.count) migrations",
+                displayName: "Embedding the migrations",
                 executable: try context.tool(named: "MigrationsEmbedder").url,
-                arguments: [output.path] + files.map(\.path),
-                inputFiles: files,
+                arguments: [output.path, folder.path],
+                // The folder too: SwiftPM does not ask the plugin again when a file is added, but
+                // the folder's change reruns the command, which lists the folder itself.
+                inputFiles: [folder] + files,
                 outputFiles: [output]
             )
         ]

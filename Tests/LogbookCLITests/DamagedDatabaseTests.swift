@@ -103,14 +103,14 @@ final class DamagedDatabaseTests: XCTestCase {
     func testDatabaseFromANewerLogbookIsRefusedByEveryCommandThatUsesItsTables() throws {
         let (cli, _) = try loadedDatabase()
         try cli.run(["query", "SELECT 1"])   // closes cleanly
-        try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (5, 'future_feature', 'abc', 0)")
+        try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (6, 'future_feature', 'abc', 0)")
         let newer = try Data(contentsOf: cli.database)
         try sweep(cli, newer, "newer database") { arguments, _ in
             switch arguments.first {
             // Read-only SQL and a page-for-page copy do not depend on the schema's version.
             case "query", "backup": (0, [])
             case "check": (1, ["check failed"])
-            default: (1, ["0005_future_feature", "newer"])
+            default: (1, ["0006_future_feature", "newer"])
             }
         }
     }

@@ -3,9 +3,9 @@ import SQLiteQuery
 import XCTest
 @testable import Logbook
 
-/// The week and month tallies (migration 0004) stay equal to a recount of the exercises table
-/// through every way history is written: new days, appends, replacements that keep or move the
-/// day, deletions, and imports with merges and replacements.
+/// The week and month tallies (migration 0004) and the day totals (0005) stay equal to a recount
+/// of the exercises table through every way history is written: new days, appends, replacements
+/// that keep or move the day, deletions, and imports with merges and replacements.
 final class ExerciseTallyTests: XCTestCase {
     private let names = ["Squat", "Cafe\u{301}", "Caf\u{E9}", "Row", "Élan"]
 
@@ -72,6 +72,32 @@ final class ExerciseTallyTests: XCTestCase {
         }
     }
 
+    /// Migrations 0004 and 0005 count the history that was written before them.
+    func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("old.sqlite").path
+        let beforeTallies = try Migrator(migrations: Schema.migrationFiles.prefix(3).map {
+            try Migration(fileName: $0.fileName, sql: $0.sql)
+        })
+        var random = SplitMix64(seed: 9)
+        try Database(path: path, migrator: beforeTallies).write { connection in
+            for offset in 0..<400 {
+                let day = CalendarDay("2019-12-20")!.adding(days: offset)!
+                let id = String(format: "00000000-0000-4000-8000-%012d", offset)
+                try connection.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(id), .text(day.description)])
+                for (position, name) in randomExercises(&random).enumerated() {
+                    try connection.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), ?, ?, ?)",
+                                       [.integer(Int64(position + 1)), .text(name), .text(name.comparisonKey)])
+                }
+            }
+        }
+        let store = try Logbook(path: path)
+        XCTAssertEqual(try store.database.read { try $0.scalar("SELECT count(*) FROM exercise_day_totals", as: Int.self) }, 400)
+        XCTAssertEqual(try mismatches(store), 0)
+    }
+
     func testRowsWrittenByAnotherProgramAreFoundAndRecounted() throws {
         let test = try TestStore()
         try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,
@@ -80,7 +106,8 @@ final class ExerciseTallyTests: XCTestCase {
         try test.store.database.write { connection in
             try connection.execute("INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days")
         }
-        XCTAssertEqual(try mismatches(test.store), 2, "one week row and one month row are missing")
+        XCTAssertEqual(try mismatches(test.store), 4,
+                       "a week row and a month row are missing, and the day's totals row differs (one each way)")
         try test.store.database.write { try ExerciseTallies.rebuild(in: $0) }
         XCTAssertEqual(try mismatches(test.store), 0)
         // Deleting behind Logbook's back is seen by the triggers and recounted by the next write.

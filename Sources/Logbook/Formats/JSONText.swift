@@ -41,6 +41,13 @@ public struct JSONText {
     /// `\u00XX`; everything else as raw UTF-8.
     public static func appendQuoted(_ value: String, to output: inout String) {
         output += "\""
+        // Most text needs no escape; those that do are ASCII, and no byte of a multi-byte UTF-8
+        // sequence is ASCII, so the bytes tell.
+        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output += value
+            output += "\""
+            return
+        }
         var pendingStart = value.unicodeScalars.startIndex
         var index = pendingStart
         let scalars = value.unicodeScalars
@@ -59,13 +66,13 @@ public struct JSONText {
             default: nil
             }
             if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[pendingStart..<index])
+                output += Substring(scalars[pendingStart..<index])
                 output += escape
                 pendingStart = scalars.index(after: index)
             }
             index = scalars.index(after: index)
         }
-        output.unicodeScalars.append(contentsOf: scalars[pendingStart..<scalars.endIndex])
+        output += Substring(scalars[pendingStart..<scalars.endIndex])
         output += "\""
     }
 }

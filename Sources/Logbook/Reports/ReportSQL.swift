@@ -48,7 +48,7 @@ enum ReportSQL {
         let range = "(SELECT min(start) FROM periods WHERE tallied) AND (SELECT max(start) FROM periods WHERE tallied)"
         switch period {
         case .day:
-            preconditionFailure("days have no tallies: see dailyHistory")
+            preconditionFailure("days are read from their totals: see dailyHistory")
         case .week:
             return """
                 \(totals(of: "exercise_weeks", period: "week", start: "week", where: "week BETWEEN \(range)"))
@@ -99,38 +99,21 @@ enum ReportSQL {
             SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days)))
         """
 
-    /// Activity per day, counted from every exercise row in one grouping (days have no tallies).
+    /// Activity per day, one row of `exercise_day_totals` (migration 0005) per recorded day.
     private static var dailyHistory: String {
-        let period = ReportPeriod.day
-        return """
+        """
         WITH RECURSIVE
         \(historyBounds),
-        \(periodStarts(period)),
-        periods(period) AS (SELECT \(periodLabel(period, of: "start")) FROM calendar),
-        days(pk, period) AS (
-            SELECT d.pk, \(periodLabel(period, of: "d.day"))
-            FROM exercise_days AS d, bounds WHERE d.day BETWEEN bounds.first AND bounds.last),
-        names(period, name_key, name, done) AS (
-            SELECT days.period, e.name_key, min(e.name), count(*)
-            FROM days JOIN exercises AS e ON e.day_pk = days.pk GROUP BY days.period, e.name_key),
-        totals(period, exercises, distinct_exercises) AS (
-            SELECT period, sum(done), count(*) FROM names GROUP BY period),
-        ranked(period, name, rank) AS (
-            SELECT period, name, row_number() OVER (PARTITION BY period ORDER BY done DESC, name_key) FROM names),
-        active(period, active_days) AS (SELECT period, count(*) FROM days GROUP BY period)
-        SELECT periods.period, coalesce(active.active_days, 0), coalesce(totals.exercises, 0),
-               coalesce(totals.distinct_exercises, 0), ranked.name
-        FROM periods
-        LEFT JOIN active ON active.period = periods.period
-        LEFT JOIN totals ON totals.period = periods.period
-        LEFT JOIN ranked ON ranked.period = periods.period AND ranked.rank = 1
-        ORDER BY periods.period
+        \(periodStarts(.day))
+        SELECT c.start, t.day IS NOT NULL, coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top_exercise
+        FROM calendar AS c LEFT JOIN exercise_day_totals AS t ON t.day = c.start
+        ORDER BY c.start
         """
     }
 
-    /// Activity per period. Periods wholly inside the range come from the tallies; the others
-    /// (days, and a first or last period that the range cuts) are counted from the exercise rows
-    /// of their days in the range. Every period of the calendar is listed.
+    /// Activity per period. Days come from the day totals; weeks, months and years wholly inside
+    /// the range from the tallies, and a first or last one that the range cuts is counted from the
+    /// exercise rows of its days in the range. Every period of the calendar is listed.
     static func history(_ period: ReportPeriod) -> String {
         if period == .day { return dailyHistory }
         return """

@@ -1,14 +1,19 @@
 import Foundation
 import SQLiteQuery
 
-/// Keeps `exercise_weeks` and `exercise_months` (migration 0004) equal to what the exercises
-/// table says, within the writing transaction: every history write ends with ``apply(in:)``.
+/// Keeps `exercise_weeks`, `exercise_months` (migration 0004) and `exercise_day_totals` (0005)
+/// equal to what the exercises table says, within the writing transaction: every history write
+/// ends with ``apply(in:)``.
 ///
-/// A new day's exercises are counted here in memory (``addNewDay(_:in:)``) and added to the tables
-/// in one pass at the end, which keeps bulk imports cheap. Every other change marks its day in
+/// A new day's totals are written at once, and its exercises are counted here in memory
+/// (``addNewDay(_:in:)``) and added to the week and month tables in one pass at the end, which
+/// keeps bulk imports cheap. Every other change marks its day in
 /// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
 /// exercises); ``apply(in:)`` then recounts those days' weeks and months from the exercises
 /// table, after the additions, so a day both added and changed ends up counted once.
+///
+/// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
+/// done, the smallest name key (in UTF-8 byte order) among equals, shown in its smallest spelling.
 struct ExerciseTallies {
     private struct Key: Hashable {
         /// The week's Monday or the month's first day, as a day number.
@@ -42,15 +47,33 @@ struct ExerciseTallies {
 
     /// Counts the exercises of a day record that did not exist before this transaction.
     mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
-        count(record)
+        let names = Self.distinctNames(record.exercises)
+        try Self.writeTotals(of: record.day, names, in: connection)
+        count(names, on: record.day)
         if weeks.count + months.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
-    private mutating func count(_ record: ExerciseDay) {
-        let day = record.day
+    /// Writes the day's row of `exercise_day_totals`. (A day replaced in this transaction has a
+    /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
+    private static func writeTotals(of day: CalendarDay, _ names: [DistinctName], in connection: Connection) throws {
+        let mostDone = names.min { $0.count != $1.count ? $0.count > $1.count
+                                                        : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        guard let mostDone else { return }
+        let statement = try connection.cachedStatement("""
+            INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise)
+            VALUES (?, ?, ?, ?)
+            """)
+        try statement.bind(day, at: 1)
+        try statement.bind(names.reduce(0) { $0 + $1.count }, at: 2)
+        try statement.bind(names.count, at: 3)
+        try statement.bind(mostDone.name, at: 4)
+        try statement.execute()
+    }
+
+    private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
         let week = day.dayNumber - Self.daysSinceMonday(day.dayNumber)
         let month = day.dayNumber - (day.day - 1)
-        for (nameKey, name, count) in Self.distinctNames(record.exercises) {
+        for (nameKey, name, count) in names {
             weeks[Key(period: week, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
                 .add(name: name, count: count, on: day)
             months[Key(period: month, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
@@ -83,6 +106,7 @@ struct ExerciseTallies {
         try connection.execute("""
             DELETE FROM exercise_weeks;
             DELETE FROM exercise_months;
+            DELETE FROM exercise_day_totals;
             INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
             """)
         try recountStaleDays(in: connection)
@@ -92,11 +116,14 @@ struct ExerciseTallies {
     /// extra or with other values); 0 when they agree.
     static func mismatchCount(in connection: Connection) throws -> Int {
         let statement = try connection.cachedStatement("""
-            WITH weeks AS (\(weekCounts(days: "exercise_days"))), months AS (\(monthCounts(days: "exercise_days")))
+            WITH weeks AS (\(weekCounts(days: "exercise_days"))), months AS (\(monthCounts(days: "exercise_days"))),
+                 days AS (\(dayTotals(days: "exercise_days")))
             SELECT (SELECT count(*) FROM (SELECT * FROM weeks EXCEPT SELECT week, name_key, name, exercises FROM exercise_weeks))
                  + (SELECT count(*) FROM (SELECT week, name_key, name, exercises FROM exercise_weeks EXCEPT SELECT * FROM weeks))
                  + (SELECT count(*) FROM (SELECT * FROM months EXCEPT SELECT * FROM exercise_months))
                  + (SELECT count(*) FROM (SELECT * FROM exercise_months EXCEPT SELECT * FROM months))
+                 + (SELECT count(*) FROM (SELECT * FROM days EXCEPT SELECT * FROM exercise_day_totals))
+                 + (SELECT count(*) FROM (SELECT * FROM exercise_day_totals EXCEPT SELECT * FROM days))
             """)
         defer { statement.reset() }
         _ = try statement.step()
@@ -124,7 +151,18 @@ struct ExerciseTallies {
         """
     }
 
-    /// Recounts the weeks and months of the days marked stale, and clears the marks.
+    /// Totals of the days in the `days` relation, as rows of `exercise_day_totals`.
+    private static func dayTotals(days: String) -> String {
+        """
+        SELECT day, sum(done), count(*), min(CASE WHEN rank = 1 THEN name END)
+        FROM (SELECT day, name, done, row_number() OVER (PARTITION BY day ORDER BY done DESC, name_key) AS rank
+              FROM (SELECT d.day, e.name_key, min(e.name) AS name, count(*) AS done
+                    FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY d.day, e.name_key))
+        GROUP BY day
+        """
+    }
+
+    /// Recounts the days, weeks and months of the days marked stale, and clears the marks.
     static func recountStaleDays(in connection: Connection) throws {
         let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
         defer { anyStale.reset() }
@@ -141,6 +179,10 @@ struct ExerciseTallies {
             INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day) \(monthCounts(days: """
                 (SELECT d.pk, d.day FROM (SELECT DISTINCT substr(day, 1, 7) AS month FROM exercise_tallies_stale) AS s
                  JOIN exercise_days AS d ON d.day BETWEEN s.month || '-01' AND s.month || '-31')
+                """));
+            DELETE FROM exercise_day_totals WHERE day IN (SELECT day FROM exercise_tallies_stale);
+            INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) \(dayTotals(days: """
+                (SELECT d.pk, d.day FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
                 """));
             DELETE FROM exercise_tallies_stale;
             """)
@@ -159,15 +201,18 @@ struct ExerciseTallies {
             first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
         """
 
-    /// Upserts in key order, so the B-tree is written front to back. `withDays`: the statement
+    /// Upserts period by period, so the B-tree is written front to back. `withDays`: the statement
     /// also takes the days and the first and last day (months).
     private func upsert(_ tallies: [Key: Tally], _ sql: String, withDays: Bool, in connection: Connection) throws {
         guard !tallies.isEmpty else { return }
         let statement = try connection.cachedStatement(sql)
-        let ordered = tallies.sorted { $0.key.period != $1.key.period ? $0.key.period < $1.key.period
-                                                                      : $0.key.nameKey.utf8.lexicographicallyPrecedes($1.key.nameKey.utf8) }
-        for (key, tally) in ordered {
-            try statement.bind(CalendarDay(dayNumber: key.period), at: 1)
+        var period: Int?, periodText: String?
+        for (key, tally) in tallies.sorted(by: { $0.key.period < $1.key.period }) {
+            if key.period != period {
+                period = key.period
+                periodText = CalendarDay(dayNumber: key.period)?.description
+            }
+            try statement.bind(periodText, at: 1)
             try statement.bind(key.nameKey, at: 2)
             try statement.bind(tally.name, at: 3)
             try statement.bind(tally.exercises, at: 4)
@@ -187,9 +232,12 @@ struct ExerciseTallies {
         ((dayNumber + 3) % 7 + 7) % 7
     }
 
+    /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.
+    private typealias DistinctName = (key: String, name: String, count: Int)
+
     /// Each distinct name key of `names` with its smallest spelling and how often it occurs.
-    private static func distinctNames(_ names: [String]) -> [(key: String, name: String, count: Int)] {
-        var result: [(key: String, name: String, count: Int)] = []
+    private static func distinctNames(_ names: [String]) -> [DistinctName] {
+        var result: [DistinctName] = []
         for name in names {
             let key = name.comparisonKey
             if let index = result.firstIndex(where: { $0.key == key }) {

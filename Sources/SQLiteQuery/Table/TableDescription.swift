@@ -39,6 +39,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
     /// The SQL this description runs, built once.
     struct SQLText {
         let insert: String
+        /// The insert, skipped when a row with the record's identity exists.
+        let insertUnlessPresent: String
         let upsert: String
         let update: String
         let delete: String
@@ -52,6 +54,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
             insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(placeholders))"
             let updated = columns.filter { $0.isUpdatedOnConflict && $0.name != identity }.flatMap(\.writtenColumns)
             let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+            insertUnlessPresent = insert + " ON CONFLICT (\(identity)) DO NOTHING"
             upsert = insert + " ON CONFLICT (\(identity)) DO "
                 + (assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)")
             // An update binds every column (so one binding routine serves all three), then the identity again.
