@@ -42,6 +42,18 @@ final class FunctionTests: XCTestCase {
         XCTAssertEqual(Array(nfc.comparisonKey.utf8), Array(nfc.utf8))
     }
 
+    /// The shortcut for text below U+0300 gives Foundation's NFC: every such scalar, alone and
+    /// after each letter that precedes a combining mark in some composition.
+    func testComparisonKeyBelowCombiningMarksIsFoundationsNFC() {
+        for value in UInt32(0x80)..<0x300 {
+            let scalar = String(Character(Unicode.Scalar(value)!))
+            for text in [scalar, "A" + scalar, "e" + scalar + "e", scalar + scalar, "\u{C5}" + scalar] {
+                XCTAssertEqual(Array(text.comparisonKey.utf8), Array(text.precomposedStringWithCanonicalMapping.utf8),
+                               "U+\(String(value, radix: 16))")
+            }
+        }
+    }
+
     func testComparisonKeyDoesNotFoldCaseOrCompatibilityForms() {
         XCTAssertNotEqual("A".comparisonKey, "a".comparisonKey)
         // "fi" ligature is only compatibility-equivalent to "fi", not canonically: Swift says they differ.
