@@ -55,11 +55,13 @@ public struct Migrator: Sendable {
     /// Checks the database's history and returns each known migration's status. Reads only; throws
     /// ``MigrationError`` for a database this migrator must refuse.
     public func status(of connection: Connection) throws -> [Status] {
-        let applied = try appliedMigrations(in: connection)
-        if applied.isEmpty {
-            let tables = try tableNames(in: connection)
-            if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
+        // One snapshot for both reads: between them another process may apply the first migration,
+        // and its tables without its history would look like another program's file.
+        let (applied, tables) = try connection.transaction(.deferred) {
+            let applied = try appliedMigrations(in: connection)
+            return (applied, applied.isEmpty ? try tableNames(in: connection) : [])
         }
+        if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         let unknown = applied.filter { known[$0.version] == nil }
         if !unknown.isEmpty {
