@@ -170,14 +170,21 @@ report("\(draftFetchCount) draft pages with checklists (#Predicate, 2 sorts, 20)
 
 // MARK: Reports on the whole history
 
+/// How many rows a streaming report hands to its body.
+func rowCount<Row>(_ report: ((Row) throws -> Void) throws -> Void) rethrows -> Int {
+    var rows = 0
+    try report { _ in rows += 1 }
+    return rows
+}
+
 let reportWorkloads: [(name: String, run: () throws -> Int)] = [
-    ("history --by day", { var rows = 0; try store.reports.history(by: .day) { _ in rows += 1 }; return rows }),
-    ("history --by week", { var rows = 0; try store.reports.history(by: .week) { _ in rows += 1 }; return rows }),
-    ("history --by month", { var rows = 0; try store.reports.history(by: .month) { _ in rows += 1 }; return rows }),
-    ("history --by year", { var rows = 0; try store.reports.history(by: .year) { _ in rows += 1 }; return rows }),
-    ("exercises", { var rows = 0; try store.reports.exercises { _ in rows += 1 }; return rows }),
+    ("history --by day", { try rowCount { try store.reports.history(by: .day, $0) } }),
+    ("history --by week", { try rowCount { try store.reports.history(by: .week, $0) } }),
+    ("history --by month", { try rowCount { try store.reports.history(by: .month, $0) } }),
+    ("history --by year", { try rowCount { try store.reports.history(by: .year, $0) } }),
+    ("exercises", { try rowCount { try store.reports.exercises($0) } }),
     ("streaks", { try store.reports.streaks(asOf: SampleData.firstDay.adding(days: dayCount)).longestStreak }),
-    ("drafts", { var rows = 0; try store.reports.drafts { _ in rows += 1 }; return rows }),
+    ("drafts", { try rowCount { try store.reports.drafts($0) } }),
 ]
 for (name, run) in reportWorkloads {
     var rows = 0
