@@ -25,9 +25,11 @@ let package = Package(
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).
         .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),
-        .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery"]),
-        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery"]),
+        // Seeded generators of adversarial text and dates, and helpers every test target shares.
+        .target(name: "LogbookTestSupport", path: "Tests/LogbookTestSupport"),
+        .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery", "LogbookTestSupport"]),
         // Runs the built `logbook` binary, as a user would; depending on LogbookCLI gets it built first.
-        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookCLI", "Logbook", "SQLiteQuery"]),
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookCLI", "Logbook", "SQLiteQuery", "LogbookTestSupport"]),
     ]
 )

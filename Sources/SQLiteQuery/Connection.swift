@@ -38,7 +38,7 @@ public final class Connection {
     /// The path given at open (`:memory:` for an in-memory database).
     public let path: String
     public let options: Options
-    private var statementCache: [String: Statement] = [:]
+    private var statementCache: [ExactText: Statement] = [:]
     var savepointDepth = 0
     /// Whether a transaction of this connection committed changes (so closing it runs `PRAGMA optimize`).
     var hasCommittedChanges = false
@@ -115,12 +115,12 @@ public final class Connection {
     /// Statements are cached by their exact SQL text for the life of the connection. The same
     /// statement object comes back each time, so finish with one before asking for it again.
     public func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statementCache[sql] {
+        if let statement = statementCache[ExactText(sql)] {
             statement.reset()
             return statement
         }
         let statement = try Statement(database: handle, sql: sql)
-        statementCache[sql] = statement
+        statementCache[ExactText(sql)] = statement
         return statement
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import Logbook
 import XCTest
 
@@ -35,7 +36,7 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(complete.status, 0, complete.stderr)
         XCTAssertEqual(try Reliability.counts(cli).days, days)
 
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var outcomes: [String: Int] = [:]
         for point in 0..<kills {
             try Reliability.restore(cli, to: empty)
@@ -64,7 +65,7 @@ final class CrashSafetyTests: XCTestCase {
         XCTAssertEqual(try cli.run(["history", "add", "Warm-up", "--at", Reliability.noonText(ofDay: -1)]).status, 0)
         let duration = Date().timeIntervalSince(started)
 
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var known = 1            // day records certainly stored
         var confirmed: Set<Int> = []
         var killedInFlight = 0

@@ -1,4 +1,6 @@
 import Foundation
+import Logbook
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -61,7 +63,7 @@ final class DamagedDatabaseTests: XCTestCase {
 
     func testFilesThatAreNotLogbookDatabasesAreRefusedByEveryCommand() throws {
         let (cli, healthy) = try loadedDatabase()
-        var generator = SeededGenerator(seed: 5)
+        var generator = SplitMix64(seed: 5)
         let random = Data((0..<8_192).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let damaged: [(String, Data)] = [
             ("cut to 3 pages", healthy.prefix(3 * 4_096)),
@@ -79,14 +81,15 @@ final class DamagedDatabaseTests: XCTestCase {
     func testDamagedPagesAreReportedWhereverTheyAreRead() throws {
         let (cli, healthy) = try loadedDatabase()
         // Random bytes over the b-tree header of the root page of every table and index but the
-        // migration history, so every table and index is damaged but the file still opens.
+        // migration history and the file's settings, so every table of records and every index is
+        // damaged but the file still opens.
         var roots: [Int] = []
         let pages = try Connection(path: cli.database.path).prepare(
-            "SELECT rootpage FROM sqlite_schema WHERE rootpage > 1 AND tbl_name <> 'schema_migrations'")
+            "SELECT rootpage FROM sqlite_schema WHERE rootpage > 1 AND tbl_name NOT IN ('schema_migrations', 'logbook_settings')")
         while try pages.step() { roots.append(try pages.column(0)) }
         XCTAssertGreaterThan(roots.count, 10)
         var damaged = healthy
-        var generator = SeededGenerator(seed: 6)
+        var generator = SplitMix64(seed: 6)
         for root in roots {
             let page = (root - 1) * 4_096
             for offset in page..<(page + 64) { damaged[offset] = UInt8.random(in: 0...255, using: &generator) }
@@ -103,14 +106,14 @@ final class DamagedDatabaseTests: XCTestCase {
     func testDatabaseFromANewerLogbookIsRefusedByEveryCommandThatUsesItsTables() throws {
         let (cli, _) = try loadedDatabase()
         try cli.run(["query", "SELECT 1"])   // closes cleanly
-        try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (6, 'future_feature', 'abc', 0)")
+        try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (\(Schema.migrationFiles.count + 1), 'future_feature', 'abc', 0)")
         let newer = try Data(contentsOf: cli.database)
         try sweep(cli, newer, "newer database") { arguments, _ in
             switch arguments.first {
             // Read-only SQL and a page-for-page copy do not depend on the schema's version.
             case "query", "backup": (0, [])
             case "check": (1, ["check failed"])
-            default: (1, ["0006_future_feature", "newer"])
+            default: (1, [String(format: "%04d_future_feature", Schema.migrationFiles.count + 1), "newer"])
             }
         }
     }

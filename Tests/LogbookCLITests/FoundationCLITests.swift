@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import SQLiteQuery
 import XCTest
 
@@ -9,7 +10,7 @@ final class FoundationCLITests: XCTestCase {
         let nested = cli.folder.appendingPathComponent("a/b/logbook.sqlite")
         let first = try cli.run(["--db", nested.path, "init"], useDatabase: false)
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stdout, "\(nested.path)\tschema version 5\n")
+        XCTAssertEqual(first.stdout, "\(nested.path)\tschema version \(Schema.migrationFiles.count)\n")
 
         let header = try XCTUnwrap(FileManager.default.contents(atPath: nested.path))
         XCTAssertEqual(Array(header.prefix(16)), Array("SQLite format 3\0".utf8))
@@ -19,7 +20,7 @@ final class FoundationCLITests: XCTestCase {
             let tables = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             var names: [String] = []
             while try tables.step() { names.append(try tables.column(0)) }
-            XCTAssertEqual(names, ["checklist_items", "drafts", "exercise_day_aliases", "exercise_day_totals", "exercise_days", "exercise_months", "exercise_tallies_stale", "exercise_weeks", "exercises", "schema_migrations"])
+            XCTAssertEqual(names, ["checklist_items", "drafts", "exercise_day_aliases", "exercise_day_totals", "exercise_days", "exercise_months", "exercise_tallies_stale", "exercise_weeks", "exercises", "logbook_settings", "schema_migrations"])
         }
 
         let before = cli.snapshot(of: nested)
@@ -33,7 +34,7 @@ final class FoundationCLITests: XCTestCase {
         try cli.run(["init"])
         let result = try cli.run(["check"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(result.lines, ["integrity: ok", "foreign keys: ok", "schema version: 5 (this logbook knows 5)",
+        XCTAssertEqual(result.lines, ["integrity: ok", "foreign keys: ok", "schema version: \(Schema.migrationFiles.count) (this logbook knows \(Schema.migrationFiles.count))",
                                       "migrations: ok"])
     }
 
@@ -82,9 +83,9 @@ final class FoundationCLITests: XCTestCase {
         let cli = try CLIHarness()
         try cli.run(["init"])
         try Connection(path: cli.database.path).execute(
-            "INSERT INTO schema_migrations VALUES (6, 'future_feature', 'abc', 0)")
+            "INSERT INTO schema_migrations VALUES (\(Schema.migrationFiles.count + 1), 'future_feature', 'abc', 0)")
         let before = cli.snapshot()
-        XCTAssertFailure(try cli.run(["init"]), status: 1, mentioning: "0006_future_feature", "newer")
+        XCTAssertFailure(try cli.run(["init"]), status: 1, mentioning: String(format: "%04d_future_feature", Schema.migrationFiles.count + 1), "newer")
         XCTAssertFailure(try cli.run(["drafts", "add", "--version", "1.0"]), status: 1, mentioning: "newer")
         XCTAssertEqual(cli.snapshot(), before)
         XCTAssertEqual(try cli.run(["check"]).status, 1)
@@ -116,26 +117,28 @@ final class FoundationCLITests: XCTestCase {
         try cli.run(["migrate"])
         let result = try cli.run(["migrate", "--status"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertEqual(result.lines.count, 5)
-        XCTAssertTrue(result.lines[0].hasPrefix("0001_create_drafts\tapplied 20"), result.stdout)
-        XCTAssertTrue(result.lines[1].hasPrefix("0002_create_history\tapplied 20"), result.stdout)
-        XCTAssertTrue(result.lines[2].hasPrefix("0003_create_day_aliases\tapplied 20"), result.stdout)
-        XCTAssertTrue(result.lines[3].hasPrefix("0004_create_exercise_tallies\tapplied 20"), result.stdout)
-        XCTAssertTrue(result.lines[4].hasPrefix("0005_create_exercise_day_totals\tapplied 20"), result.stdout)
+        let names = Schema.migrationFiles.map { String($0.fileName.dropLast(".sql".count)) }
+        XCTAssertEqual(result.lines.count, names.count)
+        XCTAssertEqual(Array(names.prefix(6)), ["0001_create_drafts", "0002_create_history", "0003_create_day_aliases",
+                                                "0004_create_exercise_tallies", "0005_create_exercise_day_totals",
+                                                "0006_create_logbook_settings"])
+        for (line, name) in zip(result.lines, names) {
+            XCTAssertTrue(line.hasPrefix("\(name)\tapplied 20"), result.stdout)
+        }
     }
 
     func testDatabasePathResolution() throws {
         let cli = try CLIHarness()
         let fromEnvironment = cli.folder.appendingPathComponent("env.sqlite")
         let viaEnvironment = try cli.run(["init"], environment: ["LOGBOOK_DB": fromEnvironment.path], useDatabase: false)
-        XCTAssertEqual(viaEnvironment.stdout, "\(fromEnvironment.path)\tschema version 5\n")
+        XCTAssertEqual(viaEnvironment.stdout, "\(fromEnvironment.path)\tschema version \(Schema.migrationFiles.count)\n")
 
         let xdg = cli.folder.appendingPathComponent("xdg/logbook/logbook.sqlite")
         let viaXDG = try cli.run(["init"], useDatabase: false)
-        XCTAssertEqual(viaXDG.stdout, "\(xdg.path)\tschema version 5\n")
+        XCTAssertEqual(viaXDG.stdout, "\(xdg.path)\tschema version \(Schema.migrationFiles.count)\n")
 
         let flagWins = try cli.run(["init"], environment: ["LOGBOOK_DB": fromEnvironment.path])
-        XCTAssertEqual(flagWins.stdout, "\(cli.database.path)\tschema version 5\n")
+        XCTAssertEqual(flagWins.stdout, "\(cli.database.path)\tschema version \(Schema.migrationFiles.count)\n")
     }
 
     func testUsageErrorsExitTwoWithOneLine() throws {

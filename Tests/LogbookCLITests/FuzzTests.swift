@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// Hostile input, generated from a fixed seed: mutated files for every import reader and random
@@ -72,7 +73,7 @@ final class FuzzTests: XCTestCase {
         let samples = try samples(cli)
         let baseline = try Data(contentsOf: cli.database)
         let before = cli.snapshot()
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         var tally: [String: Int] = [:]
         for iteration in 0..<iterations {
             let sample = samples[iteration % samples.count]
@@ -112,7 +113,7 @@ final class FuzzTests: XCTestCase {
     func testRandomFilterExpressionsNeverCrash() throws {
         let cli = try loadedHarness()
         let before = cli.snapshot()
-        var generator = SeededGenerator(seed: seed)
+        var generator = SplitMix64(seed: seed)
         let targets: [(command: [String], fields: [String])] = [
             (["count", "history"], FilterFuzzer.historyFields),
             (["history", "list", "--format", "ndjson"], FilterFuzzer.historyFields),
@@ -147,7 +148,7 @@ enum Mutator {
     /// One to three of: bit flips, truncation, inserted bytes, deleted bytes, a splice from another
     /// sample, a chunk repeated up to `maximumBytes`, an overwritten byte.
     static func mutate(_ data: Data, splicing others: [Data], maximumBytes: Int,
-                       using generator: inout SeededGenerator) -> Data {
+                       using generator: inout SplitMix64) -> Data {
         var bytes = [UInt8](data)
         for _ in 0..<Int.random(in: 1...3, using: &generator) {
             let position = bytes.isEmpty ? 0 : Int.random(in: 0..<bytes.count, using: &generator)
@@ -212,7 +213,7 @@ enum FilterFuzzer {
                                 ":", "T", "Z", "é", "\u{301}", "☀︎", "\t", "\n", " ", "'", "`", "$", "@", "?", ";",
                                 "--", "/*", "*/", "%", "\u{7F}", "\u{FEFF}", "\u{202E}"]
 
-    static func expression(fields: [String], using generator: inout SeededGenerator) -> String {
+    static func expression(fields: [String], using generator: inout SplitMix64) -> String {
         var text = grammatical(fields: fields, depth: Int.random(in: 0...4, using: &generator), using: &generator)
         // Now and then a very long or very deep one, past the parser's nesting limit.
         switch Int.random(in: 0..<20, using: &generator) {
@@ -239,7 +240,7 @@ enum FilterFuzzer {
         return text
     }
 
-    private static func grammatical(fields: [String], depth: Int, using generator: inout SeededGenerator) -> String {
+    private static func grammatical(fields: [String], depth: Int, using generator: inout SplitMix64) -> String {
         if depth == 0 || Int.random(in: 0..<3, using: &generator) == 0 {
             let field = fields.randomElement(using: &generator) ?? ""
             if Int.random(in: 0..<4, using: &generator) != 0 { return typed(field, using: &generator) }
@@ -256,7 +257,7 @@ enum FilterFuzzer {
     }
 
     /// A comparison that suits the field's type, with values at and past the edges.
-    private static func typed(_ field: String, using generator: inout SeededGenerator) -> String {
+    private static func typed(_ field: String, using generator: inout SplitMix64) -> String {
         func pick(_ choices: [String]) -> String { choices.randomElement(using: &generator) ?? "" }
         let order = ["==", "!=", "<", "<=", ">", ">="]
         let strings = [#""Burpee""#, #""""#, #""Sun Salute ☀︎""#, #""é""#, "\"e\u{301}\"", #""SQUAT""#, #""1.""#,
@@ -281,7 +282,7 @@ enum FilterFuzzer {
 
     /// A leaf that is often wrong: an unknown field, an operator that does not exist, a value of the
     /// wrong type, or the operands swapped.
-    private static func wild(fields: [String], using generator: inout SeededGenerator) -> String {
+    private static func wild(fields: [String], using generator: inout SplitMix64) -> String {
         let field = Int.random(in: 0..<3, using: &generator) == 0
             ? wrongFields.randomElement(using: &generator) ?? "" : fields.randomElement(using: &generator) ?? ""
         if Int.random(in: 0..<6, using: &generator) == 0 { return field }
@@ -291,7 +292,7 @@ enum FilterFuzzer {
             : "\(field) \(operators.randomElement(using: &generator) ?? "") \(value)"
     }
 
-    static func sort(fields: [String], using generator: inout SeededGenerator) -> String {
+    static func sort(fields: [String], using generator: inout SplitMix64) -> String {
         (0..<Int.random(in: 1...3, using: &generator)).map { _ in
             let field = Int.random(in: 0..<6, using: &generator) == 0
                 ? wrongFields.randomElement(using: &generator) ?? "" : fields.randomElement(using: &generator) ?? ""

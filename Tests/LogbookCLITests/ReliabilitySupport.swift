@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -171,20 +172,5 @@ final class BackgroundRun {
         let (result, signal) = try run.wait()
         XCTAssertNil(signal, "\(arguments) died of signal \(signal ?? 0): \(result.stderr)")
         return result
-    }
-}
-
-/// SplitMix64: a small, seeded random number generator, so a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -3,22 +3,29 @@ import XCTest
 @testable import Logbook
 
 final class DraftRepositoryTests: XCTestCase {
-    func testSaveInsertsThenUpdatesKeepingCreatedAtAndChecklistOrder() throws {
+    func testSaveStoresEveryFieldAsGivenAndEditsStampUpdatedAt() throws {
         let clock = TestClock(instant("2026-01-01T10:00:00Z"))
         let test = try TestStore(now: { clock.now })
         let drafts = test.store.drafts
         let items = (1...40).map { ChecklistItem(title: "Step \($0)", isDone: $0 % 3 == 0) }
-        let saved = try drafts.save(ReleaseDraft(version: "2.0", whatsNew: "Notes", checklist: items))
-        XCTAssertEqual(saved.createdAt, instant("2026-01-01T10:00:00Z"))
-        XCTAssertEqual(try drafts.fetch(id: saved.id), saved)
+        // A draft moved in from an app keeps its dates, new or replacing (issue 14, case 7).
+        let old = ReleaseDraft(version: "2.0", whatsNew: "Notes", checklist: items,
+                               createdAt: instant("2019-05-01T08:00:00.123456Z"), updatedAt: instant("2020-02-02T02:02:02Z"))
+        let saved = try drafts.save(old)
+        XCTAssertEqual(saved, old)
+        XCTAssertEqual(try drafts.fetch(id: saved.id), old)
 
         clock.advance(by: 3600)
         var changed = saved
         changed.checklist = Array(items.reversed().prefix(5))
         changed.version = "2.0.1"
+        changed.createdAt = instant("2018-01-01T00:00:00Z")
         let updated = try drafts.save(changed)
-        XCTAssertEqual(updated.createdAt, saved.createdAt)
-        XCTAssertEqual(updated.updatedAt, instant("2026-01-01T11:00:00Z"))
+        XCTAssertEqual(updated, changed)
+        XCTAssertEqual(try drafts.fetch(id: saved.id)?.createdAt, instant("2018-01-01T00:00:00Z"))
+        let edited = try drafts.edit(saved.id.uuidString, whatsNew: "More notes")
+        XCTAssertEqual(edited.updatedAt, instant("2026-01-01T11:00:00Z"), "edits stamp the store's clock")
+        XCTAssertEqual(edited.createdAt, instant("2018-01-01T00:00:00Z"))
         let fetched = try XCTUnwrap(drafts.fetch(id: saved.id))
         XCTAssertEqual(fetched.checklist, Array(items.reversed().prefix(5)))
         XCTAssertEqual(fetched.version, "2.0.1")

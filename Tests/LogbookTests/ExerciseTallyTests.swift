@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 @testable import Logbook

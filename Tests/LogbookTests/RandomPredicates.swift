@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 @testable import Logbook
 
 // Random records, predicates and sorts for `PredicateDifferentialTests`.
@@ -14,21 +15,6 @@ typealias DraftVariable = PredicateExpressions.Variable<ReleaseDraft>
 typealias DayVariable = PredicateExpressions.Variable<ExerciseDay>
 
 // MARK: - Seeded randomness
-
-/// SplitMix64: small, fast and the same on every platform, so a seed reproduces a run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// A random choice made while building a predicate: its text and how to build it.
 struct Term<Context, Output> {

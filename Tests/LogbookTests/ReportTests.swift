@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 @testable import Logbook
 
@@ -176,10 +177,11 @@ final class ReportTests: XCTestCase {
         let clock = TestClock(instant("2026-01-10T12:00:00Z"))
         let test = try TestStore(now: { clock.now })
         let first = try test.store.drafts.save(ReleaseDraft(version: "1.0", checklist: [
-            ChecklistItem(title: "a", isDone: true), ChecklistItem(title: "b"), ChecklistItem(title: "c", isDone: true)]))
+            ChecklistItem(title: "a", isDone: true), ChecklistItem(title: "b"), ChecklistItem(title: "c", isDone: true)],
+                                                             createdAt: clock.now))
         try test.store.drafts.submit("1.0", at: instant("2026-01-11T09:00:00Z"))
         clock.advance(by: 86_400 * 3)
-        try test.store.drafts.save(ReleaseDraft(version: "2.0"))
+        try test.store.drafts.save(ReleaseDraft(version: "2.0", createdAt: clock.now))
         var rows: [DraftReportRow] = []
         try test.store.reports.drafts { rows.append($0) }
         XCTAssertEqual(rows.map(\.version), ["1.0", "2.0"])

@@ -11,7 +11,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// A valid day (years 1 to 9999), or nil.
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              (1...CivilDate.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+              (1...ProlepticGregorian.daysInMonth(year: year, month: month)).contains(day) else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -25,39 +25,75 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         self.init(year: year, month: month, day: day)
     }
 
-    /// The day that `date` falls on in `timeZone`: what a wall calendar there showed at that instant.
+    /// The day that `date` falls on in `timeZone` (what a wall calendar there showed at that
+    /// instant), or nil when that day is outside years 0001 to 9999 or `date` is not finite.
+    public init?(exactly date: Date, in timeZone: TimeZone) {
+        guard date.timeIntervalSinceReferenceDate.isFinite else { return nil }
+        self.init(dayNumber: ProlepticGregorian.dayNumber(of: date, in: timeZone))
+    }
+
+    /// The day that `date` falls on in `timeZone`, clamped to 0001-01-01 … 9999-12-31 for instants
+    /// outside those days (``init(exactly:in:)`` tells instead).
     public init(_ date: Date, in timeZone: TimeZone) {
-        // Clamped to the supported years, so that no instant (not even infinity) can trap here.
-        let range = Date.supportedRange
-        let clamped = date.timeIntervalSinceReferenceDate.isNaN ? range.lowerBound : min(max(date, range.lowerBound), range.upperBound)
-        let shifted = clamped.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: clamped))
-        let (year, month, day) = CivilDate.civil(fromDayNumber: Int((shifted / 86_400).rounded(.down)))
+        if let day = CalendarDay(exactly: date, in: timeZone) {
+            self = day
+        } else {
+            self = date.timeIntervalSinceReferenceDate > 0 ? .last : .first
+        }
+    }
+
+    /// The day `date` falls on in `timeZone`, for storing: throws
+    /// ``LogbookError/invalidValue(field:value:reason:)`` naming `field` when `date` is outside
+    /// ``Foundation/Date/supportedRange`` or falls, in `timeZone`, on a day outside years 0001 to 9999.
+    public static func storable(_ date: Date, in timeZone: TimeZone, field: String = "date") throws -> CalendarDay {
+        try date.checkSupported(field: field)
+        guard let day = CalendarDay(exactly: date, in: timeZone) else {
+            let (year, month, day) = ProlepticGregorian.date(ofDayNumber: ProlepticGregorian.dayNumber(of: date, in: timeZone))
+            throw LogbookError.invalidValue(field: field, value: date.iso8601Microseconds,
+                                            reason: "it falls on \(String(format: "%04d-%02d-%02d", year, month, day)) in time zone "
+                                                + "\(timeZone.identifier), outside years 0001 to 9999")
+        }
+        return day
+    }
+
+    /// 0001-01-01, the first day Logbook stores.
+    public static let first = CalendarDay(checkedYear: 1, month: 1, day: 1)
+    /// 9999-12-31, the last day Logbook stores.
+    public static let last = CalendarDay(checkedYear: 9999, month: 12, day: 31)
+
+    private init(checkedYear year: Int, month: Int, day: Int) {
         self.year = year
         self.month = month
         self.day = day
     }
 
-    /// Days since 1970-01-01.
-    public var dayNumber: Int { CivilDate.dayNumber(year: year, month: month, day: day) }
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar.
+    public var dayNumber: Int { ProlepticGregorian.dayNumber(year: year, month: month, day: day) }
 
+    /// The day numbered `dayNumber` (days since 1970-01-01), or nil outside years 1 to 9999.
     public init?(dayNumber: Int) {
-        let (year, month, day) = CivilDate.civil(fromDayNumber: dayNumber)
+        let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
         self.init(year: year, month: month, day: day)
     }
 
     /// The day `count` days later (earlier when negative), or nil outside years 1 to 9999.
     public func adding(days count: Int) -> CalendarDay? { CalendarDay(dayNumber: dayNumber + count) }
 
-    /// The first instant of the day in `timeZone`.
+    /// The first instant of the day in `timeZone` (proleptic Gregorian, as every day here): its
+    /// midnight, or the end of a transition that skips midnight.
     public func start(in timeZone: TimeZone) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let components = DateComponents(year: year, month: month, day: day)
-        return calendar.date(from: components) ?? Date(timeIntervalSince1970: Double(dayNumber) * 86_400)
+        ProlepticGregorian.startOfDay(dayNumber, in: timeZone)
     }
 
     public var description: String {
-        CivilDate.pad(year, 4) + "-" + CivilDate.pad(month, 2) + "-" + CivilDate.pad(day, 2)
+        String(unsafeUninitializedCapacity: 10) { buffer in
+            var index = 0
+            for (value, width) in [(year, 4), (month, 2), (day, 2)] {
+                if index > 0 { buffer[index] = UInt8(ascii: "-"); index += 1 }
+                writeDigits(value, width: width, into: buffer, at: &index)
+            }
+            return index
+        }
     }
 
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {

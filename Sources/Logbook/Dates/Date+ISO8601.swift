@@ -1,55 +1,87 @@
 import Foundation
+import SQLiteQuery
 
 extension Date {
     /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
-    static let referenceDateUnixTime: Double = 978_307_200
+    static let referenceDateUnixTime = 978_307_200
 
-    /// The range of instants Logbook stores and writes: years 0001 to 9999, so every date has an
-    /// ISO-8601 form and a microsecond count that fits in 64 bits.
+    /// The range of instants Logbook stores and writes: 0001-01-01T00:00:00Z up to, not including,
+    /// 10000-01-01T00:00:00Z, so that every date has a four-digit ISO-8601 year. Near year 9999 a
+    /// `Double` steps by about 30 µs, so the last instant is the `Double` just below 10000-01-01,
+    /// whose text is `9999-12-31T23:59:59.999969Z`.
     public static let supportedRange: ClosedRange<Date> =
-        Date(timeIntervalSince1970: -62_135_596_800)...Date(timeIntervalSince1970: 253_402_300_799.999_999)
+        Date(timeIntervalSinceReferenceDate: -63_113_904_000)
+        ... Date(timeIntervalSinceReferenceDate: Double(252_423_993_600).nextDown)
 
     /// Whether this instant is finite and within ``supportedRange``.
     public var isSupported: Bool {
         timeIntervalSinceReferenceDate.isFinite && Date.supportedRange.contains(self)
     }
 
+    /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` unless ``isSupported``.
+    func checkSupported(field: String) throws {
+        guard isSupported else {
+            throw LogbookError.invalidValue(field: field, value: "\(timeIntervalSinceReferenceDate)",
+                                            reason: "outside years 0001 to 9999")
+        }
+    }
+
     /// ISO-8601 in UTC with exactly six fractional digits, `2026-01-31T08:30:00.123456Z`: the form
-    /// of every date in JSON, NDJSON and CSV. Rounds to the nearest microsecond.
+    /// of every date in JSON, NDJSON and CSV.
+    ///
+    /// The stored `Double` (seconds since 2001) is rounded to the nearest microsecond exactly, as
+    /// if in infinite precision, with ties (which exist: `0.0078125` is 7812.5 µs) to the even
+    /// microsecond. ``init(iso8601:)`` gives back the `Double` nearest to the text, so text →
+    /// date → text is the identity and export → import → export a fixed point.
     public var iso8601Microseconds: String {
         guard isSupported else { return "invalid-date(\(timeIntervalSinceReferenceDate))" }
-        let micros = Int64((timeIntervalSince1970 * 1_000_000).rounded())
-        let (seconds, fraction) = micros.quotientAndRemainder(dividingBy: 1_000_000)
-        let wholeSeconds = fraction < 0 ? seconds - 1 : seconds
-        let microseconds = fraction < 0 ? fraction + 1_000_000 : fraction
-        let (days, secondOfDay) = wholeSeconds.quotientAndRemainder(dividingBy: 86_400)
-        let dayNumber = Int(secondOfDay < 0 ? days - 1 : days)
-        let second = Int(secondOfDay < 0 ? secondOfDay + 86_400 : secondOfDay)
-        let (year, month, day) = CivilDate.civil(fromDayNumber: dayNumber)
+        let (referenceSeconds, microseconds) = Self.roundedToMicroseconds(timeIntervalSinceReferenceDate)
+        let (days, secondOfDay) = Self.floorDivision(referenceSeconds + Self.referenceDateUnixTime,
+                                                     ProlepticGregorian.secondsPerDay)
+        let (year, month, day) = ProlepticGregorian.date(ofDayNumber: days)
         // Written digit by digit into 27 bytes: this runs once per row of every export.
         return String(unsafeUninitializedCapacity: 27) { buffer in
             var index = 0
-            func put(_ value: Int, _ width: Int) {
-                var rest = value
-                for position in stride(from: index + width - 1, through: index, by: -1) {
-                    buffer[position] = UInt8(48 + rest % 10)
-                    rest /= 10
-                }
-                index += width
-            }
-            func put(_ character: UInt8) {
-                buffer[index] = character
+            func put(_ value: Int, _ width: Int) { writeDigits(value, width: width, into: buffer, at: &index) }
+            func put(_ character: Unicode.Scalar) {
+                buffer[index] = UInt8(character.value)
                 index += 1
             }
-            put(year, 4); put(0x2D); put(month, 2); put(0x2D); put(day, 2); put(0x54)
-            put(second / 3600, 2); put(0x3A); put(second / 60 % 60, 2); put(0x3A); put(second % 60, 2)
-            put(0x2E); put(Int(microseconds), 6); put(0x5A)
+            put(year, 4); put("-"); put(month, 2); put("-"); put(day, 2); put("T")
+            put(secondOfDay / 3600, 2); put(":"); put(secondOfDay / 60 % 60, 2); put(":"); put(secondOfDay % 60, 2)
+            put("."); put(microseconds, 6); put("Z")
             return index
         }
     }
 
+    /// `seconds` split into whole seconds and microseconds (0 ..< 1,000,000), rounded to the nearest
+    /// microsecond in exact arithmetic, ties to even.
+    static func roundedToMicroseconds(_ seconds: Double) -> (seconds: Int, microseconds: Int) {
+        let whole = seconds.rounded(.down)
+        let fraction = seconds - whole  // exact: both lie within one unit of each other
+        let scaled = fraction * 1_000_000  // rounded once; the fused multiply-add gives what was lost
+        let lost = (-scaled).addingProduct(fraction, 1_000_000)
+        var micros = scaled.rounded(.down)
+        let rest = scaled - micros  // exact
+        // `scaled` is within half its own unit of the true product, and micros + 0.5 is a Double of
+        // that precision, so only a `rest` of exactly one half can be decided by `lost`.
+        if rest > 0.5 || (rest == 0.5 && (lost > 0 || (lost == 0 && micros.truncatingRemainder(dividingBy: 2) == 1))) {
+            micros += 1
+        }
+        var wholeSeconds = Int(whole)
+        if micros == 1_000_000 {
+            wholeSeconds += 1
+            micros = 0
+        }
+        return (wholeSeconds, Int(micros))
+    }
+
     /// Parses `2026-01-31T08:30:00Z`, `2026-01-31T08:30:00.123456Z` or `…+02:00` (any number of
-    /// fractional digits, `Z` or a `±HH:MM` offset). Returns nil for anything else.
+    /// fractional digits, `Z` or a `±HH:MM` offset; `T`, `t` or a space between day and time).
+    /// The result is the `Double` nearest to the instant the text names (ties to even), exactly
+    /// what `Date(timeIntervalSinceReferenceDate:)` gives for that decimal number of seconds.
+    /// Returns nil for anything else, and for instants before 0001-01-01T00:00:00Z or from
+    /// 10000-01-01T00:00:00Z on.
     public init?(iso8601 text: some StringProtocol) {
         let bytes = Array(text.utf8)
         var reader = DigitReader(bytes: bytes)
@@ -57,18 +89,14 @@ extension Date {
               let day = reader.number(2), reader.skip("T") || reader.skip("t") || reader.skip(" "),
               let hour = reader.number(2), reader.skip(":"), let minute = reader.number(2), reader.skip(":"),
               let second = reader.number(2),
-              (1...12).contains(month), (1...CivilDate.daysInMonth(year: year, month: month)).contains(day),
+              (1...12).contains(month), (1...ProlepticGregorian.daysInMonth(year: year, month: month)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
-        var fraction = 0.0
+        var fractionDigits: ArraySlice<UInt8> = []
         if reader.skip(".") {
-            var scale = 0.1
-            var digits = 0
-            while let digit = reader.digit() {
-                fraction += Double(digit) * scale
-                scale /= 10
-                digits += 1
-            }
-            guard digits > 0 else { return nil }
+            let start = reader.position
+            while reader.digit() != nil {}
+            fractionDigits = bytes[start..<reader.position]
+            guard !fractionDigits.isEmpty else { return nil }
         }
         var offsetSeconds = 0
         if reader.skip("Z") || reader.skip("z") {
@@ -79,18 +107,79 @@ extension Date {
             return nil
         }
         guard reader.isAtEnd else { return nil }
-        let dayNumber = CivilDate.dayNumber(year: year, month: month, day: day)
-        let unixSeconds = dayNumber * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        // Build from whole seconds and the fraction separately so 6 digits survive exactly.
-        self.init(timeIntervalSinceReferenceDate: (Double(unixSeconds) - Date.referenceDateUnixTime) + fraction)
-        guard isSupported else { return nil }
+        let dayNumber = ProlepticGregorian.dayNumber(year: year, month: month, day: day)
+        let unixSeconds = dayNumber * ProlepticGregorian.secondsPerDay + hour * 3600 + minute * 60 + second - offsetSeconds
+        let referenceSeconds = unixSeconds - Self.referenceDateUnixTime
+        // The instant itself must be in range; the Double nearest to an instant in the last 30 µs
+        // before year 10000 is 10000-01-01 itself, so it becomes the last supported Double.
+        guard Self.supportedWholeSeconds.contains(referenceSeconds) else { return nil }
+        let seconds = Self.nearestDouble(seconds: referenceSeconds, fraction: fractionDigits)
+        self.init(timeIntervalSinceReferenceDate: min(seconds, Date.supportedRange.upperBound.timeIntervalSinceReferenceDate))
     }
+
+    /// The whole seconds since 2001 of the instants in ``supportedRange``.
+    private static let supportedWholeSeconds = -63_113_904_000..<252_423_993_600
+
+    /// The `Double` nearest to `seconds + 0.fraction` (decimal digits), correctly rounded.
+    static func nearestDouble(seconds: Int, fraction: ArraySlice<UInt8>) -> Double {
+        let digits = fraction.reversed().drop { $0 == UInt8(ascii: "0") }.reversed()
+        if digits.isEmpty { return Double(seconds) }
+        // Fast path: numerator and power of ten both exact in a Double, so one correctly rounded
+        // division gives the nearest Double.
+        if digits.count <= 15 {
+            var numerator = 0
+            for digit in digits { numerator = numerator * 10 + Int(digit - UInt8(ascii: "0")) }
+            var power = 1
+            for _ in 0..<digits.count { power *= 10 }
+            let (scaled, overflow) = seconds.multipliedReportingOverflow(by: power)
+            let total = scaled + numerator
+            if !overflow, total.magnitude <= 1 << 53 {
+                return Double(total) / Double(power)
+            }
+        }
+        // Otherwise the decimal text through `strtod`, which rounds correctly: seconds + 0.fraction
+        // written as one signed decimal.
+        var text: String
+        if seconds >= 0 {
+            text = String(seconds) + "." + String(decoding: digits, as: UTF8.self)
+        } else {
+            // -s + 0.d = -((s - 1) + (1 - 0.d)), and 1 - 0.d has the digits of 10^n - d.
+            var complement = Array(digits)
+            var borrow = false
+            for index in complement.indices.reversed() {
+                let digit = Int(complement[index] - UInt8(ascii: "0"))
+                let value = borrow ? 9 - digit : (digit == 0 ? 0 : 10 - digit)
+                if digit != 0 { borrow = true }
+                complement[index] = UInt8(ascii: "0") + UInt8(value)
+            }
+            text = "-" + String(-seconds - 1) + "." + String(decoding: complement, as: UTF8.self)
+        }
+        return Double(text) ?? Double(seconds)
+    }
+
+    /// Quotient and remainder with the remainder in 0 ..< divisor.
+    static func floorDivision(_ value: Int, _ divisor: Int) -> (quotient: Int, remainder: Int) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+}
+
+/// Writes `value` as exactly `width` decimal digits (zero-padded) at `index`, advancing it.
+func writeDigits(_ value: Int, width: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at index: inout Int) {
+    var rest = value
+    for position in stride(from: index + width - 1, through: index, by: -1) {
+        buffer[position] = UInt8(48 + rest % 10)
+        rest /= 10
+    }
+    index += width
 }
 
 /// Reads fixed-width ASCII digits and punctuation from a byte array.
 struct DigitReader {
     let bytes: [UInt8]
-    var position = 0
+    private(set) var position = 0
+
+    init(bytes: [UInt8]) { self.bytes = bytes }
 
     var isAtEnd: Bool { position == bytes.count }
 

@@ -2,7 +2,7 @@ import Foundation
 import SQLiteQuery
 
 /// A property list value, in the shapes the apps write.
-indirect enum PropertyListValue: Hashable {
+indirect enum PropertyListValue {
     case string(String)
     case date(Date)
     case bool(Bool)
@@ -11,7 +11,7 @@ indirect enum PropertyListValue: Hashable {
     /// `Codable` type's properties in: its declaration order.
     case dictionary([Member])
 
-    struct Member: Hashable {
+    struct Member {
         let key: String
         let value: PropertyListValue
     }
@@ -19,7 +19,7 @@ indirect enum PropertyListValue: Hashable {
 
 /// Writes binary property lists (`bplist00`) deterministically and in the layout Foundation's own
 /// encoders use: objects numbered depth-first from the root (a dictionary's keys, then its
-/// values), equal strings and dates stored once, ASCII strings as ASCII and others as UTF-16BE,
+/// values), identical strings and dates stored once, ASCII strings as ASCII and others as UTF-16BE,
 /// references and offsets in the smallest width that fits. For the apps' files this gives the
 /// very bytes the apps write.
 enum BinaryPropertyList {
@@ -37,15 +37,19 @@ enum BinaryPropertyList {
 
     private struct Builder {
         var objects: [Object] = []
-        var unique: [PropertyListValue: Int] = [:]
+        /// Scalars written so far, by their encoded bytes. Keyed by bytes, not by `==`: Swift's
+        /// `==` on strings is canonical equivalence (NFC "É" equals NFD "E\u{301}") and on dates
+        /// treats -0.0 as 0.0, and merging those would rewrite text and instants.
+        var unique: [[UInt8]: Int] = [:]
 
         mutating func add(_ value: PropertyListValue) -> Int {
             switch value {
             case .string, .date, .bool:
-                if let index = unique[value] { return index }
+                let bytes = Self.scalarBytes(value)
+                if let index = unique[bytes] { return index }
                 let index = objects.count
-                objects.append(.scalar(Self.scalarBytes(value)))
-                unique[value] = index
+                objects.append(.scalar(bytes))
+                unique[bytes] = index
                 return index
             case .array(let items):
                 let index = objects.count

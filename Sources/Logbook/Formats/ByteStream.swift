@@ -30,6 +30,13 @@ public final class ByteStream {
         return Array(buffer[index..<min(buffer.count, index + count)])
     }
 
+    /// Skips a UTF-8 byte order mark (EF BB BF) at the start of the stream, as spreadsheets and
+    /// some editors write one before CSV and JSON text.
+    public func skipByteOrderMark() throws {
+        guard offset == 0, try prefix(3) == [0xEF, 0xBB, 0xBF] else { return }
+        for _ in 0..<3 { _ = try next() }
+    }
+
     /// The next byte without consuming it, or nil at the end.
     @inline(__always)
     public func peek() throws -> UInt8? {

@@ -1,5 +1,6 @@
 /// Reads RFC 4180 CSV row by row from a ``ByteStream``: quoted fields may hold commas, quotes
-/// (doubled) and line breaks; rows end with CRLF or LF. Errors name the line and column.
+/// (doubled) and line breaks; rows end with CRLF or LF. Every other byte is kept as it is, U+0000
+/// included. Errors name the line and column.
 struct CSVReader {
     struct SyntaxError: Error {
         let message: String
@@ -39,11 +40,10 @@ struct CSVReader {
                 try finish()
                 return fields
             }
-            if byte == 0 { throw SyntaxError(message: "NUL byte", line: line, column: column) }
             if quoted && !afterQuote {
                 if byte == UInt8(ascii: "\"") { afterQuote = true } else { field.append(byte) }
-                if field.count > JSONParser.maximumStringBytes {
-                    throw SyntaxError(message: "field longer than \(JSONParser.maximumStringBytes >> 20) MiB", line: line, column: column)
+                if field.count > RecordLimits.textBytes {
+                    throw SyntaxError(message: "field longer than \(RecordLimits.textBytes >> 20) MiB", line: line, column: column)
                 }
                 continue
             }
@@ -66,8 +66,8 @@ struct CSVReader {
                                       line: line, column: column)
                 }
                 field.append(byte)
-                if field.count > JSONParser.maximumStringBytes {
-                    throw SyntaxError(message: "field longer than \(JSONParser.maximumStringBytes >> 20) MiB", line: line, column: column)
+                if field.count > RecordLimits.textBytes {
+                    throw SyntaxError(message: "field longer than \(RecordLimits.textBytes >> 20) MiB", line: line, column: column)
                 }
             }
         }

@@ -12,8 +12,6 @@ public struct JSONParser {
 
     /// The deepest nesting accepted.
     static let maximumDepth = 64
-    /// The longest string accepted, in bytes.
-    public static let maximumStringBytes = 64 << 20
 
     let stream: ByteStream
     /// NDJSON: a value must end on the line it starts on.
@@ -105,7 +103,8 @@ public struct JSONParser {
             try skipWhitespace()
             guard try stream.next() == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\"") }
             try skipWhitespace()
-            if members.contains(where: { $0.key == key }) { throw error("duplicate member \"\(key)\"") }
+            // Names compare byte for byte: NFC and NFD spellings are different members.
+            if members.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) { throw error("duplicate member \"\(key)\"") }
             members.append((key, try value(depth: depth + 1)))
             try skipWhitespace()
             switch try stream.next() {
@@ -150,12 +149,13 @@ public struct JSONParser {
             case UInt8(ascii: "\\"):
                 try escape(into: &bytes)
             case 0..<0x20:
-                throw error(byte == 0 ? "NUL byte in a string" : "unescaped control character in a string")
+                throw error(byte == 0 ? "NUL byte in a string (write U+0000 as \\u0000)"
+                                      : "unescaped control character in a string")
             default:
                 bytes.append(byte)
             }
-            if bytes.count > Self.maximumStringBytes {
-                throw error("string longer than \(Self.maximumStringBytes >> 20) MiB")
+            if bytes.count > RecordLimits.textBytes {
+                throw error("string longer than \(RecordLimits.textBytes >> 20) MiB")
             }
         }
     }
@@ -182,8 +182,7 @@ public struct JSONParser {
                 throw error("unpaired surrogate in a \\u escape")
             }
             guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-            if scalar == 0 { throw error("NUL character (\\u0000) in a string") }
-            bytes.append(contentsOf: Array(String(Character(unicode)).utf8))
+            bytes.append(contentsOf: unicode.utf8)
         default:
             throw error("invalid escape '\\\(Self.printable(byte))'")
         }

@@ -14,17 +14,18 @@ public indirect enum JSONValue: Equatable, Sendable {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b
         case (.number(let a), .number(let b)): a == b
-        case (.string(let a), .string(let b)): a == b
+        case (.string(let a), .string(let b)): a.utf8.elementsEqual(b.utf8)
         case (.array(let a), .array(let b)): a == b
-        case (.object(let a), .object(let b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
+        case (.object(let a), .object(let b)):
+            a.count == b.count && zip(a, b).allSatisfy { $0.key.utf8.elementsEqual($1.key.utf8) && $0.value == $1.value }
         default: false
         }
     }
 
-    /// The member named `key` of an object.
+    /// The member named `key` (byte for byte) of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+        return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
     }
 
     /// What the value is, for error messages: "a string", "true", "an object".

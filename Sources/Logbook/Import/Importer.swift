@@ -47,6 +47,7 @@ extension Logbook {
             }
             format = detected
         }
+        if format != .plist { try stream.skipByteOrderMark() }
         switch format {
         case .json, .auto: return JSONRecordSource(file: file, stream: stream, isLines: false, kind: options.kind)
         case .ndjson: return JSONRecordSource(file: file, stream: stream, isLines: true, kind: options.kind)
@@ -75,6 +76,7 @@ private struct ImportWriter {
         let created = input.createdAt ?? now
         let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
+        try checked(record) { try draft.validate() }
         if try Tables.drafts.rowKey(identity: id, in: connection) != nil {
             switch policy {
             case .skip: summary.skipped += 1
@@ -90,7 +92,10 @@ private struct ImportWriter {
     }
 
     mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
-        let day = input.day ?? CalendarDay(input.date, in: timeZone)
+        let day = try checked(record) {
+            for (index, name) in input.exercises.enumerated() { try RecordLimits.check(name, field: "exercises[\(index)]") }
+            return try input.day ?? CalendarDay.storable(input.date, in: timeZone)
+        }
         var replacing = false
         if let stored = try storedDay(id: input.id) {
             switch policy {
@@ -144,6 +149,15 @@ private struct ImportWriter {
         try statement.bind(day, at: 1)
         guard try statement.step() else { return nil }
         return (try statement.column(0), try statement.column(1))
+    }
+
+    /// Runs `body`, turning a refused value into an ``ImportError`` that names the file and record.
+    private func checked<T>(_ record: Int, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch LogbookError.invalidValue(let field, let value, let reason) {
+            throw ImportError(file: file, record: record, field: field, reason: "'\(value)': \(reason)")
+        }
     }
 
     private func conflict(_ record: Int, _ reason: String) -> ImportError {

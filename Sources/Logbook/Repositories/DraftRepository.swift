@@ -7,15 +7,20 @@ public struct DraftRepository: Sendable {
     let now: @Sendable () -> Date
     public var table: TableDescription<ReleaseDraft> { Tables.drafts }
 
-    /// Inserts a new draft or updates the stored one with the same id, replacing its checklist in
-    /// order. `createdAt` is set on first save and kept after; `updatedAt` is set to now. Returns the
-    /// draft as stored.
+    /// Inserts a new draft or replaces the stored one with the same id, its checklist in order.
+    /// Returns the draft as stored.
+    ///
+    /// Every field is stored as given, `createdAt` and `updatedAt` included, so drafts moved in
+    /// from an app's files keep their dates. What the caller does not set, the initializer fills
+    /// in: `ReleaseDraft(…)` stamps both dates with the moment it was made unless they are passed.
+    /// The editing methods below (``edit(_:version:whatsNew:)``, ``setItem(at:done:in:)``,
+    /// ``submit(_:at:)``, …) set `updatedAt` to the store's clock.
     @discardableResult
     public func save(_ draft: ReleaseDraft) throws -> ReleaseDraft {
         try database.write { connection in try save(draft, in: connection) }
     }
 
-    /// Saves many drafts in one transaction: all or none.
+    /// Saves many drafts as given, in one transaction: all or none.
     public func save(contentsOf drafts: some Sequence<ReleaseDraft>) throws {
         try database.write { connection in
             for draft in drafts { _ = try save(draft, in: connection) }
@@ -23,14 +28,9 @@ public struct DraftRepository: Sendable {
     }
 
     func save(_ draft: ReleaseDraft, in connection: Connection) throws -> ReleaseDraft {
-        try validate(draft)
-        var stored = draft
-        let time = now()
-        stored.updatedAt = time
-        stored.createdAt = try connection.scalar("SELECT created_at FROM drafts WHERE id = ?",
-                                                 [draft.id.databaseValue], as: Date.self) ?? time
-        try table.upsert(stored, in: connection)
-        return stored
+        try draft.validate()
+        try table.upsert(draft, in: connection)
+        return draft
     }
 
     /// The draft with `id`, with its checklist.
@@ -155,6 +155,7 @@ public struct DraftRepository: Sendable {
         try database.write { connection in
             var draft = try resolve(reference, in: connection)
             try change(&draft)
+            draft.updatedAt = now()
             return try save(draft, in: connection)
         }
     }
@@ -162,13 +163,6 @@ public struct DraftRepository: Sendable {
     private func checkPosition(_ position: Int, in draft: ReleaseDraft) throws {
         guard (1...max(draft.checklist.count, 1)).contains(position), !draft.checklist.isEmpty else {
             throw LogbookError.itemPositionOutOfRange(position: position, count: draft.checklist.count, draft: draft.id)
-        }
-    }
-
-    private func validate(_ draft: ReleaseDraft) throws {
-        for date in [draft.submittedAt, draft.createdAt, draft.updatedAt].compactMap({ $0 }) where !date.isSupported {
-            throw LogbookError.invalidValue(field: "date", value: "\(date.timeIntervalSinceReferenceDate)",
-                                            reason: "outside years 0001 to 9999")
         }
     }
 }

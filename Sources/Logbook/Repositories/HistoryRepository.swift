@@ -20,8 +20,8 @@ public struct HistoryRepository: Sendable {
     @discardableResult
     public func addDoneExercises(_ exercises: [String], at date: Date? = nil) throws -> ExerciseDay {
         let date = date ?? now()
-        try validate(date: date, exercises: exercises)
-        let day = CalendarDay(date, in: timeZone)
+        try ExerciseDay.validate(exercises: exercises)
+        let day = try CalendarDay.storable(date, in: timeZone)
         return try database.write { connection in
             if var existing = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue],
                                                  in: connection).first {
@@ -94,24 +94,12 @@ public struct HistoryRepository: Sendable {
             // recount of stale days in apply() supersedes the addition.
             var tallies = ExerciseTallies()
             for day in days {
-                try validate(date: day.date, exercises: day.exercises)
+                try day.date.checkSupported(field: "date")
+                try ExerciseDay.validate(exercises: day.exercises)
                 try table.upsert(day, in: connection)
                 try tallies.addNewDay(day, in: connection)
             }
             try tallies.apply(in: connection)
-        }
-    }
-
-    private func validate(date: Date, exercises: [String]) throws {
-        guard date.isSupported else {
-            throw LogbookError.invalidValue(field: "date", value: "\(date.timeIntervalSinceReferenceDate)",
-                                            reason: "outside years 0001 to 9999")
-        }
-        if exercises.isEmpty {
-            throw LogbookError.invalidValue(field: "exercises", value: "", reason: "at least one exercise is needed")
-        }
-        if exercises.contains(where: \.isEmpty) {
-            throw LogbookError.invalidValue(field: "exercise", value: "", reason: "an exercise name cannot be empty")
         }
     }
 }

@@ -46,6 +46,7 @@ public final class Logbook: Sendable {
         }
         do {
             database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode)
+            if mode == .migrate && !options.readOnly { try ComparisonKeyRefresh.refreshIfNeeded(database) }
         } catch {
             throw LogbookError(openingPath: path, error)
         }

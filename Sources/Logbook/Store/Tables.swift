@@ -9,7 +9,7 @@ enum Tables {
             .column("version", \.version, comparisonKey: "version_key"),
             .column("whats_new", \.whatsNew),
             .column("submitted_at", \.submittedAt),
-            .column("created_at", \.createdAt, updatedOnConflict: false),
+            .column("created_at", \.createdAt),
             .column("updated_at", \.updatedAt),
         ],
         children: [checklist],

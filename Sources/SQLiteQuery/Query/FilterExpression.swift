@@ -212,7 +212,8 @@ struct FilterCompiler<Record> {
         case (.date, .date(let date)):
             return .value(.real(date.timeIntervalSinceReferenceDate))
         case (.date, .day(let year, let month, let day)):
-            return .value(.real(startOfDay(year, month, day).timeIntervalSinceReferenceDate))
+            let number = ProlepticGregorian.dayNumber(year: year, month: month, day: day)
+            return .value(.real(ProlepticGregorian.startOfDay(number, in: timeZone).timeIntervalSinceReferenceDate))
         case (.day, .day(let year, let month, let day)):
             return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
         case (.uuid, .string(let text)):
@@ -225,11 +226,5 @@ struct FilterCompiler<Record> {
         case (.day, _): throw mismatch("a day like 2026-01-31")
         case (.uuid, _): throw mismatch("a UUID in double quotes")
         }
-    }
-
-    private func startOfDay(_ year: Int, _ month: Int, _ day: Int) -> Date {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date(timeIntervalSince1970: 0)
     }
 }

@@ -14,6 +14,8 @@ public protocol ChildCollection<Record>: Sendable {
     var parentColumn: String { get }
     /// The column that orders the elements, 1-based.
     var positionColumn: String { get }
+    /// The text columns of the child table that have a comparison-key column.
+    var comparisonKeyColumns: [ComparisonKeyColumn] { get }
 
     /// Stores the record's elements, in order, for the parent row `parentKey`; with `replacing`,
     /// deletes the parent's stored elements first (a new parent has none to delete).
@@ -43,6 +45,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     private let selectColumns: String
 
     public var keyPath: PartialKeyPath<Record> { collection }
+
+    public var comparisonKeyColumns: [ComparisonKeyColumn] { ComparisonKeyColumn.all(in: table, columns) }
 
     public init(_ collection: WritableKeyPath<Record, [Element]>, table: String, parentColumn: String,
                 positionColumn: String = "position", columns: [ColumnMapping<Element>],
@@ -101,6 +105,8 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     private let deleteLinksSQL: String
 
     public var keyPath: PartialKeyPath<Record> { collection }
+    /// None: the join table holds row keys only; the element table's own keys belong to its description.
+    public var comparisonKeyColumns: [ComparisonKeyColumn] { [] }
 
     public init(_ collection: WritableKeyPath<Record, [Element]>, through table: String, parentColumn: String,
                 positionColumn: String = "position", elementColumn: String, elementTable: TableDescription<Element>) {

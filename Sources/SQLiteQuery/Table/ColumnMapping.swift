@@ -14,8 +14,6 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
     public let comparisonKeyColumn: String?
     /// The Swift type of the property, for type checks in the query layer.
     public let valueType: Any.Type
-    /// Whether an upsert of an existing row overwrites this column (false for `created_at`).
-    public let isUpdatedOnConflict: Bool
     /// Binds the record's value (and its comparison key, if any) from parameter `index` on.
     let bind: (Record, Statement, Int) throws -> Void
 
@@ -26,10 +24,8 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
     var writtenColumns: [String] { [name] + (comparisonKeyColumn.map { [$0] } ?? []) }
 
     /// A column holding `keyPath`'s value as is.
-    public static func column<Value: SQLiteValue>(_ name: String, _ keyPath: KeyPath<Record, Value>,
-                                                  updatedOnConflict: Bool = true) -> ColumnMapping {
-        ColumnMapping(name: name, keyPath: keyPath, comparisonKeyColumn: nil, valueType: Value.self,
-                      isUpdatedOnConflict: updatedOnConflict) { record, statement, index in
+    public static func column<Value: SQLiteValue>(_ name: String, _ keyPath: KeyPath<Record, Value>) -> ColumnMapping {
+        ColumnMapping(name: name, keyPath: keyPath, comparisonKeyColumn: nil, valueType: Value.self) { record, statement, index in
             try statement.bind(record[keyPath: keyPath], at: index)
         }
     }
@@ -37,8 +33,7 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
     /// A text column with a comparison-key column beside it.
     public static func column(_ name: String, _ keyPath: KeyPath<Record, String>,
                               comparisonKey keyColumn: String) -> ColumnMapping {
-        ColumnMapping(name: name, keyPath: keyPath, comparisonKeyColumn: keyColumn, valueType: String.self,
-                      isUpdatedOnConflict: true) { record, statement, index in
+        ColumnMapping(name: name, keyPath: keyPath, comparisonKeyColumn: keyColumn, valueType: String.self) { record, statement, index in
             let text = record[keyPath: keyPath]
             try statement.bind(text, at: index)
             try statement.bind(text.comparisonKey, at: index + 1)

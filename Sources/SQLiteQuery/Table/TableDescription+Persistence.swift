@@ -11,7 +11,7 @@ extension TableDescription {
     }
 
     /// Inserts `record`, or when a row with its identity exists, overwrites that row's columns
-    /// (except those mapped with `updatedOnConflict: false`) and replaces its child collections.
+    /// and replaces its child collections.
     /// Returns the row key.
     @discardableResult
     public func upsert(_ record: Record, in connection: Connection) throws -> Int64 {

@@ -52,7 +52,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
             let written = columns.flatMap(\.writtenColumns)
             let placeholders = Array(repeating: "?", count: written.count).joined(separator: ", ")
             insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(placeholders))"
-            let updated = columns.filter { $0.isUpdatedOnConflict && $0.name != identity }.flatMap(\.writtenColumns)
+            let updated = columns.filter { $0.name != identity }.flatMap(\.writtenColumns)
             let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             insertUnlessPresent = insert + " ON CONFLICT (\(identity)) DO NOTHING"
             upsert = insert + " ON CONFLICT (\(identity)) DO "

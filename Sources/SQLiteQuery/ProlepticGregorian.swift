@@ -1,0 +1,86 @@
+import Foundation
+
+/// Calendar arithmetic in the proleptic Gregorian calendar: the Gregorian rules extended to every
+/// year, before 1582 too, as ISO 8601 and SQLite's date functions count. Foundation's `.gregorian`
+/// calendar switches to the Julian calendar before 1582-10-15, so none of it is used here.
+///
+/// Days are numbered from 1970-01-01 (day 0), after Howard Hinnant's `days_from_civil` and
+/// `civil_from_days`: exact and free of allocation for every year.
+public enum ProlepticGregorian {
+    /// Seconds in a calendar day without a time-zone transition.
+    public static let secondsPerDay = 86_400
+
+    /// The number of the day `year`-`month`-`day` (no range checks: month 1…12, day 1…31).
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The year, month and day of day `number`.
+    public static func date(ofDayNumber number: Int) -> (year: Int, month: Int, day: Int) {
+        let z = number + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    public static func isLeapYear(_ year: Int) -> Bool {
+        (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+    }
+
+    public static func daysInMonth(year: Int, month: Int) -> Int {
+        switch month {
+        case 2: isLeapYear(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// The number of the day on which `date` falls in `timeZone`: what a wall calendar there showed.
+    /// `date` must be finite.
+    public static func dayNumber(of date: Date, in timeZone: TimeZone) -> Int {
+        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
+        return Int((local / Double(secondsPerDay)).rounded(.down))
+    }
+
+    /// The first instant of day `number` in `timeZone`: its midnight, or, where a transition skips
+    /// midnight, the first instant after the gap; where midnight happens twice, the earlier one.
+    public static func startOfDay(_ number: Int, in timeZone: TimeZone) -> Date {
+        let midnight = number * secondsPerDay  // as if in UTC; offsets move it by less than a day
+        func offset(_ unixSeconds: Int) -> Int {
+            timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixSeconds)))
+        }
+        func localTime(_ unixSeconds: Int) -> Int { unixSeconds + offset(unixSeconds) }
+        // Every offset in force within a day of midnight; an instant whose local time is midnight
+        // is midnight minus one of them.
+        var offsets: [Int] = []
+        for probe in stride(from: midnight - secondsPerDay, through: midnight + secondsPerDay, by: secondsPerDay / 4) {
+            let candidate = offset(probe)
+            if !offsets.contains(candidate) { offsets.append(candidate) }
+        }
+        let exact = offsets.map { midnight - $0 }.filter { localTime($0) == midnight }
+        if let earliest = exact.min() { return Date(timeIntervalSince1970: Double(earliest)) }
+        // Midnight was skipped: find the transition, the first instant whose local time is past it.
+        guard let largest = offsets.max(), let smallest = offsets.min() else {
+            return Date(timeIntervalSince1970: Double(midnight))
+        }
+        var before = midnight - largest, after = midnight - smallest
+        guard localTime(before) < midnight, localTime(after) > midnight else {
+            return Date(timeIntervalSince1970: Double(after))
+        }
+        while after - before > 1 {
+            let middle = before + (after - before) / 2
+            if localTime(middle) >= midnight { after = middle } else { before = middle }
+        }
+        return Date(timeIntervalSince1970: Double(after))
+    }
+}
