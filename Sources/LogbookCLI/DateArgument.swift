@@ -26,7 +26,8 @@ extension Invocation {
         guard let value = arguments.value(option) else { return nil }
         guard value == "-" else { return value }
         let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let text = String(data: data, encoding: .utf8) else {
+        // Byte for byte: a byte order mark, U+0000 and CRLF are kept as read.
+        guard let text = String(exactUTF8: data) else {
             throw CommandFailure("\(option) -: stdin is not valid UTF-8")
         }
         return text

@@ -53,6 +53,14 @@ public enum AdversarialText {
         return text
     }
 
+    /// The same text in the other normalization form: NFD when `text` is in NFC, else NFC.
+    /// Canonically equivalent (Swift's `==` holds) but different bytes, whenever the text has
+    /// a character that decomposes.
+    public static func twin(of text: String) -> String {
+        let decomposed = text.decomposedStringWithCanonicalMapping
+        return decomposed.utf8.elementsEqual(text.utf8) ? text.precomposedStringWithCanonicalMapping : decomposed
+    }
+
     /// One piece of text from one category.
     public static func piece(using random: inout SplitMix64) -> String {
         switch random.int(0...13) {

@@ -23,7 +23,7 @@ struct CSVReader {
         var quoted = false
         var afterQuote = false
         func finish() throws {
-            guard let text = String(validating: field, as: UTF8.self) else {
+            guard let text = String(exactUTF8: field) else {
                 throw SyntaxError(message: "invalid UTF-8", line: stream.line, column: stream.column)
             }
             fields.append(text)

@@ -144,7 +144,7 @@ public struct JSONParser {
             guard let byte = try stream.next() else { throw error("unterminated string (the file is truncated)") }
             switch byte {
             case UInt8(ascii: "\""):
-                guard let text = String(validating: bytes, as: UTF8.self) else { throw error("invalid UTF-8 in a string") }
+                guard let text = String(exactUTF8: bytes) else { throw error("invalid UTF-8 in a string") }
                 return text
             case UInt8(ascii: "\\"):
                 try escape(into: &bytes)

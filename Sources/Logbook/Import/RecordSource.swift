@@ -97,7 +97,7 @@ struct CSVRecordSource: RecordSource {
             }
         }
         do {
-            return kind == .drafts ? .draft(try draft(rows.map(\.row))) : .day(try day(rows.map(\.row)))
+            return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows.map(\.row)))
         } catch let error as FieldError {
             throw ImportError(file: file, record: count, line: first.line, field: error.field, reason: error.reason)
         }
@@ -148,17 +148,34 @@ struct CSVRecordSource: RecordSource {
         return date
     }
 
-    private func draft(_ rows: [[String]]) throws -> DraftInput {
-        let first = rows[0]
+    /// The draft fields that every row of one draft repeats.
+    private static let repeatedDraftColumns = ["version", "whatsNew", "submittedAt", "createdAt", "updatedAt"]
+
+    private func draft(_ rows: [(row: [String], line: Int)]) throws -> DraftInput {
+        let first = rows[0].row
+        // Every row repeats the draft's fields, byte for byte; rows that disagree are refused
+        // rather than silently read from the first.
+        for (row, line) in rows.dropFirst() {
+            for name in Self.repeatedDraftColumns where !field(row, name).utf8.elementsEqual(field(first, name).utf8) {
+                throw FieldError(field: name, reason: "rows on lines \(rows[0].line) and \(line) of draft \(field(first, "id")) "
+                                    + "disagree: \"\(field(first, name).prefix(40))\" and \"\(field(row, name).prefix(40))\"")
+            }
+        }
         var checklist: [ChecklistItem] = []
-        for (index, row) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
+        var itemLines: [UUID: Int] = [:]
+        for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
             guard field(row, "itemPosition") == String(index + 1) else {
                 throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"")
             }
             guard let isDone = ["true": true, "false": false][field(row, "itemIsDone")] else {
                 throw FieldError(field: "itemIsDone", reason: "expected true or false, found \"\(field(row, "itemIsDone").prefix(20))\"")
             }
-            checklist.append(ChecklistItem(id: try uuid(row, "itemId"), title: field(row, "itemTitle"), isDone: isDone))
+            let id = try uuid(row, "itemId")
+            if let earlier = itemLines.updateValue(line, forKey: id) {
+                throw FieldError(field: "itemId", reason: "rows on lines \(earlier) and \(line) of draft \(field(first, "id")) "
+                                    + "hold the same item id \(id.uuidString)")
+            }
+            checklist.append(ChecklistItem(id: id, title: field(row, "itemTitle"), isDone: isDone))
         }
         return DraftInput(id: try uuid(first, "id"), version: field(first, "version"), whatsNew: field(first, "whatsNew"),
                           checklist: checklist, submittedAt: try date(first, "submittedAt", optional: true),

@@ -1,0 +1,251 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import XCTest
+
+/// The round-trip promises, tried with adversarial data through the public API: random drafts and
+/// days whose text comes from ``AdversarialText`` (every plane, the newest combining marks, NFC and
+/// NFD spellings, U+0000, controls, CR/LF) and whose dates are any `Double` in the supported range.
+///
+/// - json, ndjson, csv: export → import into an empty store → export gives the same bytes, and the
+///   records come back with every text byte and each date as the `Double` nearest its microsecond.
+/// - plist and the apps' JSON: lossless both ways, text byte for byte and dates bit for bit, read
+///   with Foundation's own decoders as the apps read them.
+///
+/// `LOGBOOK_ROUNDTRIP_SEED` repeats a run; `LOGBOOK_PROPERTY_SCALE` multiplies the record count.
+final class RoundTripPropertyTests: XCTestCase {
+    private static let dateRange = Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate
+        ... Date.supportedRange.upperBound.timeIntervalSinceReferenceDate
+    private let utc = TimeZone(identifier: "UTC")!
+
+    // MARK: Records
+
+    private func randomDate(_ random: inout SplitMix64) -> Date {
+        Date(timeIntervalSinceReferenceDate: AdversarialDates.seconds(in: Self.dateRange, using: &random))
+    }
+
+    /// Random drafts; every fifth is the canonical twin of the one before (its text in the other
+    /// normalization form), so that equal-but-different strings meet in one file.
+    private func randomDrafts(_ count: Int, _ random: inout SplitMix64) -> [ReleaseDraft] {
+        var drafts: [ReleaseDraft] = []
+        for _ in 0..<count {
+            if let last = drafts.last, random.chance(0.2) {
+                var twin = last
+                twin.id = UUID()
+                twin.version = AdversarialText.twin(of: last.version)
+                twin.whatsNew = AdversarialText.twin(of: last.whatsNew)
+                twin.checklist = last.checklist.map { ChecklistItem(id: UUID(), title: AdversarialText.twin(of: $0.title), isDone: $0.isDone) }
+                drafts.append(twin)
+                continue
+            }
+            drafts.append(ReleaseDraft(id: UUID(), version: AdversarialText.string(using: &random, maxPieces: 3),
+                         whatsNew: AdversarialText.string(using: &random),
+                         checklist: (0..<random.int(0...4)).map { _ in
+                             ChecklistItem(title: AdversarialText.string(using: &random, maxPieces: 3), isDone: random.chance(0.5))
+                         },
+                         submittedAt: random.chance(0.3) ? nil : randomDate(&random),
+                         createdAt: randomDate(&random), updatedAt: randomDate(&random)))
+        }
+        return drafts
+    }
+
+    private func randomDays(_ count: Int, _ random: inout SplitMix64) -> [ExerciseDay] {
+        var used = Set<Int>()
+        return (0..<count).map { _ in
+            var day = random.int(CalendarDay.first.dayNumber...CalendarDay.last.dayNumber)
+            while !used.insert(day).inserted { day = random.int(CalendarDay.first.dayNumber...CalendarDay.last.dayNumber) }
+            return ExerciseDay(id: UUID(), date: randomDate(&random), day: CalendarDay(dayNumber: day)!,
+                               exercises: (0..<random.int(1...5)).flatMap { _ in
+                                   // A name and, now and then, its canonical twin on the same day.
+                                   let name = AdversarialText.string(using: &random, maxPieces: 3, nonEmpty: true)
+                                   return random.chance(0.2) ? [name, AdversarialText.twin(of: name)] : [name]
+                               })
+        }
+    }
+
+    // MARK: The spec's formats: fixed points
+
+    func testDraftsExportImportExportIsAFixedPointInEveryTextFormat() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_401))
+        let drafts = randomDrafts(PropertyTestSettings.scaled(120, by: "LOGBOOK_PROPERTY_SCALE"), &random)
+        let source = try TestStore()
+        try source.store.drafts.save(contentsOf: drafts)
+        for format in [ExportFormat.json, .ndjson, .csv] {
+            let first = try export(source.store, .drafts, format)
+            let copy = try TestStore()
+            try importData(first, into: copy.store, .drafts, format)
+            let second = try export(copy.store, .drafts, format)
+            XCTAssertTrue(first == second, "\(format): export → import → export changed \(firstDifference(first, second))")
+            let restored = try copy.store.drafts.fetchAll()
+            XCTAssertEqual(restored.map(Exact.init), drafts.map { Exact(Self.atMicroseconds($0)) }.sortedLike(restored),
+                           "\(format): records changed")
+        }
+    }
+
+    func testHistoryExportImportExportIsAFixedPointInEveryTextFormat() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_402))
+        let days = randomDays(PropertyTestSettings.scaled(150, by: "LOGBOOK_PROPERTY_SCALE"), &random)
+        let source = try TestStore()
+        try source.store.history.save(days)
+        for format in [ExportFormat.json, .ndjson, .csv] {
+            let first = try export(source.store, .history, format)
+            let copy = try TestStore()
+            try importData(first, into: copy.store, .history, format)
+            let second = try export(copy.store, .history, format)
+            XCTAssertTrue(first == second, "\(format): export → import → export changed \(firstDifference(first, second))")
+            let restored = try copy.store.history.fetchAll()
+            let expected = days.sorted { $0.day < $1.day }.map { day in
+                var copy = day
+                copy.date = Date(iso8601: day.date.iso8601Microseconds)!
+                return Exact(copy)
+            }
+            XCTAssertEqual(restored.map(Exact.init), expected, "\(format): records changed")
+        }
+    }
+
+    // MARK: The apps' formats: lossless
+
+    /// The ShipShape app's own types, as its `PropertyListEncoder` and `JSONEncoder` write them.
+    private struct AppDraft: Codable {
+        struct Item: Codable { var id: UUID; var title: String; var isDone: Bool }
+        var version: String
+        var whatsNew: String
+        var checklist: [Item]
+        var submittedAt: Date?
+    }
+
+    func testDraftsThroughTheAppsPropertyListsAndJSONAreLossless() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_403))
+        let drafts = randomDrafts(PropertyTestSettings.scaled(120, by: "LOGBOOK_PROPERTY_SCALE"), &random)
+        let source = try TestStore()
+        try source.store.drafts.save(contentsOf: drafts)
+        func content(_ draft: ReleaseDraft) -> String {
+            Exact.content(version: draft.version, whatsNew: draft.whatsNew, checklist: draft.checklist,
+                          submittedAt: draft.submittedAt)
+        }
+        func content(_ draft: AppDraft) -> String {
+            Exact.content(version: draft.version, whatsNew: draft.whatsNew,
+                          checklist: draft.checklist.map { ChecklistItem(id: $0.id, title: $0.title, isDone: $0.isDone) },
+                          submittedAt: draft.submittedAt)
+        }
+
+        // Logbook's plist, read by the app's decoder.
+        let plist = try export(source.store, .drafts, .plist)
+        let decoded = try PropertyListDecoder().decode([AppDraft].self, from: plist)
+        XCTAssertEqual(decoded.map(content), drafts.map(content), "the app reads back every draft exactly")
+
+        // The app's plist and JSON, read by Logbook.
+        for (format, data) in [(ImportFormat.plist, plist), (.json, try JSONEncoder().encode(decoded))] {
+            let copy = try TestStore()
+            try importData(data, into: copy.store, .drafts, format)
+            XCTAssertEqual(Set(try copy.store.drafts.fetchAll().map(content)), Set(drafts.map(content)), "\(format)")
+        }
+    }
+
+    func testHistoryThroughTheAppsPropertyListAndJSONIsLossless() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_404))
+        // The apps' files have no day: it is computed from the date, so dates fall on distinct days.
+        let days = randomDays(PropertyTestSettings.scaled(150, by: "LOGBOOK_PROPERTY_SCALE"), &random).map { day in
+            var copy = day
+            copy.day = CalendarDay(day.date, in: utc)
+            return copy
+        }.reduce(into: [CalendarDay: ExerciseDay]()) { $0[$1.day] = $1 }.values.sorted { $0.day > $1.day }
+        let source = try TestStore()
+        try source.store.history.save(days)
+        func content(id: UUID, date: Date, exercises: [String]) -> String {
+            id.uuidString + " " + Exact.bits(date) + " "
+                + exercises.map(Exact.bytes).joined(separator: ",")
+        }
+        let expected = days.map { content(id: $0.id, date: $0.date, exercises: $0.exercises) }
+
+        // history.plist, newest first, read as the app reads it.
+        let plist = try export(source.store, .history, .plist)
+        let elements = try XCTUnwrap(PropertyListSerialization.propertyList(from: plist, format: nil) as? [[Any]])
+        XCTAssertEqual(elements.map { element in
+            content(id: UUID(uuidString: element[0] as! String)!, date: element[1] as! Date, exercises: element[2] as! [String])
+        }, expected)
+
+        struct AppDay: Codable { var id: UUID; var date: Date; var exercises: [String] }
+        let appJSON = try JSONEncoder().encode(days.map { AppDay(id: $0.id, date: $0.date, exercises: $0.exercises) })
+        for (format, data) in [(ImportFormat.plist, plist), (.json, appJSON)] {
+            let copy = try TestStore()
+            try importData(data, into: copy.store, .history, format)
+            XCTAssertEqual(try copy.store.history.fetchAll().reversed().map { content(id: $0.id, date: $0.date, exercises: $0.exercises) },
+                           expected, "\(format)")
+        }
+    }
+
+    // MARK: Helpers
+
+    private func export(_ store: Logbook, _ kind: RecordKind, _ format: ExportFormat) throws -> Data {
+        var data = Data()
+        switch kind {
+        case .drafts: try store.exportDrafts(format: format) { data.append($0) }
+        case .history: try store.exportHistory(format: format) { data.append($0) }
+        }
+        return data
+    }
+
+    private func importData(_ data: Data, into store: Logbook, _ kind: RecordKind, _ format: ExportFormat) throws {
+        try importData(data, into: store, kind, ImportFormat(rawValue: format.rawValue)!)
+    }
+
+    private func importData(_ data: Data, into store: Logbook, _ kind: RecordKind, _ format: ImportFormat) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString)")
+        try data.write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        _ = try store.importRecords(from: handle, file: file.path, options: ImportOptions(kind: kind, format: format))
+    }
+
+    /// `draft` with each date moved to the `Double` nearest its microsecond, as text formats keep it.
+    private static func atMicroseconds(_ draft: ReleaseDraft) -> ReleaseDraft {
+        func rounded(_ date: Date) -> Date { Date(iso8601: date.iso8601Microseconds)! }
+        var copy = draft
+        copy.submittedAt = draft.submittedAt.map(rounded)
+        copy.createdAt = rounded(draft.createdAt)
+        copy.updatedAt = rounded(draft.updatedAt)
+        return copy
+    }
+
+    private func firstDifference(_ first: Data, _ second: Data) -> String {
+        let (a, b) = (Array(first), Array(second))
+        let index = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count
+        let context = { (bytes: [UInt8]) in String(decoding: bytes[min(bytes.count, max(0, index - 60))..<min(bytes.count, index + 60)], as: UTF8.self) }
+        return "at byte \(index):\n\(context(a))\n---\n\(context(b))"
+    }
+}
+
+/// A record written out exactly: text as UTF-8 bytes in hex, dates as bit patterns, so that two
+/// are equal only when every byte and bit is.
+struct Exact: Equatable, CustomStringConvertible {
+    let description: String
+
+    init(_ draft: ReleaseDraft) {
+        description = draft.id.uuidString + " " + Exact.content(version: draft.version, whatsNew: draft.whatsNew,
+                                                                checklist: draft.checklist, submittedAt: draft.submittedAt)
+            + " " + Exact.bits(draft.createdAt) + " " + Exact.bits(draft.updatedAt)
+    }
+
+    init(_ day: ExerciseDay) {
+        description = "\(day.id.uuidString) \(day.day) \(Exact.bits(day.date)) " + day.exercises.map(Exact.bytes).joined(separator: ",")
+    }
+
+    static func content(version: String, whatsNew: String, checklist: [ChecklistItem], submittedAt: Date?) -> String {
+        bytes(version) + " " + bytes(whatsNew) + " " + (submittedAt.map(bits) ?? "nil") + " ["
+            + checklist.map { "\($0.id.uuidString):\(bytes($0.title)):\($0.isDone)" }.joined(separator: ",") + "]"
+    }
+
+    static func bytes(_ text: String) -> String { text.utf8.map { String($0, radix: 16) }.joined(separator: ".") }
+    /// The date's bits, -0.0 as 0.0: the same instant, and SQLite stores it as 0.0.
+    static func bits(_ date: Date) -> String { String((date.timeIntervalSinceReferenceDate + 0).bitPattern, radix: 16) }
+}
+
+private extension Array where Element == Exact {
+    /// In the order of `records`' ids (a store lists drafts by creation date, not insertion).
+    func sortedLike(_ records: [ReleaseDraft]) -> [Exact] {
+        let order = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.id.uuidString, $0) })
+        return sorted { (order[String($0.description.prefix(36))] ?? 0) < (order[String($1.description.prefix(36))] ?? 0) }
+    }
+}
