@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// What one run of the `logbook` binary produced.
@@ -85,10 +86,7 @@ final class CLIHarness {
     }
 
     /// Path of a fixture from Tests/Fixtures.
-    static func fixture(_ name: String) -> URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures").appendingPathComponent(name)
-    }
+    static func fixture(_ name: String) -> URL { Fixtures.url(name) }
 }
 
 /// Asserts a failure the way the SPEC states it: the exit status, nothing on stdout, and one

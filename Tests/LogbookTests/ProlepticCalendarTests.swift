@@ -1,0 +1,76 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// Calendar days are proleptic Gregorian for years 1 to 9999 everywhere (no Julian days before
+/// 1582), checked against SQLite's date functions and, where the two calendars agree, Foundation.
+final class ProlepticCalendarTests: XCTestCase {
+    private let zones = ["UTC", "America/New_York", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Asia/Kolkata",
+                         "Australia/Lord_Howe", "America/Santiago", "Africa/Casablanca", "Asia/Kathmandu",
+                         "America/St_Johns", "Europe/Dublin", "Pacific/Chatham", "America/Havana"]
+        .compactMap(TimeZone.init(identifier:))
+
+    func testDayNumbersAgreeWithSQLite() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_CALENDAR_SEED", default: 1_582))
+        let sqlite = try Connection(path: ":memory:")
+        let statement = try sqlite.prepare("SELECT CAST(julianday(?) - 2440587.5 AS INTEGER), date(? * 86400, 'unixepoch')")
+        for _ in 0..<PropertyTestSettings.scaled(20_000, by: "LOGBOOK_PROPERTY_SCALE") {
+            let number = random.int(CalendarDay.first.dayNumber...CalendarDay.last.dayNumber)
+            let day = try XCTUnwrap(CalendarDay(dayNumber: number))
+            try statement.bind(day.description, at: 1)
+            try statement.bind(number, at: 2)
+            XCTAssertTrue(try statement.step())
+            XCTAssertEqual(try statement.column(0, as: Int.self), number, "\(day)")
+            XCTAssertEqual(try statement.column(1, as: String.self), day.description)
+            statement.reset()
+        }
+    }
+
+    func testDayStartsInEveryKindOfTimeZone() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_CALENDAR_SEED", default: 1_583))
+        var gregorian = Calendar(identifier: .gregorian)
+        for index in 0..<PropertyTestSettings.scaled(6_000, by: "LOGBOOK_PROPERTY_SCALE") {
+            let zone = zones[index % zones.count]
+            // Mostly recent days, where transitions are dense; some anywhere in years 2 to 9998.
+            let range = random.chance(0.7) ? CalendarDay(year: 1900, month: 1, day: 1)!.dayNumber...CalendarDay(year: 2040, month: 1, day: 1)!.dayNumber
+                : CalendarDay(year: 2, month: 1, day: 1)!.dayNumber...CalendarDay(year: 9998, month: 12, day: 31)!.dayNumber
+            let day = try XCTUnwrap(CalendarDay(dayNumber: random.int(range)))
+            let start = day.start(in: zone)
+            XCTAssertEqual(CalendarDay(exactly: start, in: zone), day, "\(day) in \(zone.identifier)")
+            XCTAssertEqual(CalendarDay(exactly: start - 1, in: zone), day.adding(days: -1), "the instant before \(day) starts")
+            if day.year >= 1600 {
+                gregorian.timeZone = zone
+                XCTAssertEqual(start, gregorian.startOfDay(for: start + 1), "\(day) in \(zone.identifier)")
+            }
+        }
+    }
+
+    func testDaysBeforeTheGregorianReformAreProleptic() throws {
+        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        // The Unix times are SQLite's: strftime('%s', '1500-03-01'), ….
+        for (text, seconds) in [("1500-03-01", -14_826_672_000.0), ("0002-01-01", -62_104_060_800), ("0001-01-01", -62_135_596_800),
+                                ("1582-10-04", -12_220_243_200), ("1582-10-15", -12_219_292_800)] {
+            let day = try XCTUnwrap(CalendarDay(text))
+            XCTAssertEqual(day.start(in: utc).timeIntervalSince1970, seconds, text)
+            XCTAssertEqual(CalendarDay(exactly: Date(timeIntervalSince1970: seconds + 43_200), in: utc), day)
+        }
+        let test = try TestStore()
+        let recorded = try test.store.history.addDoneExercise("Squat", at: CalendarDay("1500-03-01")!.start(in: utc))
+        XCTAssertEqual(recorded.day.description, "1500-03-01")
+    }
+
+    func testAnInstantWhoseDayIsOutsideTheYearsIsRefusedNamingIt() throws {
+        let test = try TestStore(timeZone: TimeZone(identifier: "Pacific/Kiritimati")!)
+        let last = try XCTUnwrap(Date(iso8601: "9999-12-31T23:59:59.999999Z"))
+        XCTAssertThrowsError(try test.store.history.addDoneExercise("Squat", at: last)) { error in
+            XCTAssertEqual("\(error)", "invalid date '9999-12-31T23:59:59.999969Z': it falls on 10000-01-01 in time zone "
+                                + "Pacific/Kiritimati, outside years 0001 to 9999")
+        }
+        // New York's offset in year 1 is its local mean time, 4:56:02 behind UTC: 0000-12-31 there.
+        let west = try TestStore(timeZone: TimeZone(identifier: "America/New_York")!)
+        XCTAssertThrowsError(try west.store.history.addDoneExercise("Squat", at: Date.supportedRange.lowerBound))
+        XCTAssertEqual(try west.store.history.count(), 0)
+    }
+}
