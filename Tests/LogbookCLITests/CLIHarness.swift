@@ -4,7 +4,9 @@ import XCTest
 
 /// What one run of the `logbook` binary produced.
 struct CLIResult {
-    let stdout: String
+    /// stdout exactly as written (a binary property list, say).
+    let output: Data
+    var stdout: String { String(decoding: output, as: UTF8.self) }
     let stderr: String
     let status: Int32
 
@@ -74,7 +76,7 @@ final class CLIHarness {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)
         }
-        return CLIResult(stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+        return CLIResult(output: try Data(contentsOf: outURL),
                          stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
                          status: process.terminationStatus)
     }

@@ -160,7 +160,7 @@ final class BackgroundRun {
             try? FileManager.default.removeItem(at: output)
             try? FileManager.default.removeItem(at: errors)
         }
-        let result = CLIResult(stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
+        let result = CLIResult(output: try Data(contentsOf: output),
                                stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self),
                                status: process.terminationStatus)
         return (result, process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil)

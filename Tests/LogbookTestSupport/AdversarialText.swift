@@ -108,3 +108,10 @@ public enum AdversarialText {
         }
     }
 }
+
+extension String {
+    /// This text in NFC as the Swift standard library normalizes it, the normalization its `==`
+    /// and `<` use (Foundation's `precomposedStringWithCanonicalMapping` can have older data): the
+    /// tests' own oracle for "equal as Swift compares", independent of Logbook's keys.
+    public var swiftNFC: String { String(decoding: _nfcCodeUnits, as: UTF8.self) }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 @testable import Logbook
@@ -34,8 +35,8 @@ final class PredicateDifferentialTests: XCTestCase {
                                           count: { try test.store.drafts.fetchCount($0) },
                                           normalized: { draft in
             var copy = draft
-            copy.version = draft.version.precomposedStringWithCanonicalMapping
-            copy.whatsNew = draft.whatsNew.precomposedStringWithCanonicalMapping
+            copy.version = draft.version.swiftNFC
+            copy.whatsNew = draft.whatsNew.swiftNFC
             return copy
         })
         for index in 0..<Self.scaled(250) {
@@ -314,7 +315,7 @@ struct DifferentialChecker<Record: Identifiable & Equatable> where Record.ID == 
             // Distinct by their bytes: a Set of Strings would keep one of "e\u{301}" and "é".
             if inconsistentPairs[key] == nil {
                 let values = Set(self.records.map { Array($0[keyPath: field.keyPath].utf8) }).map { String(decoding: $0, as: UTF8.self) }
-                let forms = values.map(\.precomposedStringWithCanonicalMapping)
+                let forms = values.map(\.swiftNFC)
                 var pairs: [([UInt8], [UInt8])] = []
                 // A pair of NFC values compares the same both ways, so one of the two is not in NFC.
                 for i in values.indices where !values[i].utf8.elementsEqual(forms[i].utf8) {

@@ -212,16 +212,27 @@ enum Build {
 // MARK: - Pools: few enough values that equal values, prefixes and duplicates are common
 
 enum Pools {
+    /// Text from the adversarial generator (any plane, the newest combining marks, U+0000 and other
+    /// controls, line ends), each with its canonical twin (the same text in the other
+    /// normalization form), drawn from the run's seed.
+    static let adversarial: [String] = {
+        var random = SplitMix64(seed: PredicateDifferentialTests.seed &+ 99)
+        return (0..<12).flatMap { _ in
+            let text = AdversarialText.string(using: &random, maxPieces: 2)
+            return [text, AdversarialText.twin(of: text)]
+        }
+    }()
     /// Versions, titles and exercise names: NFC and NFD spellings, case, emoji, numeric strings.
     static let words = ["", "1.0", "1.10", "1.9", "2.0", "Café", "Cafe\u{301}", "café", "CAFÉ", "🎉", "a", "A", "b",
-                        "10", "9"]
+                        "10", "9"] + adversarial
     static let whatsNew = words + ["Fixes crashes.\nFaster sync.", "Line one\r\nLine two", "crash", "CRASH fixed 🎉",
                                    "Cafe\u{301} au lait", "ß", "ss", "👨‍👩‍👧", "👨", "e\u{301}\u{302}", "e\u{302}\u{301}",
                                    "\u{1E19}", "ﬁ", "fi", " ", "\t"]
     /// Search strings: whole values and pieces of them, including a lone combining accent.
-    static let needles = words + ["af", "é", "e\u{301}", "\u{301}", "1.", "\n", "👨", "rash", "Line", "ss", "ß", "e"]
+    static let needles = words + ["af", "é", "e\u{301}", "\u{301}", "1.", "\n", "👨", "rash", "Line", "ss", "ß", "e", "\u{0}"]
+        + adversarial.compactMap { $0.first.map(String.init) }
     static let exercises = ["", "Burpee", "burpee", "Push-up", "Push-ups", "Café", "Cafe\u{301}", "🎉", "a", "A",
-                            "Squat", "squat ", "10", "9"]
+                            "Squat", "squat ", "10", "9"] + adversarial
 
     /// Instants around 1970 and 2001, with microsecond fractions and neighbours one microsecond apart.
     static let dates: [Date] = [

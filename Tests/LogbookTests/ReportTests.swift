@@ -60,7 +60,7 @@ final class ReportTests: XCTestCase {
             let names = records.flatMap(\.exercises)
             var counts: [String: (count: Int, spelling: String)] = [:]
             for name in names {
-                let key = name.precomposedStringWithCanonicalMapping
+                let key = name.swiftNFC
                 let spelling = counts[key].map { Array($0.spelling.utf8).lexicographicallyPrecedes(Array(name.utf8)) ? $0.spelling : name } ?? name
                 counts[key] = ((counts[key]?.count ?? 0) + 1, spelling)
             }
@@ -123,7 +123,7 @@ final class ReportTests: XCTestCase {
         var expected: [String: ExerciseReportRow] = [:]
         for day in inRange {
             for name in day.exercises {
-                let key = name.precomposedStringWithCanonicalMapping
+                let key = name.swiftNFC
                 var row = expected[key] ?? ExerciseReportRow(exercise: name, count: 0, days: 0, firstDay: day.day, lastDay: day.day)
                 if Array(name.utf8).lexicographicallyPrecedes(Array(row.exercise.utf8)) { row.exercise = name }
                 row.count += 1
@@ -131,7 +131,7 @@ final class ReportTests: XCTestCase {
                 row.lastDay = max(row.lastDay, day.day)
                 expected[key] = row
             }
-            for key in Set(day.exercises.map(\.precomposedStringWithCanonicalMapping)) { expected[key]?.days += 1 }
+            for key in Set(day.exercises.map(\.swiftNFC)) { expected[key]?.days += 1 }
         }
         let ordered = expected.sorted {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))

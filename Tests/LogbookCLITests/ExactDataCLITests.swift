@@ -1,0 +1,190 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import XCTest
+
+/// The exactness promises, each as the built binary keeps it: text byte for byte through every
+/// format and command, dates to the `Double`, proleptic Gregorian days, and refusals that name
+/// what was wrong. Each case failed before the fix that it names (issue 14).
+final class ExactDataCLITests: XCTestCase {
+    private func write(_ text: String, to name: String, in cli: CLIHarness) throws -> String {
+        let url = cli.folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func day(_ id: Int, _ date: String, _ names: [String]) -> String {
+        let list = names.map { name -> String in
+            var quoted = ""
+            JSONText.appendQuoted(name, to: &quoted)
+            return quoted
+        }.joined(separator: ",")
+        return #"{"id":"00000000-0000-0000-0000-\#(String(format: "%012d", id))","date":"\#(date)","exercises":[\#(list)]}"#
+    }
+
+    // 1. Property lists keep NFC and NFD spellings apart.
+    func testPropertyListExportsKeepEveryStringsBytes() throws {
+        let cli = try CLIHarness()
+        let nfc = "\u{00C9}lan", nfd = "E\u{0301}lan"
+        let file = try write(day(1, "2026-01-01T10:00:00Z", [nfc]) + "\n" + day(2, "2026-01-02T10:00:00Z", [nfd, nfc]) + "\n",
+                             to: "days.ndjson", in: cli)
+        XCTAssertEqual(try cli.run(["import", file]).status, 0)
+        let export = try cli.run(["export", "history", "--format", "plist", "-o", cli.folder.appendingPathComponent("h.plist").path])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let plist = try Data(contentsOf: cli.folder.appendingPathComponent("h.plist"))
+        let days = try XCTUnwrap(PropertyListSerialization.propertyList(from: plist, format: nil) as? [[Any]])
+        let names = days.map { ($0[2] as? [String] ?? []).map { Array($0.utf8) } }
+        XCTAssertEqual(names, [[Array(nfd.utf8), Array(nfc.utf8)], [Array(nfc.utf8)]])
+
+        let draft = try cli.run(["drafts", "add", "--version", nfd, "--item", nfc, "--item", nfd])
+        XCTAssertEqual(draft.status, 0, draft.stderr)
+        let show = try cli.run(["drafts", "show", nfc, "--format", "plist"])
+        let decoded = try XCTUnwrap(PropertyListSerialization.propertyList(from: show.output, format: nil) as? [String: Any])
+        XCTAssertEqual((decoded["version"] as? String).map { Array($0.utf8) }, Array(nfd.utf8))
+        let titles = (decoded["checklist"] as? [[String: Any]])?.compactMap { ($0["title"] as? String).map { Array($0.utf8) } }
+        XCTAssertEqual(titles, [Array(nfc.utf8), Array(nfd.utf8)])
+    }
+
+    // 2. Exported microseconds are correctly rounded, so a second round trip changes nothing.
+    func testTextExportsAreAFixedPointAfterTheFirst() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 2_014))
+        let range = Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate...Date.supportedRange.upperBound.timeIntervalSinceReferenceDate
+        // The apps' JSON: dates as the shortest text of any Double, names from the adversarial generator.
+        var lines: [String] = ["[{\"id\":\"00000000-0000-0000-0000-000000000001\",\"date\":763936463.8098043,\"exercises\":[\"Squat\"]}"]
+        var days = Set<CalendarDay>()
+        while lines.count < 300 {
+            let seconds = AdversarialDates.seconds(in: range, using: &random)
+            let utc = TimeZone(identifier: "UTC")!
+            guard days.insert(CalendarDay(Date(timeIntervalSinceReferenceDate: seconds), in: utc)).inserted else { continue }
+            var name = ""
+            JSONText.appendQuoted(AdversarialText.string(using: &random, nonEmpty: true), to: &name)
+            lines.append(",{\"id\":\"\(UUID().uuidString)\",\"date\":\(seconds),\"exercises\":[\(name)]}")
+        }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["import", try write(lines.joined() + "]", to: "app.json", in: cli)]).status, 0)
+        for format in ["ndjson", "json", "csv"] {
+            let first = try cli.run(["export", "history", "--format", format])
+            XCTAssertEqual(first.status, 0)
+            if format == "ndjson" { XCTAssertTrue(first.stdout.contains("2025-03-17T20:34:23.809804Z"), "the issue's instant") }
+            let copy = try CLIHarness()
+            let imported = try copy.run(["import", try write(first.stdout, to: "first.\(format)", in: copy), "--kind", "history"])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            let second = try copy.run(["export", "history", "--format", format])
+            XCTAssertTrue(first.stdout == second.stdout, "\(format) drifted")
+        }
+    }
+
+    // 3. Date literals mean the Double Swift gives for their decimal value.
+    func testFractionalSecondLiteralsAreTheNearestDouble() throws {
+        let cli = try CLIHarness()
+        let drafts = #"[{"version":"a","whatsNew":"","checklist":[],"submittedAt":1e-07},{"version":"b","whatsNew":"","checklist":[],"submittedAt":0.123456}]"#
+        XCTAssertEqual(try cli.run(["import", try write(drafts, to: "drafts.json", in: cli)]).status, 0)
+        for (literal, version) in [("2001-01-01T00:00:00.0000001Z", "a"), ("2001-01-01T00:00:00.123456Z", "b"),
+                                   ("2001-01-01T01:00:00.123456+01:00", "b")] {
+            let found = try cli.run(["drafts", "list", "--where", "submittedAt == \(literal)", "--format", "csv"])
+            XCTAssertEqual(found.status, 0, found.stderr)
+            XCTAssertEqual(found.lines.dropFirst().map { $0.split(separator: ",")[1] }, [Substring(version)], literal)
+        }
+    }
+
+    // 4. Keys follow Swift for the newest combining marks.
+    func testNewestCombiningMarksCompareAsSwiftDoes() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["drafts", "add", "--version", "a\u{323}\u{897}"]).status, 0)
+        XCTAssertEqual(try cli.run(["history", "add", "a\u{323}\u{1ACF}", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+        let show = try cli.run(["drafts", "show", "a\u{897}\u{323}"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        let count = try cli.run(["count", "history", "--where", "exercises contains \"a\u{1ACF}\u{323}\""])
+        XCTAssertEqual(count.stdout, "1\n", count.stderr)
+    }
+
+    // 5. U+0000 gets in and comes back, through every format.
+    func testNULAndByteOrderMarksRoundTripThroughEveryFormat() throws {
+        let cli = try CLIHarness()
+        let notes = "\u{FEFF}first\u{0}second\r\nthird\u{0}"
+        let added = try cli.run(["drafts", "add", "--version", "1.0", "--whats-new", "-"], stdin: notes)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let json = try cli.run(["drafts", "show", "1.0", "--format", "json"])
+        XCTAssertTrue(json.stdout.contains(#""\ufefffirst\u0000second\r\nthird\u0000""#) || json.stdout.contains("\u{FEFF}first\\u0000second\\r\\nthird\\u0000"),
+                      json.stdout)
+        for format in ["json", "ndjson", "csv", "plist"] {
+            let out = cli.folder.appendingPathComponent("drafts.\(format)")
+            XCTAssertEqual(try cli.run(["export", "drafts", "--format", format, "-o", out.path]).status, 0)
+            let copy = try CLIHarness()
+            let imported = try copy.run(["import", out.path])
+            XCTAssertEqual(imported.status, 0, "\(format): \(imported.stderr)")
+            let shown = try copy.run(["drafts", "show", "1.0", "--format", "json"])
+            XCTAssertEqual(shown.stdout.components(separatedBy: "\"whatsNew\":")[1].prefix(60),
+                           json.stdout.components(separatedBy: "\"whatsNew\":")[1].prefix(60), format)
+        }
+    }
+
+    // 6. Days are proleptic Gregorian for years 1 to 9999, and days outside them are refused by name.
+    func testDaysBeforeTheReformAndOutsideTheYears() throws {
+        let cli = try CLIHarness()
+        for (at, day) in [("1500-03-01", "1500-03-01"), ("0002-01-01", "0002-01-01"), ("0001-01-01", "0001-01-01"),
+                          ("1582-10-10T12:00:00Z", "1582-10-10")] {
+            let added = try cli.run(["history", "add", "Squat", "--at", at])
+            XCTAssertEqual(added.status, 0, added.stderr)
+            XCTAssertTrue(added.stderr.hasPrefix("logbook: \(day):"), added.stderr)
+        }
+        let found = try cli.run(["history", "list", "--where", "date >= 1500-03-01 && date < 1500-03-02", "--format", "csv"])
+        XCTAssertEqual(found.lines.dropFirst().map { $0.split(separator: ",")[1] }, ["1500-03-01"])
+
+        let before = cli.snapshot()
+        let late = try cli.run(["--time-zone", "Pacific/Kiritimati", "history", "add", "Squat", "--at", "9999-12-31T23:59:59.999999Z"])
+        XCTAssertFailure(late, status: 1, mentioning: "invalid date '9999-12-31T23:59:59.999969Z'", "10000-01-01", "Pacific/Kiritimati")
+        let file = try write(#"{"id":"00000000-0000-0000-0000-000000000009","date":"9999-12-31T23:00:00Z","exercises":["a"]}"# + "\n",
+                             to: "late.ndjson", in: cli)
+        let imported = try cli.run(["--time-zone", "Pacific/Kiritimati", "import", file])
+        XCTAssertFailure(imported, status: 1, mentioning: file, "record 1", "field 'date'", "10000-01-01")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
+    // 8. One text limit, checked before a property list is parsed.
+    func testAnOversizedPropertyListStringIsRefusedBeforeItIsRead() throws {
+        let cli = try CLIHarness()
+        let url = cli.folder.appendingPathComponent("huge.plist")
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: Data("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>checklist</key><array/><key>version</key><string>
+            """.utf8))
+        let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        for _ in 0..<70 { try handle.write(contentsOf: chunk) }
+        try handle.write(contentsOf: Data("</string><key>whatsNew</key><string></string></dict></plist>\n".utf8))
+        try handle.close()
+        let started = Date()
+        XCTAssertFailure(try cli.run(["import", url.path]), status: 1, mentioning: url.path, "limited to 64 MiB")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+    }
+
+    // 9. Draft CSV rows that disagree, and byte order marks.
+    func testDraftCSVRowsThatDisagreeAreRefusedAndByteOrderMarksAccepted() throws {
+        let cli = try CLIHarness()
+        let header = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone\r\n"
+        let id = "6F1B2C43-0000-4000-8000-000000000001"
+        func row(_ version: String, _ position: Int, _ item: String) -> String {
+            "\(id),\(version),,,2026-01-01T00:00:00.000000Z,2026-01-01T00:00:00.000000Z,\(position),\(item),Step,false\r\n"
+        }
+        let item1 = "6F1B2C43-0000-4000-8000-0000000000A1", item2 = "6F1B2C43-0000-4000-8000-0000000000A2"
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let before = cli.snapshot()
+        let disagree = try write(header + row("1.0", 1, item1) + row("1.1", 2, item2), to: "disagree.csv", in: cli)
+        XCTAssertFailure(try cli.run(["import", disagree]), status: 1, mentioning: "record 1", "field 'version'", "lines 2 and 3")
+        let twice = try write(header + row("1.0", 1, item1) + row("1.0", 2, item1), to: "twice.csv", in: cli)
+        XCTAssertFailure(try cli.run(["import", twice]), status: 1, mentioning: "field 'itemId'", "lines 2 and 3", item1)
+        XCTAssertEqual(cli.snapshot(), before)
+
+        let marked = try write("\u{FEFF}" + header + row("1.0", 1, item1) + row("1.0", 2, item2), to: "marked.csv", in: cli)
+        XCTAssertEqual(try cli.run(["import", marked]).status, 0)
+        let json = try write("\u{FEFF}" + #"[{"version":"2.0","whatsNew":"","checklist":[]}]"#, to: "marked.json", in: cli)
+        XCTAssertEqual(try cli.run(["import", json]).status, 0)
+        let ndjson = try write("\u{FEFF}" + day(7, "2026-02-01T10:00:00Z", ["Squat"]) + "\n", to: "marked.ndjson", in: cli)
+        XCTAssertEqual(try cli.run(["import", ndjson]).status, 0)
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "2\n")
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "1\n")
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import XCTest
+
+/// Swift's `String` equality and hashing are canonical equivalence: a `Dictionary` or `Set` keyed
+/// by `String` merges "É" and "E\u{301}". On a path that must keep bytes (the property-list writer
+/// once did exactly that) keys must be bytes (`ExactText`, `[UInt8]`). This lint finds every
+/// `String`-keyed collection and `Hashable` type in the library's sources; each must be listed
+/// here with the reason it is harmless, so a new one is looked at before it lands.
+final class ByteExactKeysLintTests: XCTestCase {
+    private static let pattern = try! NSRegularExpression(pattern: #"\[String ?:|Set<String>|Dictionary<String|: .*\bHashable\b"#)
+
+    /// file suffix and line text → why it cannot merge text that must stay apart.
+    private static let reviewed: [(file: String, line: String, reason: String)] = [
+        ("Import/PropertyListRecordSource.swift", "[String: Any]", "Foundation's plist dictionaries, read by ASCII member names"),
+        ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
+        ("Store/ExerciseTallies.swift", "struct Key: Hashable", "keyed by NFC keys: distinct NFC strings are never canonically equal"),
+        ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
+        ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
+        ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
+        ("Records/ReleaseDraft.swift", "Hashable", "records compare as Swift values do, by design"),
+        ("SQLiteQuery/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
+        ("SQLiteQuery/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),
+        ("SQLiteQuery/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
+        ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
+    ]
+
+    func testEveryStringKeyedCollectionInTheLibraryIsReviewed() throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Sources")
+        var unreviewed: [String] = []
+        for library in ["Logbook", "SQLiteQuery"] {
+            let folder = sources.appendingPathComponent(library)
+            let files = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            XCTAssertFalse(files.isEmpty)
+            for file in files where file.hasSuffix(".swift") {
+                let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    let lineText = String(line)
+                    guard Self.pattern.firstMatch(in: lineText, range: NSRange(lineText.startIndex..., in: lineText)) != nil else { continue }
+                    let path = library == "SQLiteQuery" ? "SQLiteQuery/" + file : file
+                    if !Self.reviewed.contains(where: { path.hasSuffix($0.file) && lineText.contains($0.line) }) {
+                        unreviewed.append("\(library)/\(file): \(lineText.trimmingCharacters(in: .whitespaces))")
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(unreviewed, [], "String-keyed collections or Hashable types to review (key by bytes where bytes matter)")
+    }
+}
