@@ -26,6 +26,8 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
     case dayNotFound(CalendarDay)
     /// A value outside what Logbook stores (an empty exercise name, a date outside years 1–9999).
     case invalidValue(field: String, value: String, reason: String)
+    /// An output file could not be written (a full disk, a missing folder, a file size limit).
+    case cannotWrite(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
                 : "item \(position) does not exist: draft \(draft.uuidString) has items 1 to \(count)"
         case .dayNotFound(let day): "no exercises recorded on \(day)"
         case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
+        case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
         }
     }
 }

@@ -10,23 +10,36 @@ enum CommandLineTool {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
             let (command, rest) = try resolve(arguments)
-            guard let command else { return 0 }
+            guard let command else {
+                try Console.finish()
+                return 0
+            }
             let parsed = try ArgumentParser.parse(rest, for: command.spec)
             if parsed.has("--help") {
-                Console.write(ArgumentParser.help(for: command.spec))
-                return 0
+                try Console.write(ArgumentParser.help(for: command.spec))
+            } else if parsed.has("--version") && !command.spec.options.contains(where: { $0.name == "--version" }) {
+                try Console.print(version)
+            } else {
+                let invocation = Invocation(arguments: parsed, environment: environment)
+                try command.run(invocation)
+                try Console.finish()
+                for line in invocation.notices.lines { Console.printError(line) }
             }
-            if parsed.has("--version") && !command.spec.options.contains(where: { $0.name == "--version" }) {
-                Console.print(version)
-                return 0
-            }
-            try command.run(Invocation(arguments: parsed, environment: environment))
+            try Console.finish()
             return 0
+        } catch let failure as OutputFailure {
+            // A reader that went away (`| head`) is no error: stop quietly, as SIGPIPE would.
+            guard failure.code != EPIPE else { return 128 + SIGPIPE }
+            Console.printError("logbook: error: cannot write to standard output: \(String(cString: strerror(failure.code)))")
+            return 1
         } catch let error as UsageError {
             let hint = error.command.map { " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
             Console.printError("logbook: error: \(error.message)\(hint)")
             for line in error.detail { Console.printError(line) }
             return 2
+        } catch LogbookError.noDatabase(let path) {
+            Console.printError("logbook: error: no database at \(path) (check --db or $LOGBOOK_DB, or run 'logbook init')")
+            return 1
         } catch let error as CommandFailure {
             Console.printError("logbook: error: \(error.message)")
             return 1
@@ -78,11 +91,11 @@ enum CommandLineTool {
             return (command, rest)
         }
         if rest.contains("--help") || rest.contains("-h") {
-            Console.write(groupHelp(name))
+            try Console.write(groupHelp(name))
             return (nil, [])
         }
         if name.isEmpty && rest.contains("--version") {
-            Console.print(version)
+            try Console.print(version)
             return (nil, [])
         }
         if name.isEmpty {

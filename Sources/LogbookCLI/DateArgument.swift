@@ -5,7 +5,15 @@ import Logbook
 /// zone), `2026-01-31T08:30:00Z` and `2026-01-31T08:30:00+02:00` (fractional seconds allowed).
 enum DateArgument {
     static func parse(_ text: String, option: String, timeZone: TimeZone, command: String) throws -> Date {
-        if let day = CalendarDay(text) { return day.start(in: timeZone) }
+        if let day = CalendarDay(text) {
+            let start = day.start(in: timeZone)
+            guard start.isSupported else {
+                throw UsageError(message: "\(day) starts at \(start.textForMessages) in time zone \(timeZone.identifier), "
+                                    + "outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)",
+                                 command: command)
+            }
+            return start
+        }
         if let date = Date(iso8601: text) { return date }
         throw UsageError(message: "invalid date '\(text)' for '\(option)': expected 2026-01-31, "
                             + "2026-01-31T08:30:00Z or 2026-01-31T08:30:00+02:00", command: command)

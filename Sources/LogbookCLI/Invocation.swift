@@ -6,12 +6,24 @@ import SQLiteQuery
 struct Invocation {
     let arguments: ParsedArguments
     let environment: [String: String]
+    /// Lines for stderr printed once the command has succeeded (`logbook: created PATH`).
+    let notices = Notices()
 
     /// `--db`, else `$LOGBOOK_DB`, else `$XDG_DATA_HOME/logbook/logbook.sqlite`
-    /// (`~/.local/share/logbook/logbook.sqlite`).
-    var databasePath: String {
-        if let path = arguments.value("--db"), !path.isEmpty { return path }
-        if let path = environment["LOGBOOK_DB"], !path.isEmpty { return path }
+    /// (`~/.local/share/logbook/logbook.sqlite`). An empty `--db` or `$LOGBOOK_DB` is a usage error,
+    /// never a silent fall back to the default database.
+    func databasePath() throws -> String {
+        if let path = arguments.value("--db") {
+            guard !path.isEmpty else { throw UsageError(message: "--db is empty: give the database's path", command: arguments.command) }
+            return path
+        }
+        if let path = environment["LOGBOOK_DB"] {
+            guard !path.isEmpty else {
+                throw UsageError(message: "$LOGBOOK_DB is set but empty: set it to the database's path, or unset it",
+                                 command: arguments.command)
+            }
+            return path
+        }
         let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         return dataHome + "/logbook/logbook.sqlite"
@@ -36,9 +48,61 @@ struct Invocation {
         return TimeZone.current
     }
 
-    /// Opens (creating and migrating) the database. `$LOGBOOK_CACHE_KIB` sets SQLite's page
-    /// cache (default 2 MiB), the bound on the memory it holds for the file.
-    func openStore() throws -> Logbook {
+    /// For commands that change data: opens the database, migrating it, and creating it (and its
+    /// folder) when there is no file, which is said on stderr when the command succeeds. An existing empty file is
+    /// refused unless `creatingInEmptyFile` (`init`): no command writes into a file that is not a
+    /// Logbook database.
+    func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
+        let path = try databasePath()
+        let exists = FileManager.default.fileExists(atPath: path)
+        if exists && !creatingInEmptyFile && Self.staysEmpty(path) {
+            throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
+        }
+        let store = try Logbook(path: path, timeZone: try timeZone(), options: try connectionOptions())
+        if !exists { notices.lines.append("logbook: created \(path)") }
+        return store
+    }
+
+    /// Whether the regular file at `path` is empty and stays so for a second: a file that another
+    /// process is creating right now is empty only until its first transaction commits.
+    private static func staysEmpty(_ path: String) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 1)
+        while true {
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return false }
+            if Date() > deadline { return true }
+            usleep(20_000)
+        }
+    }
+
+    /// For commands that only read: an existing database with every migration applied. Nothing is
+    /// created, migrated or written.
+    func readStore() throws -> Logbook {
+        try Logbook.openForReading(path: try databasePath(), timeZone: try timeZone(), options: try connectionOptions())
+    }
+
+    /// For `import --dry-run`, which writes inside a transaction it rolls back: the database as it
+    /// is, never created or migrated (with no file, an empty database in memory).
+    func dryRunStore() throws -> Logbook {
+        let path = try databasePath()
+        guard FileManager.default.fileExists(atPath: path) else { return try Logbook(path: ":memory:", timeZone: try timeZone()) }
+        let store = try Logbook.inspect(path: path, timeZone: try timeZone())
+        let pending = try store.migrationStatus().filter { $0.appliedAt == nil }
+        guard pending.isEmpty else {
+            throw LogbookError.migration(path: path, .pendingMigrations(identifiers: pending.map(\.migration.identifier)))
+        }
+        return store
+    }
+
+    /// Opens an existing database without changing it, whatever its migration history (`check`,
+    /// `migrate --status`).
+    func inspectStore() throws -> Logbook {
+        try Logbook.inspect(path: try databasePath(), timeZone: try timeZone())
+    }
+
+    /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB), the bound on the memory it
+    /// holds for the file.
+    private func connectionOptions() throws -> Connection.Options {
         var options = Connection.Options()
         if let text = environment["LOGBOOK_CACHE_KIB"] {
             guard let kib = Int(text), kib > 0 else {
@@ -46,13 +110,13 @@ struct Invocation {
             }
             options.cacheSizeKiB = kib
         }
-        return try Logbook(path: databasePath, timeZone: try timeZone(), options: options)
+        return options
     }
+}
 
-    /// Opens an existing database without changing it.
-    func inspectStore() throws -> Logbook {
-        try Logbook.inspect(path: databasePath, timeZone: try timeZone())
-    }
+/// What a command has to say on stderr once it has succeeded.
+final class Notices {
+    var lines: [String] = []
 }
 
 /// A failure the CLI itself detects: one `logbook: error:` line, exit status 1.

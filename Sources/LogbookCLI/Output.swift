@@ -11,6 +11,11 @@ nonisolated(unsafe) private let standardOutput: UnsafeMutablePointer<FILE>? = {
 /// While set, what would go to stdout is gathered here instead (see ``Console/capture(_:)``).
 nonisolated(unsafe) private var captured: String?
 
+/// A write to stdout that failed (a full disk, a closed file, a size limit): its `errno`.
+struct OutputFailure: Error {
+    let code: Int32
+}
+
 enum Console {
     /// Runs `body` and returns what it wrote to stdout instead of writing it.
     static func capture(_ body: () throws -> Void) throws -> String {
@@ -20,23 +25,36 @@ enum Console {
         return captured ?? ""
     }
 
-    /// Writes `text` to stdout.
-    static func write(_ text: String) {
+    /// Writes `text` to stdout; throws ``OutputFailure`` when it cannot be written.
+    static func write(_ text: String) throws {
         if captured != nil {
             captured? += text
             return
         }
         var text = text
-        text.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
+        try text.withUTF8 { try write(bytes: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Writes bytes to stdout.
-    static func write(_ data: Data) {
-        data.withUnsafeBytes { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, standardOutput) }
+    /// Writes bytes to stdout; throws ``OutputFailure`` when they cannot be written.
+    static func write(_ data: Data) throws {
+        try data.withUnsafeBytes { try write(bytes: $0) }
+    }
+
+    private static func write(bytes: UnsafeRawBufferPointer) throws {
+        guard let base = bytes.baseAddress, fwrite(base, 1, bytes.count, standardOutput) == bytes.count else {
+            if bytes.isEmpty { return }
+            throw OutputFailure(code: errno)
+        }
     }
 
     /// Writes a line to stdout.
-    static func print(_ line: String) { write(line + "\n") }
+    static func print(_ line: String) throws { try write(line + "\n") }
+
+    /// Writes out what stdout's buffer holds; throws ``OutputFailure`` when that fails. Every
+    /// command ends with it, so the last write is checked too.
+    static func finish() throws {
+        if fflush(standardOutput) != 0 { throw OutputFailure(code: errno) }
+    }
 
     /// Writes a line to stderr, at once, after whatever stdout holds.
     static func printError(_ line: String) {
@@ -44,6 +62,7 @@ enum Console {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 
+    /// Writes out stdout's buffer, ignoring failure (``finish()`` reports it).
     static func flush() {
         fflush(standardOutput)
     }

@@ -10,28 +10,28 @@ struct TableWriter {
 
     init(header: [String]) { self.header = header }
 
-    mutating func add(_ row: [String]) {
+    mutating func add(_ row: [String]) throws {
         rowCount += 1
         if let widths {
-            Console.print(Self.line(row, widths))
+            try Console.print(Self.line(row, widths))
             return
         }
         sample.append(row)
-        if sample.count == sampleSize { flushSample() }
+        if sample.count == sampleSize { try flushSample() }
     }
 
     /// Writes whatever is still held back.
-    mutating func finish() {
-        if widths == nil { flushSample() }
+    mutating func finish() throws {
+        if widths == nil { try flushSample() }
     }
 
-    private mutating func flushSample() {
+    private mutating func flushSample() throws {
         let widths = header.indices.map { column in
             ([header] + sample).map { $0[column].count }.max() ?? 0
         }
         self.widths = widths
-        Console.print(Self.line(header, widths))
-        for row in sample { Console.print(Self.line(row, widths)) }
+        try Console.print(Self.line(header, widths))
+        for row in sample { try Console.print(Self.line(row, widths)) }
         sample.removeAll()
     }
 

@@ -20,9 +20,10 @@ enum Watch {
         var last: String?
         while !interrupted.isSet {
             let output = try Console.capture(render)
-            if output != last {
-                if redraw { Console.write("\u{1B}[H\u{1B}[2J") }
-                Console.write(output)
+            // Byte for byte: output that changes only from NFC to NFD text is a change too.
+            if !(last.map { output.utf8.elementsEqual($0.utf8) } ?? false) {
+                if redraw { try Console.write("\u{1B}[H\u{1B}[2J") }
+                try Console.write(output)
                 Console.flush()
                 last = output
             }

@@ -157,6 +157,9 @@ public final class Connection {
 
     /// Reads the schema, which fails with `SQLITE_NOTADB` for a file that is not an SQLite database.
     public func validateIsDatabase() throws {
+        if let problem = DatabaseFileHeader.problems(of: self).first {
+            throw SQLiteError(code: SQLITE_NOTADB, message: problem)
+        }
         _ = try scalar("SELECT count(*) FROM sqlite_master", as: Int.self)
     }
 

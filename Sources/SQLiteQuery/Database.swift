@@ -15,6 +15,11 @@ public final class Database: @unchecked Sendable {
         case migrate
         /// Open an existing file, changing nothing; the caller inspects its migration history.
         case inspect
+        /// Open an existing, fully migrated file to read it: nothing is created or migrated, and the
+        /// caller writes nothing. Refuses (``MigrationError``) a file with pending, unknown or edited
+        /// migrations. (The connection is not opened read-only: the last connection to close a WAL
+        /// database must be able to remove its `-wal` and `-shm` files, as a writer would.)
+        case read
     }
 
     private let connection: Connection
@@ -29,14 +34,20 @@ public final class Database: @unchecked Sendable {
     public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
                 mode: OpenMode = .migrate) throws {
         var options = options
-        if mode == .inspect { options.createIfMissing = false }
+        if mode != .migrate { options.createIfMissing = false }
         connection = try Connection(path: path, options: options)
         self.migrator = migrator
         try connection.validateIsDatabase()
-        if mode == .migrate && !options.readOnly {
+        switch mode {
+        case .migrate where !options.readOnly:
             _ = try migrator.status(of: connection)
             try connection.enableWriteAheadLog()
             try migrator.migrate(connection)
+        case .read:
+            let pending = try migrator.status(of: connection).filter { $0.appliedAt == nil }
+            if !pending.isEmpty { throw MigrationError.pendingMigrations(identifiers: pending.map(\.migration.identifier)) }
+        default:
+            break
         }
     }
 

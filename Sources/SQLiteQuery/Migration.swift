@@ -45,6 +45,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownMigrations(identifiers: [String])
     /// The file has tables but no migration history: it belongs to another program.
     case foreignDatabase(tables: [String])
+    /// The database lacks migrations this binary knows, and was opened for reading only.
+    case pendingMigrations(identifiers: [String])
 
     public var description: String {
         switch self {
@@ -58,6 +60,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignDatabase(let tables):
             "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
                 + "but no migration history: it belongs to another program; refusing to change it"
+        case .pendingMigrations(let identifiers):
+            "the database needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
+                + "run 'logbook migrate' to apply them"
         case .unknownMigrations(let identifiers):
             "the database has migrations this version does not know (\(identifiers.joined(separator: ", "))): "
                 + "it was written by a newer version; refusing to change it"

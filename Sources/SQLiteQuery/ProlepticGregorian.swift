@@ -46,11 +46,21 @@ public enum ProlepticGregorian {
     }
 
     /// The number of the day on which `date` falls in `timeZone`: what a wall calendar there showed.
-    /// `date` must be finite.
+    ///
+    /// Computed on whole seconds, exactly: offsets are whole seconds, so the fraction of a second
+    /// never moves an instant to another day (adding the offset in floating point rounded the last
+    /// `Double` before midnight up to midnight). `date` must be finite; instants beyond about three
+    /// million years give day numbers outside every calendar.
     public static func dayNumber(of date: Date, in timeZone: TimeZone) -> Int {
-        let local = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date))
-        return Int((local / Double(secondsPerDay)).rounded(.down))
+        let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
+        guard abs(seconds) < 1e14 else { return seconds < 0 ? Int.min / 2 : Int.max / 2 }
+        let local = Int(seconds) + referenceDateUnixTime + timeZone.secondsFromGMT(for: date)
+        let (quotient, remainder) = local.quotientAndRemainder(dividingBy: secondsPerDay)
+        return remainder < 0 ? quotient - 1 : quotient
     }
+
+    /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
+    public static let referenceDateUnixTime = 978_307_200
 
     /// The first instant of day `number` in `timeZone`: its midnight, or, where a transition skips
     /// midnight, the first instant after the gap; where midnight happens twice, the earlier one.

@@ -99,12 +99,14 @@ final class ConcurrencyTests: XCTestCase {
         let cli = try CLIHarness()
         let other = try Connection(path: cli.database.path)
         try other.execute("BEGIN IMMEDIATE")
-        let run = try BackgroundRun(cli, ["history", "add", "Squat"])
+        // `init`: no other command writes into an existing empty file (issue 15).
+        let run = try BackgroundRun(cli, ["init"])
         Thread.sleep(forTimeInterval: 0.3)
         try other.execute("ROLLBACK")
         let (result, signal) = try run.wait()
         XCTAssertNil(signal)
         XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0)
         XCTAssertEqual(try Reliability.counts(cli).days, 1)
     }
 }

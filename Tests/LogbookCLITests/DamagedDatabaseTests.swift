@@ -109,9 +109,8 @@ final class DamagedDatabaseTests: XCTestCase {
         try Connection(path: cli.database.path).execute("INSERT INTO schema_migrations VALUES (\(Schema.migrationFiles.count + 1), 'future_feature', 'abc', 0)")
         let newer = try Data(contentsOf: cli.database)
         try sweep(cli, newer, "newer database") { arguments, _ in
+            // One rule for every command that opens a database: query and backup too (issue 15).
             switch arguments.first {
-            // Read-only SQL and a page-for-page copy do not depend on the schema's version.
-            case "query", "backup": (0, [])
             case "check": (1, ["check failed"])
             default: (1, [String(format: "%04d_future_feature", Schema.migrationFiles.count + 1), "newer"])
             }

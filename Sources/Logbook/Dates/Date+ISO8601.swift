@@ -2,8 +2,7 @@ import Foundation
 import SQLiteQuery
 
 extension Date {
-    /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
-    static let referenceDateUnixTime = 978_307_200
+    static let referenceDateUnixTime = ProlepticGregorian.referenceDateUnixTime
 
     /// The range of instants Logbook stores and writes: 0001-01-01T00:00:00Z up to, not including,
     /// 10000-01-01T00:00:00Z, so that every date has a four-digit ISO-8601 year. Near year 9999 a
@@ -21,9 +20,19 @@ extension Date {
     /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` unless ``isSupported``.
     func checkSupported(field: String) throws {
         guard isSupported else {
-            throw LogbookError.invalidValue(field: field, value: "\(timeIntervalSinceReferenceDate)",
-                                            reason: "outside years 0001 to 9999")
+            throw LogbookError.invalidValue(field: field, value: textForMessages, reason: "outside years 0001 to 9999")
         }
+    }
+
+    /// The instant for an error message: ISO-8601 to the second for any year from -99999 to 99999
+    /// (an unsupported instant has no exact form), else the number of seconds since 2001.
+    public var textForMessages: String {
+        if isSupported { return iso8601Microseconds }
+        let seconds = timeIntervalSinceReferenceDate.rounded(.down)
+        guard seconds.isFinite, abs(seconds) < 3e12 else { return "\(timeIntervalSinceReferenceDate) seconds since 2001" }
+        let (days, second) = Self.floorDivision(Int(seconds) + Self.referenceDateUnixTime, ProlepticGregorian.secondsPerDay)
+        let (year, month, day) = ProlepticGregorian.date(ofDayNumber: days)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, second / 3600, second / 60 % 60, second % 60)
     }
 
     /// ISO-8601 in UTC with exactly six fractional digits, `2026-01-31T08:30:00.123456Z`: the form

@@ -14,37 +14,37 @@ extension Logbook {
     /// binary layout needs every object first). Without a sort, drafts come in the order they were
     /// stored, so export, import into an empty database and export again gives the same bytes.
     public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
-                             to output: @escaping (Data) -> Void) throws {
+                             to output: @escaping (Data) throws -> Void) throws {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
-            output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map(\.propertyList))))
+            try output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map(\.propertyList))))
         case .json, .ndjson, .csv:
             let buffer = OutputBuffer(output)
             var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
-            writer.begin()
-            try drafts.forEach(query) { writer.write($0) }
-            writer.end()
-            buffer.flush()
+            try writer.begin()
+            try drafts.forEach(query) { try writer.write($0) }
+            try writer.end()
+            try buffer.flush()
         }
     }
 
     /// Writes the days `query` selects to `output` in `format`. Without a sort, days come oldest
     /// first, except in a `history.plist`, which the app keeps newest first.
     public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
-                              to output: @escaping (Data) -> Void) throws {
+                              to output: @escaping (Data) throws -> Void) throws {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
-            output(BinaryPropertyList.encode(.array(try history.fetch(query).map(\.propertyList))))
+            try output(BinaryPropertyList.encode(.array(try history.fetch(query).map(\.propertyList))))
         case .json, .ndjson, .csv:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             let buffer = OutputBuffer(output)
             var writer = RecordStreamWriter.history(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
-            writer.begin()
-            try history.forEach(query) { writer.write($0) }
-            writer.end()
-            buffer.flush()
+            try writer.begin()
+            try history.forEach(query) { try writer.write($0) }
+            try writer.end()
+            try buffer.flush()
         }
     }
 
@@ -67,19 +67,19 @@ extension Logbook {
 /// Gathers text into 64 KiB chunks before handing it on as bytes: one conversion and one write
 /// per chunk instead of per record.
 private final class OutputBuffer {
-    private let output: (Data) -> Void
+    private let output: (Data) throws -> Void
     private var text = ""
 
-    init(_ output: @escaping (Data) -> Void) { self.output = output }
+    init(_ output: @escaping (Data) throws -> Void) { self.output = output }
 
-    func append(_ piece: String) {
+    func append(_ piece: String) throws {
         text += piece
-        if text.utf8.count >= 1 << 16 { flush() }
+        if text.utf8.count >= 1 << 16 { try flush() }
     }
 
-    func flush() {
+    func flush() throws {
         guard !text.isEmpty else { return }
-        output(Data(text.utf8))
+        try output(Data(text.utf8))
         text.removeAll(keepingCapacity: true)
     }
 }

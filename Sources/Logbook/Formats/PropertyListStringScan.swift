@@ -1,51 +1,83 @@
 import Foundation
 
-/// Finds the longest string in a property list's bytes without parsing it, so that a file holding
-/// a string over ``RecordLimits/textBytes`` is refused before `PropertyListSerialization` spends
-/// memory on it (a 100 MB string cost 1 GB).
+/// Reads a property list's strings from its bytes before `PropertyListSerialization` parses it,
+/// to refuse what that parser would spend memory on or silently change:
+///
+/// - a string over ``RecordLimits/textBytes`` (a 100 MB string cost 1 GB in the parser);
+/// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD);
+/// - in an XML list, a string that begins with U+FEFF (the parser drops it).
 ///
 /// Binary lists are read through their offset table: each string object's marker gives its
-/// length, and UTF-16 strings are measured in UTF-8 bytes exactly. In XML, the text between
-/// `<string>` (or `<key>`) and its closing tag is measured; entities only shorten it, so that is
-/// an upper bound. A list this scan cannot follow is left to the parser to reject.
+/// length, and UTF-16 strings are measured in UTF-8 bytes exactly. In XML, the text of each
+/// `<string>` element is measured as decoded (an entity counts as the character it stands for).
+/// A list this scan cannot follow is left to the parser to reject.
 enum PropertyListStringScan {
-    /// The UTF-8 length of the longest string, or an upper bound of it; 0 when none is found.
-    static func longestString(in data: Data) -> Int {
+    struct Result {
+        /// The UTF-8 length of the longest string.
+        var longest = 0
+        /// Why the list must be refused, if it must.
+        var problem: String?
+    }
+
+    static func scan(_ data: Data) -> Result {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
-            return bytes.starts(with: "bplist".utf8) ? longestBinaryString(bytes) : longestXMLString(bytes)
+            var result = bytes.starts(with: "bplist".utf8) ? scanBinary(bytes) : scanXML(bytes)
+            if result.problem == nil && result.longest > RecordLimits.textBytes {
+                result.problem = "holds a string of \(result.longest) bytes; text is limited to \(RecordLimits.textBytes >> 20) MiB"
+            }
+            return result
         }
     }
 
-    private static func longestBinaryString(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        guard bytes.count >= 40 else { return 0 }
+    // MARK: Binary
+
+    private static func scanBinary(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        var result = Result()
+        guard bytes.count >= 40 else { return result }
         let trailer = bytes.count - 32
         let offsetWidth = Int(bytes[trailer + 6]), objectCount = integer(bytes, at: trailer + 8, width: 8)
         let tableOffset = integer(bytes, at: trailer + 24, width: 8)
         guard (1...8).contains(offsetWidth), let objectCount, let tableOffset, objectCount <= bytes.count,
-              tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return 0 }
-        var longest = 0
+              tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return result }
         for object in 0..<objectCount {
             guard let offset = integer(bytes, at: tableOffset + object * offsetWidth, width: offsetWidth),
                   offset < trailer else { continue }
             let marker = bytes[offset]
             guard [0x50, 0x60, 0x70].contains(marker & 0xF0), let (count, start) = length(bytes, marker: marker, at: offset)
             else { continue }
-            switch marker & 0xF0 {
-            case 0x60:
-                // UTF-16BE units: 1 to 3 UTF-8 bytes each (a surrogate pair, 2 units, is 4 bytes).
-                guard count <= (trailer - start) / 2 else { continue }
-                var length = 0
-                for index in 0..<count {
-                    let unit = Int(bytes[start + 2 * index]) << 8 | Int(bytes[start + 2 * index + 1])
-                    length += unit < 0x80 ? 1 : unit < 0x800 || (0xD800...0xDFFF).contains(unit) ? 2 : 3
-                }
-                longest = max(longest, length)
-            default:
-                longest = max(longest, count)
+            guard marker & 0xF0 == 0x60 else {
+                result.longest = max(result.longest, count)
+                continue
             }
+            // UTF-16BE units: 1 to 3 UTF-8 bytes each, a surrogate pair 4 bytes.
+            guard count <= (trailer - start) / 2 else { continue }
+            var length = 0
+            var index = 0
+            while index < count {
+                let unit = Int(bytes[start + 2 * index]) << 8 | Int(bytes[start + 2 * index + 1])
+                switch unit {
+                case 0xD800...0xDBFF:
+                    let next = index + 1 < count ? Int(bytes[start + 2 * index + 2]) << 8 | Int(bytes[start + 2 * index + 3]) : 0
+                    guard (0xDC00...0xDFFF).contains(next) else { return unpaired(object) }
+                    length += 4
+                    index += 2
+                    continue
+                case 0xDC00...0xDFFF:
+                    return unpaired(object)
+                default:
+                    length += unit < 0x80 ? 1 : unit < 0x800 ? 2 : 3
+                }
+                index += 1
+            }
+            result.longest = max(result.longest, length)
         }
-        return longest
+        return result
+    }
+
+    private static func unpaired(_ object: Int) -> Result {
+        Result(problem: "object \(object) is UTF-16 text with an unpaired surrogate, which is not text; refusing rather than "
+                   + "reading it as U+FFFD")
     }
 
     /// An object's count (from the marker's low nibble, or the integer object after it) and where
@@ -66,21 +98,65 @@ enum PropertyListStringScan {
         return value <= UInt64(Int.max) ? Int(value) : nil
     }
 
-    private static func longestXMLString(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var longest = 0
+    // MARK: XML
+
+    private static let openTag = Array("<string>".utf8), closeTag = Array("</string>".utf8)
+    private static let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
+
+    private static func scanXML(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
+        var result = Result()
         var index = 0
-        while let open = find(Array("<".utf8), in: bytes, from: index) {
-            index = open + 1
-            for tag in ["string", "key"] {
-                let opening = Array("<\(tag)>".utf8)
-                guard bytes[open...].starts(with: opening) else { continue }
-                let start = open + opening.count
-                let end = find(Array("</\(tag)>".utf8), in: bytes, from: start) ?? bytes.count
-                longest = max(longest, end - start)
-                index = end
+        while let open = find(openTag, in: bytes, from: index) {
+            var position = open + openTag.count
+            var length = 0
+            var first = true
+            while position < bytes.count {
+                let byte = bytes[position]
+                if byte == UInt8(ascii: "<") && bytes[position...].starts(with: closeTag) { break }
+                if !first && byte != UInt8(ascii: "<") && byte != UInt8(ascii: "&") {
+                    length += 1
+                    position += 1
+                    continue
+                }
+                let (characterBytes, consumed, isByteOrderMark) = character(in: bytes, at: position)
+                if first && isByteOrderMark {
+                    return Result(problem: "a <string> begins with U+FEFF, which the property list reader drops; "
+                                      + "refusing rather than changing the text (a binary property list keeps it)")
+                }
+                first = false
+                length += characterBytes
+                position += consumed
             }
+            result.longest = max(result.longest, length)
+            index = position
         }
-        return longest
+        return result
+    }
+
+    /// The decoded UTF-8 length of the text at `position` (one byte, an entity or a CDATA section),
+    /// the bytes it takes, and whether it is U+FEFF.
+    private static func character(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (Int, Int, Bool) {
+        if bytes[position...].starts(with: cdataStart) {
+            let start = position + cdataStart.count
+            let end = find(cdataEnd, in: bytes, from: start) ?? bytes.count
+            let isMark = bytes[start...].starts(with: [0xEF, 0xBB, 0xBF])
+            return (end - start, min(bytes.count, end + cdataEnd.count) - position, isMark)
+        }
+        if bytes[position] == UInt8(ascii: "&"), let semicolon = (position + 1..<min(bytes.count, position + 12))
+            .first(where: { bytes[$0] == UInt8(ascii: ";") }) {
+            let name = String(decoding: bytes[(position + 1)..<semicolon], as: UTF8.self)
+            let consumed = semicolon + 1 - position
+            if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return (1, consumed, false) }
+            if name.hasPrefix("#") {
+                let digits = name.dropFirst()
+                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+                if let value, let scalar = Unicode.Scalar(value) {
+                    return (scalar.utf8.count, consumed, value == 0xFEFF)
+                }
+            }
+            return (consumed, consumed, false)
+        }
+        return (1, 1, bytes[position...].starts(with: [0xEF, 0xBB, 0xBF]))
     }
 
     private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

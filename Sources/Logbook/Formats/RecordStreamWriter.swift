@@ -8,17 +8,17 @@ public enum DataFormat: String, Sendable, CaseIterable {
 }
 
 /// Writes records one at a time in a ``DataFormat``, handing text to `output` as it goes, so a
-/// listing or export of any size streams. The same records always give the same bytes.
+/// listing or export of any size streams; an error from `output` (a failed write) stops it. The same records always give the same bytes.
 public struct RecordStreamWriter<Record> {
     public let format: DataFormat
-    private let output: (String) -> Void
+    private let output: (String) throws -> Void
     private let writeJSON: (Record, inout JSONText) -> Void
     private let csvHeader: [String]
     /// Appends the record's CSV rows, CRLF-terminated, to the text.
     private let csvRows: (Record, inout String) -> Void
     private var written = 0
 
-    init(format: DataFormat, output: @escaping (String) -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
+    init(format: DataFormat, output: @escaping (String) throws -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
          csvHeader: [String], csvRows: @escaping (Record, inout String) -> Void) {
         self.format = format
         self.output = output
@@ -28,38 +28,38 @@ public struct RecordStreamWriter<Record> {
     }
 
     /// Starts the output: `[` for JSON, the header row for CSV.
-    public func begin() {
+    public func begin() throws {
         switch format {
-        case .json: output("[")
-        case .csv: output(CSVText.row(csvHeader))
+        case .json: try output("[")
+        case .csv: try output(CSVText.row(csvHeader))
         case .ndjson: break
         }
     }
 
-    public mutating func write(_ record: Record) {
+    public mutating func write(_ record: Record) throws {
         switch format {
         case .json, .ndjson:
             var json = JSONText()
             writeJSON(record, &json)
-            output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
+            try output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
         case .csv:
             var rows = ""
             csvRows(record, &rows)
-            output(rows)
+            try output(rows)
         }
         written += 1
     }
 
     /// Ends the output: `]` and a newline for JSON.
-    public func end() {
-        if format == .json { output("]\n") }
+    public func end() throws {
+        if format == .json { try output("]\n") }
     }
 }
 
 extension RecordStreamWriter where Record == ReleaseDraft {
     /// Drafts: CSV has one row per checklist item, the draft's fields repeated (one row with empty
     /// item fields for a draft without items).
-    public static func drafts(_ format: DataFormat, output: @escaping (String) -> Void) -> Self {
+    public static func drafts(_ format: DataFormat, output: @escaping (String) throws -> Void) -> Self {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                          "itemPosition", "itemId", "itemTitle", "itemIsDone"],
@@ -78,7 +78,7 @@ extension RecordStreamWriter where Record == ReleaseDraft {
 
 extension RecordStreamWriter where Record == ExerciseDay {
     /// History: CSV has one row per exercise, `id,day,date,position,exercise`.
-    public static func history(_ format: DataFormat, output: @escaping (String) -> Void) -> Self {
+    public static func history(_ format: DataFormat, output: @escaping (String) throws -> Void) -> Self {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "day", "date", "position", "exercise"],
              csvRows: { day, rows in

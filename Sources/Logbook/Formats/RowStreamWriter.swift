@@ -24,27 +24,27 @@ public enum Cell: Sendable, Equatable {
 public struct RowStreamWriter {
     public let format: DataFormat
     public let columns: [String]
-    private let output: (String) -> Void
+    private let output: (String) throws -> Void
     private var written = 0
 
-    public init(format: DataFormat, columns: [String], output: @escaping (String) -> Void) {
+    public init(format: DataFormat, columns: [String], output: @escaping (String) throws -> Void) {
         self.format = format
         self.columns = columns
         self.output = output
     }
 
-    public func begin() {
+    public func begin() throws {
         switch format {
-        case .json: output("[")
-        case .csv: output(CSVText.row(columns))
+        case .json: try output("[")
+        case .csv: try output(CSVText.row(columns))
         case .ndjson: break
         }
     }
 
-    public mutating func write(_ cells: [Cell]) {
+    public mutating func write(_ cells: [Cell]) throws {
         switch format {
         case .csv:
-            output(CSVText.row(cells.map(\.plainText)))
+            try output(CSVText.row(cells.map(\.plainText)))
         case .json, .ndjson:
             var json = JSONText()
             json.beginObject()
@@ -59,12 +59,12 @@ public struct RowStreamWriter {
                 }
             }
             json.endObject()
-            output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
+            try output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
         }
         written += 1
     }
 
-    public func end() {
-        if format == .json { output("]\n") }
+    public func end() throws {
+        if format == .json { try output("]\n") }
     }
 }

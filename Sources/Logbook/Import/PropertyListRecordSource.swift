@@ -19,10 +19,8 @@ struct PropertyListRecordSource: RecordSource {
         guard let data = try stream.readAll(limit: Self.maximumBytes) else {
             throw ImportError(file: file, reason: "property list larger than \(Self.maximumBytes >> 20) MiB")
         }
-        let longest = PropertyListStringScan.longestString(in: data)
-        guard longest <= RecordLimits.textBytes else {
-            throw ImportError(file: file, reason: "holds a string of \(longest) bytes; "
-                                + "text is limited to \(RecordLimits.textBytes >> 20) MiB")
+        if let problem = PropertyListStringScan.scan(data).problem {
+            throw ImportError(file: file, reason: problem)
         }
         let root: Any
         do {

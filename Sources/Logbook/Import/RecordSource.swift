@@ -89,7 +89,7 @@ struct CSVRecordSource: RecordSource {
         count += 1
         var rows = [first]
         while let row = try readRow() {
-            if row.row[columns["id"] ?? 0] == first.row[columns["id"] ?? 0] {
+            if sameID(row.row, first.row) {
                 rows.append(row)
             } else {
                 pending = row
@@ -101,6 +101,13 @@ struct CSVRecordSource: RecordSource {
         } catch let error as FieldError {
             throw ImportError(file: file, record: count, line: first.line, field: error.field, reason: error.reason)
         }
+    }
+
+    /// Whether two rows name the same record: the same UUID, whatever the letters' case.
+    private func sameID(_ row: [String], _ other: [String]) -> Bool {
+        let (id, otherID) = (field(row, "id"), field(other, "id"))
+        if let uuid = UUID(text: id), let otherUUID = UUID(text: otherID) { return uuid == otherUUID }
+        return id.utf8.elementsEqual(otherID.utf8)
     }
 
     private mutating func readHeader() throws {
@@ -119,7 +126,12 @@ struct CSVRecordSource: RecordSource {
 
     private mutating func readRow() throws -> (row: [String], line: Int)? {
         do {
-            guard let row = try reader.nextRow() else { return nil }
+            guard var row = try reader.nextRow() else { return nil }
+            // A blank line (spreadsheets end files with one) is no row.
+            while row == [""] && columns.count > 1 {
+                guard let next = try reader.nextRow() else { return nil }
+                row = next
+            }
             if !columns.isEmpty && row.count != columns.count {
                 throw ImportError(file: file, record: count + 1, line: reader.rowLine,
                                   reason: "row has \(row.count) fields; the header has \(columns.count)")

@@ -58,34 +58,31 @@ extension Logbook {
     /// Throws ``BackupError``.
     public func backup(to path: String) throws -> BackupSummary {
         try validateBackupTarget(path)
-        let target = URL(fileURLWithPath: path)
-        let folder = target.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(target.lastPathComponent).logbook-backup-\(UUID().uuidString)")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard descriptor >= 0 else {
-            throw BackupError.cannotWrite(target: path, reason: "cannot create a file in \(folder.path): "
-                                                                + String(cString: strerror(errno)))
+        let replacement: FileReplacement
+        do {
+            replacement = try FileReplacement(replacing: path)
+        } catch LogbookError.cannotWrite(_, let reason) {
+            throw BackupError.cannotWrite(target: path, reason: reason)
         }
-        close(descriptor)
+        // SQLite writes the copy by path.
+        replacement.closeForExternalWriter()
         do {
             let pages: Int
             do {
-                pages = try database.withConnection { try $0.backup(to: temporary.path) }
+                pages = try database.withConnection { try $0.backup(to: replacement.temporaryPath) }
             } catch {
                 throw BackupError.failed(target: path, reason: "\(error)")
             }
-            try checkCopy(at: temporary.path, target: path)
-            // rename(2) replaces the target atomically: readers see the old file or the whole copy.
-            guard rename(temporary.path, target.path) == 0 else {
-                throw BackupError.cannotWrite(target: path, reason: String(cString: strerror(errno)))
+            try checkCopy(at: replacement.temporaryPath, target: path)
+            do {
+                try replacement.commit()
+            } catch LogbookError.cannotWrite(_, let reason) {
+                throw BackupError.cannotWrite(target: path, reason: reason)
             }
-            syncFolder(folder.path)
-            let bytes = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+            let bytes = (try? FileManager.default.attributesOfItem(atPath: replacement.target))?[.size] as? Int
             return BackupSummary(path: path, bytes: bytes ?? 0, pages: pages)
         } catch {
-            for suffix in ["", "-journal", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: temporary.path + suffix)
-            }
+            replacement.discard()
             throw error
         }
     }
@@ -96,6 +93,9 @@ extension Logbook {
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
             throw BackupError.targetIsAFolder(target: path)
         }
+        if FileReplacement.writesInPlace(path) {
+            throw BackupError.cannotWrite(target: path, reason: "a backup is a regular file; this is a device, a FIFO or a special path")
+        }
         let databaseFile = Self.resolvedPath(self.path)
         let databaseFiles = ["", "-wal", "-shm", "-journal"].map { databaseFile + $0 }
         var databaseStatus = stat()
@@ -104,8 +104,9 @@ extension Logbook {
                 && status.st_dev == databaseStatus.st_dev && status.st_ino == databaseStatus.st_ino) {
             throw BackupError.targetIsTheDatabase(target: path, database: self.path)
         }
-        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
-            throw BackupError.targetInUse(target: path, sideFile: path + suffix)
+        let target = try FileReplacement.resolvingLinks(path)
+        for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
+            throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }
     }
 
@@ -134,13 +135,5 @@ extension Logbook {
             throw BackupError.copyIsDamaged(target: target, problems: report.integrity.filter { $0 != "ok" }
                                                                         + report.foreignKeyViolations)
         }
-    }
-
-    /// Flushes the folder's entry for a renamed file to disk.
-    private func syncFolder(_ path: String) {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { return }
-        fsync(descriptor)
-        close(descriptor)
     }
 }

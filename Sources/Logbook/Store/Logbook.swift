@@ -33,15 +33,24 @@ public final class Logbook: Sendable {
         try self.init(path: path, timeZone: timeZone, now: now, options: options, mode: .migrate)
     }
 
-    /// Opens an existing database without creating or migrating it: for inspection
-    /// (`migrate --status`, `check`).
+    /// Opens an existing database for reading only: no file is created, nothing is migrated, and
+    /// the store is for reading (a call that writes is not prevented). Throws ``LogbookError/noDatabase(path:)`` when
+    /// there is no file, and refuses one that is not a Logbook database or whose migrations are
+    /// pending, unknown or edited (``LogbookError/migration(path:_:)``).
+    public static func openForReading(path: String, timeZone: TimeZone = .current,
+                                      options: Connection.Options = Connection.Options()) throws -> Logbook {
+        try Logbook(path: path, timeZone: timeZone, now: Date.init, options: options, mode: .read)
+    }
+
+    /// Opens an existing database without creating or migrating it, whatever its migration history:
+    /// for inspection (`migrate --status`, `check`).
     public static func inspect(path: String, timeZone: TimeZone = .current) throws -> Logbook {
         try Logbook(path: path, timeZone: timeZone, now: Date.init, options: Connection.Options(), mode: .inspect)
     }
 
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
                  options: Connection.Options, mode: Database.OpenMode) throws {
-        if mode == .inspect && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
+        if mode != .migrate && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
         do {

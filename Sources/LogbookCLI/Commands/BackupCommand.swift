@@ -22,7 +22,7 @@ enum BackupCommand {
             guard path != "-" && !path.isEmpty else {
                 throw UsageError(message: "backup writes a file: give its path, not '\(path)'", command: "backup")
             }
-            let summary = try invocation.inspectStore().backup(to: path)
+            let summary = try invocation.readStore().backup(to: path)
             Console.printError("logbook: backup written to \(summary.path) (\(summary.bytes) bytes, \(summary.pages) pages)")
         })
 }

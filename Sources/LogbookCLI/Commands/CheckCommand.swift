@@ -9,12 +9,12 @@ enum CheckCommand {
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
         run: { invocation in
             let report = try invocation.inspectStore().check()
-            Console.print("integrity: \(report.integrity.joined(separator: "; "))")
-            Console.print("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
-            Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
-            Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
+            try Console.print("integrity: \(report.integrity.joined(separator: "; "))")
+            try Console.print("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
+            try Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
+            try Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
             if !report.isHealthy {
-                throw CommandFailure("check failed for \(invocation.databasePath)")
+                throw CommandFailure("check failed for \(try invocation.databasePath())")
             }
         })
 }

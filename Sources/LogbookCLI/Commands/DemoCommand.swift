@@ -17,33 +17,33 @@ enum DemoCommand {
                 FileManager.default.changeCurrentDirectoryPath(previousDirectory)
                 try? FileManager.default.removeItem(at: folder)
             }
-            let path = invocation.arguments.value("--db").map { _ in invocation.databasePath }
+            let path = try invocation.arguments.value("--db").map { _ in try invocation.databasePath() }
                 ?? folder.appendingPathComponent("logbook.sqlite").path
             try Data(sampleHistoryJSON.utf8).write(to: folder.appendingPathComponent("history.json"))
             // The sample files live in the scratch folder, so the steps can name them plainly.
             FileManager.default.changeCurrentDirectoryPath(folder.path)
-            Console.print("# Logbook demo: a scratch database at \(path)\n")
+            try Console.print("# Logbook demo: a scratch database at \(path)\n")
             for step in steps {
-                if let note = step.note { Console.print("# \(note)") }
+                if let note = step.note { try Console.print("# \(note)") }
                 if let (first, second) = step.compare {
                     let same = FileManager.default.contentsEqual(atPath: first, andPath: second)
-                    Console.print("# \(first) and \(second) are byte-identical: \(same ? "yes" : "NO")\n")
+                    try Console.print("# \(first) and \(second) are byte-identical: \(same ? "yes" : "NO")\n")
                     continue
                 }
                 let database = step.database.map { ["--db", $0] } ?? []
-                Console.print("$ logbook " + (database + step.arguments).map(quoted).joined(separator: " "))
+                try Console.print("$ logbook " + (database + step.arguments).map(quoted).joined(separator: " "))
                 Console.flush()
                 let status = CommandLineTool.run(["--db", step.database ?? path, "--time-zone", "Europe/Paris"] + step.arguments,
                                                  environment: invocation.environment)
-                Console.print("")
+                try Console.print("")
                 guard status == 0 || step.expectsFailure else {
                     throw CommandFailure("demo step failed: logbook \(step.arguments.joined(separator: " "))")
                 }
             }
-            Console.print("# Live queries: `--watch` on list, count and report keeps the output current while other")
-            Console.print("# processes write. Try `logbook count history --watch` in one terminal and")
-            Console.print("# `logbook history add Squat` in another (Ctrl-C stops).\n")
-            Console.print("# That was the tour. Try `logbook --help` and `logbook <command> --help` next.")
+            try Console.print("# Live queries: `--watch` on list, count and report keeps the output current while other")
+            try Console.print("# processes write. Try `logbook count history --watch` in one terminal and")
+            try Console.print("# `logbook history add Squat` in another (Ctrl-C stops).\n")
+            try Console.print("# That was the tour. Try `logbook --help` and `logbook <command> --help` next.")
         })
 
     private struct Step {

@@ -11,7 +11,7 @@ enum DraftItemCommands {
             examples: ["logbook drafts item add 2.5.0 'Update screenshots' 'Tag the release'"]),
         run: { invocation in
             let arguments = invocation.arguments.positionals
-            let store = try invocation.openStore()
+            let store = try invocation.writeStore()
             let draft = try store.drafts.addItems(Array(arguments.dropFirst()), to: arguments[0])
             Console.printError("logbook: \(draft.summary)")
         })
@@ -28,7 +28,7 @@ enum DraftItemCommands {
             run: { invocation in
                 let arguments = invocation.arguments.positionals
                 let index = try invocation.position(arguments[1], name: "position")
-                let draft = try invocation.openStore().drafts.setItem(at: index, done: done, in: arguments[0])
+                let draft = try invocation.writeStore().drafts.setItem(at: index, done: done, in: arguments[0])
                 Console.printError("logbook: \(draft.summary)")
             })
     }
@@ -41,7 +41,7 @@ enum DraftItemCommands {
         run: { invocation in
             let arguments = invocation.arguments.positionals
             let index = try invocation.position(arguments[1], name: "position")
-            let draft = try invocation.openStore().drafts.removeItem(at: index, from: arguments[0])
+            let draft = try invocation.writeStore().drafts.removeItem(at: index, from: arguments[0])
             Console.printError("logbook: \(draft.summary)")
         })
 
@@ -55,7 +55,7 @@ enum DraftItemCommands {
             let arguments = invocation.arguments.positionals
             let from = try invocation.position(arguments[1], name: "position")
             let to = try invocation.position(arguments[2], name: "position")
-            let draft = try invocation.openStore().drafts.moveItem(from: from, to: to, in: arguments[0])
+            let draft = try invocation.writeStore().drafts.moveItem(from: from, to: to, in: arguments[0])
             Console.printError("logbook: \(draft.summary)")
         })
 }

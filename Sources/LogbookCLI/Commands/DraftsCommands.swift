@@ -20,10 +20,10 @@ enum DraftsCommands {
             guard let version = invocation.arguments.value("--version") else {
                 throw UsageError(message: "missing '--version <v>'", command: "drafts add")
             }
-            let store = try invocation.openStore()
+            let store = try invocation.writeStore()
             let draft = ReleaseDraft(version: version, whatsNew: try invocation.text("--whats-new") ?? "",
                                      checklist: invocation.arguments.values("--item").map { ChecklistItem(title: $0) })
-            Console.print(try store.drafts.save(draft).id.uuidString)
+            try Console.print(try store.drafts.save(draft).id.uuidString)
         })
 
     static let edit = Command(
@@ -42,7 +42,7 @@ enum DraftsCommands {
                 throw UsageError(message: "nothing to change: give '--version <v>' or '--whats-new <text>'",
                                  command: "drafts edit")
             }
-            let draft = try invocation.openStore().drafts.edit(invocation.arguments.positionals[0], version: version,
+            let draft = try invocation.writeStore().drafts.edit(invocation.arguments.positionals[0], version: version,
                                                                whatsNew: whatsNew)
             Console.printError("logbook: updated draft \(draft.id.uuidString)")
         })
@@ -56,19 +56,19 @@ enum DraftsCommands {
                        "logbook drafts show 2.5.0 --format plist > release-draft.plist"]),
         run: { invocation in
             let name = try invocation.arguments.choice("--format", ["table", "json", "plist"], default: "table")
-            let store = try invocation.openStore()
+            let store = try invocation.readStore()
             let draft = try store.drafts.resolve(invocation.arguments.positionals[0])
             if name == "plist" {
-                Console.write(store.releaseDraftPropertyList(draft))
+                try Console.write(store.releaseDraftPropertyList(draft))
                 return
             }
             switch OutputFormat(rawValue: name) ?? .table {
             case .json:
                 var json = JSONText()
                 draft.writeJSON(to: &json)
-                Console.print(json.text)
+                try Console.print(json.text)
             default:
-                Console.print(DraftView.render(draft))
+                try Console.print(DraftView.render(draft))
             }
         })
 
@@ -80,7 +80,7 @@ enum DraftsCommands {
             examples: ["logbook drafts submit 2.5.0", "logbook drafts submit 2.5.0 --at 2026-01-31T08:30:00Z"]),
         run: { invocation in
             let date = try invocation.date("--at")
-            let draft = try invocation.openStore().drafts.submit(invocation.arguments.positionals[0], at: date)
+            let draft = try invocation.writeStore().drafts.submit(invocation.arguments.positionals[0], at: date)
             Console.printError("logbook: submitted draft \(draft.id.uuidString) (\(draft.version))")
         })
 
@@ -90,7 +90,7 @@ enum DraftsCommands {
             positionals: [reference],
             examples: ["logbook drafts delete 2.5.0"]),
         run: { invocation in
-            let draft = try invocation.openStore().drafts.delete(invocation.arguments.positionals[0])
+            let draft = try invocation.writeStore().drafts.delete(invocation.arguments.positionals[0])
             Console.printError("logbook: deleted draft \(draft.id.uuidString) (\(draft.version))")
         })
 }

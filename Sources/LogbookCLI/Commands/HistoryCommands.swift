@@ -11,7 +11,7 @@ enum HistoryCommands {
             examples: ["logbook history add Squat Burpee", "logbook --time-zone America/New_York history add Squat --at 2026-01-31T23:47:00-05:00"]),
         run: { invocation in
             let date = try invocation.date("--at")
-            let day = try invocation.openStore().history.addDoneExercises(invocation.arguments.positionals, at: date)
+            let day = try invocation.writeStore().history.addDoneExercises(invocation.arguments.positionals, at: date)
             Console.printError("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")
         })
 
@@ -25,7 +25,7 @@ enum HistoryCommands {
                 throw UsageError(message: "missing '--day <day>'", command: "history delete")
             }
             let day = try DateArgument.parseDay(text, option: "--day <day>", command: "history delete")
-            let record = try invocation.openStore().history.delete(day: day)
+            let record = try invocation.writeStore().history.delete(day: day)
             Console.printError("logbook: deleted \(record.day) (\(record.exercises.count) exercises)")
         })
 }

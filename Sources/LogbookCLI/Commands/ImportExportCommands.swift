@@ -40,7 +40,7 @@ enum ImportExportCommands {
                     Console.progress("logbook: importing \(records) records\(percent)")
                 }
             }
-            let store = try invocation.openStore()
+            let store = options.dryRun ? try invocation.dryRunStore() : try invocation.writeStore()
             let summary = try store.importRecords(from: handle, file: path == "-" ? "stdin" : path, options: options)
             if Console.stderrIsTerminal { Console.progress("") }
             let what = summary.kind.map { " \($0.rawValue)" } ?? ""
@@ -58,7 +58,7 @@ enum ImportExportCommands {
             positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
             options: QueryOptions.options + ListCommands.historyOptions + [
                 OptionSpec(name: "--format", valueName: "FMT", help: "json|ndjson|csv|plist (default: from -o's extension, else json)."),
-                OptionSpec(name: "--output", short: "o", valueName: "FILE", help: "Write to FILE (atomically) instead of stdout."),
+                OptionSpec(name: "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once complete (links followed); a FIFO or device is written in place."),
             ],
             examples: ["logbook export history --format plist -o history.plist",
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
@@ -84,8 +84,8 @@ enum ImportExportCommands {
                 query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
                                                extra: try ListCommands.historyFilters(invocation))
             }
-            let store = try invocation.openStore()
-            try writeOutput(to: outputPath) { output in
+            let store = try invocation.readStore()
+            try OutputDestination.write(to: outputPath) { output in
                 switch recordKind {
                 case .drafts: try store.exportDrafts(query, format: format, to: output)
                 case .history: try store.exportHistory(query, format: format, to: output)
@@ -105,51 +105,5 @@ enum ImportExportCommands {
         }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         return (handle, size)
-    }
-
-    /// Runs `body` with a sink for the output: stdout, or a temporary file renamed over `path`
-    /// only when everything was written, so a failed export never leaves half a file.
-    private static func writeOutput(to path: String?, _ body: (@escaping (Data) -> Void) throws -> Void) throws {
-        guard let path else {
-            try body { Console.write($0) }
-            return
-        }
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).logbook-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary.path) else {
-            throw CommandFailure("cannot write \(path): cannot create a file in \(target.deletingLastPathComponent().path)")
-        }
-        var buffer = Data()
-        var failure: Error?
-        do {
-            try body { data in
-                buffer.append(data)
-                if buffer.count >= 1 << 16, failure == nil {
-                    do { try handle.write(contentsOf: buffer) } catch { failure = error }
-                    buffer.removeAll(keepingCapacity: true)
-                }
-            }
-        } catch {
-            // The export itself failed (a database error): report it as it is, not as a write error.
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
-            throw error
-        }
-        do {
-            if let failure { throw failure }
-            try handle.write(contentsOf: buffer)
-            try handle.close()
-            // rename(2) replaces the target atomically: readers see the old file or the whole new one.
-            guard rename(temporary.path, target.path) == 0 else {
-                throw CommandFailure(String(cString: strerror(errno)))
-            }
-        } catch {
-            try? handle.close()
-            try? FileManager.default.removeItem(at: temporary)
-            let reason = (error as? CommandFailure)?.message ?? error.localizedDescription
-            throw CommandFailure("cannot write \(path): \(reason)")
-        }
     }
 }

@@ -7,7 +7,7 @@ enum InitCommand {
             abstract: "Create or migrate the database; print its path and schema version.",
             examples: ["logbook init", "logbook --db ~/notes/logbook.sqlite init"]),
         run: { invocation in
-            let store = try invocation.openStore()
-            Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
+            let store = try invocation.writeStore(creatingInEmptyFile: true)
+            try Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
         })
 }

@@ -19,7 +19,7 @@ enum ListCommands {
             if query.ordering.isEmpty {
                 query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
             }
-            let store = try invocation.openStore()
+            let store = try invocation.readStore()
             try Watch.run(invocation, store: store, format: format) {
                 try list(format, records: { try store.drafts.forEach(query, $0) },
                          writer: { RecordStreamWriter.drafts($0, output: Console.write) },
@@ -45,7 +45,7 @@ enum ListCommands {
             if query.ordering.isEmpty {
                 query.ordering = [try HistoryRepository.schema.ordering(forFieldNamed: "day", descending: false)]
             }
-            let store = try invocation.openStore()
+            let store = try invocation.readStore()
             try Watch.run(invocation, store: store, format: format) {
                 try list(format, records: { try store.history.forEach(query, $0) },
                          writer: { RecordStreamWriter.history($0, output: Console.write) },
@@ -63,14 +63,14 @@ enum ListCommands {
                                      row: @escaping (Record) -> [String]) throws {
         if let dataFormat = format.dataFormat {
             var output = writer(dataFormat)
-            output.begin()
-            try records { output.write($0) }
-            output.end()
+            try output.begin()
+            try records { try output.write($0) }
+            try output.end()
             return
         }
         var table = TableWriter(header: header)
-        try records { table.add(row($0)) }
-        table.finish()
+        try records { try table.add(row($0)) }
+        try table.finish()
     }
 
     /// The options that narrow a history listing or export by day and exercise.
@@ -110,13 +110,13 @@ enum ListCommands {
             }
             let query = kind == "drafts" ? try QueryOptions.query(invocation, schema: DraftRepository.schema)
                                          : try QueryOptions.query(invocation, schema: HistoryRepository.schema)
-            let store = try invocation.openStore()
+            let store = try invocation.readStore()
             try Watch.run(invocation, store: store, format: format) {
                 let number = kind == "drafts" ? try store.drafts.count(query) : try store.history.count(query)
                 switch format {
-                case .table: Console.print(String(number))
-                case .json, .ndjson: Console.print("{\"count\":\(number)}")
-                case .csv: Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
+                case .table: try Console.print(String(number))
+                case .json, .ndjson: try Console.print("{\"count\":\(number)}")
+                case .csv: try Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
                 }
             }
         })

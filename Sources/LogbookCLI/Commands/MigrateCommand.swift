@@ -13,11 +13,11 @@ enum MigrateCommand {
                 let store = try invocation.inspectStore()
                 for status in try store.migrationStatus() {
                     let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
-                    Console.print("\(status.migration.identifier)\t\(state)")
+                    try Console.print("\(status.migration.identifier)\t\(state)")
                 }
                 return
             }
-            let store = try invocation.openStore()
-            Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
+            let store = try invocation.writeStore()
+            try Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
         })
 }

@@ -32,12 +32,12 @@ enum QueryCommand {
                 if let first = name.first, ":@$".contains(first) { name.removeFirst() }
                 parameters[name] = value(String(pair[pair.index(after: equals)...]))
             }
-            let store = try invocation.inspectStore()
+            let store = try invocation.readStore()
             var output: CellOutput?
             try store.query(invocation.arguments.positionals[0], parameters: parameters,
-                            columns: { output = CellOutput(columns: $0, format: format) },
-                            row: { values in output?.add(values.map(cell)) })
-            output?.finish()
+                            columns: { output = try CellOutput(columns: $0, format: format) },
+                            row: { values in try output?.add(values.map(cell)) })
+            try output?.finish()
         })
 
     /// A whole number or a decimal in its plain form is a number; anything else is text.

@@ -45,7 +45,7 @@ enum ReportCommand {
                 throw UsageError(message: "'--as-of' applies to the streaks report only", command: command)
             }
             let format = try OutputFormat.parse(invocation, allowed: formats)
-            let store = try invocation.openStore()
+            let store = try invocation.readStore()
             try Watch.run(invocation, store: store, format: format) {
                 try render(name, store.reports, period: period, from: from, to: to, asOf: asOf, format: format)
             }
@@ -55,33 +55,33 @@ enum ReportCommand {
                            asOf: CalendarDay?, format: OutputFormat) throws {
         switch name {
         case "history":
-            var output = CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
+            var output = try CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
             try reports.history(by: period, from: from, to: to) { row in
-                output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                try output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
                             .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null])
             }
-            output.finish()
+            try output.finish()
         case "exercises":
-            var output = CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
+            var output = try CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
             try reports.exercises(from: from, to: to) { row in
-                output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
+                try output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
                             .text(row.firstDay.description), .text(row.lastDay.description)])
             }
-            output.finish()
+            try output.finish()
         case "streaks":
             let streaks = try reports.streaks(from: from, to: to, asOf: asOf)
-            var output = CellOutput(columns: ["currentStreak", "longestStreak", "longestStart", "longestEnd", "asOf"], format: format)
-            output.add([.integer(Int64(streaks.currentStreak)), .integer(Int64(streaks.longestStreak)),
+            var output = try CellOutput(columns: ["currentStreak", "longestStreak", "longestStart", "longestEnd", "asOf"], format: format)
+            try output.add([.integer(Int64(streaks.currentStreak)), .integer(Int64(streaks.longestStreak)),
                         streaks.longestStart.map { .text($0.description) } ?? .null,
                         streaks.longestEnd.map { .text($0.description) } ?? .null, .text(streaks.asOf.description)])
-            output.finish()
+            try output.finish()
         default:
-            var output = CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
+            var output = try CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
             try reports.drafts(from: from, to: to) { row in
-                output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
+                try output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
                             .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)])
             }
-            output.finish()
+            try output.finish()
         }
     }
 }
@@ -91,22 +91,22 @@ struct CellOutput {
     private var table: TableWriter?
     private var writer: RowStreamWriter?
 
-    init(columns: [String], format: OutputFormat) {
+    init(columns: [String], format: OutputFormat) throws {
         if let data = format.dataFormat {
             writer = RowStreamWriter(format: data, columns: columns, output: Console.write)
-            writer?.begin()
+            try writer?.begin()
         } else {
             table = TableWriter(header: columns)
         }
     }
 
-    mutating func add(_ cells: [Cell]) {
-        writer?.write(cells)
-        table?.add(cells.map { $0 == .null ? "-" : $0.plainText })
+    mutating func add(_ cells: [Cell]) throws {
+        try writer?.write(cells)
+        try table?.add(cells.map { $0 == .null ? "-" : $0.plainText })
     }
 
-    mutating func finish() {
-        writer?.end()
-        table?.finish()
+    mutating func finish() throws {
+        try writer?.end()
+        try table?.finish()
     }
 }

@@ -1,0 +1,175 @@
+import Foundation
+
+/// Replaces a regular file whole: the new content goes to a temporary file beside it, which is
+/// renamed over it only once complete, so readers see the old file or the whole new one, and a
+/// failure leaves the old file as it was.
+///
+/// ```swift
+/// let replacement = try FileReplacement(replacing: "export.json")
+/// try replacement.write(data)
+/// try replacement.commit()          // or discard() on failure
+/// ```
+///
+/// - A symbolic link is followed: the file it points to is replaced (the temporary file is made
+///   beside that file) and the link stays a link.
+/// - The new file keeps the old one's permissions.
+/// - The temporary file is named `.<name>.logbook-tmp-<pid>-<random>` and registered with
+///   ``TemporaryFiles`` until committed or discarded. One left by a process that was killed
+///   (its pid no longer runs) is removed by the next replacement of the same file.
+/// - Only for regular files: FIFOs, devices and `/dev/…` or `/proc/…` paths are written in place
+///   (see ``writesInPlace(_:)``).
+public final class FileReplacement {
+    /// The path as given.
+    public let path: String
+    /// The file that is replaced: `path` with its symbolic links followed.
+    public let target: String
+    /// Where the new content is written until ``commit()``.
+    public let temporaryPath: String
+    private var descriptor: Int32
+    /// Files SQLite may create beside a database written at the temporary path.
+    private static let sideFileSuffixes = ["-journal", "-wal", "-shm"]
+
+    /// Creates the temporary file beside `path`'s target. Throws ``LogbookError/cannotWrite(path:reason:)``.
+    public init(replacing path: String) throws {
+        self.path = path
+        target = try Self.resolvingLinks(path)
+        let folder = (target as NSString).deletingLastPathComponent
+        let name = (target as NSString).lastPathComponent
+        Self.removeStaleTemporaries(of: name, in: folder.isEmpty ? "." : folder)
+        let prefix = folder.isEmpty ? "" : folder + "/"
+        temporaryPath = prefix + "." + name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        var existing = stat()
+        let mode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
+        guard descriptor >= 0 else {
+            throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(folder.isEmpty ? "." : folder): "
+                                                              + String(cString: strerror(errno)))
+        }
+        // open(2) applied the umask; an existing file's permissions are kept exactly.
+        if stat(target, &existing) == 0 { fchmod(descriptor, mode_t(mode)) }
+        for suffix in [""] + Self.sideFileSuffixes { TemporaryFiles.register(temporaryPath + suffix) }
+    }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
+
+    /// Appends `data` to the temporary file. A short write (full disk, file size limit) throws.
+    public func write(_ data: Data) throws {
+        try FileOutput(descriptor: descriptor, path: path).write(data)
+    }
+
+    /// Makes the temporary file durable and renames it over the target.
+    public func commit() throws {
+        do {
+            if descriptor >= 0 {
+                guard fsync(descriptor) == 0 else { throw LogbookError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+                let closed = close(descriptor)
+                descriptor = -1
+                guard closed == 0 else { throw LogbookError.cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+            }
+            // rename(2) replaces the target atomically: readers see the old file or the whole new one.
+            guard rename(temporaryPath, target) == 0 else {
+                throw LogbookError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+            }
+        } catch {
+            discard()
+            throw error
+        }
+        TemporaryFiles.unregister(temporaryPath)
+        Self.removeSideFiles(of: temporaryPath)
+        Self.syncFolder(of: target)
+    }
+
+    /// Removes the temporary file (and any file SQLite made beside it); the target is untouched.
+    public func discard() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+        unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+        Self.removeSideFiles(of: temporaryPath)
+    }
+
+    /// Closes the temporary file without committing, for a writer that reopens it by path (SQLite's backup).
+    public func closeForExternalWriter() {
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+        }
+    }
+
+    // MARK: Paths
+
+    private static let marker = ".logbook-tmp-"
+
+    /// Whether `path` must be written in place rather than replaced: it is `-`, a FIFO, a device or
+    /// a socket, or it is or leads through `/dev/` or `/proc/` (`/dev/stdout` is such a link).
+    public static func writesInPlace(_ path: String) -> Bool {
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG && status.st_mode & S_IFMT != S_IFDIR {
+            return true
+        }
+        var current = absolute(path)
+        for _ in 0..<40 {
+            if current.hasPrefix("/dev/") || current.hasPrefix("/proc/") { return true }
+            guard let next = linkDestination(of: current) else { return false }
+            current = next
+        }
+        return false
+    }
+
+    /// `path` with every symbolic link along its last component followed (the folders are kept as
+    /// written); a link to a file that does not exist yet gives that file's path.
+    static func resolvingLinks(_ path: String) throws -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let next = linkDestination(of: current) else { return current }
+            current = next
+        }
+        throw LogbookError.cannotWrite(path: path, reason: "too many levels of symbolic links")
+    }
+
+    private static func linkDestination(of path: String) -> String? {
+        var status = stat()
+        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if destination.hasPrefix("/") { return destination }
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? destination : folder + "/" + destination
+    }
+
+    private static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
+    /// Removes temporaries of `name` in `folder` whose writing process is gone (killed mid-write).
+    private static func removeStaleTemporaries(of name: String, in folder: String) {
+        let prefix = "." + name + marker
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for entry in entries where entry.hasPrefix(prefix) {
+            let rest = entry.dropFirst(prefix.count)
+            guard let pid = rest.split(separator: "-").first.flatMap({ Int32($0) }), pid != getpid(),
+                  kill(pid, 0) != 0 && errno == ESRCH else { continue }
+            unlink(folder + "/" + entry)
+        }
+    }
+
+    private static func removeSideFiles(of path: String) {
+        for suffix in sideFileSuffixes {
+            unlink(path + suffix)
+            TemporaryFiles.unregister(path + suffix)
+        }
+    }
+
+    /// Flushes the folder's entry for a renamed file to disk.
+    private static func syncFolder(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        guard descriptor >= 0 else { return }
+        fsync(descriptor)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Logbook
+
+/// Where `-o FILE` sends a command's data. A regular file (or a path not yet there) is replaced
+/// whole through ``FileReplacement``: a temporary file beside it, renamed over it once complete,
+/// symbolic links followed so the link's target is replaced. FIFOs, devices and `/dev/…` paths
+/// (`/dev/stdout`, `/dev/null`) are written in place; `-` or no `-o` is stdout. Every write is
+/// checked: a full disk or a size limit is an error, and the target is left as it was.
+enum OutputDestination {
+    /// Runs `body` with a sink for the output, then completes the file.
+    static func write(to path: String?, _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
+        guard let path, path != "-" else {
+            try body { try Console.write($0) }
+            return
+        }
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure("cannot write \(path): it is a folder; give a file name")
+        }
+        if FileReplacement.writesInPlace(path) {
+            try writeInPlace(path, body)
+            return
+        }
+        let replacement = try FileReplacement(replacing: path)
+        var buffer = Data()
+        do {
+            try body { data in
+                buffer.append(data)
+                if buffer.count >= 1 << 16 {
+                    try replacement.write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            try replacement.write(buffer)
+            try replacement.commit()
+        } catch {
+            replacement.discard()
+            throw error
+        }
+    }
+
+    private static func writeInPlace(_ path: String, _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
+        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            throw LogbookError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { close(descriptor) }
+        let output = FileOutput(descriptor: descriptor, path: path)
+        try body { try output.write($0) }
+    }
+}

@@ -1,0 +1,52 @@
+import CSQLite
+import Foundation
+
+/// What the first 100 bytes of a database file say about it: whether it is an SQLite database at
+/// all, and whether the file is as long as its header says. SQLite itself treats a file shorter
+/// than its header as an empty database (and would write a new one over it), and reads a file cut
+/// short by a few bytes without complaint, returning changed text.
+///
+/// The header is read through the connection's own open file (SQLite's VFS), never by opening the
+/// file again: closing another descriptor of a file would drop the POSIX locks SQLite holds on it
+/// in this process, and with them other connections' view of the write-ahead log.
+enum DatabaseFileHeader {
+    private static let magic = Array("SQLite format 3\0".utf8)
+
+    /// The problems of the main database file of `connection`; empty when it is sound, is empty
+    /// (a new database), or is in memory.
+    static func problems(of connection: Connection) -> [String] {
+        var status = stat()
+        guard connection.path != ":memory:", stat(connection.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+              status.st_size > 0 else { return [] }
+        let size = Int(status.st_size)
+        guard let header = readHeader(connection.handle), header.count == 100, header.starts(with: magic) else {
+            return ["it is not an SQLite database (\(size) bytes without an SQLite header)"]
+        }
+        let pageSizeField = Int(header[16]) << 8 | Int(header[17])
+        let pageSize = pageSizeField == 1 ? 65_536 : pageSizeField
+        guard pageSize >= 512, pageSize & (pageSize - 1) == 0 else {
+            return ["its header is damaged (page size \(pageSizeField))"]
+        }
+        var problems: [String] = []
+        if size % pageSize != 0 {
+            problems.append("its size, \(size) bytes, is not a whole number of \(pageSize)-byte pages: it was cut or extended")
+        }
+        // The page count in the header is valid when its "version valid for" equals the change counter.
+        let field = { (offset: Int) in header[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let pages = field(28)
+        if field(92) == field(24) && pages > 0 && size < pages * pageSize {
+            problems.append("it is \(size) bytes long but its header counts \(pages) pages of \(pageSize) bytes: it was cut short")
+        }
+        return problems
+    }
+
+    /// The first 100 bytes, read with SQLite's handle of the main database file.
+    private static func readHeader(_ database: OpaquePointer) -> [UInt8]? {
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(database, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK, let file,
+              let read = file.pointee.pMethods?.pointee.xRead else { return nil }
+        var bytes = [UInt8](repeating: 0, count: 100)
+        let code = bytes.withUnsafeMutableBytes { read(file, $0.baseAddress, 100, 0) }
+        return code == SQLITE_OK ? bytes : nil
+    }
+}
