@@ -131,6 +131,11 @@ final class ExactDataCLITests: XCTestCase {
         let found = try cli.run(["history", "list", "--where", "date >= 1500-03-01 && date < 1500-03-02", "--format", "csv"])
         XCTAssertEqual(found.lines.dropFirst().map { $0.split(separator: ",")[1] }, ["1500-03-01"])
 
+        // In Kathmandu, whose offset before 1920 was its local mean time east of UTC, 0001-01-01
+        // starts in year 0 UTC, before the first instant Logbook stores: said so, by the value typed.
+        XCTAssertFailure(try cli.run(["--time-zone", "Asia/Kathmandu", "history", "add", "X", "--at", "0001-01-01"]), status: 2,
+                         mentioning: "0001-01-01 starts at 0000-12-31T", "Asia/Kathmandu", "outside the instants Logbook stores")
+
         let before = cli.snapshot()
         let late = try cli.run(["--time-zone", "Pacific/Kiritimati", "history", "add", "Squat", "--at", "9999-12-31T23:59:59.999999Z"])
         XCTAssertFailure(late, status: 1, mentioning: "invalid date '9999-12-31T23:59:59.999969Z'", "10000-01-01", "Pacific/Kiritimati")
@@ -184,7 +189,15 @@ final class ExactDataCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["import", json]).status, 0)
         let ndjson = try write("\u{FEFF}" + day(7, "2026-02-01T10:00:00Z", ["Squat"]) + "\n", to: "marked.ndjson", in: cli)
         XCTAssertEqual(try cli.run(["import", ndjson]).status, 0)
-        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "2\n")
+        // Spreadsheets end a file with a blank line, and may write a row's id in lower case.
+        let lower = try write(header + row("3.0", 1, item1).replacingOccurrences(of: "4000-8000-000000000001", with: "4000-8000-000000000003")
+                                  + row("3.0", 2, item2).replacingOccurrences(of: "6F1B2C43-0000-4000-8000-000000000001",
+                                                                                 with: "6f1b2c43-0000-4000-8000-000000000003") + "\r\n",
+                              to: "lower.csv", in: cli)
+        let imported = try cli.run(["import", lower])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("read 1, inserted 1"), imported.stderr)
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "3\n")
         XCTAssertEqual(try cli.run(["count", "history"]).stdout, "1\n")
     }
 }

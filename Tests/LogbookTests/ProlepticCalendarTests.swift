@@ -47,6 +47,24 @@ final class ProlepticCalendarTests: XCTestCase {
         }
     }
 
+    /// The last `Double` before a midnight belongs to the day before, in any zone: the offset is
+    /// added to whole seconds, not in floating point (which rounded it up to midnight).
+    func testTheLastInstantBeforeMidnightIsOnTheDayBefore() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_CALENDAR_SEED", default: 1_584))
+        for index in 0..<PropertyTestSettings.scaled(5_000, by: "LOGBOOK_PROPERTY_SCALE") {
+            let zone = zones[index % zones.count]
+            let day = try XCTUnwrap(CalendarDay(dayNumber: random.int(CalendarDay(year: 2, month: 1, day: 1)!.dayNumber
+                                                                         ... CalendarDay(year: 9998, month: 1, day: 1)!.dayNumber)))
+            let start = day.start(in: zone).timeIntervalSinceReferenceDate
+            XCTAssertEqual(CalendarDay(exactly: Date(timeIntervalSinceReferenceDate: start.nextDown), in: zone), day.adding(days: -1),
+                           "\(day) in \(zone.identifier)")
+            XCTAssertEqual(CalendarDay(exactly: Date(timeIntervalSinceReferenceDate: start), in: zone), day)
+        }
+        let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
+        XCTAssertEqual(CalendarDay(exactly: Date(timeIntervalSinceReferenceDate: -5e-324), in: utc), CalendarDay("2000-12-31"))
+        XCTAssertEqual(CalendarDay(exactly: Date(iso8601: "2264-07-01T23:59:59.999999Z")!, in: utc), CalendarDay("2264-07-01"))
+    }
+
     func testDaysBeforeTheGregorianReformAreProleptic() throws {
         let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
         // The Unix times are SQLite's: strftime('%s', '1500-03-01'), ….

@@ -1,0 +1,152 @@
+import Foundation
+import Logbook
+import XCTest
+
+/// Where the tool meets the file system, the terminal and signals (issue 15, items 1 to 6): every
+/// write is checked, `-o` writes where the user meant, reading commands create nothing, and
+/// interrupted commands leave no temporary files.
+final class OutputAndFileEdgesCLITests: XCTestCase {
+    /// A database with 3,000 days, enough that an export takes a moment.
+    private func loaded() throws -> CLIHarness {
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("days.ndjson")
+        try Reliability.writeHistory(days: 0..<3_000, to: file)
+        XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+        return cli
+    }
+
+    /// Runs `script` in bash in the harness's folder, with `$LOGBOOK` the binary and `$DB` the database.
+    private func shell(_ cli: CLIHarness, _ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = cli.folder
+        process.environment = ["TZ": "UTC", "HOME": cli.folder.path, "PATH": "/usr/bin:/bin",
+                               "LOGBOOK": CLIHarness.executable.path, "DB": cli.database.path]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let errors = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    }
+
+    private func leftovers(_ cli: CLIHarness) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains(".logbook-tmp-") }
+    }
+
+    // 1. Write errors are errors; a closed pipe is not.
+    func testAFailedWriteToStdoutIsAnErrorAndAClosedPipeIsQuiet() throws {
+        let cli = try loaded()
+        for command in ["export history --format json", "history list", "report history --by day --format csv",
+                        "query 'SELECT * FROM exercises' --format ndjson"] {
+            let full = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) > /dev/full")
+            XCTAssertEqual(full.status, 1, command)
+            XCTAssertEqual(full.stderr, "logbook: error: cannot write to standard output: No space left on device\n", command)
+            let piped = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")
+            XCTAssertEqual(piped.stderr, "", command)
+            XCTAssertTrue(["0", "141"].contains(piped.stdout.trimmingCharacters(in: .newlines)), "\(command): \(piped.stdout)")
+        }
+    }
+
+    // 2. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions.
+    func testOutputFollowsLinksAndWritesSpecialFilesInPlace() throws {
+        let cli = try loaded()
+        let expected = try cli.run(["export", "history", "--format", "csv"]).stdout
+        let target = cli.folder.appendingPathComponent("target.csv")
+        try Data("old".utf8).write(to: target)
+        XCTAssertEqual(chmod(target.path, 0o640), 0)
+        let link = cli.folder.appendingPathComponent("link.csv")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "target.csv")
+        XCTAssertEqual(try cli.run(["export", "history", "-o", link.path]).status, 0)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "target.csv", "still a link")
+        XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), expected)
+        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int), 0o640)
+
+        let dangling = cli.folder.appendingPathComponent("dangling.json")
+        try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "made.json")
+        XCTAssertEqual(try cli.run(["export", "history", "-o", dangling.path]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("made.json").path))
+
+        let fifo = try shell(cli, "mkfifo pipe && (cat pipe > fromfifo.csv &) && $LOGBOOK --db \"$DB\" export history --format csv -o pipe; "
+                                  + "status=$?; sleep 0.3; cmp -s fromfifo.csv <($LOGBOOK --db \"$DB\" export history --format csv) && echo same; exit $status")
+        XCTAssertEqual(fifo.status, 0, fifo.stderr)
+        XCTAssertEqual(fifo.stdout, "same\n")
+        let stdout = try shell(cli, "$LOGBOOK --db \"$DB\" export history --format csv -o /dev/stdout | wc -c")
+        XCTAssertEqual(Int(stdout.stdout.trimmingCharacters(in: .whitespacesAndNewlines)), expected.utf8.count, stdout.stderr)
+        XCTAssertEqual(try leftovers(cli), [])
+    }
+
+    // 3. Reading commands never create a database; writing ones say when they do.
+    func testReadingCommandsCreateNothingAndWritingOnesSaySo() throws {
+        let cli = try CLIHarness()
+        let missing = cli.folder.appendingPathComponent("typo.sqlite")
+        for arguments in [["history", "list"], ["count", "history"], ["report", "history"], ["export", "drafts"],
+                          ["query", "SELECT 1"], ["drafts", "list"], ["drafts", "show", "1.0"],
+                          ["backup", cli.folder.appendingPathComponent("copy.sqlite").path]] {
+            let result = try cli.run(["--db", missing.path] + arguments, useDatabase: false)
+            XCTAssertFailure(result, status: 1, mentioning: "no database at \(missing.path) (check --db or $LOGBOOK_DB, or run 'logbook init')")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "\(arguments) created the file")
+        }
+        let added = try cli.run(["--db", missing.path, "history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"], useDatabase: false)
+        XCTAssertEqual(added.status, 0)
+        XCTAssertEqual(added.stderr, "logbook: 2026-01-01: 1 exercise\nlogbook: created \(missing.path)\n")
+        let again = try cli.run(["--db", missing.path, "history", "add", "Squat"], useDatabase: false)
+        XCTAssertFalse(again.stderr.contains("created"))
+    }
+
+    // 4. An empty --db or $LOGBOOK_DB is a usage error, not the default database.
+    func testAnEmptyDatabasePathIsAUsageError() throws {
+        let cli = try CLIHarness()
+        XCTAssertFailure(try cli.run(["--db", "", "history", "add", "Squat"], useDatabase: false), status: 2, mentioning: "--db is empty")
+        XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["LOGBOOK_DB": ""], useDatabase: false),
+                         status: 2, mentioning: "$LOGBOOK_DB is set but empty")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("xdg").path))
+    }
+
+    // 5. No command writes into a file that is not a Logbook database, whatever its size.
+    func testShortAndEmptyFilesAreNeverTurnedIntoDatabases() throws {
+        let cli = try CLIHarness()
+        for bytes in [Data([0x53]), Data("SQLite format 3\0".utf8), Data(repeating: 0, count: 99), Data(repeating: 0x41, count: 4_096)] {
+            try bytes.write(to: cli.database)
+            for arguments in [["count", "history"], ["history", "add", "Squat"], ["init"], ["migrate"], ["check"]] {
+                let result = try cli.run(arguments)
+                XCTAssertFailure(result, status: 1, mentioning: "not a Logbook database")
+                XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "\(arguments) on \(bytes.count) bytes")
+            }
+        }
+        try Data().write(to: cli.database)
+        XCTAssertFailure(try cli.run(["history", "add", "Squat"]), status: 1, mentioning: "is an empty file", "logbook init")
+        XCTAssertEqual(try Data(contentsOf: cli.database).count, 0)
+        XCTAssertEqual(try cli.run(["init"]).status, 0, "init may create a database in an empty file")
+        XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0)
+    }
+
+    // 6. Interrupted and failed writes leave no temporary files and the target as it was.
+    func testInterruptedAndFailedExportsLeaveNothingBehind() throws {
+        let cli = try loaded()
+        let out = cli.folder.appendingPathComponent("out.json")
+        try Data("previous".utf8).write(to: out)
+        for signal in ["TERM", "INT", "HUP"] {
+            let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history --format json -o out.json & pid=$!; "
+                                        + "sleep 0.15; kill -\(signal) $pid; wait $pid; echo $?")
+            XCTAssertEqual(try leftovers(cli), [], "SIG\(signal): \(result.stdout)")
+            let content = try String(contentsOf: out, encoding: .utf8)
+            XCTAssertTrue(content == "previous" || content.hasPrefix("[{"), "SIG\(signal) left a partial file")
+            try Data("previous".utf8).write(to: out)
+        }
+        // A file size limit is an ordinary write error, not death by SIGXFSZ.
+        let limited = try shell(cli, "ulimit -f 200; $LOGBOOK --db \"$DB\" export history --format json -o out.json")
+        XCTAssertEqual(limited.status, 1, limited.stderr)
+        XCTAssertEqual(limited.stderr, "logbook: error: cannot write out.json: File too large\n")
+        XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous")
+        XCTAssertEqual(try leftovers(cli), [])
+        // A temporary left by a killed run (its process is gone) is removed by the next run.
+        let stale = cli.folder.appendingPathComponent(".out.json.logbook-tmp-2147483646-1a2b")
+        try Data("stale".utf8).write(to: stale)
+        XCTAssertEqual(try cli.run(["export", "history", "-o", out.path]).status, 0)
+        XCTAssertEqual(try leftovers(cli), [])
+    }
+}
