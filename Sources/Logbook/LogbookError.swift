@@ -1,9 +1,10 @@
 import Foundation
 import SQLiteQuery
 
-/// Everything that can go wrong in Logbook, as values. The CLI renders each one once, as a
-/// `logbook: error: …` line.
-public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Everything that can go wrong in Logbook, as values: every failure of a store's calls is one of
+/// these. Its text (`description`, and `localizedDescription` for an app's alert) names the value,
+/// the file and, for imports, the record; the CLI prints it once, as a `logbook: error: …` line.
+public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The file exists but is not an SQLite database, or is damaged.
     case notADatabase(path: String, reason: String)
     /// There is no database at the path, and the operation does not create one.
@@ -12,8 +13,24 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The migrator refused the database (edited migration, newer schema).
     case migration(path: String, MigrationError)
-    /// SQLite reported an error.
-    case database(SQLiteError)
+    /// SQLite reported an error on the database at `path`. The statement that failed is kept in
+    /// the error's `debugDescription`, out of the message.
+    case database(path: String, SQLiteError)
+    /// The database at `path` is damaged (SQLite found malformed pages, or a value of the wrong
+    /// type where Logbook reads its records).
+    case damaged(path: String, reason: String)
+    /// The database at `path` cannot be written: the file, or its folder, is read-only.
+    case readOnly(path: String)
+    /// Another record is stored on this calendar day (there is never more than one per day).
+    case dayTaken(CalendarDay, by: UUID)
+    /// An import file was refused; nothing was written.
+    case importRefused(ImportError)
+    /// A backup was refused or failed; the target is as it was.
+    case backupRefused(BackupError)
+    /// A `#Predicate` or sort (or a `--where` filter) cannot be run exactly in SQL.
+    case unsupportedQuery(QueryError)
+    /// A read-only SQL statement (``Logbook/query(_:parameters:columns:row:)``) was refused before it ran.
+    case queryRefused(sql: String, reason: String)
     /// No draft has this id, id prefix or version.
     case draftNotFound(String)
     /// Several drafts match the reference (a shared version or id prefix): use an id.
@@ -35,7 +52,14 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
         case .noDatabase(let path): "no database at \(path)"
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .migration(let path, let error): "\(path): \(error)"
-        case .database(let error): error.description
+        case .database(let path, let error): "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
+        case .damaged(let path, let reason): "\(path) is damaged (\(reason)); run 'logbook check', and restore a backup if it fails"
+        case .readOnly(let path): "cannot write \(path): the file or its folder is read-only"
+        case .dayTaken(let day, let id): "\(day) already has a record (\(id.uuidString)); there is one record per calendar day"
+        case .importRefused(let error): error.description
+        case .backupRefused(let error): error.description
+        case .unsupportedQuery(let error): error.description
+        case .queryRefused(let sql, let reason): "query refused (\(reason)): \(sql.prefix(200))"
         case .draftNotFound(let reference): "no draft with id or version '\(reference)'"
         case .ambiguousDraft(let reference, let ids):
             "'\(reference)' matches \(ids.count) drafts; use one of their ids: "
@@ -48,6 +72,26 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible {
         case .dayNotFound(let day): "no exercises recorded on \(day)"
         case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        }
+    }
+
+    public var errorDescription: String? { description }
+
+    /// A failure as the store reports it: the library's own errors (SQLite's, the migrator's, an
+    /// import's, a backup's, a query's) become the ``LogbookError`` case that names `path`; any
+    /// other error (a caller's own, thrown from one of its callbacks) passes through unchanged.
+    static func reported(_ error: Error, path: String) -> Error {
+        switch error {
+        case let error as LogbookError: error
+        case let error as MigrationError: LogbookError.migration(path: path, error)
+        case let error as ImportError: LogbookError.importRefused(error)
+        case let error as BackupError: LogbookError.backupRefused(error)
+        case let error as QueryError: LogbookError.unsupportedQuery(error)
+        case let error as ColumnConversionError: LogbookError.damaged(path: path, reason: "a stored value Logbook cannot read: \(error)")
+        case let error as SQLiteError where error.isNotADatabaseOrCorrupt: LogbookError.damaged(path: path, reason: error.message)
+        case let error as SQLiteError where error.isReadOnly: LogbookError.readOnly(path: path)
+        case let error as SQLiteError: LogbookError.database(path: path, error)
+        default: error
         }
     }
 }

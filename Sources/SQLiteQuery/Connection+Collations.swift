@@ -25,6 +25,8 @@ extension Connection {
             if let pointer { Unmanaged<CollationBox>.fromOpaque(pointer).release() }
         })
         guard code == SQLITE_OK else {
+            // Unlike a function's, a collation's destructor is not called when registration fails.
+            Unmanaged<CollationBox>.fromOpaque(box).release()
             throw SQLiteError(code: code, message: "cannot register collation \(name)")
         }
     }

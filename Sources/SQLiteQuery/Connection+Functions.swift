@@ -9,14 +9,30 @@ private final class FunctionBox {
     init(_ body: @escaping SQLFunction) { self.body = body }
 }
 
+/// What SQLite may assume of a function (``Connection/createFunction(_:argumentCount:options:body:)``).
+public struct SQLFunctionOptions: OptionSet, Sendable {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The same arguments always give the same result, so SQLite may compute it once and use the
+    /// function in indexes and `CHECK` constraints. Not for anything that reads a locale, a
+    /// clock or random numbers.
+    public static let deterministic = SQLFunctionOptions(rawValue: SQLITE_DETERMINISTIC)
+    /// No side effects and nothing read from outside the arguments, so the file's own views and
+    /// triggers may call it even when the schema is not trusted.
+    public static let innocuous = SQLFunctionOptions(rawValue: SQLITE_INNOCUOUS)
+}
+
 extension Connection {
-    /// Registers a deterministic SQL function for this connection, callable from any statement.
+    /// Registers an SQL function for this connection, callable from any statement.
     ///
-    /// `argumentCount` of -1 accepts any number of arguments. A thrown error becomes an SQL error
-    /// with the error's description as its message.
-    public func createFunction(_ name: String, argumentCount: Int32, body: @escaping SQLFunction) throws {
+    /// `argumentCount` of -1 accepts any number of arguments. `options` says what SQLite may
+    /// assume (nothing by default). A thrown error becomes an SQL error with the error's
+    /// description as its message.
+    public func createFunction(_ name: String, argumentCount: Int32, options: SQLFunctionOptions = [],
+                               body: @escaping SQLFunction) throws {
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()
-        let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS
+        let flags = SQLITE_UTF8 | options.rawValue
         let code = sqlite3_create_function_v2(handle, name, argumentCount, flags, box, { context, count, arguments in
             guard let context, let pointer = sqlite3_user_data(context) else { return }
             let function = Unmanaged<FunctionBox>.fromOpaque(pointer).takeUnretainedValue()
@@ -31,6 +47,8 @@ extension Connection {
                 sqlite3_result_error(context, "\(error)", -1)
             }
         }, nil, nil, { pointer in
+            // Called when the function is replaced or the connection closes, and by SQLite itself
+            // when registration fails.
             if let pointer { Unmanaged<FunctionBox>.fromOpaque(pointer).release() }
         })
         guard code == SQLITE_OK else {
@@ -52,23 +70,25 @@ extension Connection {
     ///   integer arithmetic that fails on overflow or division by zero, where Swift would trap,
     ///   instead of silently turning into a REAL or NULL.
     func registerStandardFunctions() throws {
-        try createFunction("swift_key", argumentCount: 1) { arguments in
+        let pure: SQLFunctionOptions = [.deterministic, .innocuous]
+        try createFunction("swift_key", argumentCount: 1, options: pure) { arguments in
             guard case .text(let text) = arguments[0] else { return arguments[0] }
             return .text(text.comparisonKey)
         }
-        try createTextFunction("swift_contains", argumentCount: 2) { texts in
+        try createTextFunction("swift_contains", argumentCount: 2, options: pure) { texts in
             .integer(try PredicateExpressions.CollectionContainsCollection(
                 base: PredicateExpressions.Value(texts[0]), other: PredicateExpressions.Value(texts[1])
             ).evaluate(PredicateBindings()) ? 1 : 0)
         }
-        try createTextFunction("swift_starts_with", argumentCount: 2) { texts in
+        try createTextFunction("swift_starts_with", argumentCount: 2, options: pure) { texts in
             .integer(try PredicateExpressions.SequenceStartsWith(
                 base: PredicateExpressions.Value(texts[0]), prefix: PredicateExpressions.Value(texts[1])
             ).evaluate(PredicateBindings()) ? 1 : 0)
         }
-        try createTextFunction("swift_less", argumentCount: 2) { .integer($0[0] < $0[1] ? 1 : 0) }
-        try createTextFunction("swift_count", argumentCount: 1) { .integer(Int64($0[0].count)) }
-        try createTextFunction("swift_localized_contains", argumentCount: 2) {
+        try createTextFunction("swift_less", argumentCount: 2, options: pure) { .integer($0[0] < $0[1] ? 1 : 0) }
+        try createTextFunction("swift_count", argumentCount: 1, options: pure) { .integer(Int64($0[0].count)) }
+        // The current locale decides: not deterministic.
+        try createTextFunction("swift_localized_contains", argumentCount: 2, options: .innocuous) {
             .integer($0[0].localizedStandardContains($0[1]) ? 1 : 0)
         }
         try createIntegerFunction("swift_add") { $0.addingReportingOverflow($1) }
@@ -79,9 +99,9 @@ extension Connection {
     }
 
     /// A function of text arguments: NULL if any argument is NULL; an error for non-text arguments.
-    private func createTextFunction(_ name: String, argumentCount: Int32,
+    private func createTextFunction(_ name: String, argumentCount: Int32, options: SQLFunctionOptions,
                                     body: @escaping ([String]) throws -> DatabaseValue) throws {
-        try createFunction(name, argumentCount: argumentCount) { arguments in
+        try createFunction(name, argumentCount: argumentCount, options: options) { arguments in
             var texts: [String] = []
             for argument in arguments {
                 switch argument {
@@ -97,7 +117,7 @@ extension Connection {
     /// A binary integer function that fails, as Swift traps, on overflow and division by zero.
     private func createIntegerFunction(_ name: String,
                                        body: @escaping (Int64, Int64) -> (partialValue: Int64, overflow: Bool)) throws {
-        try createFunction(name, argumentCount: 2) { arguments in
+        try createFunction(name, argumentCount: 2, options: [.deterministic, .innocuous]) { arguments in
             switch (arguments[0], arguments[1]) {
             case (.null, _), (_, .null):
                 return .null

@@ -27,6 +27,11 @@ extension Connection {
             rollbackIfOpen()
             throw error
         }
+        // A transaction SQLite ended on its own (a failed savepoint rollback swallowed by `body`)
+        // is not committed statement by statement: it failed.
+        guard !isAutocommit else {
+            throw SQLiteError(code: SQLITE_ABORT, message: "the transaction was rolled back before it could commit")
+        }
         do {
             try cachedStatement("COMMIT").execute()
             if sqlite3_total_changes64(handle) != changesBefore { hasCommittedChanges = true }
@@ -48,7 +53,10 @@ extension Connection {
             try execute("RELEASE \(name)")
             return result
         } catch {
-            try? execute("ROLLBACK TO \(name); RELEASE \(name)")
+            // A savepoint that cannot be rolled back (SQLite may have rolled the whole transaction
+            // back already, after SQLITE_FULL) leaves the outer transaction in doubt: that is the
+            // failure to report, and the outer transaction rolls back on it.
+            try execute("ROLLBACK TO \(name); RELEASE \(name)")
             throw error
         }
     }

@@ -72,6 +72,13 @@ public final class Connection {
         self.options = options
         sqlite3_extended_result_codes(handle, 1)
         sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        // Defensive: no SQL can corrupt the file on purpose (writable_schema, raw page writes);
+        // no extension can be loaded; fts3_tokenizer cannot replace a tokenizer with a pointer;
+        // a file's own views and triggers cannot call functions that are not innocuous.
+        for (option, value) in [(SQLITE_DBCONFIG_DEFENSIVE, 1), (SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0),
+                                (SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER, 0), (SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0)] {
+            _ = logbook_sqlite3_db_config_int(handle, option, Int32(value))
+        }
         // Every stored property is set, so if these throw, deinit runs and closes the handle (once).
         try execute("""
             PRAGMA foreign_keys = ON;
@@ -116,6 +123,9 @@ public final class Connection {
     /// statement object comes back each time, so finish with one before asking for it again.
     public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[ExactText(sql)] {
+            // One that is being stepped (a cursor's, or an outer loop's when a callback runs the
+            // same SQL again) is never handed out: resetting it would restart that loop.
+            guard sqlite3_stmt_busy(statement.handle) == 0 else { return try Statement(database: handle, sql: sql) }
             statement.reset()
             return statement
         }

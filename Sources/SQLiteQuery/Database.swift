@@ -23,6 +23,8 @@ public final class Database: @unchecked Sendable {
     }
 
     private let connection: Connection
+    /// How a failure inside ``read(_:)``, ``write(_:)`` and ``withConnection(_:)`` reaches the caller.
+    private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
     private let lock = NSRecursiveLock()
     public let migrator: Migrator
@@ -31,8 +33,12 @@ public final class Database: @unchecked Sendable {
     /// Opens the database at `path`. Before anything is written it checks that the file is an
     /// SQLite database and that its migration history is one this migrator accepts; only then does
     /// it switch the file to WAL and apply pending migrations.
+    ///
+    /// `reportError` turns each failure of the calls below into what the caller sees (a store gives
+    /// SQLite's errors its own vocabulary and the file's path); by default errors pass unchanged.
     public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
-                mode: OpenMode = .migrate) throws {
+                mode: OpenMode = .migrate, reportError: @escaping @Sendable (Error) -> Error = { $0 }) throws {
+        self.reportError = reportError
         var options = options
         if mode != .migrate { options.createIfMissing = false }
         connection = try Connection(path: path, options: options)
@@ -55,21 +61,33 @@ public final class Database: @unchecked Sendable {
     public func write<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try connection.transaction(.immediate) { try body(connection) }
+        do {
+            return try connection.transaction(.immediate) { try body(connection) }
+        } catch {
+            throw reportError(error)
+        }
     }
 
     /// Runs `body` in a read transaction, so every statement in it sees the same snapshot.
     public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try connection.transaction(.deferred) { try body(connection) }
+        do {
+            return try connection.transaction(.deferred) { try body(connection) }
+        } catch {
+            throw reportError(error)
+        }
     }
 
     /// Runs `body` with the connection and no transaction: for statements that cannot run inside
     /// one (`VACUUM`, some pragmas) or that manage their own.
-    public func withConnection<Result>(_ body: (Connection) throws -> Result) rethrows -> Result {
+    public func withConnection<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        return try body(connection)
+        do {
+            return try body(connection)
+        } catch {
+            throw reportError(error)
+        }
     }
 }

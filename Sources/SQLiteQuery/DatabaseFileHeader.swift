@@ -28,6 +28,11 @@ enum DatabaseFileHeader {
             return ["its header is damaged (page size \(pageSizeField))"]
         }
         var problems: [String] = []
+        // With frames in the write-ahead log the file may be caught mid-checkpoint (its header
+        // already counting pages not yet written): SQLite recovers that from the log, so the
+        // length is judged only when the log is empty.
+        var log = stat()
+        guard stat(connection.path + "-wal", &log) != 0 || log.st_size == 0 else { return [] }
         if size % pageSize != 0 {
             problems.append("its size, \(size) bytes, is not a whole number of \(pageSize)-byte pages: it was cut or extended")
         }

@@ -25,6 +25,19 @@ public struct Migration: Sendable, Equatable {
         self.init(version: version, name: String(parts[1]), sql: sql)
     }
 
+    /// The line that asks for foreign keys off while the migration runs.
+    public static let foreignKeysOffDirective = "-- migration: foreign keys off"
+
+    /// Whether the migration runs with foreign keys off: it starts with the line
+    /// `-- migration: foreign keys off`, as a migration that rebuilds a table must (SQLite's
+    /// twelve-step `ALTER TABLE` procedure: with foreign keys on, dropping the old parent table
+    /// would delete every child row through `ON DELETE CASCADE`). `PRAGMA foreign_key_check` runs
+    /// before it commits, and any violation refuses it.
+    public var runsWithForeignKeysOff: Bool {
+        sql.split(separator: "\n", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
+            == Self.foreignKeysOffDirective
+    }
+
     /// SHA-256 of the SQL text's UTF-8 bytes: any edit to an applied file changes it.
     public var checksum: String { SHA256.hexDigest(of: sql.utf8) }
 
@@ -47,6 +60,11 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case foreignDatabase(tables: [String])
     /// The database lacks migrations this binary knows, and was opened for reading only.
     case pendingMigrations(identifiers: [String])
+    /// The history lacks a migration that later ones depend on: a row of `schema_migrations` was
+    /// deleted (re-applying it would fail, its objects exist).
+    case incompleteHistory(missing: [String], after: String)
+    /// A migration that ran with foreign keys off left rows whose parent is missing; it was rolled back.
+    case foreignKeyViolations(identifier: String, violations: [String])
 
     public var description: String {
         switch self {
@@ -60,6 +78,12 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignDatabase(let tables):
             "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
                 + "but no migration history: it belongs to another program; refusing to change it"
+        case .incompleteHistory(let missing, let after):
+            "the migration history lacks \(missing.joined(separator: ", ")) though \(after) was applied (a row of "
+                + "schema_migrations was deleted); refusing to change the database"
+        case .foreignKeyViolations(let identifier, let violations):
+            "migration \(identifier) left rows without their parent (\(violations.prefix(5).joined(separator: "; "))); "
+                + "it was rolled back"
         case .pendingMigrations(let identifiers):
             "the database needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
                 + "run 'logbook migrate' to apply them"

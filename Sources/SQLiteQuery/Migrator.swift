@@ -77,6 +77,12 @@ public struct Migrator: Sendable {
             }
         }
         let appliedAt = Dictionary(uniqueKeysWithValues: applied.map { ($0.version, $0.appliedAt) })
+        if let latest = applied.last, let latestMigration = known[latest.version] {
+            let gaps = migrations.filter { $0.version < latest.version && appliedAt[$0.version] == nil }
+            if !gaps.isEmpty {
+                throw MigrationError.incompleteHistory(missing: gaps.map(\.identifier), after: latestMigration.identifier)
+            }
+        }
         return migrations.map { Status(migration: $0, appliedAt: appliedAt[$0.version]) }
     }
 
@@ -106,12 +112,21 @@ public struct Migrator: Sendable {
         let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
         var applied: [Migration] = []
         for migration in pending {
+            // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
+            if migration.runsWithForeignKeysOff { try connection.execute("PRAGMA foreign_keys = OFF") }
+            defer { if migration.runsWithForeignKeysOff { try? connection.execute("PRAGMA foreign_keys = ON") } }
             let didApply = try connection.transaction(.immediate) { () throws -> Bool in
                 let stillPending = try status(of: connection)
                     .contains { $0.migration.version == migration.version && $0.appliedAt == nil }
                 guard stillPending else { return false }
                 try connection.execute(Self.historyTableSQL)
                 try connection.execute(migration.sql)
+                if migration.runsWithForeignKeysOff {
+                    let violations = try connection.foreignKeyViolations()
+                    guard violations.isEmpty else {
+                        throw MigrationError.foreignKeyViolations(identifier: migration.identifier, violations: violations)
+                    }
+                }
                 try connection.run(
                     "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                     [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),

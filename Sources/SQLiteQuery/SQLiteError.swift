@@ -1,11 +1,12 @@
 import CSQLite
+import Foundation
 
 /// An error reported by SQLite, with everything needed to understand it.
 ///
 /// `code` is SQLite's *extended* result code (for example `SQLITE_CONSTRAINT_UNIQUE`, 2067),
 /// `message` is `sqlite3_errmsg` at the time of failure, and `sql` is the statement that failed,
 /// when there was one.
-public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, LocalizedError {
     public let code: Int32
     public let message: String
     public let sql: String?
@@ -22,17 +23,35 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite's own English name for the result code, e.g. "constraint failed".
     public var codeDescription: String { String(cString: sqlite3_errstr(code)) }
 
-    public var description: String {
-        var text = "SQLite error \(code) (\(codeDescription)): \(message)"
-        if let sql { text += " in `\(sql)`" }
-        return text
-    }
+    /// The code and SQLite's message, for people: the statement stays out (it is in ``debugDescription``).
+    public var description: String { "SQLite error \(code) (\(codeDescription)): \(message)" }
+
+    /// The description with the statement that failed, for logs and debugging.
+    public var debugDescription: String { description + (sql.map { " in `\($0)`" } ?? "") }
+
+    public var errorDescription: String? { description }
 
     /// Whether the database was locked by another connection (`SQLITE_BUSY` or `SQLITE_LOCKED`).
     public var isBusy: Bool { primaryCode == SQLITE_BUSY || primaryCode == SQLITE_LOCKED }
 
     /// Whether the file is not a database or is damaged (`SQLITE_NOTADB` or `SQLITE_CORRUPT`).
     public var isNotADatabaseOrCorrupt: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
+
+    /// Whether the file, or the folder SQLite must create its `-wal` and `-shm` files in, cannot be
+    /// written (`SQLITE_READONLY` and its extended codes).
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+
+    /// Whether the folder of the database cannot be written (`SQLITE_READONLY_DIRECTORY`).
+    public var isReadOnlyDirectory: Bool { code == SQLITE_READONLY | (6 << 8) }  // SQLITE_READONLY_DIRECTORY, a macro Swift does not import
+
+    /// Whether the file could not be opened at all (`SQLITE_CANTOPEN`).
+    public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
+
+    /// Whether an authorizer refused the statement (`SQLITE_AUTH`).
+    public var isNotAuthorized: Bool { primaryCode == SQLITE_AUTH }
+
+    /// Whether a `UNIQUE` constraint refused a row (`SQLITE_CONSTRAINT_UNIQUE`).
+    public var isUniqueConstraint: Bool { code == SQLITE_CONSTRAINT | (8 << 8) }  // SQLITE_CONSTRAINT_UNIQUE
 }
 
 /// A value read from a column could not be converted to the Swift type asked for.

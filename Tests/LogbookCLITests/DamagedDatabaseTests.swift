@@ -129,7 +129,7 @@ final class DamagedDatabaseTests: XCTestCase {
             let context = arguments.joined(separator: " ")
             // `init` and `migrate` have nothing to do on a current database, so they write nothing.
             if writes && !["init", "migrate"].contains(arguments[0]) {
-                XCTAssertFailure(result, status: 1, mentioning: "readonly database")
+                XCTAssertFailure(result, status: 1, mentioning: "cannot write \(cli.database.path): the file or its folder is read-only")
             } else {
                 XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
             }

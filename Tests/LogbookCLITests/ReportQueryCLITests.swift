@@ -84,4 +84,27 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("other.sqlite").path))
     }
+
+    /// `query` reads and nothing else (issue 15, item 10): no native pointers, no extensions, no
+    /// pragma that sets anything; the pragmas that describe the schema still answer.
+    func testQueryCannotReachOutsideTheDatabase() throws {
+        let cli = try CLIHarness()
+        _ = try FixtureData.load(into: cli)
+        let before = cli.snapshot()
+        for sql in ["SELECT hex(fts3_tokenizer('simple'))", "SELECT fts3_tokenizer('simple', x'0000000000000000')",
+                    "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')", "PRAGMA writable_schema = 1",
+                    "PRAGMA user_version = 3", "SELECT * FROM pragma_writable_schema", "PRAGMA journal_mode = DELETE",
+                    "WITH x AS (SELECT 1) SELECT fts3_tokenizer('porter') FROM x", "SELECT writefile('/tmp/x', 'y')"] {
+            let refused = try cli.run(["query", sql])
+            XCTAssertEqual(refused.status, 1, "\(sql): \(refused.stdout)")
+            XCTAssertEqual(refused.stdout, "", sql)
+            XCTAssertTrue(refused.stderr.hasPrefix("logbook: error: "), refused.stderr)
+        }
+        XCTAssertEqual(cli.snapshot(), before)
+        let described = try cli.run(["query", "PRAGMA table_info(drafts)", "--format", "csv"])
+        XCTAssertEqual(described.status, 0, described.stderr)
+        XCTAssertTrue(described.stdout.contains("version_key"), described.stdout)
+        let version = try cli.run(["query", "PRAGMA user_version", "--format", "csv"])
+        XCTAssertEqual(version.status, 0, version.stderr)
+    }
 }

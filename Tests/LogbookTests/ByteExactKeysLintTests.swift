@@ -21,6 +21,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("SQLiteQuery/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
         ("SQLiteQuery/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),
         ("SQLiteQuery/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
+        ("SQLiteQuery/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
     ]
 

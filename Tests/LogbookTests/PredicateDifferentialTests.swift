@@ -84,8 +84,8 @@ final class PredicateDifferentialTests: XCTestCase {
                                                             line: UInt = #line) {
             for attempt in [{ _ = try repository.fetch(descriptor) }, { _ = try repository.fetchCount(descriptor) }] {
                 XCTAssertThrowsError(try attempt(), line: line) { error in
-                    guard case QueryError.unsupported(let construct) = error else {
-                        return XCTFail("expected QueryError.unsupported, got \(error)", line: line)
+                    guard case LogbookError.unsupportedQuery(QueryError.unsupported(let construct)) = error else {
+                        return XCTFail("expected LogbookError.unsupportedQuery(.unsupported), got \(error)", line: line)
                     }
                     XCTAssertTrue(construct.contains(name), "'\(construct)' should name \(name)", line: line)
                 }

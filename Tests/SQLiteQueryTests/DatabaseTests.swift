@@ -79,7 +79,7 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 0)
         // The connection is usable again afterwards, outside any transaction.
         try database.write { try $0.run("INSERT INTO events (task, n) VALUES (1, 1)") }
-        XCTAssertEqual(database.withConnection { $0.isAutocommit }, true)
+        XCTAssertEqual(try database.withConnection { $0.isAutocommit }, true)
         XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
     }
 
@@ -96,7 +96,7 @@ final class DatabaseTests: XCTestCase {
     func testReadRunsInsideATransaction() throws {
         let database = try makeDatabase()
         XCTAssertEqual(try database.read { $0.isAutocommit }, false)
-        XCTAssertEqual(database.withConnection { $0.isAutocommit }, true)
+        XCTAssertEqual(try database.withConnection { $0.isAutocommit }, true)
     }
 
     func testAnotherDatabaseOnTheSameFileSeesCommittedWrites() throws {

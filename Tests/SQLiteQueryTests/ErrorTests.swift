@@ -34,9 +34,13 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(error?.message, "UNIQUE constraint failed: parents.name")
         XCTAssertEqual(error?.sql, sql)
         XCTAssertEqual(error?.codeDescription, "constraint failed")
-        XCTAssertEqual(error?.description,
+        XCTAssertEqual(error?.description, "SQLite error 2067 (constraint failed): UNIQUE constraint failed: parents.name",
+                       "the SQL stays out of the message")
+        XCTAssertEqual(error?.debugDescription,
                        "SQLite error 2067 (constraint failed): UNIQUE constraint failed: parents.name "
                            + "in `INSERT INTO parents (name) VALUES (?)`")
+        XCTAssertEqual(error?.localizedDescription, error?.description)
+        XCTAssertEqual(error?.isUniqueConstraint, true)
         XCTAssertEqual(error?.isBusy, false)
         XCTAssertEqual(error?.isNotADatabaseOrCorrupt, false)
     }
@@ -84,8 +88,8 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(error?.code, 1)  // SQLITE_ERROR
         XCTAssertEqual(error?.sql, sql)
         XCTAssertTrue(error?.message.contains("syntax error") ?? false, error?.message ?? "")
-        XCTAssertTrue(error?.description.contains("`\(sql)`") ?? false, error?.description ?? "")
-        XCTAssertTrue(error?.description.contains("SELEC") ?? false)
+        XCTAssertTrue(error?.debugDescription.contains("`\(sql)`") ?? false, error?.debugDescription ?? "")
+        XCTAssertTrue(error?.description.contains("SELEC") ?? false, "SQLite's own message quotes the token")
 
         let executed = assertThrows(SQLiteError.self) { try connection.execute(sql) }
         XCTAssertEqual(executed?.code, 1)

@@ -4,11 +4,19 @@ import SQLiteQuery
 extension Logbook {
     /// Imports every record of `handle`'s content (named `file` in messages) in one transaction.
     ///
-    /// Any invalid record rejects the whole file with an ``ImportError`` naming the record and
-    /// field, and the database stays exactly as it was. Records are matched by id (drafts from
+    /// Any invalid record rejects the whole file with ``LogbookError/importRefused(_:)``, whose
+    /// ``ImportError`` names the record and field, and the database stays exactly as it was. Records are matched by id (drafts from
     /// files without ids get one derived from their content); history entries of a calendar day
     /// that already has a record are appended to it ("merged").
     public func importRecords(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
+        do {
+            return try importAll(from: handle, file: file, options: options)
+        } catch {
+            throw LogbookError.reported(error, path: path)
+        }
+    }
+
+    private func importAll(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
         let started = Date()
         let stream = ByteStream(handle: handle)
         var source = try makeSource(stream: stream, file: file, options: options)

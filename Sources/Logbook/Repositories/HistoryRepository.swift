@@ -87,7 +87,8 @@ public struct HistoryRepository: Sendable {
     }
 
     /// Stores whole day records as given (their day included), in one transaction: inserted, or
-    /// replacing the record with the same id. Two records may not share a day.
+    /// replacing the record with the same id. Two records may not share a day: a record whose day
+    /// another holds throws ``LogbookError/dayTaken(_:by:)``, and nothing is saved.
     public func save(_ days: some Sequence<ExerciseDay>) throws {
         try database.write { connection in
             // A replaced record is counted here too; the triggers mark its days stale, and the
@@ -96,7 +97,14 @@ public struct HistoryRepository: Sendable {
             for day in days {
                 try day.date.checkSupported(field: "date")
                 try ExerciseDay.validate(exercises: day.exercises)
-                try table.upsert(day, in: connection)
+                do {
+                    try table.upsert(day, in: connection)
+                } catch let error as SQLiteError where error.isUniqueConstraint {
+                    // Another record holds the day (the id is the upsert's own conflict target).
+                    let holder = try connection.scalar("SELECT id FROM exercise_days WHERE day = ?", [day.day.databaseValue],
+                                                       as: UUID.self)
+                    throw holder.map { LogbookError.dayTaken(day.day, by: $0) } ?? error
+                }
                 try tallies.addNewDay(day, in: connection)
             }
             try tallies.apply(in: connection)

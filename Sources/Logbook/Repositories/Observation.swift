@@ -13,6 +13,8 @@ public struct ObservationOptions: Sendable {
 
 /// Watches the file for commits from any connection or process, from the moment it is made.
 public final class ChangeWatcher: @unchecked Sendable {
+    // Sendable by this lock: the connection and the version are used by one caller at a time.
+    private let lock = NSLock()
     private let connection: Connection
     private var lastVersion: Int
 
@@ -26,6 +28,8 @@ public final class ChangeWatcher: @unchecked Sendable {
 
     /// Whether anything was committed since the watcher was made or last asked.
     public func hasChanged() throws -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
         let version = try connection.dataVersion
         defer { lastVersion = version }
         return version != lastVersion
@@ -44,7 +48,7 @@ public final class ChangeWatcher: @unchecked Sendable {
     }
 }
 
-extension QueryableRepository where Record: Equatable & Sendable {
+extension QueryableRepository where Record: Encodable & Sendable {
     /// The records `descriptor` selects now, then again each time a committed change (from this
     /// process or any other) alters them. Commits that leave the results as they were yield
     /// nothing; when many commits come at once, only the latest state is yielded. Cancelling the
@@ -59,7 +63,7 @@ extension QueryableRepository where Record: Equatable & Sendable {
                         options: ObservationOptions = ObservationOptions()) -> AsyncThrowingStream<[Record], Error> {
         let query: RecordQuery
         do {
-            query = try Self.schema.query(for: descriptor)
+            query = try self.query(for: descriptor)
         } catch {
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
@@ -74,15 +78,21 @@ extension QueryableRepository where Record: Equatable & Sendable {
             let task = Task {
                 do {
                     let watcher = try ChangeWatcher(path: repository.database.path)
+                    // Results are compared by their encoded bytes: text that changes only from NFC
+                    // to NFD is a change, though Swift's `==` calls the two equal.
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = .sortedKeys  // else the member order varies from call to call
                     var last = try repository.fetch(query)
+                    var lastBytes = try encoder.encode(last)
                     continuation.yield(last)
                     while !Task.isCancelled {
                         try await Task.sleep(for: options.interval)
                         guard try watcher.hasChanged() else { continue }
                         let current = try repository.fetch(query)
-                        if current != last {
-                            last = current
-                            continuation.yield(current)
+                        let currentBytes = try encoder.encode(current)
+                        if currentBytes != lastBytes {
+                            (last, lastBytes) = (current, currentBytes)
+                            continuation.yield(last)
                         }
                     }
                     continuation.finish()

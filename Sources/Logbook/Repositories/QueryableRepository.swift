@@ -5,7 +5,7 @@ import SQLiteQuery
 
 /// Fetching and counting with `FetchDescriptor`s (a `#Predicate`, `[SortDescriptor]`, limit and
 /// offset) or their IR form, shared by both repositories. The predicate and the sort run in
-/// SQLite; a predicate that cannot be translated exactly throws ``SQLiteQuery/QueryError``.
+/// SQLite; a predicate that cannot be translated exactly throws ``LogbookError/unsupportedQuery(_:)``.
 public protocol QueryableRepository: Sendable {
     associatedtype Record
     var database: Database { get }
@@ -16,13 +16,23 @@ public protocol QueryableRepository: Sendable {
 extension QueryableRepository {
     /// The records `descriptor` selects, in its order.
     public func fetch(_ descriptor: FetchDescriptor<Record>) throws -> [Record] {
-        try fetch(try Self.schema.query(for: descriptor))
+        try fetch(try query(for: descriptor))
     }
 
     /// How many records `descriptor`'s predicate matches (its sort, limit and offset are ignored,
     /// as in SwiftData's `fetchCount`).
     public func fetchCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor()) throws -> Int {
-        try count(try Self.schema.query(for: descriptor))
+        try count(try query(for: descriptor))
+    }
+
+    /// `descriptor` in IR form; one that cannot be run exactly throws
+    /// ``LogbookError/unsupportedQuery(_:)``, naming the construct.
+    func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
+        do {
+            return try Self.schema.query(for: descriptor)
+        } catch {
+            throw LogbookError.reported(error, path: database.path)
+        }
     }
 
     public func fetch(_ query: RecordQuery) throws -> [Record] {

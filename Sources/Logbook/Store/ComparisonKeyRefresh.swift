@@ -27,7 +27,7 @@ enum ComparisonKeyRefresh {
                 try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('comparison_keys', ?)",
                                    [.text(current)])
             }
-        } catch let error as SQLiteError where error.primaryCode == 8 /* SQLITE_READONLY */ {
+        } catch let error as SQLiteError where error.isReadOnly {
             return
         }
     }

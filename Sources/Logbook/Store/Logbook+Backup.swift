@@ -55,8 +55,16 @@ extension Logbook {
     /// The pages are copied with SQLite's online backup API into a temporary file beside `path`,
     /// the copy is checked (integrity and foreign keys), and only then renamed over `path`, so
     /// `path` is never left half-written. Runs with the store's lock held, like any other call.
-    /// Throws ``BackupError``.
+    /// Throws ``LogbookError/backupRefused(_:)`` with the ``BackupError`` that says why.
     public func backup(to path: String) throws -> BackupSummary {
+        do {
+            return try copy(to: path)
+        } catch {
+            throw LogbookError.reported(error, path: self.path)
+        }
+    }
+
+    private func copy(to path: String) throws -> BackupSummary {
         try validateBackupTarget(path)
         let replacement: FileReplacement
         do {

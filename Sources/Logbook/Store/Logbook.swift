@@ -54,7 +54,8 @@ public final class Logbook: Sendable {
             throw LogbookError.noDatabase(path: path)
         }
         do {
-            database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode)
+            database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode,
+                                    reportError: { LogbookError.reported($0, path: path) })
             if mode == .migrate && !options.readOnly { try ComparisonKeyRefresh.refreshIfNeeded(database) }
         } catch {
             throw LogbookError(openingPath: path, error)
@@ -85,15 +86,13 @@ extension LogbookError {
             self = .migration(path: path, error)
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt:
             self = .notADatabase(path: path, reason: error.message)
-        case let error as SQLiteError where error.primaryCode == 14 /* SQLITE_CANTOPEN */:
+        case let error as SQLiteError where error.isCannotOpen:
             self = .cannotOpen(path: path, reason: error.message)
-        case let error as SQLiteError where error.code == 1544 /* SQLITE_READONLY_DIRECTORY */:
+        case let error as SQLiteError where error.isReadOnlyDirectory:
             self = .cannotOpen(path: path, reason: "its folder cannot be written, and SQLite must create the "
                                                    + "database's -wal and -shm files there")
-        case let error as SQLiteError:
-            self = .database(error)
         default:
-            self = .cannotOpen(path: path, reason: "\(error)")
+            self = LogbookError.reported(error, path: path) as? LogbookError ?? .cannotOpen(path: path, reason: "\(error)")
         }
     }
 }

@@ -56,7 +56,9 @@ final class LockstepChildReader<Record, Element>: ChildRowReader {
         if hasRow { rowParentKey = try statement.column(0) }
     }
 
-    deinit { statement.reset() }
+    // After its last row the statement is no longer this reader's (it is cached, and may be in
+    // use elsewhere): only a reader dropped before its last row resets it.
+    deinit { if hasRow { statement.reset() } }
 
     func fill(_ record: inout Record, parentKey: Int64) throws {
         var elements: [Element] = []

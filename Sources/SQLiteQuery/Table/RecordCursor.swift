@@ -21,7 +21,9 @@ public final class RecordCursor<Record> {
         self.decode = decode
     }
 
-    deinit { statement.reset() }
+    // Once done, the statement was reset and may be in use elsewhere (it is cached): only a cursor
+    // dropped before its last row still owns it.
+    deinit { if !isDone { statement.reset() } }
 
     /// The next record, or nil after the last.
     public func next() throws -> Record? {

@@ -1,0 +1,39 @@
+import CSQLite
+
+extension Connection {
+    /// Lets statements on this connection only read: `SELECT` over tables, views and common table
+    /// expressions (inside transactions, which take no write lock on a read-only connection), the read-only pragmas that describe the schema, and any function except the
+    /// few that reach outside the database (`fts3_tokenizer`, which returns and accepts native
+    /// pointers, and `load_extension`). Everything else is refused when the statement is prepared
+    /// (`SQLITE_AUTH`, "not authorized"), so a statement that would write never runs.
+    public func allowOnlyReads() {
+        sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
+            let name = { (text: UnsafePointer<CChar>?) in text.map { String(cString: $0).lowercased() } ?? "" }
+            switch action {
+            case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+                return SQLITE_OK
+            case SQLITE_FUNCTION:
+                // (nil, the function's name)
+                return ReadOnlyAuthorizer.deniedFunctions.contains(name(second)) ? SQLITE_DENY : SQLITE_OK
+            case SQLITE_PRAGMA:
+                // (the pragma's name, its argument or nil): an argument sets some pragmas.
+                let pragma = name(first)
+                return ReadOnlyAuthorizer.describingPragmas.contains(pragma)
+                    || (second == nil && ReadOnlyAuthorizer.readingPragmas.contains(pragma)) ? SQLITE_OK : SQLITE_DENY
+            default:
+                return SQLITE_DENY
+            }
+        }, nil)
+    }
+}
+
+/// What ``Connection/allowOnlyReads()`` refuses and allows by name.
+private enum ReadOnlyAuthorizer {
+    static let deniedFunctions: Set<String> = ["fts3_tokenizer", "load_extension", "readfile", "writefile", "edit"]
+    /// Pragmas that describe a table or index named by their argument.
+    static let describingPragmas: Set<String> = ["table_info", "table_xinfo", "table_list", "index_list", "index_info",
+                                                 "index_xinfo", "foreign_key_list"]
+    /// Pragmas that read a value when given no argument (with one, some of them set it).
+    static let readingPragmas: Set<String> = ["collation_list", "function_list", "pragma_list", "page_count", "page_size",
+                                              "freelist_count", "data_version", "user_version", "application_id"]
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Logbook
+import SQLiteQuery
+import XCTest
+
+/// The library under misuse (issue 15, items 7, 11 and 12): errors an app can show, nested calls
+/// with the same SQL, and a failed savepoint rollback that must not let a transaction go on.
+final class LibraryMisuseTests: XCTestCase {
+    private func loadedStore() throws -> TestStore {
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        for index in 0..<5 {
+            try test.store.history.addDoneExercises(["Squat", "Burpee"], at: CalendarDay(year: 2026, month: 1, day: index + 1)!.start(in: utc) + 60)
+            try test.store.drafts.save(ReleaseDraft(version: "1.\(index)", checklist: [ChecklistItem(title: "a"), ChecklistItem(title: "b")]))
+        }
+        return test
+    }
+
+    // 11. The same query inside its own loop, and inside report callbacks.
+    func testTheSameQueryNestedInsideItsOwnLoopRunsBothToTheEnd() throws {
+        let test = try loadedStore()
+        var outer = 0
+        try test.store.history.forEach(RecordQuery()) { day in
+            outer += 1
+            XCTAssertEqual(day.exercises, ["Squat", "Burpee"])
+            let inner = try test.store.history.fetch(RecordQuery())
+            XCTAssertEqual(inner.map(\.exercises.count), [2, 2, 2, 2, 2])
+            guard outer < 20 else { throw CancellationError() }
+        }
+        XCTAssertEqual(outer, 5)
+
+        var drafts = 0
+        try test.store.drafts.forEach(RecordQuery()) { draft in
+            drafts += 1
+            XCTAssertEqual(draft.checklist.count, 2)
+            try test.store.drafts.forEach(RecordQuery()) { XCTAssertEqual($0.checklist.count, 2) }
+            guard drafts < 20 else { throw CancellationError() }
+        }
+        XCTAssertEqual(drafts, 5)
+
+        var periods = 0, innerRows = 0
+        try test.store.reports.history(by: .day) { _ in
+            periods += 1
+            try test.store.reports.history(by: .day) { _ in innerRows += 1 }
+            try test.store.reports.exercises { _ in }
+            guard periods < 50 else { throw CancellationError() }
+        }
+        XCTAssertEqual(periods, 5)
+        XCTAssertEqual(innerRows, 25)
+    }
+
+    // 7. Errors an app can show, naming what was wrong.
+    func testErrorsAreLogbookErrorsWithADescriptionAnAppCanShow() throws {
+        let test = try loadedStore()
+        let utc = TimeZone(identifier: "UTC")!
+        let day = CalendarDay(year: 2026, month: 1, day: 1)!
+        XCTAssertThrowsError(try test.store.history.save([ExerciseDay(date: day.start(in: utc), day: day, exercises: ["Row"])])) { error in
+            guard case LogbookError.dayTaken(let taken, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(taken, day)
+            XCTAssertTrue(error.localizedDescription.hasPrefix("2026-01-01 already has a record"), error.localizedDescription)
+            XCTAssertFalse(error.localizedDescription.contains("INSERT"))
+        }
+        XCTAssertThrowsError(try test.store.drafts.resolve("9.9")) { error in
+            XCTAssertEqual(error.localizedDescription, "no draft with id or version '9.9'")
+        }
+        XCTAssertThrowsError(try test.store.drafts.fetch(FetchDescriptor(predicate: #Predicate<ReleaseDraft> { $0.version.count > 1 },
+                                                                         sortBy: [SortDescriptor(\.summary)]))) { error in
+            guard case LogbookError.unsupportedQuery = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(error.localizedDescription.contains("sorting by"), error.localizedDescription)
+        }
+        XCTAssertThrowsError(try test.store.query("SELECT missing FROM nowhere", columns: { _ in }, row: { _ in })) { error in
+            guard case LogbookError.database(let path, _) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(path, test.store.path)
+            XCTAssertTrue(error.localizedDescription.hasPrefix(test.store.path + ": no such table: nowhere"), error.localizedDescription)
+        }
+        let importFile = test.folder.appendingPathComponent("bad.json")
+        try Data(#"[{"version":1}]"#.utf8).write(to: importFile)
+        XCTAssertThrowsError(try test.store.importRecords(from: FileHandle(forReadingFrom: importFile), file: "bad.json",
+                                                          options: ImportOptions())) { error in
+            guard case LogbookError.importRefused(let refusal) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(refusal.record, 1)
+            XCTAssertEqual(error.localizedDescription, refusal.description)
+        }
+    }
+
+    // 12. A savepoint that cannot be rolled back says so, and its transaction does not commit.
+    func testAFailedSavepointRollbackIsReported() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        struct Failure: Error {}
+        var savepointError: Error?
+        XCTAssertThrowsError(try connection.transaction {
+            try connection.run("INSERT INTO t VALUES (1)")
+            do {
+                // The inner work ends the whole transaction, as SQLite does after SQLITE_FULL.
+                try connection.savepoint {
+                    try connection.execute("ROLLBACK")
+                    throw Failure()
+                }
+            } catch {
+                savepointError = error
+            }
+        }, "the transaction that lost its savepoint does not report success")
+        XCTAssertTrue(savepointError is SQLiteError, "the failed rollback is reported, not swallowed: \(String(describing: savepointError))")
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM t", as: Int.self), 0)
+    }
+
+    func testFunctionsSayWhatSQLiteMayAssume() throws {
+        let connection = try Connection(path: ":memory:")
+        var calls = 0
+        try connection.createFunction("counted", argumentCount: 0) { _ in
+            calls += 1
+            return .integer(Int64(calls))
+        }
+        // Not deterministic: evaluated for each row.
+        XCTAssertEqual(try connection.scalar("SELECT group_concat(counted()) FROM (SELECT 1 UNION ALL SELECT 2)", as: String.self), "1,2")
+        XCTAssertThrowsError(try connection.execute("CREATE TABLE t (x); CREATE INDEX t_counted ON t (x + counted())"),
+                             "a function that is not deterministic cannot be used in an index")
+        try connection.createFunction("pure", argumentCount: 1, options: [.deterministic, .innocuous]) { $0[0] }
+        try connection.execute("CREATE INDEX t_pure ON t (pure(x))")
+    }
+}
