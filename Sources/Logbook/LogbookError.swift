@@ -21,6 +21,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case damaged(path: String, reason: String)
     /// The database at `path` cannot be written: the file, or its folder, is read-only.
     case readOnly(path: String)
+    /// A table, column or index that Logbook's migrations created is gone (another program
+    /// dropped or altered it); `logbook check` names every such difference.
+    case schemaChanged(path: String, detail: String)
     /// Another record is stored on this calendar day (there is never more than one per day).
     case dayTaken(CalendarDay, by: UUID)
     /// An import file was refused; nothing was written.
@@ -55,6 +58,8 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .database(let path, let error): "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
         case .damaged(let path, let reason): "\(path) is damaged (\(reason)); run 'logbook check', and restore a backup if it fails"
         case .readOnly(let path): "cannot write \(path): the file or its folder is read-only"
+        case .schemaChanged(let path, let detail):
+            "\(path): its schema is not the one Logbook's migrations made (\(detail)); run 'logbook check' to see every difference"
         case .dayTaken(let day, let id): "\(day) already has a record (\(id.uuidString)); there is one record per calendar day"
         case .importRefused(let error): error.description
         case .backupRefused(let error): error.description
@@ -90,6 +95,8 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case let error as ColumnConversionError: LogbookError.damaged(path: path, reason: "a stored value Logbook cannot read: \(error)")
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt: LogbookError.damaged(path: path, reason: error.message)
         case let error as SQLiteError where error.isReadOnly: LogbookError.readOnly(path: path)
+        case let error as SQLiteError where error.isMissingSchemaObject:
+            LogbookError.schemaChanged(path: path, detail: error.message)
         case let error as SQLiteError: LogbookError.database(path: path, error)
         default: error
         }

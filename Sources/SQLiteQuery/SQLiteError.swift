@@ -47,6 +47,12 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// Whether the file could not be opened at all (`SQLITE_CANTOPEN`).
     public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 
+    /// Whether the statement names a table, column, index or trigger the schema does not have.
+    public var isMissingSchemaObject: Bool {
+        primaryCode == SQLITE_ERROR && ["no such table", "no such column", "no such index", "no such trigger"]
+            .contains { message.hasPrefix($0) }
+    }
+
     /// Whether an authorizer refused the statement (`SQLITE_AUTH`).
     public var isNotAuthorized: Bool { primaryCode == SQLITE_AUTH }
 

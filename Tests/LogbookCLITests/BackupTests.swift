@@ -30,7 +30,7 @@ final class BackupTests: XCTestCase {
         let check = try cli.run(["--db", copy.path, "check"], useDatabase: false)
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr, file: file, line: line)
         XCTAssertEqual(check.lines, ["integrity: ok", "foreign keys: ok", "schema version: \(Schema.migrationFiles.count) (this logbook knows \(Schema.migrationFiles.count))",
-                                     "migrations: ok"], file: file, line: line)
+                                     "migrations: ok", "file: ok", "schema: ok", "derived data: ok"], file: file, line: line)
     }
 
     func testCopyIsCompleteCheckedAndAlone() throws {

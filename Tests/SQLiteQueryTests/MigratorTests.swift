@@ -300,4 +300,49 @@ final class MigratorTests: XCTestCase {
         }
         XCTAssertEqual(fileBytes(atPath: path), contents)
     }
+
+    // MARK: Rebuilding a parent table (issue 15, item 13)
+
+    private let parentsAndChildren = Migration(version: 1, name: "create_parents", sql: """
+        CREATE TABLE parents (pk INTEGER PRIMARY KEY, name TEXT NOT NULL);
+        CREATE TABLE children (parent_pk INTEGER NOT NULL REFERENCES parents (pk) ON DELETE CASCADE, x INTEGER);
+        INSERT INTO parents (pk, name) VALUES (1, 'one'), (2, 'two');
+        INSERT INTO children (parent_pk, x) VALUES (1, 10), (1, 11), (2, 20);
+        """)
+
+    /// SQLite's twelve-step procedure: a new table, the rows copied, the old one dropped, the new renamed.
+    private func rebuild(directive: Bool, keeping rows: String = "") -> Migration {
+        Migration(version: 2, name: "rebuild_parents", sql: (directive ? Migration.foreignKeysOffDirective + "\n" : "") + """
+            CREATE TABLE parents_new (pk INTEGER PRIMARY KEY, name TEXT NOT NULL, note TEXT NOT NULL DEFAULT '');
+            INSERT INTO parents_new (pk, name) SELECT pk, name FROM parents \(rows);
+            DROP TABLE parents;
+            ALTER TABLE parents_new RENAME TO parents;
+            """)
+    }
+
+    func testAMigrationWithForeignKeysOffRebuildsAParentAndKeepsEveryChild() throws {
+        let path = try makeMigratedDatabase(parentsAndChildren, rebuild(directive: true))
+        let connection = try Connection(path: path)
+        XCTAssertEqual(try connection.column("SELECT x FROM children ORDER BY x", as: Int.self), [10, 11, 20])
+        XCTAssertEqual(try connection.column("SELECT note FROM parents", as: String.self), ["", ""])
+        XCTAssertEqual(try connection.scalar("PRAGMA foreign_keys", as: Int.self), 1, "foreign keys are on again")
+        XCTAssertEqual(try connection.foreignKeyViolations(), [])
+        // The same rebuild with foreign keys on loses the children: why the directive exists.
+        let lossy = try makeMigratedDatabase(parentsAndChildren, rebuild(directive: false))
+        XCTAssertEqual(try Connection(path: lossy).scalar("SELECT count(*) FROM children", as: Int.self), 0)
+    }
+
+    func testARebuildThatLeavesOrphansIsRolledBack() throws {
+        let path = try makeMigratedDatabase(parentsAndChildren)
+        let before = fileBytes(atPath: path)
+        XCTAssertThrowsError(try Database(path: path, migrator: migrator(parentsAndChildren, rebuild(directive: true, keeping: "WHERE pk = 1")))) { error in
+            guard case MigrationError.foreignKeyViolations(let identifier, let violations) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(identifier, "0002_rebuild_parents")
+            XCTAssertEqual(violations.count, 1)
+        }
+        let connection = try Connection(path: path)
+        XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), 1)
+        XCTAssertEqual(try connection.column("SELECT x FROM children ORDER BY x", as: Int.self), [10, 11, 20])
+        XCTAssertNotNil(before)
+    }
 }

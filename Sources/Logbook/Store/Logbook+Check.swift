@@ -1,50 +1,84 @@
 import Foundation
 import SQLiteQuery
 
-/// What `logbook check` found.
+/// What `logbook check` found. Each list is empty (or `["ok"]` for integrity) when all is well.
 public struct CheckReport: Sendable, Equatable {
     /// `PRAGMA integrity_check` lines; `["ok"]` for a sound file.
     public var integrity: [String]
-    /// Rows that violate a foreign key, as `table rowid → parent`.
+    /// Rows that violate a foreign key, as `table row N refers to a missing parent row`.
     public var foreignKeyViolations: [String]
     /// The newest applied migration, and the newest this binary knows.
     public var schemaVersion: Int
     public var latestKnownVersion: Int
-    /// Problems with the migration history (edited or unknown migrations), empty when none.
+    /// Problems with the migration history (edited, unknown or missing migrations).
     public var migrationProblems: [String]
+    /// Problems with the file itself: not as long as its header says, not whole pages.
+    public var fileProblems: [String]
+    /// Tables, indexes and triggers the applied migrations create that are missing or different.
+    public var schemaProblems: [String]
+    /// Derived data that disagrees with a recount of the records it is derived from.
+    public var derivedDataProblems: [String]
 
     public var isHealthy: Bool {
-        integrity == ["ok"] && foreignKeyViolations.isEmpty && migrationProblems.isEmpty
-            && schemaVersion == latestKnownVersion
+        integrity == ["ok"] && foreignKeyViolations.isEmpty && migrationProblems.isEmpty && fileProblems.isEmpty
+            && schemaProblems.isEmpty && derivedDataProblems.isEmpty && schemaVersion == latestKnownVersion
     }
 }
 
 extension Logbook {
-    /// Checks the file's integrity, its foreign keys and its migration history, changing nothing.
+    /// Checks everything that can be wrong with the file, changing nothing: its length against its
+    /// header, SQLite's integrity check, foreign keys, the migration history against the migrations
+    /// this binary carries, the schema against what those migrations create, and the derived data
+    /// against a recount.
     public func check() throws -> CheckReport {
         try database.read { connection in
-            var integrity: [String] = []
-            let integrityCheck = try connection.prepare("PRAGMA integrity_check")
-            while try integrityCheck.step() { integrity.append(try integrityCheck.column(0)) }
-
-            var violations: [String] = []
-            let foreignKeyCheck = try connection.prepare("PRAGMA foreign_key_check")
-            while try foreignKeyCheck.step() {
-                let table: String = try foreignKeyCheck.column(0)
-                let rowid: Int64? = try foreignKeyCheck.column(1)
-                let parent: String = try foreignKeyCheck.column(2)
-                violations.append("\(table) row \(rowid.map(String.init) ?? "?") refers to a missing \(parent) row")
-            }
-
-            var problems: [String] = []
+            var migrationProblems: [String] = []
             do {
                 _ = try database.migrator.status(of: connection)
             } catch let error as MigrationError {
-                problems.append(error.description)
+                migrationProblems.append(error.description)
             }
-            return CheckReport(integrity: integrity, foreignKeyViolations: violations,
-                               schemaVersion: try database.migrator.currentVersion(of: connection),
-                               latestKnownVersion: database.migrator.latestVersion, migrationProblems: problems)
+            let version = try database.migrator.currentVersion(of: connection)
+            let schemaProblems = try Self.schemaProblems(of: connection, upTo: version, migrator: database.migrator)
+            // Derived data can only be recounted when its tables are there.
+            let derived = schemaProblems.isEmpty ? try ExerciseTallies.mismatchCount(in: connection) : 0
+            return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
+                               schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
+                               migrationProblems: migrationProblems, fileProblems: connection.fileProblems(),
+                               schemaProblems: schemaProblems,
+                               derivedDataProblems: derived == 0 ? [] : ["\(derived) rows of the exercise tallies and day totals "
+                                                                           + "differ from a recount of the exercises"])
         }
+    }
+
+    /// Each table, index and trigger that migrations 1 to `version` create (applied to an empty
+    /// database in memory) that `connection`'s file lacks or defines otherwise. Objects the file
+    /// has besides them (another program's indexes, say) are not problems.
+    private static func schemaProblems(of connection: Connection, upTo version: Int, migrator: Migrator) throws -> [String] {
+        guard version > 0 else { return [] }
+        let reference = try Connection(path: ":memory:")
+        try Migrator(migrations: migrator.migrations.filter { $0.version <= version }).migrate(reference)
+        let actual = try schemaObjects(of: connection)
+        var problems: [String] = []
+        for (name, object) in try schemaObjects(of: reference).sorted(by: { $0.key < $1.key }) {
+            guard let found = actual[name] else {
+                problems.append("\(object.type) \(name) is missing")
+                continue
+            }
+            if found.type != object.type || !found.sql.utf8.elementsEqual(object.sql.utf8) {
+                problems.append("\(object.type) \(name) differs from what the migrations create")
+            }
+        }
+        return problems
+    }
+
+    private static func schemaObjects(of connection: Connection) throws -> [String: (type: String, sql: String)] {
+        let statement = try connection.prepare(
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        var objects: [String: (type: String, sql: String)] = [:]
+        while try statement.step() {
+            objects[try statement.column(1, as: String.self)] = (try statement.column(0), try statement.column(2))
+        }
+        return objects
     }
 }

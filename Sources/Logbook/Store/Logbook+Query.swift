@@ -20,6 +20,9 @@ extension Logbook {
             statement = try connection.prepare(sql)
         } catch let error as SQLiteError where error.isNotAuthorized {
             throw LogbookError.queryRefused(sql: sql, reason: "it would change the database or reach outside it")
+        } catch let error as SQLiteError where error.sql == sql {
+            // The caller's own SQL is wrong (a typo, a table that does not exist): said as SQLite says it.
+            throw LogbookError.database(path: path, error)
         } catch {
             throw LogbookError.reported(error, path: path)
         }

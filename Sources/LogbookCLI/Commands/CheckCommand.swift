@@ -4,8 +4,13 @@ enum CheckCommand {
     static let command = Command(
         spec: CommandSpec(
             name: "check",
-            abstract: "Check integrity, foreign keys, schema version and migration checksums.",
-            discussion: "Exits 1 when anything is wrong. Never changes the database.",
+            abstract: "Check the file, its integrity, foreign keys, migrations, schema and derived data.",
+            discussion: """
+                Compares the file's length with its header, runs SQLite's integrity and foreign-key checks, the \
+                migration history with the migrations this logbook carries, every table, index and trigger with \
+                what those migrations create, and the derived tallies with a recount. Names each problem and \
+                exits 1 when anything is wrong. Never changes the database.
+                """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
         run: { invocation in
             let report = try invocation.inspectStore().check()
@@ -13,6 +18,9 @@ enum CheckCommand {
             try Console.print("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
             try Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
             try Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
+            try Console.print("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
+            try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))")
+            try Console.print("derived data: \(report.derivedDataProblems.isEmpty ? "ok" : report.derivedDataProblems.joined(separator: "; "))")
             if !report.isHealthy {
                 throw CommandFailure("check failed for \(try invocation.databasePath())")
             }
