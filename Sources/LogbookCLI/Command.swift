@@ -11,6 +11,7 @@ enum Commands {
         InitCommand.command,
         MigrateCommand.command,
         CheckCommand.command,
+        RepairCommand.command,
         ListCommands.draftsList,
         DraftsCommands.add,
         DraftsCommands.edit,

@@ -11,7 +11,7 @@ final class ExerciseTallyTests: XCTestCase {
     private let names = ["Squat", "Cafe\u{301}", "Caf\u{E9}", "Row", "Élan"]
 
     private func mismatches(_ store: Logbook) throws -> Int {
-        try store.database.read { try ExerciseTallies.mismatchCount(in: $0) }
+        try store.database.read { try ExerciseTallies.mismatches(in: $0).reduce(0) { $0 + $1.rows } }
     }
 
     private func randomDay(_ random: inout SplitMix64) -> CalendarDay {

@@ -21,23 +21,20 @@ extension Logbook {
         let stream = ByteStream(handle: handle)
         var source = try makeSource(stream: stream, file: file, options: options)
         var summary = ImportSummary()
-        do {
-            try database.write { connection in
-                var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
-                                          policy: options.onConflict)
-                while let record = try source.next() {
-                    summary.read += 1
-                    switch record {
-                    case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
-                    case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
-                    }
-                    if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
+        try database.write(dryRun: options.dryRun) { connection in
+            var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
+                                      policy: options.onConflict)
+            while let record = try source.next() {
+                summary.read += 1
+                switch record {
+                case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
+                case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
                 }
-                try writer.tallies.apply(in: connection)
-                summary.kind = source.kind
-                if options.dryRun { throw DryRunRollback() }
+                if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
             }
-        } catch is DryRunRollback {}
+            try writer.tallies.apply(in: connection)
+            summary.kind = source.kind
+        }
         options.progress?(summary.read, stream.offset)
         if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
             // Fresh statistics keep the planner on the right indexes as the tables grow.
@@ -64,9 +61,6 @@ extension Logbook {
         }
     }
 }
-
-/// Thrown at the end of a dry run so the transaction rolls back.
-private struct DryRunRollback: Error {}
 
 /// Writes imported records through cached statements, applying the conflict policy and the
 /// same-day merge.
@@ -123,11 +117,11 @@ private struct ImportWriter {
             }
         }
         if let existing = try dayRecord(day) {
-            try Tables.appendExercises(input.exercises, toDayKey: existing.key, after: existing.count, in: connection)
+            try Tables.appendExercises(input.exercises, toDayKey: existing, in: connection)
             try connection.run("UPDATE exercise_days SET date = min(date, ?) WHERE pk = ?",
-                               [input.date.databaseValue, .integer(existing.key)])
+                               [input.date.databaseValue, .integer(existing)])
             try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)",
-                               [input.id.databaseValue, .integer(existing.key)])
+                               [input.id.databaseValue, .integer(existing)])
             summary.merged += 1
         } else {
             let record = ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises)
@@ -149,14 +143,9 @@ private struct ImportWriter {
         return try statement.column(0, as: Int.self) == 1
     }
 
-    private func dayRecord(_ day: CalendarDay) throws -> (key: Int64, count: Int)? {
-        let statement = try connection.cachedStatement("""
-            SELECT pk, (SELECT count(*) FROM exercises WHERE day_pk = exercise_days.pk) FROM exercise_days WHERE day = ?
-            """)
-        defer { statement.reset() }
-        try statement.bind(day, at: 1)
-        guard try statement.step() else { return nil }
-        return (try statement.column(0), try statement.column(1))
+    /// The row key of `day`'s record, or nil.
+    private func dayRecord(_ day: CalendarDay) throws -> Int64? {
+        try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self)
     }
 
     /// Runs `body`, turning a refused value into an ``ImportError`` that names the file and record.

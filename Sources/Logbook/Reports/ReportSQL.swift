@@ -1,6 +1,15 @@
 /// The SQL of each report. Parameters: `?1` first day or NULL, `?2` last day or NULL, then any
 /// report-specific ones.
+///
+/// The history and exercise reports come in two forms: `tallied`, reading the week and month
+/// tallies and the day totals (fast), and counted from the exercise rows with keys computed from
+/// the names (exact whatever wrote the file), for when ``ExerciseTallies/areCurrent(in:)`` finds
+/// the derived data behind the rows (another program wrote them, and Logbook has not recounted).
 enum ReportSQL {
+    /// The comparison key of the exercise row `e`: the stored key, or computed from the name when
+    /// the stored keys may be another program's.
+    private static func key(tallied: Bool) -> String { tallied ? "e.name_key" : "swift_key(e.name)" }
+
     /// The label of the period that the day in the text column `day` falls in.
     static func periodLabel(_ period: ReportPeriod, of day: String) -> String {
         switch period {
@@ -48,7 +57,8 @@ enum ReportSQL {
         let range = "(SELECT min(start) FROM periods WHERE tallied) AND (SELECT max(start) FROM periods WHERE tallied)"
         switch period {
         case .day:
-            preconditionFailure("days are read from their totals: see dailyHistory")
+            // Counted from the rows (the tallied days are read from their totals: see dailyHistory).
+            return "tallied(start, exercises, distinct_exercises, top) AS (SELECT NULL, 0, 0, NULL WHERE 0)"
         case .week:
             return """
                 \(totals(of: "exercise_weeks", period: "week", start: "week", where: "week BETWEEN \(range)"))
@@ -85,13 +95,15 @@ enum ReportSQL {
     /// Totals of the periods not in the tallies, counted from the exercise rows of their days in
     /// the range: `counted(start, exercises, distinct_exercises, top)`; these are at most the
     /// first and the last period, which the range cuts.
-    static let countedTotals = """
-            counted_names(start, name_key, name, exercises) AS (
-                SELECT p.start, e.name_key, min(e.name), count(*)
-                FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
-                WHERE NOT p.tallied GROUP BY p.start, e.name_key),
-            \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
-            """
+    static func countedTotals(tallied: Bool) -> String {
+        """
+        counted_names(start, name_key, name, exercises) AS (
+            SELECT p.start, \(key(tallied: tallied)), min(e.name), count(*)
+            FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE NOT p.tallied GROUP BY p.start, 2),
+        \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
+        """
+    }
 
     /// The range of a history report: `--from`/`--to`, else the first and last recorded day.
     static let historyBounds = """
@@ -111,32 +123,36 @@ enum ReportSQL {
         """
     }
 
-    /// Activity per period. Days come from the day totals; weeks, months and years wholly inside
-    /// the range from the tallies, and a first or last one that the range cuts is counted from the
-    /// exercise rows of its days in the range. Every period of the calendar is listed.
-    static func history(_ period: ReportPeriod) -> String {
-        if period == .day { return dailyHistory }
+    /// Activity per period. Tallied: days come from the day totals; weeks, months and years wholly
+    /// inside the range from the tallies, and a first or last one that the range cuts is counted
+    /// from the exercise rows of its days in the range. Not tallied: every period is counted from
+    /// the rows. Every period of the calendar is listed; a day is active when it has an exercise.
+    static func history(_ period: ReportPeriod, tallied: Bool) -> String {
+        if period == .day && tallied { return dailyHistory }
+        let activeDays = tallied
+            ? "(SELECT count(*) FROM exercise_day_totals AS t WHERE t.day BETWEEN p.first AND p.last)"
+            : "(SELECT count(*) FROM exercise_days AS d WHERE d.day BETWEEN p.first AND p.last AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk))"
         return """
         WITH RECURSIVE
         \(historyBounds),
         \(periodStarts(period)),
         periods(start, label, first, last, tallied) AS (
             SELECT start, \(periodLabel(period, of: "start")), max(start, bounds.first), min(end, bounds.last),
-                   start >= bounds.first AND end <= bounds.last
+                   \(tallied && period != .day ? "start >= bounds.first AND end <= bounds.last" : "0")
             FROM (SELECT start, \(periodEnd(period, of: "start")) AS end FROM calendar), bounds),
         \(talliedTotals(period)),
-        \(countedTotals),
+        \(countedTotals(tallied: tallied)),
         totals(start, exercises, distinct_exercises, top) AS (SELECT * FROM tallied UNION ALL SELECT * FROM counted)
-        SELECT p.label, (SELECT count(*) FROM exercise_days AS d WHERE d.day BETWEEN p.first AND p.last),
-               coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top
+        SELECT p.label, \(activeDays), coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top
         FROM periods AS p LEFT JOIN totals AS t ON t.start = p.start
         ORDER BY p.start
         """
     }
 
-    /// Totals per exercise: whole months inside the range from the month tallies, the days of
-    /// the months that the range cuts from the exercise rows.
-    static let exercises = """
+    /// Totals per exercise. Tallied: whole months inside the range from the month tallies, the days
+    /// of the months that the range cuts from the exercise rows. Not tallied: all from the rows.
+    static func exercises(tallied: Bool) -> String {
+        """
         WITH bounds(first, last) AS (SELECT coalesce(?1, '0000-01-01'), coalesce(?2, '9999-12-31')),
         whole_months(first, last) AS (
             SELECT CASE WHEN substr(first, 9) = '01' THEN substr(first, 1, 7)
@@ -146,16 +162,18 @@ enum ReportSQL {
             FROM bounds),
         names(name_key, name, done, days, first_day, last_day) AS (
             SELECT m.name_key, m.name, m.exercises, m.days, m.first_day, m.last_day
-            FROM exercise_months AS m, whole_months AS w WHERE m.month BETWEEN w.first AND w.last
+            FROM exercise_months AS m, whole_months AS w WHERE \(tallied ? "m.month BETWEEN w.first AND w.last" : "0")
             UNION ALL
-            SELECT e.name_key, min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
+            SELECT \(key(tallied: tallied)), min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
             FROM bounds AS b, whole_months AS w, exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE d.day BETWEEN b.first AND b.last AND NOT (d.day BETWEEN w.first || '-01' AND w.last || '-31')
-            GROUP BY e.name_key)
+            WHERE d.day BETWEEN b.first AND b.last
+              AND \(tallied ? "NOT (d.day BETWEEN w.first || '-01' AND w.last || '-31')" : "1")
+            GROUP BY 1)
         SELECT min(name), sum(done), sum(days), min(first_day), max(last_day)
         FROM names GROUP BY name_key
         ORDER BY sum(done) DESC, name_key
         """
+    }
 
     /// `?3` is the as-of day. Runs of consecutive days are "islands": consecutive days share
     /// `julianday(day) - row_number()`.

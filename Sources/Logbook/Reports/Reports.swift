@@ -4,6 +4,10 @@ import SQLiteQuery
 /// The reports of `logbook report`, for app code: each is one SQL query run in the database
 /// (aggregates, window functions, a recursive CTE for the calendar), its rows handed over as
 /// they are stepped. Ranges are inclusive calendar days.
+///
+/// Reports are exact whoever wrote the file: when another program's writes left the tallies
+/// behind the exercise rows, the history and exercise reports count the rows themselves (slower)
+/// until Logbook next writes or `repair` runs, and change nothing meanwhile.
 public struct Reports: Sendable {
     let database: Database
     let timeZone: TimeZone
@@ -13,7 +17,7 @@ public struct Reports: Sendable {
     public func history(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
                         _ body: (HistoryReportRow) throws -> Void) throws {
         try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.history(period))
+            let statement = try connection.cachedStatement(ReportSQL.history(period, tallied: try ExerciseTallies.areCurrent(in: connection)))
             defer { statement.reset() }
             try statement.bind(from, at: 1)
             try statement.bind(to, at: 2)
@@ -29,7 +33,7 @@ public struct Reports: Sendable {
     public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                           _ body: (ExerciseReportRow) throws -> Void) throws {
         try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.exercises)
+            let statement = try connection.cachedStatement(ReportSQL.exercises(tallied: try ExerciseTallies.areCurrent(in: connection)))
             defer { statement.reset() }
             try statement.bind(from, at: 1)
             try statement.bind(to, at: 2)

@@ -29,8 +29,7 @@ public struct HistoryRepository: Sendable {
                 existing.date = min(existing.date, date)
                 try connection.run("UPDATE exercise_days SET date = ? WHERE id = ?",
                                    [existing.date.databaseValue, existing.id.databaseValue])
-                try appendExercises(exercises, toDayWithID: existing.id, after: existing.exercises.count,
-                                    in: connection)
+                try appendExercises(exercises, toDayWithID: existing.id, in: connection)
                 existing.exercises += exercises
                 try ExerciseTallies.recountStaleDays(in: connection)
                 return existing
@@ -44,12 +43,11 @@ public struct HistoryRepository: Sendable {
         }
     }
 
-    private func appendExercises(_ exercises: [String], toDayWithID id: UUID, after count: Int,
-                                 in connection: Connection) throws {
+    private func appendExercises(_ exercises: [String], toDayWithID id: UUID, in connection: Connection) throws {
         guard let key = try table.rowKey(identity: id, in: connection) else {
             throw RecordNotFound(table: table.name, identity: id.uuidString)
         }
-        try Tables.appendExercises(exercises, toDayKey: key, after: count, in: connection)
+        try Tables.appendExercises(exercises, toDayKey: key, in: connection)
     }
 
     /// The record of `day`, or nil.

@@ -100,8 +100,8 @@ struct ExerciseTallies {
                            [.integer(dayKey)])
     }
 
-    /// Recounts every week and month from the exercises table, as after exercise rows that
-    /// another program inserted (which no trigger sees).
+    /// Recounts every day, week and month from the exercises table, as after exercise rows that
+    /// another program inserted (which no trigger sees): ``Logbook/repair(dryRun:)``.
     static func rebuild(in connection: Connection) throws {
         try connection.execute("""
             DELETE FROM exercise_weeks;
@@ -112,22 +112,23 @@ struct ExerciseTallies {
         try recountStaleDays(in: connection)
     }
 
-    /// How many rows of each table differ from a recount of the exercises table (rows missing,
-    /// extra or with other values); 0 when they agree.
-    static func mismatchCount(in connection: Connection) throws -> Int {
+    /// For each derived table, how many of its rows differ from a recount of the exercises table
+    /// (rows missing, extra or with other values); every count 0 when they agree.
+    static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
         let statement = try connection.cachedStatement("""
             WITH weeks AS (\(weekCounts(days: "exercise_days"))), months AS (\(monthCounts(days: "exercise_days"))),
                  days AS (\(dayTotals(days: "exercise_days")))
             SELECT (SELECT count(*) FROM (SELECT * FROM weeks EXCEPT SELECT week, name_key, name, exercises FROM exercise_weeks))
-                 + (SELECT count(*) FROM (SELECT week, name_key, name, exercises FROM exercise_weeks EXCEPT SELECT * FROM weeks))
-                 + (SELECT count(*) FROM (SELECT * FROM months EXCEPT SELECT * FROM exercise_months))
-                 + (SELECT count(*) FROM (SELECT * FROM exercise_months EXCEPT SELECT * FROM months))
-                 + (SELECT count(*) FROM (SELECT * FROM days EXCEPT SELECT * FROM exercise_day_totals))
+                 + (SELECT count(*) FROM (SELECT week, name_key, name, exercises FROM exercise_weeks EXCEPT SELECT * FROM weeks)),
+                   (SELECT count(*) FROM (SELECT * FROM months EXCEPT SELECT * FROM exercise_months))
+                 + (SELECT count(*) FROM (SELECT * FROM exercise_months EXCEPT SELECT * FROM months)),
+                   (SELECT count(*) FROM (SELECT * FROM days EXCEPT SELECT * FROM exercise_day_totals))
                  + (SELECT count(*) FROM (SELECT * FROM exercise_day_totals EXCEPT SELECT * FROM days))
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try statement.column(0)
+        return [("exercise_weeks", try statement.column(0)), ("exercise_months", try statement.column(1)),
+                ("exercise_day_totals", try statement.column(2))]
     }
 
     // MARK: SQL
@@ -162,12 +163,33 @@ struct ExerciseTallies {
         """
     }
 
-    /// Recounts the days, weeks and months of the days marked stale, and clears the marks.
+    /// Whether the tallies and day totals account for every exercise row: no day is marked stale
+    /// (every update and delete, by any program, marks its day), and the totals add up to the
+    /// rows (an exercise row another program inserted is the one change no trigger sees: an insert
+    /// trigger would cost every import its own rows, measured at 60% more CPU). Costs two counts.
+    static func areCurrent(in connection: Connection) throws -> Bool {
+        let statement = try connection.cachedStatement("""
+            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
+               AND (SELECT count(*) FROM exercises) = (SELECT coalesce(sum(exercises), 0) FROM exercise_day_totals)
+            """)
+        defer { statement.reset() }
+        guard try statement.step() else { return false }
+        return try statement.column(0, as: Bool.self)
+    }
+
+    /// Recounts the days, weeks and months of the days marked stale, and clears the marks. The
+    /// exercise rows of those days get their keys recomputed first, so a name another program
+    /// changed without its `name_key` is counted under its own name.
     static func recountStaleDays(in connection: Connection) throws {
         let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
         defer { anyStale.reset() }
         guard try anyStale.step(), try anyStale.column(0, as: Bool.self) else { return }
         anyStale.reset()
+        try connection.execute("""
+            UPDATE exercises SET name_key = swift_key(name)
+            WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
+              AND name_key IS NOT swift_key(name)
+            """)
         // Every day of every stale week and month, found through the day index.
         try connection.execute("""
             DELETE FROM exercise_weeks WHERE week IN (SELECT \(weekStart(of: "day")) FROM exercise_tallies_stale);

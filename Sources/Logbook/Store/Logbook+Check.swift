@@ -16,7 +16,9 @@ public struct CheckReport: Sendable, Equatable {
     public var fileProblems: [String]
     /// Tables, indexes and triggers the applied migrations create that are missing or different.
     public var schemaProblems: [String]
-    /// Derived data that disagrees with a recount of the records it is derived from.
+    /// What another program's writes left inconsistent: rows whose parent is gone, positions that
+    /// are not 1…n, keys that are not the key of their text, tallies that disagree with a recount.
+    /// ``Logbook/repair(dryRun:)`` puts all of it right.
     public var derivedDataProblems: [String]
 
     public var isHealthy: Bool {
@@ -40,14 +42,12 @@ extension Logbook {
             }
             let version = try database.migrator.currentVersion(of: connection)
             let schemaProblems = try Self.schemaProblems(of: connection, upTo: version, migrator: database.migrator)
-            // Derived data can only be recounted when its tables are there.
-            let derived = schemaProblems.isEmpty ? try ExerciseTallies.mismatchCount(in: connection) : 0
+            // Derived data can only be audited when its tables are there.
+            let derived = schemaProblems.isEmpty ? try DerivedDataAudit.problems(in: connection) : []
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: connection.fileProblems(),
-                               schemaProblems: schemaProblems,
-                               derivedDataProblems: derived == 0 ? [] : ["\(derived) rows of the exercise tallies and day totals "
-                                                                           + "differ from a recount of the exercises"])
+                               schemaProblems: schemaProblems, derivedDataProblems: derived)
         }
     }
 

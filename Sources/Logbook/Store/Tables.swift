@@ -36,16 +36,17 @@ enum Tables {
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 
-    /// Appends exercise names to the day record with row key `key`, after its first `count`, and
-    /// marks the day's tallies stale.
-    static func appendExercises(_ names: [String], toDayKey key: Int64, after count: Int,
-                                in connection: Connection) throws {
+    /// Appends exercise names to the day record with row key `key`, after its last position (not
+    /// its count: another program may have left a gap), and marks the day's tallies stale.
+    static func appendExercises(_ names: [String], toDayKey key: Int64, in connection: Connection) throws {
         try ExerciseTallies.markStale(dayKey: key, in: connection)
+        let last = try connection.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(key)],
+                                         as: Int.self) ?? 0
         let insert = try connection.cachedStatement(
             "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for (offset, name) in names.enumerated() {
             try insert.bind(key, at: 1)
-            try insert.bind(count + offset + 1, at: 2)
+            try insert.bind(last + offset + 1, at: 2)
             try insert.bind(name, at: 3)
             try insert.bind(name.comparisonKey, at: 4)
             try insert.execute()

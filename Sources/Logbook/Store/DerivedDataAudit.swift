@@ -1,0 +1,114 @@
+import SQLiteQuery
+
+/// What another program's writes can leave wrong in the data Logbook derives, found and put right
+/// the same way by ``Logbook/check()`` and ``Logbook/repair(dryRun:)``: rows whose parent is gone
+/// (deleted with foreign keys off), positions that are not 1…n, keys that are not the key of their
+/// text, and tallies that disagree with a recount.
+enum DerivedDataAudit {
+    /// A child table's rows and the parent they need.
+    private static let children: [(table: String, parentColumn: String, parent: String)] = [
+        ("exercises", "day_pk", "exercise_days"), ("exercise_day_aliases", "day_pk", "exercise_days"),
+        ("checklist_items", "draft_pk", "drafts"),
+    ]
+    /// Child tables whose rows are ordered 1…n per parent.
+    private static let ordered: [(table: String, parentColumn: String)] = [("exercises", "day_pk"), ("checklist_items", "draft_pk")]
+
+    /// Each problem with counts and a few examples, each ending with the command that fixes it.
+    static func problems(in connection: Connection) throws -> [String] {
+        var problems: [String] = []
+        for (table, parentColumn, parent) in children {
+            let count = try orphanCount(table, parentColumn, parent, in: connection)
+            if count > 0 { problems.append("\(table): \(count) rows whose \(parent) row is gone") }
+        }
+        for (table, parentColumn) in ordered {
+            let parents = try misnumberedParents(table, parentColumn, in: connection)
+            if !parents.isEmpty {
+                problems.append("\(table): the positions of \(parents.count) \(parentColumn == "day_pk" ? "days" : "drafts") "
+                                + "are not 1 to n (row keys \(parents.prefix(3).map(String.init).joined(separator: ", ")))")
+            }
+        }
+        for column in ComparisonKeyRefresh.columns {
+            let examples = try staleKeys(column, in: connection)
+            if !examples.isEmpty {
+                problems.append("\(column.table): \(try staleKeyCount(column, in: connection)) rows whose \(column.keyColumn) is not "
+                                + "the key of their \(column.column) (\(examples.map { "'\($0.prefix(30))'" }.joined(separator: ", ")))")
+            }
+        }
+        for (table, rows) in try ExerciseTallies.mismatches(in: connection) where rows > 0 {
+            problems.append("\(table): \(rows) rows differ from a recount of the exercises")
+        }
+        return problems.map { $0 + " (run 'logbook repair')" }
+    }
+
+    /// What ``repair(in:)`` changed, as lines for people.
+    struct Changes: Sendable, Equatable {
+        var lines: [String] = []
+    }
+
+    /// Puts everything ``problems(in:)`` finds right, in the caller's transaction.
+    static func repair(in connection: Connection) throws -> Changes {
+        var changes = Changes()
+        for (table, parentColumn, parent) in children {
+            try connection.execute("DELETE FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))")
+            if connection.changes > 0 { changes.lines.append("removed \(connection.changes) \(table) rows whose \(parent) row was gone") }
+        }
+        for (table, parentColumn) in ordered {
+            let renumbered = try renumber(table, parentColumn, in: connection)
+            if renumbered > 0 { changes.lines.append("renumbered the \(table) positions of \(renumbered) parents") }
+        }
+        let keys = try connection.refreshComparisonKeys(ComparisonKeyRefresh.columns)
+        if keys > 0 { changes.lines.append("recomputed \(keys) keys") }
+        let stale = try ExerciseTallies.mismatches(in: connection).reduce(0) { $0 + $1.rows }
+        try ExerciseTallies.rebuild(in: connection)
+        if stale > 0 { changes.lines.append("recounted the tallies (\(stale) rows differed)") }
+        return changes
+    }
+
+    // MARK: Queries
+
+    private static func orphanCount(_ table: String, _ parentColumn: String, _ parent: String, in connection: Connection) throws -> Int {
+        try connection.scalar("SELECT count(*) FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))", as: Int.self) ?? 0
+    }
+
+    private static func misnumberedParents(_ table: String, _ parentColumn: String, in connection: Connection) throws -> [Int64] {
+        let statement = try connection.prepare("SELECT \(parentColumn) FROM \(table) GROUP BY \(parentColumn) "
+                                               + "HAVING min(position) <> 1 OR max(position) <> count(*)")
+        var parents: [Int64] = []
+        while try statement.step() { parents.append(try statement.column(0)) }
+        return parents
+    }
+
+    /// Renumbers the rows of each parent whose positions are not 1…n, keeping their order. (The
+    /// positions are moved out of the way first: they are part of the primary key.)
+    private static func renumber(_ table: String, _ parentColumn: String, in connection: Connection) throws -> Int {
+        let parents = try misnumberedParents(table, parentColumn, in: connection)
+        guard !parents.isEmpty else { return 0 }
+        let offset = 1 << 40
+        try connection.execute("""
+            CREATE TEMP TABLE logbook_renumbering AS
+                SELECT \(parentColumn) AS parent, position AS old, row_number() OVER (PARTITION BY \(parentColumn) ORDER BY position) AS new
+                FROM \(table) WHERE \(parentColumn) IN (SELECT \(parentColumn) FROM \(table) GROUP BY \(parentColumn)
+                                                       HAVING min(position) <> 1 OR max(position) <> count(*));
+            UPDATE \(table) SET position = position + \(offset) WHERE \(parentColumn) IN (SELECT parent FROM logbook_renumbering);
+            UPDATE \(table) SET position = (SELECT new FROM logbook_renumbering AS r
+                                            WHERE r.parent = \(table).\(parentColumn) AND r.old = \(table).position - \(offset))
+            WHERE position > \(offset);
+            DROP TABLE temp.logbook_renumbering;
+            """)
+        return parents.count
+    }
+
+    private static func staleKeys(_ column: ComparisonKeyColumn, in connection: Connection) throws -> [String] {
+        let statement = try connection.prepare("""
+            SELECT \(column.column) FROM \(column.table) WHERE \(column.keyColumn) IS NOT swift_key(\(column.column)) LIMIT 3
+            """)
+        var examples: [String] = []
+        while try statement.step() { examples.append(try statement.column(0)) }
+        return examples
+    }
+
+    private static func staleKeyCount(_ column: ComparisonKeyColumn, in connection: Connection) throws -> Int {
+        try connection.scalar("SELECT count(*) FROM \(column.table) WHERE \(column.keyColumn) IS NOT swift_key(\(column.column))",
+                              as: Int.self) ?? 0
+    }
+}

@@ -1,0 +1,25 @@
+import Logbook
+
+/// `repair`: put right what other programs' writes left inconsistent.
+enum RepairCommand {
+    static let command = Command(
+        spec: CommandSpec(
+            name: "repair",
+            abstract: "Put right what other programs' writes left inconsistent, in one transaction.",
+            discussion: """
+                Removes rows whose parent is gone (deleted with foreign keys off), renumbers positions that are \\
+                not 1 to n (keeping their order), recomputes every *_key column, and recounts the exercise tallies \\
+                and day totals. Says what it changed on stderr; 'logbook check' passes afterwards. --dry-run says \\
+                what it would change and writes nothing.
+                """,
+            options: [OptionSpec(name: "--dry-run", help: "Say what would change; write nothing.")],
+            examples: ["logbook check || logbook repair", "logbook repair --dry-run"]),
+        run: { invocation in
+            let dryRun = invocation.arguments.has("--dry-run")
+            let store = dryRun ? try invocation.dryRunStore() : try invocation.writeStore()
+            let report = try store.repair(dryRun: dryRun)
+            let prefix = dryRun ? "logbook: dry run, nothing written: would have " : "logbook: "
+            if report.changes.isEmpty { Console.printError("logbook: nothing to repair") }
+            for change in report.changes { Console.printError(prefix + change) }
+        })
+}

@@ -1,0 +1,206 @@
+import Foundation
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// Reports stay exact whoever writes the file (issue 16): a random sequence of writes by
+/// Logbook's API and by a plain SQLite connection (with and without foreign keys, with and without
+/// the `name_key` a program should write), and after every step every history and exercise report
+/// equals a recount in Swift, `check` names exactly the inconsistencies there are, and `repair`
+/// puts them right without changing a report.
+///
+/// `LOGBOOK_WRITERS_SEED` repeats a run; `LOGBOOK_PROPERTY_SCALE` makes it longer.
+final class OtherWritersTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+    /// Few names, so spellings collide: canonical twins, case, the newest combining marks, ASCII.
+    private let names = ["Squat", "squat", "Caf\u{E9}", "Cafe\u{301}", "\u{C9}lan", "E\u{301}lan", "Run", "a\u{323}\u{897}",
+                         "a\u{897}\u{323}", "Row"]
+
+    /// The records as they are in the tables, read by plain SQL: days with their exercises in
+    /// order (exercises whose day is gone belong to no record).
+    private func records(_ connection: Connection) throws -> [ExerciseDay] {
+        let statement = try connection.prepare("""
+            SELECT d.id, d.day, d.date, e.name FROM exercise_days AS d LEFT JOIN exercises AS e ON e.day_pk = d.pk
+            ORDER BY d.day, e.position
+            """)
+        var days: [ExerciseDay] = []
+        while try statement.step() {
+            let day: CalendarDay = try statement.column(1)
+            if days.last?.day != day {
+                days.append(ExerciseDay(id: try statement.column(0), date: try statement.column(2), day: day, exercises: []))
+            }
+            if let name = try statement.column(3, as: String?.self) { days[days.count - 1].exercises.append(name) }
+        }
+        return days
+    }
+
+    private func assertReportsAreExact(_ store: Logbook, _ days: [ExerciseDay], step: String) throws {
+        guard let first = days.map(\.day).min(), let last = days.map(\.day).max() else { return }
+        for period in ReportPeriod.allCases {
+            var rows: [HistoryReportRow] = []
+            try store.reports.history(by: period) { rows.append($0) }
+            let expected = ReportOracle.history(days, period, from: first, to: last)
+            XCTAssertEqual(rows, expected, "\(step): history by \(period)")
+            XCTAssertEqual(rows.map { $0.topExercise.map { Array($0.utf8) } }, expected.map { $0.topExercise.map { Array($0.utf8) } },
+                           "\(step): the top exercise's spelling, byte for byte")
+        }
+        var exercises: [ExerciseReportRow] = []
+        try store.reports.exercises { exercises.append($0) }
+        XCTAssertEqual(exercises, ReportOracle.exercises(days), "\(step): exercises")
+    }
+
+    func testReportsAndCheckStayTrueThroughAnyMixOfWriters() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_WRITERS_SEED", default: 1_616))
+        let test = try TestStore()
+        let store = test.store
+        let plain = try Connection(path: store.path)
+        let firstDay = CalendarDay(year: 2025, month: 12, day: 20)!.dayNumber
+        func randomDay() -> CalendarDay { CalendarDay(dayNumber: firstDay + random.int(0...45))! }
+        func randomNames() -> [String] { (0..<random.int(1...4)).map { _ in random.pick(names) } }
+        /// A row of `table` chosen by the seeded generator (SQLite's own random function would not
+        /// repeat a run), as the SQL condition that selects it.
+        func randomRow(of table: String) throws -> String? {
+            let key = table == "exercises" ? "day_pk, position" : "pk"
+            let count = try plain.scalar("SELECT count(*) FROM \(table)", as: Int.self) ?? 0
+            guard count > 0 else { return nil }
+            return "(\(key)) = (SELECT \(key) FROM \(table) ORDER BY \(key) LIMIT 1 OFFSET \(random.int(0...count - 1)))"
+        }
+        var expectProblems = false
+
+        for step in 0..<PropertyTestSettings.scaled(160, by: "LOGBOOK_PROPERTY_SCALE") {
+            let kind = random.int(0...11)
+            var description = ""
+            switch kind {
+            case 0, 1:
+                let day = randomDay(), added = randomNames()
+                description = "Logbook adds \(added) on \(day)"
+                try store.history.addDoneExercises(added, at: day.start(in: utc) + 3_600)
+            case 2:
+                description = "Logbook deletes a day"
+                if let day = try store.history.fetchAll().randomElement(using: &random) { _ = try store.history.delete(day: day.day) }
+            case 3, 4:
+                // Another program inserts a day with its exercises, writing name_key as asked (Swift's NFC), or not.
+                let day = randomDay(), added = randomNames(), keyed = random.chance(0.6)
+                description = "plain SQL inserts \(day) with \(added) (keys \(keyed ? "right" : "wrong"))"
+                guard try plain.scalar("SELECT count(*) FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int.self) == 0 else { continue }
+                try plain.execute("BEGIN")
+                try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)",
+                              [.text(UUID().uuidString), day.databaseValue, day.start(in: utc).databaseValue])
+                let pk = plain.lastInsertRowID
+                for (index, name) in added.enumerated() {
+                    try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)",
+                                  [.integer(pk), .integer(Int64(index + 1)), .text(name), .text(keyed ? name.swiftNFC : name)])
+                }
+                try plain.execute("COMMIT")
+                expectProblems = true
+            case 5:
+                // … appends exercises to a day Logbook counted.
+                let added = randomNames()
+                description = "plain SQL appends \(added)"
+                guard let row = try randomRow(of: "exercise_days"),
+                      let pk = try plain.scalar("SELECT pk FROM exercise_days WHERE \(row)", as: Int64.self) else { continue }
+                let count = try plain.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(pk)], as: Int.self) ?? 0
+                for (index, name) in added.enumerated() {
+                    try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)",
+                                  [.integer(pk), .integer(Int64(count + index + 1)), .text(name), .text(name.swiftNFC)])
+                }
+                expectProblems = true
+            case 6:
+                // … deletes a day, with foreign keys on (the cascade) or off (orphans stay).
+                let foreignKeys = random.chance(0.5)
+                description = "plain SQL deletes a day (foreign keys \(foreignKeys ? "on" : "off"))"
+                try plain.execute("PRAGMA foreign_keys = \(foreignKeys ? "ON" : "OFF")")
+                // (Not the newest day with foreign keys off: SQLite would give its row key to the next
+                // day inserted, which would adopt its orphans; `check` names orphans, `repair` removes them.)
+                if let row = try randomRow(of: "exercise_days") {
+                    let newest = try plain.scalar("SELECT pk = (SELECT max(pk) FROM exercise_days) FROM exercise_days WHERE \(row)",
+                                                  as: Bool.self) ?? true
+                    if foreignKeys || !newest { try plain.execute("DELETE FROM exercise_days WHERE \(row)") }
+                }
+                try plain.execute("PRAGMA foreign_keys = ON")
+                expectProblems = true
+            case 7:
+                // … renames an exercise, with or without its key.
+                let name = random.pick(names), withKey = random.chance(0.5)
+                description = "plain SQL renames to \(name) (\(withKey ? "with" : "without") name_key)"
+                guard let row = try randomRow(of: "exercises") else { continue }
+                try plain.run("UPDATE exercises SET name = ?1 \(withKey ? ", name_key = ?2" : "") WHERE \(row)",
+                              withKey ? [.text(name), .text(name.swiftNFC)] : [.text(name)])
+                expectProblems = true
+            case 8:
+                // … deletes one exercise (leaving a gap in the positions) or moves a day.
+                if random.chance(0.5) {
+                    description = "plain SQL deletes an exercise"
+                    if let row = try randomRow(of: "exercises") { try plain.execute("DELETE FROM exercises WHERE \(row)") }
+                } else {
+                    let day = randomDay()
+                    description = "plain SQL moves a day to \(day)"
+                    if let row = try randomRow(of: "exercise_days") {
+                        try plain.run("UPDATE OR IGNORE exercise_days SET day = ? WHERE \(row)", [day.databaseValue])
+                    }
+                }
+                expectProblems = true
+            case 9:
+                description = "Logbook imports a day"
+                let day = randomDay(), added = randomNames()
+                let file = test.folder.appendingPathComponent("step-\(step).ndjson")
+                let json = "{\"id\":\"\(UUID().uuidString)\",\"day\":\"\(day)\",\"date\":\"\(day.start(in: utc).iso8601Microseconds)\","
+                    + "\"exercises\":[\(added.map { name -> String in var text = ""; JSONText.appendQuoted(name, to: &text); return text }.joined(separator: ","))]}\n"
+                try Data(json.utf8).write(to: file)
+                _ = try store.importRecords(from: FileHandle(forReadingFrom: file), file: file.path,
+                                            options: ImportOptions(kind: .history, format: .ndjson))
+            default:
+                description = "Logbook repairs"
+                let before = try records(plain)
+                try store.repair()
+                XCTAssertEqual(try store.check().derivedDataProblems, [], "step \(step): after repair")
+                XCTAssertEqual(try records(plain).map(\.exercises), before.map(\.exercises), "step \(step): repair kept the records")
+                expectProblems = false
+            }
+            let step = "step \(step) (\(description))"
+            try assertReportsAreExact(store, try records(plain), step: step)
+            let problems = try store.check().derivedDataProblems
+            if !expectProblems { XCTAssertEqual(problems, [], step) }
+            if problems.isEmpty { expectProblems = false }
+        }
+        try store.repair()
+        XCTAssertEqual(try store.check().derivedDataProblems, [])
+        XCTAssertTrue(try store.check().isHealthy)
+        try assertReportsAreExact(store, try records(plain), step: "after the last repair")
+    }
+
+    func testCheckNamesEachKindOfInconsistencyAndRepairFixesIt() throws {
+        let test = try TestStore()
+        let store = test.store
+        for (index, name) in ["Squat", "Run", "Caf\u{E9}"].enumerated() {
+            try store.history.addDoneExercises([name, "Row"], at: CalendarDay(year: 2026, month: 1, day: index + 1)!.start(in: utc) + 60)
+        }
+        try store.drafts.save(ReleaseDraft(version: "1.0", checklist: [ChecklistItem(title: "a"), ChecklistItem(title: "b")]))
+        let plain = try Connection(path: store.path)
+        try plain.execute("""
+            PRAGMA foreign_keys = OFF;
+            DELETE FROM exercise_days WHERE day = '2026-01-01';
+            PRAGMA foreign_keys = ON;
+            DELETE FROM exercises WHERE position = 1 AND day_pk = (SELECT pk FROM exercise_days WHERE day = '2026-01-02');
+            UPDATE exercises SET name = 'Cafe\u{301}' WHERE name = 'Caf\u{E9}';
+            UPDATE drafts SET version = 'Run' ;
+            """)
+        let problems = try store.check().derivedDataProblems
+        XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: 2 rows whose exercise_days row is gone") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 days are not 1 to n") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("exercise_day_totals:") }, "\(problems)")
+        XCTAssertTrue(problems.allSatisfy { $0.hasSuffix("(run 'logbook repair')") })
+        XCTAssertEqual(try plain.scalar("SELECT version_key FROM drafts", as: String.self), "Run", "an ASCII rename gets its key from a trigger")
+
+        let dry = try store.repair(dryRun: true)
+        XCTAssertFalse(dry.changes.isEmpty)
+        XCTAssertEqual(try store.check().derivedDataProblems.count, problems.count, "a dry run writes nothing")
+        let report = try store.repair()
+        XCTAssertEqual(report.changes, dry.changes)
+        let after = try store.check()
+        XCTAssertTrue(after.isHealthy, "\(after)")
+        XCTAssertEqual(try store.repair().changes, [], "a second repair has nothing to do")
+        XCTAssertEqual(try store.history.fetch(day: CalendarDay("2026-01-02")!)?.exercises, ["Row"])
+    }
+}

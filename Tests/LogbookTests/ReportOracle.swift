@@ -1,0 +1,69 @@
+import Foundation
+import LogbookTestSupport
+@testable import Logbook
+
+/// The reports computed in plain Swift from the records, independently of the store's SQL: the
+/// oracle of `ReportTests` and `OtherWritersTests`. Names are grouped by Swift's own NFC; the
+/// name shown is a group's smallest spelling in UTF-8 byte order; a day is active when it has an
+/// exercise.
+enum ReportOracle {
+    static func label(_ day: CalendarDay, _ period: ReportPeriod) -> String {
+        switch period {
+        case .day: return day.description
+        case .month: return String(day.description.prefix(7))
+        case .year: return String(day.description.prefix(4))
+        case .week:
+            var calendar = Calendar(identifier: .iso8601)
+            calendar.timeZone = TimeZone(identifier: "UTC")!
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: day.start(in: calendar.timeZone))
+            return String(format: "%04d-W%02d", parts.yearForWeekOfYear!, parts.weekOfYear!)
+        }
+    }
+
+    static func history(_ days: [ExerciseDay], _ period: ReportPeriod, from: CalendarDay, to: CalendarDay) -> [HistoryReportRow] {
+        let byDay = Dictionary(uniqueKeysWithValues: days.filter { !$0.exercises.isEmpty }.map { ($0.day, $0) })
+        var order: [String] = []
+        var grouped: [String: [ExerciseDay]] = [:]
+        var day = from
+        while day <= to {
+            let period = label(day, period)
+            if grouped[period] == nil { order.append(period); grouped[period] = [] }
+            if let record = byDay[day] { grouped[period]?.append(record) }
+            day = day.adding(days: 1)!
+        }
+        return order.sorted().map { period in
+            let records = grouped[period] ?? []
+            let names = records.flatMap(\.exercises)
+            var counts: [String: (count: Int, spelling: String)] = [:]
+            for name in names {
+                let key = name.swiftNFC
+                let spelling = counts[key].map { Array($0.spelling.utf8).lexicographicallyPrecedes(Array(name.utf8)) ? $0.spelling : name } ?? name
+                counts[key] = ((counts[key]?.count ?? 0) + 1, spelling)
+            }
+            let top = counts.sorted {
+                $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+            }.first?.value.spelling
+            return HistoryReportRow(period: period, activeDays: records.count, exercises: names.count,
+                                    distinctExercises: counts.count, topExercise: top)
+        }
+    }
+
+    static func exercises(_ days: [ExerciseDay]) -> [ExerciseReportRow] {
+        var expected: [String: ExerciseReportRow] = [:]
+        for day in days {
+            for name in day.exercises {
+                let key = name.swiftNFC
+                var row = expected[key] ?? ExerciseReportRow(exercise: name, count: 0, days: 0, firstDay: day.day, lastDay: day.day)
+                if Array(name.utf8).lexicographicallyPrecedes(Array(row.exercise.utf8)) { row.exercise = name }
+                row.count += 1
+                row.firstDay = min(row.firstDay, day.day)
+                row.lastDay = max(row.lastDay, day.day)
+                expected[key] = row
+            }
+            for key in Set(day.exercises.map(\.swiftNFC)) { expected[key]?.days += 1 }
+        }
+        return expected.sorted {
+            $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
+        }.map(\.value)
+    }
+}
