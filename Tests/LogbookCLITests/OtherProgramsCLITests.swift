@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+
+/// The cases of issue 16, written with the real `sqlite3` shell (`.ci/run` installs it): reports
+/// stay exact, `check` names what is inconsistent, `repair` puts it right.
+final class OtherProgramsCLITests: XCTestCase {
+    private static let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    private func sqlite3(_ cli: CLIHarness, _ sql: String) throws {
+        guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: shell)
+        process.arguments = ["-bail", cli.database.path, sql]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 0, "sqlite3: \(message)")
+    }
+
+    private func report(_ cli: CLIHarness, _ arguments: [String]) throws -> [String] {
+        let result = try cli.run(["report"] + arguments + ["--format", "csv"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return result.lines
+    }
+
+    func testWritesWithTheShellKeepReportsExactAndRepairPutsTheRestRight() throws {
+        let cli = try CLIHarness()
+        for day in 12...14 {
+            XCTAssertEqual(try cli.run(["history", "add", "Squat", "Burpee", "--at", "2026-01-\(day)T10:00:00Z"]).status, 0)
+        }
+        // A day with three exercises, foreign keys on and name_key set as the README says.
+        try sqlite3(cli, """
+            PRAGMA foreign_keys = ON;
+            INSERT INTO exercise_days (id, day, date) VALUES ('6F1B2C43-0000-4000-8000-000000000001', '2026-01-15', 790164000);
+            INSERT INTO exercises (day_pk, position, name, name_key) VALUES
+                (last_insert_rowid(), 1, 'Row', 'Row'), (last_insert_rowid(), 2, 'Row', 'Row'), (last_insert_rowid(), 3, 'Squat', 'Squat');
+            """)
+        XCTAssertEqual(try report(cli, ["history", "--by", "day", "--from", "2026-01-15", "--to", "2026-01-15"]),
+                       ["period,activeDays,exercises,distinctExercises,topExercise\r", "2026-01-15,1,3,2,Row\r"])
+        XCTAssertEqual(try report(cli, ["history", "--by", "week", "--from", "2026-01-12", "--to", "2026-01-18"]).last,
+                       "2026-W03,4,9,3,Squat\r")
+        XCTAssertEqual(try report(cli, ["history", "--by", "week", "--from", "2026-01-13", "--to", "2026-01-18"]).last,
+                       "2026-W03,3,7,3,Squat\r", "a Tuesday–Sunday range of the same week")
+        XCTAssertTrue(try report(cli, ["exercises"]).contains("Row,2,1,2026-01-15,2026-01-15\r"))
+        XCTAssertEqual(try cli.run(["check"]).status, 1, "the tallies are behind the rows")
+
+        // A day deleted with foreign keys off (the shell's default): its exercises stay, orphaned.
+        try sqlite3(cli, "DELETE FROM exercise_days WHERE day = '2026-01-12';")
+        XCTAssertEqual(try report(cli, ["history", "--by", "day", "--from", "2026-01-12", "--to", "2026-01-12"]).last,
+                       "2026-01-12,0,0,0,\r")
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("exercises: 2 rows whose exercise_days row is gone (run 'logbook repair')"), check.stdout)
+
+        // A rename without name_key: an ASCII name gets its key from a trigger, so lookups find it.
+        try sqlite3(cli, "UPDATE exercises SET name = 'Burpees' WHERE name = 'Burpee';")
+        XCTAssertEqual(try cli.run(["count", "history", "--where", "exercises contains \"Burpees\""]).stdout, "2\n")
+        XCTAssertEqual(try cli.run(["history", "list", "--exercise", "Burpees", "--format", "ndjson"]).lines.count, 2)
+        XCTAssertTrue(try report(cli, ["exercises"]).contains { $0.hasPrefix("Burpees,2,2,") })
+
+        let repaired = try cli.run(["repair"])
+        XCTAssertEqual(repaired.status, 0, repaired.stderr)
+        XCTAssertTrue(repaired.stderr.contains("removed 2 exercises rows whose exercise_days row was gone"), repaired.stderr)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+        XCTAssertEqual(try cli.run(["repair"]).stderr, "logbook: nothing to repair\n")
+        XCTAssertEqual(try report(cli, ["history", "--by", "week", "--from", "2026-01-12", "--to", "2026-01-18"]).last,
+                       "2026-W03,3,7,3,Squat\r")
+    }
+}
