@@ -1,3 +1,5 @@
+import Foundation
+
 /// A string that is equal to another only when their UTF-8 bytes are: a dictionary key for text
 /// whose bytes matter, such as SQL (`SELECT 'é'` and `SELECT 'e\u{301}'` are different queries).
 /// Swift's own `String` equality and hashing follow canonical equivalence, which would merge them.
@@ -7,7 +9,13 @@ public struct ExactText: Hashable, Sendable {
     public init(_ text: String) { self.text = text }
 
     public static func == (lhs: ExactText, rhs: ExactText) -> Bool {
-        lhs.text.utf8.count == rhs.text.utf8.count && lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        // memcmp over the contiguous UTF-8: this runs on every cached-statement lookup.
+        var (left, right) = (lhs.text, rhs.text)
+        return left.withUTF8 { a in
+            right.withUTF8 { b in
+                a.count == b.count && (a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0)
+            }
+        }
     }
 
     public func hash(into hasher: inout Hasher) {

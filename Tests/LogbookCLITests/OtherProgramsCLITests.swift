@@ -45,6 +45,8 @@ final class OtherProgramsCLITests: XCTestCase {
                        "2026-W03,3,7,3,Squat\r", "a Tuesday–Sunday range of the same week")
         XCTAssertTrue(try report(cli, ["exercises"]).contains("Row,2,1,2026-01-15,2026-01-15\r"))
         XCTAssertEqual(try cli.run(["check"]).status, 1, "the tallies are behind the rows")
+        XCTAssertTrue(try cli.run(["report", "exercises"]).stderr.contains("'logbook repair' recounts the tallies"),
+                      "the slower report says why and what makes it fast again")
 
         // A day deleted with foreign keys off (the shell's default): its exercises stay, orphaned.
         try sqlite3(cli, "DELETE FROM exercise_days WHERE day = '2026-01-12';")

@@ -57,8 +57,7 @@ enum ReportSQL {
         let range = "(SELECT min(start) FROM periods WHERE tallied) AND (SELECT max(start) FROM periods WHERE tallied)"
         switch period {
         case .day:
-            // Counted from the rows (the tallied days are read from their totals: see dailyHistory).
-            return "tallied(start, exercises, distinct_exercises, top) AS (SELECT NULL, 0, 0, NULL WHERE 0)"
+            preconditionFailure("days are read from their totals: see dailyHistory")
         case .week:
             return """
                 \(totals(of: "exercise_weeks", period: "week", start: "week", where: "week BETWEEN \(range)"))
@@ -95,13 +94,52 @@ enum ReportSQL {
     /// Totals of the periods not in the tallies, counted from the exercise rows of their days in
     /// the range: `counted(start, exercises, distinct_exercises, top)`; these are at most the
     /// first and the last period, which the range cuts.
-    static func countedTotals(tallied: Bool) -> String {
+    static let countedTotals = """
+            counted_names(start, name_key, name, exercises) AS (
+                SELECT p.start, e.name_key, min(e.name), count(*)
+                FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
+                WHERE NOT p.tallied GROUP BY p.start, e.name_key),
+            \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
+            """
+
+    /// The first day of the period that the day in the text column `day` falls in.
+    private static func periodStart(_ period: ReportPeriod, of day: String) -> String {
+        switch period {
+        case .day: day
+        case .week: ExerciseTallies.weekStart(of: day)
+        case .month: "date(\(day), 'start of month')"
+        case .year: "date(\(day), 'start of year')"
+        }
+    }
+
+    /// Activity per period counted from the exercise rows alone, keys computed from the names: one
+    /// pass over the rows in the range, grouped by period and name, the top name by a window, and
+    /// every period of the calendar.
+    private static func countedHistory(_ period: ReportPeriod) -> String {
         """
-        counted_names(start, name_key, name, exercises) AS (
-            SELECT p.start, \(key(tallied: tallied)), min(e.name), count(*)
-            FROM periods AS p JOIN exercise_days AS d ON d.day BETWEEN p.first AND p.last JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE NOT p.tallied GROUP BY p.start, 2),
-        \(totals(of: "counted_names", period: "start", start: "start", where: "1", named: "counted"))
+        WITH RECURSIVE
+        \(historyBounds),
+        \(periodStarts(period)),
+        names(start, name_key, name, done) AS (
+            SELECT \(periodStart(period, of: "d.day")), \(key(tallied: false)), min(e.name), count(*)
+            FROM bounds AS b, exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE d.day BETWEEN b.first AND b.last GROUP BY 1, 2),
+        ranked(start, name, rank, exercises, distinct_exercises) AS (
+            SELECT start, name, row_number() OVER (PARTITION BY start ORDER BY done DESC, name_key),
+                   sum(done) OVER (PARTITION BY start), count(*) OVER (PARTITION BY start)
+            FROM names),
+        active(start, days) AS (
+            SELECT \(periodStart(period, of: "d.day")), count(*)
+            FROM bounds AS b, exercise_days AS d
+            WHERE d.day BETWEEN b.first AND b.last AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+            GROUP BY 1)
+        -- One sort of the three row sets by period instead of joins, which would scan the window's
+        -- rows once per period.
+        SELECT \(periodLabel(period, of: "start")), sum(days), sum(exercises), sum(distinct_exercises), max(top)
+        FROM (SELECT start, 0 AS days, 0 AS exercises, 0 AS distinct_exercises, NULL AS top FROM calendar
+              UNION ALL SELECT start, 0, exercises, distinct_exercises, name FROM ranked WHERE rank = 1
+              UNION ALL SELECT start, days, 0, 0, NULL FROM active)
+        GROUP BY start ORDER BY start
         """
     }
 
@@ -125,25 +163,24 @@ enum ReportSQL {
 
     /// Activity per period. Tallied: days come from the day totals; weeks, months and years wholly
     /// inside the range from the tallies, and a first or last one that the range cuts is counted
-    /// from the exercise rows of its days in the range. Not tallied: every period is counted from
-    /// the rows. Every period of the calendar is listed; a day is active when it has an exercise.
+    /// from the exercise rows of its days in the range. Not tallied: ``countedHistory(_:)``. Every
+    /// period of the calendar is listed; a day is active when it has an exercise.
     static func history(_ period: ReportPeriod, tallied: Bool) -> String {
-        if period == .day && tallied { return dailyHistory }
-        let activeDays = tallied
-            ? "(SELECT count(*) FROM exercise_day_totals AS t WHERE t.day BETWEEN p.first AND p.last)"
-            : "(SELECT count(*) FROM exercise_days AS d WHERE d.day BETWEEN p.first AND p.last AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk))"
+        guard tallied else { return countedHistory(period) }
+        if period == .day { return dailyHistory }
         return """
         WITH RECURSIVE
         \(historyBounds),
         \(periodStarts(period)),
         periods(start, label, first, last, tallied) AS (
             SELECT start, \(periodLabel(period, of: "start")), max(start, bounds.first), min(end, bounds.last),
-                   \(tallied && period != .day ? "start >= bounds.first AND end <= bounds.last" : "0")
+                   start >= bounds.first AND end <= bounds.last
             FROM (SELECT start, \(periodEnd(period, of: "start")) AS end FROM calendar), bounds),
         \(talliedTotals(period)),
-        \(countedTotals(tallied: tallied)),
+        \(countedTotals),
         totals(start, exercises, distinct_exercises, top) AS (SELECT * FROM tallied UNION ALL SELECT * FROM counted)
-        SELECT p.label, \(activeDays), coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top
+        SELECT p.label, (SELECT count(*) FROM exercise_day_totals AS t WHERE t.day BETWEEN p.first AND p.last),
+               coalesce(t.exercises, 0), coalesce(t.distinct_exercises, 0), t.top
         FROM periods AS p LEFT JOIN totals AS t ON t.start = p.start
         ORDER BY p.start
         """

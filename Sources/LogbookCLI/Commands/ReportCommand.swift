@@ -46,6 +46,10 @@ enum ReportCommand {
             }
             let format = try OutputFormat.parse(invocation, allowed: formats)
             let store = try invocation.readStore()
+            if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
+                Console.printError("logbook: another program wrote exercises that the tallies do not count yet; this report "
+                                   + "counts every row (slower) — 'logbook repair' recounts the tallies")
+            }
             try Watch.run(invocation, store: store, format: format) {
                 try render(name, store.reports, period: period, from: from, to: to, asOf: asOf, format: format)
             }
