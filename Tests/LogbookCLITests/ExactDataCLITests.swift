@@ -77,7 +77,11 @@ final class ExactDataCLITests: XCTestCase {
     // 3. Date literals mean the Double Swift gives for their decimal value.
     func testFractionalSecondLiteralsAreTheNearestDouble() throws {
         let cli = try CLIHarness()
-        let drafts = #"[{"version":"a","whatsNew":"","checklist":[],"submittedAt":1e-07},{"version":"b","whatsNew":"","checklist":[],"submittedAt":0.123456}]"#
+        // 5e-324 written out in full, as an exact decimal: 751 digits after the point.
+        let smallest = "0." + String(repeating: "0", count: 323) + "4940656458412465441765687928682213723650598026143247644255856825006755072702087518652998363616359923797965646954457177309266567103559397963987747960107818781263007131903114045278458171678489821036887186360569987307230500063874091535649843873124733972731696151400317153853980741262385655911710266585566867681870395603106249319452715914924553293054565444011274801297099995419319894090804165633245247571478690147267801593552386115501348035264934720193790268107107491703332226844753335720832431936092382893458368060106011506169809753078342277318329247904982524730776375927247874656084778203734469699533647017972677717585125660551199131504891101451037862738167250955837389733598993664809941164205702637090279242767544565229087538682506419718265533447265625"
+        XCTAssertEqual(Double(smallest), 5e-324)
+        let drafts = #"[{"version":"a","whatsNew":"","checklist":[],"submittedAt":1e-07},{"version":"b","whatsNew":"","checklist":[],"submittedAt":0.123456},"#
+            + #"{"version":"c","whatsNew":"","checklist":[],"submittedAt":"# + smallest + "}]"
         XCTAssertEqual(try cli.run(["import", try write(drafts, to: "drafts.json", in: cli)]).status, 0)
         for (literal, version) in [("2001-01-01T00:00:00.0000001Z", "a"), ("2001-01-01T00:00:00.123456Z", "b"),
                                    ("2001-01-01T01:00:00.123456+01:00", "b")] {

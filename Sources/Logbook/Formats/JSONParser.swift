@@ -12,6 +12,9 @@ public struct JSONParser {
 
     /// The deepest nesting accepted.
     static let maximumDepth = 64
+    /// The longest number accepted: enough for every `Double` written out exactly (5e-324 takes
+    /// 767 significant digits), and a bound on what a hostile file can make the parser hold.
+    static let maximumNumberLength = 1_100
 
     let stream: ByteStream
     /// NDJSON: a value must end on the line it starts on.
@@ -214,7 +217,7 @@ public struct JSONParser {
                 text.append(Character(Unicode.Scalar(byte)))
                 _ = try stream.next()
                 count += 1
-                if text.count > 64 { throw error("number too long") }
+                if text.utf8.count > Self.maximumNumberLength { throw error("number longer than \(Self.maximumNumberLength) characters") }
             }
             return count
         }
