@@ -32,6 +32,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case backupRefused(BackupError)
     /// A `#Predicate` or sort (or a `--where` filter) cannot be run exactly in SQL.
     case unsupportedQuery(QueryError)
+    /// A filter in the text language (`--where`) does not parse or does not fit the record's fields;
+    /// `position` is the character range of the problem in `filter`, for a caret.
+    case invalidFilter(String, message: String, position: Range<Int>?)
     /// A read-only SQL statement (``Logbook/query(_:parameters:columns:row:)``) was refused before it ran.
     case queryRefused(sql: String, reason: String)
     /// No draft has this id, id prefix or version.
@@ -64,6 +67,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .importRefused(let error): error.description
         case .backupRefused(let error): error.description
         case .unsupportedQuery(let error): error.description
+        case .invalidFilter(_, let message, _): "invalid filter: \(message)"
         case .queryRefused(let sql, let reason): "query refused (\(reason)): \(sql.prefix(200))"
         case .draftNotFound(let reference): "no draft with id or version '\(reference)'"
         case .ambiguousDraft(let reference, let ids):

@@ -25,6 +25,25 @@ extension QueryableRepository {
         try count(try query(for: descriptor))
     }
 
+    /// The fetch that a filter in the text language selects (what `logbook … --where` takes):
+    ///
+    /// ```swift
+    /// let query = try store.history.query(where: #"exercises contains "Burpee" && day >= 2026-01-01"#)
+    /// let days = try store.history.fetch(query)
+    /// ```
+    ///
+    /// A day compared with a date field means the start of that day in `timeZone`. Throws
+    /// ``LogbookError/invalidFilter(_:message:position:)`` naming the place of the problem.
+    public func query(where filter: String, timeZone: TimeZone = .current) throws -> RecordQuery {
+        do {
+            return RecordQuery(condition: try Self.schema.condition(for: try FilterParser.parse(filter), timeZone: timeZone))
+        } catch let error as FilterParser.SyntaxError {
+            throw LogbookError.invalidFilter(filter, message: error.message, position: error.position)
+        } catch let error as QueryError {
+            throw LogbookError.invalidFilter(filter, message: error.description, position: error.position)
+        }
+    }
+
     /// `descriptor` in IR form; one that cannot be run exactly throws
     /// ``LogbookError/unsupportedQuery(_:)``, naming the construct.
     func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {

@@ -1,5 +1,4 @@
 import Foundation
-import Logbook
 import SQLiteQuery
 
 /// The `--where` language: a hand-written tokenizer and recursive-descent parser into
@@ -11,11 +10,14 @@ import SQLiteQuery
 ///     compare:= operand (OP operand)?        OP: == != < <= > >= contains icontains hasPrefix in
 ///     operand:= "(" or ")" | "[" (value ("," value)*)? "]" | field | value
 ///     value  := "string" | 12 | 1.5 | true | false | nil | 2026-01-31 | 2026-01-31T08:30:00Z
-struct FilterParser {
+public struct FilterParser {
     /// A syntax error at a character position of the text.
-    struct SyntaxError: Error {
-        let message: String
-        let position: Range<Int>
+    public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+        public let message: String
+        /// Character offsets into the text, for a caret under the problem.
+        public let position: Range<Int>
+
+        public var description: String { message }
     }
 
     private enum Token: Equatable {
@@ -37,7 +39,7 @@ struct FilterParser {
     private var nesting = 0
 
     /// Parses `text`; throws ``SyntaxError``.
-    static func parse(_ text: String) throws -> FilterExpression {
+    public static func parse(_ text: String) throws -> FilterExpression {
         var parser = FilterParser()
         parser.tokens = try tokenize(Array(text))
         let expression = try parser.parseOr()

@@ -1,0 +1,181 @@
+import Foundation
+
+extension QuerySchema {
+    /// Types `filter` against this record's fields and compiles it to the IR. Days compared with
+    /// date fields mean the start of that day in `timeZone`. Throws ``QueryError`` with the
+    /// position of the problem.
+    public func condition(for filter: FilterExpression, timeZone: TimeZone) throws -> QueryExpression {
+        var compiler = FilterCompiler(schema: self, timeZone: timeZone)
+        return try compiler.predicate(filter).expression
+    }
+}
+
+/// Compiles a ``FilterExpression`` into the IR through the same ``QueryOperations`` that
+/// `#Predicate` translation uses.
+struct FilterCompiler<Record> {
+    let schema: QuerySchema<Record>
+    let timeZone: TimeZone
+    var operations: QueryOperations
+
+    init(schema: QuerySchema<Record>, timeZone: TimeZone) {
+        self.schema = schema
+        self.timeZone = timeZone
+        operations = QueryOperations(rowKey: schema.rowKey)
+    }
+
+    /// A boolean expression.
+    mutating func predicate(_ filter: FilterExpression) throws -> Operand {
+        switch filter {
+        case .and(let lhs, let rhs): return operations.and(try predicate(lhs), try predicate(rhs))
+        case .or(let lhs, let rhs): return operations.or(try predicate(lhs), try predicate(rhs))
+        case .not(let inner, _): return operations.not(try predicate(inner))
+        case .binary(let op, let lhs, let rhs, let at): return try binary(op, lhs, rhs, at: at)
+        case .literal(.bool(let value), _): return .boolean(value ? .true : .false)
+        case .field(let name, let at):
+            let (field, operand) = try self.field(name, at: at)
+            guard field.kind == .bool else {
+                throw QueryError.typeMismatch("'\(name)' is not true/false; compare it with something", position: at)
+            }
+            return .boolean(.comparison(.equal, operand.expression, .true))
+        case .literal(let literal, let at):
+            throw QueryError.typeMismatch("\(literal.description) is not a condition", position: at)
+        case .list(_, let at):
+            throw QueryError.typeMismatch("a list is not a condition", position: at)
+        }
+    }
+
+    private mutating func binary(_ op: FilterOperator, _ lhs: FilterExpression, _ rhs: FilterExpression,
+                                 at: Range<Int>) throws -> Operand {
+        switch op {
+        case .in:
+            guard case .list(let items, _) = rhs else {
+                throw QueryError.typeMismatch("'in' needs a list on its right, like [\"1.0\", \"1.1\"]", position: rhs.position)
+            }
+            let (element, kind, optional) = try scalarOperand(lhs)
+            let values = try items.map { try value($0, as: kind, optional: optional, for: "in") }
+            return try operations.contains(Operand(expression: .value(.null), shape: .list(values), isOptional: false,
+                                                   comparisonKey: nil), element)
+        case .contains:
+            let container = try anyOperand(lhs)
+            if case .collection(let collection, _) = container.shape {
+                guard case .scalar(let kind, _, _) = collection.element else {
+                    throw QueryError.typeMismatch("'contains' on a collection of items; compare its .count or .doneCount instead",
+                                                  position: lhs.position)
+                }
+                return try operations.contains(container, try value(rhs, as: kind, optional: false, for: "contains"))
+            }
+            return try operations.contains(try text(container, lhs), try value(rhs, as: .text, optional: false, for: "contains"))
+        case .icontains:
+            let container = try text(try anyOperand(lhs), lhs)
+            return try operations.localizedContains(container, try value(rhs, as: .text, optional: false, for: "icontains"))
+        case .hasPrefix:
+            let container = try text(try anyOperand(lhs), lhs)
+            return try operations.startsWith(container, try value(rhs, as: .text, optional: false, for: "hasPrefix"))
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let (left, right) = try comparisonOperands(lhs, rhs, op: op)
+            if op == .equal || op == .notEqual {
+                return try operations.equal(left, right, negated: op == .notEqual)
+            }
+            if left.kind == .bool {
+                throw QueryError.typeMismatch("'\(op.rawValue)' does not apply to true/false values", position: at)
+            }
+            let sqlOperator: ComparisonOperator = switch op {
+            case .less: .less
+            case .lessOrEqual: .lessOrEqual
+            case .greater: .greater
+            default: .greaterOrEqual
+            }
+            return try operations.order(sqlOperator, left, right, symbol: op.rawValue)
+        }
+    }
+
+    /// Both sides of a comparison: at least one must be a field, which types the other.
+    private mutating func comparisonOperands(_ lhs: FilterExpression, _ rhs: FilterExpression,
+                                             op: FilterOperator) throws -> (Operand, Operand) {
+        if case .field = lhs {
+            let (left, kind, optional) = try scalarOperand(lhs)
+            if case .field = rhs {
+                let (right, rightKind, _) = try scalarOperand(rhs)
+                guard rightKind == kind else {
+                    throw QueryError.typeMismatch("cannot compare \(kind.rawValue) with \(rightKind.rawValue)", position: rhs.position)
+                }
+                return (left, right)
+            }
+            return (left, try value(rhs, as: kind, optional: optional, for: op.rawValue))
+        }
+        if case .field = rhs {
+            let (right, kind, optional) = try scalarOperand(rhs)
+            return (try value(lhs, as: kind, optional: optional, for: op.rawValue), right)
+        }
+        throw QueryError.typeMismatch("a comparison needs a field on one side", position: lhs.position)
+    }
+
+    private func field(_ name: String, at: Range<Int>) throws -> (QueryField, Operand) {
+        guard let field = schema.field(named: name) else {
+            throw QueryError.unknownField(name, valid: schema.fieldNames, position: at)
+        }
+        return (field, .field(field, qualifier: schema.table))
+    }
+
+    private func anyOperand(_ filter: FilterExpression) throws -> Operand {
+        guard case .field(let name, let at) = filter else {
+            throw QueryError.typeMismatch("expected a field name here", position: filter.position)
+        }
+        return try field(name, at: at).1
+    }
+
+    private func scalarOperand(_ filter: FilterExpression) throws -> (Operand, ValueKind, Bool) {
+        guard case .field(let name, let at) = filter else {
+            throw QueryError.typeMismatch("expected a field name here", position: filter.position)
+        }
+        let (field, operand) = try self.field(name, at: at)
+        guard let kind = field.kind else {
+            throw QueryError.typeMismatch("'\(name)' is a collection: use '\(name) contains …' or '\(name).count'", position: at)
+        }
+        return (operand, kind, field.isOptional)
+    }
+
+    private func text(_ operand: Operand, _ filter: FilterExpression) throws -> Operand {
+        guard operand.kind == .text else {
+            throw QueryError.typeMismatch("this operator needs a text field", position: filter.position)
+        }
+        return operand
+    }
+
+    /// A literal typed as `kind`, or a type mismatch naming what was expected.
+    private func value(_ filter: FilterExpression, as kind: ValueKind, optional: Bool, for op: String) throws -> Operand {
+        guard case .literal(let literal, let at) = filter else {
+            throw QueryError.typeMismatch("expected a value after '\(op)'", position: filter.position)
+        }
+        func mismatch(_ expected: String) -> QueryError {
+            .typeMismatch("expected \(expected), found \(literal.description)", position: at)
+        }
+        switch (kind, literal) {
+        case (_, .null):
+            guard optional, op == "==" || op == "!=" else { throw mismatch(optional ? "'==' or '!=' with nil" : "a value (this field is never nil)") }
+            return .value(.null)
+        case (.text, .string(let text)):
+            return .value(.text(text))
+        case (.integer, .integer(let number)):
+            return .value(.integer(number))
+        case (.bool, .bool(let flag)):
+            return .value(.integer(flag ? 1 : 0))
+        case (.date, .date(let date)):
+            return .value(.real(date.timeIntervalSinceReferenceDate))
+        case (.date, .day(let year, let month, let day)):
+            let number = ProlepticGregorian.dayNumber(year: year, month: month, day: day)
+            return .value(.real(ProlepticGregorian.startOfDay(number, in: timeZone).timeIntervalSinceReferenceDate))
+        case (.day, .day(let year, let month, let day)):
+            return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
+        case (.uuid, .string(let text)):
+            guard let uuid = UUID(uuidString: text) else { throw mismatch("a UUID") }
+            return .value(.text(uuid.uuidString))
+        case (.text, _): throw mismatch("a string in double quotes")
+        case (.integer, _): throw mismatch("a whole number")
+        case (.bool, _): throw mismatch("true or false")
+        case (.date, _): throw mismatch("a date like 2026-01-31 or 2026-01-31T08:30:00Z")
+        case (.day, _): throw mismatch("a day like 2026-01-31")
+        case (.uuid, _): throw mismatch("a UUID in double quotes")
+        }
+    }
+}

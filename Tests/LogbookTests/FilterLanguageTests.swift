@@ -1,0 +1,36 @@
+import Foundation
+import Logbook
+import XCTest
+
+/// The filter language (`--where`) from the library, without the CLI (issue 17, item 3).
+final class FilterLanguageTests: XCTestCase {
+    func testAFilterSelectsWhatTheSamePredicateSelects() throws {
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        for (index, names) in [["Squat"], ["Burpee", "Squat"], ["Cafe\u{301}"], ["Burpee", "Burpee", "Row"]].enumerated() {
+            try test.store.history.addDoneExercises(names, at: CalendarDay(year: 2026, month: 1, day: index + 1)!.start(in: utc) + 60)
+        }
+        let query = try test.store.history.query(where: #"exercises contains "Burpee" && day >= 2026-01-02 && exercises.count > 1"#,
+                                                  timeZone: utc)
+        let start = CalendarDay("2026-01-02")!
+        let predicate = try test.store.history.fetch(FetchDescriptor(predicate: #Predicate<ExerciseDay> {
+            $0.exercises.contains("Burpee") && $0.day >= start && $0.exercises.count > 1
+        }))
+        XCTAssertEqual(try test.store.history.fetch(query).map(\.day), predicate.map(\.day))
+        XCTAssertEqual(try test.store.history.fetch(try test.store.history.query(where: #"exercises contains "Café""#)).count, 1,
+                       "text compares as Swift does")
+    }
+
+    func testMistakesNameTheirPlace() throws {
+        let test = try TestStore()
+        XCTAssertThrowsError(try test.store.drafts.query(where: #"version == "2.0" &&"#)) { error in
+            guard case LogbookError.invalidFilter(_, _, let position) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(position?.lowerBound, 19, "the end of the text, where an operand is missing")
+        }
+        XCTAssertThrowsError(try test.store.drafts.query(where: #"verison == "2.0""#)) { error in
+            guard case LogbookError.invalidFilter(_, let message, let position) = error else { return XCTFail("\(error)") }
+            XCTAssertTrue(message.contains("unknown field 'verison'"), message)
+            XCTAssertEqual(position, 0..<7)
+        }
+    }
+}
