@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// Finds the command on the line, parses its arguments, runs it, and turns every error into one
 /// `logbook: error:` line and an exit status (0 success, 2 usage, 1 anything else).

@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// One run of a command: its parsed arguments, the environment, and the shared ways to reach the store.
 struct Invocation {

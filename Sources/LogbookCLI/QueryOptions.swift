@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// `--where EXPR --sort KEY[:asc|:desc] --limit N --offset N`: the SwiftData-style fetch on the
 /// command line, compiled into the same IR as a `#Predicate`.

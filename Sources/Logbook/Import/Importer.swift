@@ -117,9 +117,7 @@ private struct ImportWriter {
             }
         }
         if let existing = try dayRecord(day) {
-            try Tables.appendExercises(input.exercises, toDayKey: existing, in: connection)
-            try connection.run("UPDATE exercise_days SET date = min(date, ?) WHERE pk = ?",
-                               [input.date.databaseValue, .integer(existing)])
+            try Tables.merge(input.exercises, at: input.date, intoDayKey: existing, in: connection)
             try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)",
                                [input.id.databaseValue, .integer(existing)])
             summary.merged += 1

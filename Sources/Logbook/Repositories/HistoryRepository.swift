@@ -23,16 +23,13 @@ public struct HistoryRepository: Sendable {
         try ExerciseDay.validate(exercises: exercises)
         let day = try CalendarDay.storable(date, in: timeZone)
         return try database.write { connection in
-            if var existing = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue],
-                                                 in: connection).first {
-                // The record's date is the instant of the day's first exercise, also when one is back-dated.
-                existing.date = min(existing.date, date)
-                try connection.run("UPDATE exercise_days SET date = ? WHERE id = ?",
-                                   [existing.date.databaseValue, existing.id.databaseValue])
-                try appendExercises(exercises, toDayWithID: existing.id, in: connection)
-                existing.exercises += exercises
+            if let key = try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self) {
+                try Tables.merge(exercises, at: date, intoDayKey: key, in: connection)
                 try ExerciseTallies.recountStaleDays(in: connection)
-                return existing
+                guard let merged = try table.fetchAll(where: "exercise_days.pk = ?", arguments: [.integer(key)], in: connection).first else {
+                    throw RecordNotFound(table: table.name, identity: day.description)
+                }
+                return merged
             }
             let record = ExerciseDay(id: UUID(), date: date, day: day, exercises: exercises)
             try table.insert(record, in: connection)
@@ -41,13 +38,6 @@ public struct HistoryRepository: Sendable {
             try tallies.apply(in: connection)
             return record
         }
-    }
-
-    private func appendExercises(_ exercises: [String], toDayWithID id: UUID, in connection: Connection) throws {
-        guard let key = try table.rowKey(identity: id, in: connection) else {
-            throw RecordNotFound(table: table.name, identity: id.uuidString)
-        }
-        try Tables.appendExercises(exercises, toDayKey: key, in: connection)
     }
 
     /// The record of `day`, or nil.

@@ -1,6 +1,4 @@
 import Foundation
-@_exported import struct SQLiteQuery.FetchDescriptor
-@_exported import struct SQLiteQuery.RecordQuery
 import SQLiteQuery
 
 /// Fetching and counting with `FetchDescriptor`s (a `#Predicate`, `[SortDescriptor]`, limit and

@@ -36,9 +36,17 @@ enum Tables {
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 
+    /// The same-day rule, for every path that records exercises on a day that has a record: the
+    /// names are appended to the record with row key `key`, and its date becomes `date` when that
+    /// is earlier (the date is the instant of the day's first exercise, also when one is back-dated).
+    static func merge(_ names: [String], at date: Date, intoDayKey key: Int64, in connection: Connection) throws {
+        try appendExercises(names, toDayKey: key, in: connection)
+        try connection.run("UPDATE exercise_days SET date = min(date, ?) WHERE pk = ?", [date.databaseValue, .integer(key)])
+    }
+
     /// Appends exercise names to the day record with row key `key`, after its last position (not
     /// its count: another program may have left a gap), and marks the day's tallies stale.
-    static func appendExercises(_ names: [String], toDayKey key: Int64, in connection: Connection) throws {
+    private static func appendExercises(_ names: [String], toDayKey key: Int64, in connection: Connection) throws {
         try ExerciseTallies.markStale(dayKey: key, in: connection)
         let last = try connection.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(key)],
                                          as: Int.self) ?? 0

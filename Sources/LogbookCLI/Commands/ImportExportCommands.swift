@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// `import` and `export`.
 enum ImportExportCommands {

@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// `drafts list`, `history list` and `count`: fetches that stream to stdout as they step.
 enum ListCommands {

@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 /// `query SQL [-p NAME=VALUE]…`: any read-only SQL, every output format.
 enum QueryCommand {
