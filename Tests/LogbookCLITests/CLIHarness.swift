@@ -19,16 +19,14 @@ struct CLIResult {
 /// Runs the built `logbook` executable in a scratch folder with a clean environment, like a user
 /// at a terminal: arguments in, stdout, stderr and exit status out.
 final class CLIHarness {
-    let folder: URL
+    private let scratch: TemporaryFolder
+    var folder: URL { scratch.url }
     let database: URL
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        database = folder.appendingPathComponent("logbook.sqlite")
+        scratch = try TemporaryFolder("logbook-cli")
+        database = scratch.file("logbook.sqlite")
     }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
 
     /// The `logbook` binary that `swift build` put beside the test bundle.
     static var executable: URL {

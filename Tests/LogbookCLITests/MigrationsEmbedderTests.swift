@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// The build tool that compiles `Migrations/*.sql` into the binary keeps any file's text exactly:
@@ -10,9 +11,8 @@ final class MigrationsEmbedderTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: tool.path) else {
             throw XCTSkip("the embedder tool is not built beside the tests at \(tool.path)")
         }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("embedder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try TemporaryFolder("embedder")
+        let folder = scratch.url
         let hostile = [
             // '"""#', "\#n", '\#(x)', '\##(y)', "\\": delimiters and escapes of Swift's raw strings.
             "0001_quotes.sql": "SELECT '\"\"\"#', \"\\#n\", '\\#(x)', '\\##(y)', \"\\\\\";",

@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import Logbook
 import SQLiteQuery
 import XCTest
@@ -96,9 +97,8 @@ final class QueryCLITests: XCTestCase {
     }
 
     func testNulAndControlCharactersInValuesAreData() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("nul-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let store = try Logbook(path: folder.appendingPathComponent("n.sqlite").path)
+        let folder = try TemporaryFolder("nul")
+        let store = try Logbook(path: folder.file("n.sqlite").path)
         let draft = try store.drafts.save(ReleaseDraft(version: "a\0b", whatsNew: "line\u{1}"))
         try store.drafts.save(ReleaseDraft(version: "a"))
         let none = 0..<0

@@ -75,10 +75,8 @@ final class ExerciseTallyTests: XCTestCase {
 
     /// Migrations 0004 and 0005 count the history that was written before them.
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("old.sqlite").path
+        let folder = try TemporaryFolder()
+        let path = folder.file("old.sqlite").path
         let beforeTallies = try Migrator(migrations: Schema.migrationFiles.prefix(3).map {
             try Migration(fileName: $0.fileName, sql: $0.sql)
         })

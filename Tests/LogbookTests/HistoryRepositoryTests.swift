@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 @testable import Logbook
 
@@ -65,9 +66,8 @@ final class HistoryRepositoryTests: XCTestCase {
     }
 
     func testStoredDayDoesNotMoveWhenTheTimeZoneChanges() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("h.sqlite").path
+        let folder = try TemporaryFolder()
+        let path = folder.file("h.sqlite").path
         let late = instant("2026-01-31T23:30:00-05:00")
         try Logbook(path: path, timeZone: TimeZone(identifier: "America/New_York")!).history.addDoneExercise("Squat", at: late)
         let tokyo = try Logbook(path: path, timeZone: TimeZone(identifier: "Asia/Tokyo")!)

@@ -191,9 +191,9 @@ final class RoundTripPropertyTests: XCTestCase {
     }
 
     private func importData(_ data: Data, into store: Logbook, _ kind: RecordKind, _ format: ImportFormat) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("roundtrip-\(UUID().uuidString)")
+        let folder = try TemporaryFolder("roundtrip")
+        let file = folder.file("import")
         try data.write(to: file)
-        defer { try? FileManager.default.removeItem(at: file) }
         let handle = try FileHandle(forReadingFrom: file)
         defer { try? handle.close() }
         _ = try store.importRecords(from: handle, file: file.path, options: ImportOptions(kind: kind, format: format))

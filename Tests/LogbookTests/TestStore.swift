@@ -1,17 +1,17 @@
 import Foundation
+import LogbookTestSupport
 @testable import Logbook
 
 /// A store in a scratch folder, removed when the test ends.
 final class TestStore {
-    let folder: URL
+    private let scratch: TemporaryFolder
+    var folder: URL { scratch.url }
     let store: Logbook
 
     init(timeZone: TimeZone = TimeZone(identifier: "UTC")!, now: @escaping @Sendable () -> Date = Date.init) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-\(UUID().uuidString)")
-        store = try Logbook(path: folder.appendingPathComponent("test.sqlite").path, timeZone: timeZone, now: now)
+        scratch = try TemporaryFolder()
+        store = try Logbook(path: scratch.file("test.sqlite").path, timeZone: timeZone, now: now)
     }
-
-    deinit { try? FileManager.default.removeItem(at: folder) }
 }
 
 /// A clock a test moves by hand.

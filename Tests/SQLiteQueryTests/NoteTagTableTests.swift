@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 import SQLiteQuery
 
@@ -41,18 +42,17 @@ final class NoteTagTableTests: XCTestCase {
                                   elementTable: tags)],
         decode: { Note(id: try $0.column(0), title: try $0.column(1), createdAt: try $0.column(2), tags: []) })
 
-    private var folder: URL!
+    private var folder: TemporaryFolder!
     private var database: Database!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("notes-\(UUID().uuidString)")
-        database = try Database(path: folder.appendingPathComponent("notes.sqlite").path,
-                                migrator: try Migrator(migrations: [Self.migration]))
+        folder = try TemporaryFolder("notes")
+        database = try Database(path: folder.file("notes.sqlite").path, migrator: try Migrator(migrations: [Self.migration]))
     }
 
     override func tearDownWithError() throws {
         database = nil
-        try? FileManager.default.removeItem(at: folder)
+        folder = nil
     }
 
     func testManyToManyInsertFetchFilterUpdateAndCascade() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 @testable import SQLiteQuery
 
@@ -7,11 +8,9 @@ import XCTest
 extension XCTestCase {
     /// A fresh, empty folder under the system's temporary directory, removed when the test ends.
     func makeTemporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("SQLiteQueryTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
-        return url
+        let folder = try TemporaryFolder("SQLiteQueryTests")
+        addTeardownBlock { _ = folder }  // kept until the test ends, then removed
+        return folder.url
     }
 
     /// The path of a database file (not yet created) in a fresh temporary folder.
