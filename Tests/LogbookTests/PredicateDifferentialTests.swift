@@ -30,7 +30,7 @@ final class PredicateDifferentialTests: XCTestCase {
         XCTAssertEqual(Set(stored), Set(drafts), "records read back as written")
 
         let random = RandomPredicates(seed: Self.seed &+ 1, drafts: drafts, days: [])
-        var checker = DifferentialChecker(name: "drafts", records: drafts, schema: QuerySchemas.drafts,
+        var checker = DifferentialChecker(name: "drafts", records: drafts, schema: Tables.drafts.querySchema,
                                           fetch: { try test.store.drafts.fetch($0) },
                                           count: { try test.store.drafts.fetchCount($0) },
                                           normalized: { draft in
@@ -59,7 +59,7 @@ final class PredicateDifferentialTests: XCTestCase {
         XCTAssertEqual(Set(try test.store.history.fetchAll()), Set(days), "records read back as written")
 
         let random = RandomPredicates(seed: Self.seed &+ 3, drafts: [], days: days)
-        var checker = DifferentialChecker(name: "history", records: days, schema: QuerySchemas.history,
+        var checker = DifferentialChecker(name: "history", records: days, schema: Tables.exerciseDays.querySchema,
                                           fetch: { try test.store.history.fetch($0) },
                                           count: { try test.store.history.fetchCount($0) })
         for index in 0..<Self.scaled(250) {
@@ -201,7 +201,7 @@ final class PredicateDifferentialTests: XCTestCase {
                                                negated: true), unwrapped(draft)), Build.value(false))
             })),
         ]
-        var checker = DifferentialChecker(name: "drafts", records: drafts, schema: QuerySchemas.drafts,
+        var checker = DifferentialChecker(name: "drafts", records: drafts, schema: Tables.drafts.querySchema,
                                           fetch: { try test.store.drafts.fetch($0) },
                                           count: { try test.store.drafts.fetchCount($0) })
         for (index, (text, predicate)) in predicates.enumerated() {

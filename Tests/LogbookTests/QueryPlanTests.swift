@@ -69,32 +69,32 @@ final class QueryPlanTests: XCTestCase {
 
     func testDayRangeUsesTheDayIndex() throws {
         let detail = try plan("day >= 2020-01-01 && day <= 2020-01-31", sort: "day",
-                              schema: QuerySchemas.history, table: Tables.exerciseDays)
+                              schema: Tables.exerciseDays.querySchema, table: Tables.exerciseDays)
         XCTAssertTrue(detail.contains("USING INDEX sqlite_autoindex_exercise_days_2 (day>? AND day<?)"), detail)
     }
 
     func testDateRangeUsesTheDateIndex() throws {
-        let detail = try plan("date >= 2020-01-01 && date <= 2020-01-31", schema: QuerySchemas.history,
+        let detail = try plan("date >= 2020-01-01 && date <= 2020-01-31", schema: Tables.exerciseDays.querySchema,
                               table: Tables.exerciseDays)
         XCTAssertTrue(detail.contains("USING INDEX exercise_days_by_date (date>? AND date<?)"), detail)
     }
 
     func testVersionLookupUsesTheVersionIndex() throws {
-        let detail = try plan("version == \"12.3\"", schema: QuerySchemas.drafts, table: Tables.drafts)
+        let detail = try plan("version == \"12.3\"", schema: Tables.drafts.querySchema, table: Tables.drafts)
         XCTAssertTrue(detail.contains("USING INDEX drafts_by_version (version_key=?)"), detail)
     }
 
     func testSubmissionDateRangeUsesItsIndex() throws {
-        let detail = try plan("submittedAt >= 2001-02-01 && submittedAt <= 2001-02-10", schema: QuerySchemas.drafts,
+        let detail = try plan("submittedAt >= 2001-02-01 && submittedAt <= 2001-02-10", schema: Tables.drafts.querySchema,
                               table: Tables.drafts)
         XCTAssertTrue(detail.contains("USING INDEX drafts_by_submitted_at (submitted_at>? AND submitted_at<?)"), detail)
     }
 
     func testExerciseNameFilterUsesTheNameIndex() throws {
         let windowed = try plan("day >= 2020-01-01 && day <= 2020-12-31 && exercises contains \"Élan\"",
-                                schema: QuerySchemas.history, table: Tables.exerciseDays)
+                                schema: Tables.exerciseDays.querySchema, table: Tables.exerciseDays)
         XCTAssertTrue(windowed.contains("USING COVERING INDEX exercises_by_name (name_key=? AND day_pk=?)"), windowed)
-        let detail = try plan("exercises contains \"Élan\"", schema: QuerySchemas.history, table: Tables.exerciseDays)
+        let detail = try plan("exercises contains \"Élan\"", schema: Tables.exerciseDays.querySchema, table: Tables.exerciseDays)
         XCTAssertTrue(detail.contains("USING COVERING INDEX exercises_by_name (name_key=? AND day_pk=?)"), detail)
     }
 }

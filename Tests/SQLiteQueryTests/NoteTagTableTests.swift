@@ -85,6 +85,16 @@ final class NoteTagTableTests: XCTestCase {
             XCTAssertEqual(cafe.map(\.id), [second.id])
             XCTAssertEqual(Array(cafe[0].title.utf8), Array("Cafe\u{301}".utf8))
 
+            // The one declaration also serves #Predicate and SortDescriptor: fields by key path,
+            // text compared as Swift compares it (through title_key), no schema written twice.
+            let cutoff = Date(timeIntervalSinceReferenceDate: 2.5)
+            let swiftly = try Self.notes.fetch(FetchDescriptor(
+                predicate: #Predicate<Note> { $0.title == "Caf\u{E9}" || $0.createdAt > cutoff },
+                sortBy: [SortDescriptor(\.createdAt, order: .reverse)]), in: connection)
+            XCTAssertEqual(swiftly.map(\.id), [third.id, second.id])
+            XCTAssertEqual(swiftly.last?.tags, [ideas, swift, swift])
+            XCTAssertEqual(Self.notes.querySchema.fieldNames, ["id", "title", "createdAt"])
+
             // Paging keeps the children of exactly the fetched page.
             let page = try Self.notes.fetchAll(orderBy: "notes.created_at", limit: 1, offset: 1, in: connection)
             XCTAssertEqual(page, [second])

@@ -3,7 +3,7 @@ import SQLiteQuery
 
 /// A calendar day, `YYYY-MM-DD`, with no time zone: the day an exercise was done, as the person's
 /// calendar showed it. Stored as that text; compares as days do.
-public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, SQLiteValue {
+public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, SQLiteValue, QueryValue {
     public let year: Int
     public let month: Int
     public let day: Int
@@ -116,7 +116,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         try container.encode(description)
     }
 
-    // MARK: SQLiteValue: TEXT `YYYY-MM-DD`
+    // MARK: SQLiteValue: TEXT `YYYY-MM-DD`, compared as days
+
+    public static var queryKind: ValueKind { .day }
 
     public var databaseValue: DatabaseValue { .text(description) }
 

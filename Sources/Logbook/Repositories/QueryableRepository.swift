@@ -73,9 +73,9 @@ extension QueryableRepository {
 }
 
 extension DraftRepository: QueryableRepository {
-    public static var schema: QuerySchema<ReleaseDraft> { QuerySchemas.drafts }
+    public static var schema: QuerySchema<ReleaseDraft> { Tables.drafts.querySchema }
 }
 
 extension HistoryRepository: QueryableRepository {
-    public static var schema: QuerySchema<ExerciseDay> { QuerySchemas.history }
+    public static var schema: QuerySchema<ExerciseDay> { Tables.exerciseDays.querySchema }
 }

@@ -1,7 +1,10 @@
 import Foundation
 import SQLiteQuery
 
-/// How each record maps to the tables of `Migrations/`.
+/// Each record type, declared once: how it maps to the tables of `Migrations/` (insert, update,
+/// upsert, delete, fetch), and through that declaration what predicates, sorts and the CLI's
+/// `--where`/`--sort` may use (its columns' fields, its collections, and the derived values
+/// declared here beside them).
 enum Tables {
     static let drafts = TableDescription<ReleaseDraft>(
         "drafts", identity: .column("id", \.id),
@@ -13,13 +16,25 @@ enum Tables {
             .column("updated_at", \.updatedAt),
         ],
         children: [checklist],
+        derived: [
+            QueryField("isSubmitted", keyPath: \ReleaseDraft.isSubmitted, kind: .bool, source: .derived { table in
+                .not(.isNull(.column(qualifier: table, name: "submitted_at")))
+            }),
+            QueryField("checklist.count", keyPath: \ReleaseDraft.checklist.count, kind: .integer, source: .derived { table in
+                .count(checklist.collectionField.scope(parent: table, rowKey: "pk", alias: "items"), condition: nil)
+            }),
+            QueryField("checklist.doneCount", keyPath: \ReleaseDraft.checklist.doneCount, kind: .integer, source: .derived { table in
+                .count(checklist.collectionField.scope(parent: table, rowKey: "pk", alias: "items"),
+                       condition: .comparison(.equal, .column(qualifier: "items", name: "is_done"), .true))
+            }),
+        ],
         decode: { row in
             ReleaseDraft(id: try row.column(0), version: try row.column(1), whatsNew: try row.column(2), checklist: [],
                          submittedAt: try row.column(3), createdAt: try row.column(4), updatedAt: try row.column(5))
         })
 
     static let checklist = OwnedChildren<ReleaseDraft, ChecklistItem>(
-        \.checklist, table: "checklist_items", parentColumn: "draft_pk",
+        \.checklist, field: "checklist", table: "checklist_items", parentColumn: "draft_pk",
         columns: [.column("id", \.id), .column("title", \.title), .column("is_done", \.isDone)],
         decode: { row in ChecklistItem(id: try row.column(0), title: try row.column(1), isDone: try row.column(2)) })
 
@@ -27,6 +42,11 @@ enum Tables {
         "exercise_days", identity: .column("id", \.id),
         columns: [.column("day", \.day), .column("date", \.date)],
         children: [exercises],
+        derived: [
+            QueryField("exercises.count", keyPath: \ExerciseDay.exercises.count, kind: .integer, source: .derived { table in
+                .count(exercises.collectionField.scope(parent: table, rowKey: "pk", alias: "names"), condition: nil)
+            }),
+        ],
         decode: { row in
             ExerciseDay(id: try row.column(0), date: try row.column(2), day: try row.column(1), exercises: [])
         })

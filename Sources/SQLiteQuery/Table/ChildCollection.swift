@@ -16,6 +16,8 @@ public protocol ChildCollection<Record>: Sendable {
     var positionColumn: String { get }
     /// The text columns of the child table that have a comparison-key column.
     var comparisonKeyColumns: [ComparisonKeyColumn] { get }
+    /// The collection as the query layer sees it (`contains`, `count`, …), or nil when it cannot be queried.
+    var queryField: QueryField? { get }
 
     /// Stores the record's elements, in order, for the parent row `parentKey`; with `replacing`,
     /// deletes the parent's stored elements first (a new parent has none to delete).
@@ -35,6 +37,8 @@ public protocol ChildCollection<Record>: Sendable {
 /// `decode` reads the element's columns in the order of `columns`, from index 0.
 public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendable {
     public let collection: WritableKeyPath<Record, [Element]>
+    /// The name queries use for the collection.
+    public let fieldName: String
     public let table: String
     public let parentColumn: String
     public let positionColumn: String
@@ -48,10 +52,28 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
 
     public var comparisonKeyColumns: [ComparisonKeyColumn] { ComparisonKeyColumn.all(in: table, columns) }
 
-    public init(_ collection: WritableKeyPath<Record, [Element]>, table: String, parentColumn: String,
+    /// The child table for the query layer: one scalar column when the element is the value itself
+    /// (a day's exercise names, `\.self`), else a record of the element's fields.
+    public var collectionField: CollectionField {
+        let element: CollectionField.Element
+        if columns.count == 1, let only = columns.first, only.keyPath == \Element.self as PartialKeyPath<Element> {
+            element = .scalar(only.kind, column: only.name, comparisonKey: only.comparisonKeyColumn)
+        } else {
+            element = .record(columns.map(\.queryField))
+        }
+        return CollectionField(table: table, parentColumn: parentColumn, element: element)
+    }
+
+    public var queryField: QueryField? {
+        QueryField(fieldName, keyPath: collection, kind: nil, source: .collection(collectionField))
+    }
+
+    /// `field` is the collection's name in queries, by default the table's in camelCase.
+    public init(_ collection: WritableKeyPath<Record, [Element]>, field: String? = nil, table: String, parentColumn: String,
                 positionColumn: String = "position", columns: [ColumnMapping<Element>],
                 decode: @escaping (ElementRow) throws -> Element) {
         self.collection = collection
+        fieldName = field ?? ColumnMapping<Element>.camelCase(table)
         self.table = table
         self.parentColumn = parentColumn
         self.positionColumn = positionColumn
@@ -107,6 +129,8 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     public var keyPath: PartialKeyPath<Record> { collection }
     /// None: the join table holds row keys only; the element table's own keys belong to its description.
     public var comparisonKeyColumns: [ComparisonKeyColumn] { [] }
+    /// None yet: predicates do not look into many-to-many collections.
+    public var queryField: QueryField? { nil }
 
     public init(_ collection: WritableKeyPath<Record, [Element]>, through table: String, parentColumn: String,
                 positionColumn: String = "position", elementColumn: String, elementTable: TableDescription<Element>) {

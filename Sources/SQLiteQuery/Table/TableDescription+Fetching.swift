@@ -67,3 +67,11 @@ extension TableDescription {
         return try count(where: sql, arguments: arguments, in: connection)
     }
 }
+
+extension TableDescription {
+    /// The records a `FetchDescriptor` selects (its `#Predicate` and sorts run in SQL through
+    /// ``querySchema``), in its order, each with its child collections.
+    public func fetch(_ descriptor: FetchDescriptor<Record>, in connection: Connection) throws -> [Record] {
+        try cursor(try page(try querySchema.query(for: descriptor), schema: querySchema, in: connection), in: connection).collect()
+    }
+}

@@ -21,12 +21,17 @@ public struct TableDescription<Record>: @unchecked Sendable {
     /// Every stored column, the identity first.
     public let columns: [ColumnMapping<Record>]
     public let children: [any ChildCollection<Record>]
+    /// The record's fields as predicates, sorts and `--where` filters see them: every column,
+    /// every child collection, and the derived values declared with the table.
+    public let querySchema: QuerySchema<Record>
     let decode: (ElementRow) throws -> Record
     let sql: SQLText
 
+    /// `derived` are the values computed in SQL from the row that queries may use besides the
+    /// stored ones (`isSubmitted`, `checklist.count`).
     public init(_ name: String, rowKey: String = "pk", identity: ColumnMapping<Record>,
                 columns: [ColumnMapping<Record>], children: [any ChildCollection<Record>] = [],
-                decode: @escaping (ElementRow) throws -> Record) {
+                derived: [QueryField] = [], decode: @escaping (ElementRow) throws -> Record) {
         self.name = name
         self.rowKey = rowKey
         self.identity = identity
@@ -34,6 +39,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
         self.children = children
         self.decode = decode
         sql = SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: [identity] + columns)
+        querySchema = QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
+                                  fields: ([identity] + columns).map(\.queryField) + children.compactMap(\.queryField) + derived)
     }
 
     /// The SQL this description runs, built once.
