@@ -7,9 +7,9 @@ enum RepairCommand {
             name: "repair",
             abstract: "Put right what other programs' writes left inconsistent, in one transaction.",
             discussion: """
-                Removes rows whose parent is gone (deleted with foreign keys off), renumbers positions that are \\
-                not 1 to n (keeping their order), recomputes every *_key column, and recounts the exercise tallies \\
-                and day totals. Says what it changed on stderr; 'logbook check' passes afterwards. --dry-run says \\
+                Removes rows whose parent is gone (deleted with foreign keys off), renumbers positions that are \
+                not 1 to n (keeping their order), recomputes every *_key column, and recounts the exercise tallies \
+                and day totals. Says what it changed on stderr; 'logbook check' passes afterwards. --dry-run says \
                 what it would change and writes nothing.
                 """,
             options: [OptionSpec(name: "--dry-run", help: "Say what would change; write nothing.")],
