@@ -5,13 +5,19 @@ import Logbook
 /// whole through ``FileReplacement``: a temporary file beside it, renamed over it once complete,
 /// symbolic links followed so the link's target is replaced. FIFOs, devices and `/dev/…` paths
 /// (`/dev/stdout`, `/dev/null`) are written in place; `-` or no `-o` is stdout. Every write is
-/// checked: a full disk or a size limit is an error, and the target is left as it was.
+/// checked: a full disk or a size limit is an error, and the target is left as it was. The
+/// database being read, or one of its side files, is never a destination.
 enum OutputDestination {
-    /// Runs `body` with a sink for the output, then completes the file.
-    static func write(to path: String?, _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
+    /// Runs `body` with a sink for the output, then completes the file. Refuses a `path` that is
+    /// one of `database`'s files before anything is written.
+    static func write(to path: String?, protecting database: String,
+                      _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
         guard let path, path != "-" else {
             try body { try Console.write($0) }
             return
+        }
+        if DatabaseFiles(of: database).contains(path) {
+            throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
         }
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {

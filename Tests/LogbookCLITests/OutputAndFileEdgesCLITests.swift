@@ -51,7 +51,25 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
     }
 
-    // 2. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions.
+    // 2a. `-o` never names the database it reads: not by path, link, hard link or side file.
+    func testOutputNeverReplacesTheDatabase() throws {
+        let cli = try loaded()
+        let before = try Data(contentsOf: cli.database)
+        let folder = cli.folder.path
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.sqlite", withDestinationPath: cli.database.lastPathComponent)
+        try FileManager.default.linkItem(atPath: cli.database.path, toPath: folder + "/hard.sqlite")
+        let spellings = [cli.database.path, folder + "/./" + cli.database.lastPathComponent, folder + "/link.sqlite",
+                         folder + "/hard.sqlite", cli.database.path + "-wal", cli.database.path + "-journal"]
+        for path in spellings {
+            let result = try cli.run(["export", "history", "--format", "json", "-o", path])
+            XCTAssertEqual(result.status, 1, path)
+            XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write \(path): it is the database "), result.stderr)
+            XCTAssertEqual(try Data(contentsOf: cli.database), before, path)
+        }
+        XCTAssertEqual(try leftovers(cli), [])
+    }
+
+    // 2b. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions.
     func testOutputFollowsLinksAndWritesSpecialFilesInPlace() throws {
         let cli = try loaded()
         let expected = try cli.run(["export", "history", "--format", "csv"]).stdout

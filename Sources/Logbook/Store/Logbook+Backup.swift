@@ -104,31 +104,13 @@ extension Logbook {
         if FileReplacement.writesInPlace(path) {
             throw BackupError.cannotWrite(target: path, reason: "a backup is a regular file; this is a device, a FIFO or a special path")
         }
-        let databaseFile = Self.resolvedPath(self.path)
-        let databaseFiles = ["", "-wal", "-shm", "-journal"].map { databaseFile + $0 }
-        var databaseStatus = stat()
-        if databaseFiles.contains(Self.resolvedPath(path))
-            || (stat(path, &status) == 0 && stat(self.path, &databaseStatus) == 0
-                && status.st_dev == databaseStatus.st_dev && status.st_ino == databaseStatus.st_ino) {
+        if DatabaseFiles(of: self.path).contains(path) {
             throw BackupError.targetIsTheDatabase(target: path, database: self.path)
         }
         let target = try FileReplacement.resolvingLinks(path)
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
             throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }
-    }
-
-    /// The absolute path with symbolic links resolved: of the file when it exists, else of its folder.
-    private static func resolvedPath(_ path: String) -> String {
-        func real(_ path: String) -> String? {
-            guard let resolved = realpath(path, nil) else { return nil }
-            defer { free(resolved) }
-            return String(cString: resolved)
-        }
-        if let file = real(path) { return file }
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        return (real(folder) ?? folder) + "/" + url.lastPathComponent
     }
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.

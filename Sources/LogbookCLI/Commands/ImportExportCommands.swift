@@ -84,7 +84,7 @@ enum ImportExportCommands {
                                                extra: try ListCommands.historyFilters(invocation))
             }
             let store = try invocation.readStore()
-            try OutputDestination.write(to: outputPath) { output in
+            try OutputDestination.write(to: outputPath, protecting: try invocation.databasePath()) { output in
                 switch recordKind {
                 case .drafts: try store.exportDrafts(query, format: format, to: output)
                 case .history: try store.exportHistory(query, format: format, to: output)
