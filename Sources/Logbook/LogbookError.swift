@@ -19,6 +19,12 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// The database at `path` is damaged (SQLite found malformed pages, or a value of the wrong
     /// type where Logbook reads its records).
     case damaged(path: String, reason: String)
+    /// A row holds a value Logbook cannot read where it reads a record (text where a date belongs,
+    /// `2026-02-30` as a day), stored by another program; `logbook check` names every such row.
+    case unreadableValue(path: String, detail: String)
+    /// ``Logbook/repair(dryRun:)`` refused to run: `problems` are values it cannot guess (see
+    /// ``unreadableValue(path:detail:)``), to be corrected or deleted with SQL first. Nothing was written.
+    case repairRefused(path: String, problems: [String])
     /// The database at `path` cannot be written: the file, or its folder, is read-only.
     case readOnly(path: String)
     /// A table, column or index that Logbook's migrations created is gone (another program
@@ -60,6 +66,11 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .migration(let path, let error): "\(path): \(error)"
         case .database(let path, let error): "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
         case .damaged(let path, let reason): "\(path) is damaged (\(reason)); run 'logbook check', and restore a backup if it fails"
+        case .unreadableValue(let path, let detail):
+            "\(path) holds a value Logbook cannot read (\(detail)), written by another program; run 'logbook check' to see every such row"
+        case .repairRefused(let path, let problems):
+            "cannot repair \(path) while it holds values Logbook cannot read, which no repair can guess: "
+                + problems.joined(separator: "; ") + "; correct or delete those rows with SQL first"
         case .readOnly(let path): "cannot write \(path): the file or its folder is read-only"
         case .schemaChanged(let path, let detail):
             "\(path): its schema is not the one Logbook's migrations made (\(detail)); run 'logbook check' to see every difference"
@@ -96,7 +107,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case let error as ImportError: LogbookError.importRefused(error)
         case let error as BackupError: LogbookError.backupRefused(error)
         case let error as QueryError: LogbookError.unsupportedQuery(error)
-        case let error as ColumnConversionError: LogbookError.damaged(path: path, reason: "a stored value Logbook cannot read: \(error)")
+        case let error as ColumnConversionError: LogbookError.unreadableValue(path: path, detail: error.description)
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt: LogbookError.damaged(path: path, reason: error.message)
         case let error as SQLiteError where error.isReadOnly: LogbookError.readOnly(path: path)
         case let error as SQLiteError where error.isMissingSchemaObject:

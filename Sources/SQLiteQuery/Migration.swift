@@ -58,6 +58,12 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownMigrations(identifiers: [String])
     /// The file has tables but no migration history: it belongs to another program.
     case foreignDatabase(tables: [String])
+    /// The file has no tables and no migration history, but its `user_version` or `application_id`
+    /// is set: another program has claimed it.
+    case claimedByAnotherProgram(userVersion: Int, applicationID: Int)
+    /// A pending migration's objects already exist (a row of `schema_migrations` was deleted, or
+    /// another program created them); `detail` is SQLite's message. Nothing was changed.
+    case appliedWithoutRecord(identifier: String, detail: String)
     /// The database lacks migrations this binary knows, and was opened for reading only.
     case pendingMigrations(identifiers: [String])
     /// The history lacks a migration that later ones depend on: a row of `schema_migrations` was
@@ -78,6 +84,12 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignDatabase(let tables):
             "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
                 + "but no migration history: it belongs to another program; refusing to change it"
+        case .claimedByAnotherProgram(let userVersion, let applicationID):
+            "the database has no tables but its " + (userVersion != 0 ? "user_version is \(userVersion)" : "application_id is \(applicationID)")
+                + ": another program has claimed it; refusing to change it"
+        case .appliedWithoutRecord(let identifier, let detail):
+            "migration \(identifier) is not in the history but its objects exist (\(detail)): a row of schema_migrations "
+                + "was deleted or another program made them; refusing to change the database"
         case .incompleteHistory(let missing, let after):
             "the migration history lacks \(missing.joined(separator: ", ")) though \(after) was applied (a row of "
                 + "schema_migrations was deleted); refusing to change the database"

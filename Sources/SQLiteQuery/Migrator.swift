@@ -57,11 +57,17 @@ public struct Migrator: Sendable {
     public func status(of connection: Connection) throws -> [Status] {
         // One snapshot for both reads: between them another process may apply the first migration,
         // and its tables without its history would look like another program's file.
-        let (applied, tables) = try connection.transaction(.deferred) {
+        let (applied, tables, claim) = try connection.transaction(.deferred) {
             let applied = try appliedMigrations(in: connection)
-            return (applied, applied.isEmpty ? try tableNames(in: connection) : [])
+            guard applied.isEmpty else { return (applied, [String](), (userVersion: 0, applicationID: 0)) }
+            return (applied, try tableNames(in: connection),
+                    (userVersion: try connection.scalar("PRAGMA user_version", as: Int.self) ?? 0,
+                     applicationID: try connection.scalar("PRAGMA application_id", as: Int.self) ?? 0))
         }
         if !tables.isEmpty { throw MigrationError.foreignDatabase(tables: tables) }
+        if claim.userVersion != 0 || claim.applicationID != 0 {
+            throw MigrationError.claimedByAnotherProgram(userVersion: claim.userVersion, applicationID: claim.applicationID)
+        }
         let known = Dictionary(uniqueKeysWithValues: migrations.map { ($0.version, $0) })
         let unknown = applied.filter { known[$0.version] == nil }
         if !unknown.isEmpty {
@@ -120,7 +126,11 @@ public struct Migrator: Sendable {
                     .contains { $0.migration.version == migration.version && $0.appliedAt == nil }
                 guard stillPending else { return false }
                 try connection.execute(Self.historyTableSQL)
-                try connection.execute(migration.sql)
+                do {
+                    try connection.execute(migration.sql)
+                } catch let error as SQLiteError where error.message.hasSuffix("already exists") {
+                    throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
+                }
                 if migration.runsWithForeignKeysOff {
                     let violations = try connection.foreignKeyViolations()
                     guard violations.isEmpty else {

@@ -40,8 +40,13 @@ private func typeName(of statement: OpaquePointer, at index: Int32) -> String {
     }
 }
 
+/// The result column's name when it is a plain name (`day`, `submitted_at`); an expression's
+/// text (`json_group_array(…)`) would show SQL in a message, so it is named by its place instead.
 private func columnName(of statement: OpaquePointer, at index: Int32) -> String {
-    sqlite3_column_name(statement, index).map { String(cString: $0) } ?? "#\(index)"
+    let name = sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
+    let isPlainName = !name.isEmpty && name.utf8.count <= 64
+        && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF) }
+    return isPlainName ? name : "#\(index + 1) of the result"
 }
 
 func conversionError(_ statement: OpaquePointer, _ index: Int32, expected: String) -> ColumnConversionError {

@@ -63,4 +63,68 @@ final class CheckCLITests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "nothing wrote to the damaged file")
     }
+
+    func testTheLastMigrationRecordDeletedIsNamedAndMigrateRefusesWithWords() throws {
+        let cli = try loaded()
+        try Connection(path: cli.database.path).execute("DELETE FROM schema_migrations WHERE version = 7")
+        let before = cli.snapshot()
+        let migrations = try checkLine(cli, "migrations:")
+        XCTAssertTrue(migrations.contains("migration 0007_create_ascii_key_triggers is pending but its objects exist"), migrations)
+        XCTAssertEqual(try cli.run(["check"]).lines.filter { $0.hasPrefix("derived data:") },
+                       ["derived data: not checked (the schema is not yet this logbook's)"])
+        for arguments in [["migrate"], ["history", "add", "Squat"]] {
+            XCTAssertFailure(try cli.run(arguments), status: 1,
+                             mentioning: "migration 0007_create_ascii_key_triggers is not in the history but its objects exist")
+        }
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+    }
+
+    func testAnEmptyOrClaimedFileIsNotTakenOverAndCheckSaysWhy() throws {
+        let cli = try CLIHarness()
+        FileManager.default.createFile(atPath: cli.database.path, contents: Data())
+        XCTAssertFailure(try cli.run(["history", "list"]), status: 1, mentioning: "is not a Logbook database", "'logbook init' makes it one")
+        XCTAssertTrue(try checkLine(cli, "migrations:").contains("not a Logbook database yet"))
+        XCTAssertFailure(try cli.run(["repair"]), status: 1, mentioning: "is an empty file, not a Logbook database")
+
+        try FileManager.default.removeItem(at: cli.database)
+        try Connection(path: cli.database.path).execute("PRAGMA user_version = 5")
+        let before = cli.snapshot()
+        for arguments in [["history", "add", "Squat"], ["init"], ["migrate"], ["history", "list"]] {
+            XCTAssertFailure(try cli.run(arguments), status: 1, mentioning: "its user_version is 5: another program has claimed it")
+        }
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+    }
+
+    func testValuesLogbookCannotReadAreNamedByCheckAndRepairRefusesThem() throws {
+        let cli = try loaded()
+        try Connection(path: cli.database.path).execute("""
+            UPDATE exercise_days SET day = '2026-02-30' WHERE pk = (SELECT min(pk) FROM exercise_days);
+            UPDATE drafts SET submitted_at = 'soon' WHERE pk = (SELECT min(pk) FROM drafts)
+            """)
+        let before = cli.snapshot()
+        let values = try checkLine(cli, "stored values:")
+        XCTAssertTrue(values.contains("exercise_days.day: 1 row is not a calendar day YYYY-MM-DD (pk 1: '2026-02-30')"), values)
+        XCTAssertTrue(values.contains("drafts.submitted_at: 1 row is not a date"), values)
+        XCTAssertFailure(try cli.run(["history", "list"]), status: 1,
+                         mentioning: "holds a value Logbook cannot read", "2026-02-30", "'logbook check'")
+        XCTAssertFailure(try cli.run(["drafts", "list"]), status: 1, mentioning: "column submitted_at: expected REAL")
+        for arguments in [["repair"], ["repair", "--dry-run"]] {
+            XCTAssertFailure(try cli.run(arguments), status: 1, mentioning: "cannot repair", "2026-02-30", "correct or delete those rows")
+        }
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+    }
+
+    func testRepairWithNothingToDoWritesNothingAndAMissingFileIsNoDatabase() throws {
+        let cli = try loaded()
+        let before = cli.snapshot()
+        let result = try cli.run(["repair"])
+        XCTAssertEqual(result.stderr, "logbook: nothing to repair\n")
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+
+        let missing = cli.folder.appendingPathComponent("missing.sqlite").path
+        for arguments in [["repair"], ["repair", "--dry-run"]] {
+            XCTAssertFailure(try cli.run(["--db", missing] + arguments, useDatabase: false), status: 1, mentioning: "no database at \(missing)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+    }
 }

@@ -70,4 +70,25 @@ final class OtherProgramsCLITests: XCTestCase {
         XCTAssertEqual(try report(cli, ["history", "--by", "week", "--from", "2026-01-12", "--to", "2026-01-18"]).last,
                        "2026-W03,3,7,3,Squat\r")
     }
+
+    /// SQLite runs no delete trigger for a row that REPLACE removes unless `recursive_triggers` is
+    /// on: with it on, reports stay exact; without, the README says so and `check` and `repair`
+    /// catch the stale tallies.
+    func testReplaceIsExactWithRecursiveTriggersAndCaughtByCheckWithout() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["history", "add", "Squat", "Burpee", "--at", "2026-01-12T10:00:00Z"]).status, 0)
+        try sqlite3(cli, """
+            PRAGMA foreign_keys = ON; PRAGMA recursive_triggers = ON;
+            INSERT OR REPLACE INTO exercises (day_pk, position, name, name_key) VALUES (1, 1, 'Row', 'Row');
+            """)
+        XCTAssertEqual(try report(cli, ["exercises"]).dropFirst(), ["Burpee,1,1,2026-01-12,2026-01-12\r", "Row,1,1,2026-01-12,2026-01-12\r"])
+
+        try sqlite3(cli, "PRAGMA foreign_keys = ON; REPLACE INTO exercises (day_pk, position, name, name_key) VALUES (1, 2, 'Swim', 'Swim');")
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("rows differ from a recount of the exercises (run 'logbook repair')"), check.stdout)
+        XCTAssertEqual(try cli.run(["repair"]).status, 0)
+        XCTAssertEqual(try report(cli, ["exercises"]).dropFirst(), ["Row,1,1,2026-01-12,2026-01-12\r", "Swim,1,1,2026-01-12,2026-01-12\r"])
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+    }
 }

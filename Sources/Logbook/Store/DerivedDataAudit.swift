@@ -10,8 +10,13 @@ enum DerivedDataAudit {
         ("exercises", "day_pk", "exercise_days"), ("exercise_day_aliases", "day_pk", "exercise_days"),
         ("checklist_items", "draft_pk", "drafts"),
     ]
-    /// Child tables whose rows are ordered 1…n per parent.
-    private static let ordered: [(table: String, parentColumn: String)] = [("exercises", "day_pk"), ("checklist_items", "draft_pk")]
+    /// Child tables whose rows are ordered 1…n per parent, and how a parent (by its row key `pk`)
+    /// is named for people.
+    private static let ordered: [(table: String, parentColumn: String, parents: String, parentName: String)] = [
+        ("exercises", "day_pk", "days", "(SELECT day FROM exercise_days WHERE pk = misnumbered.pk)"),
+        ("checklist_items", "draft_pk", "drafts",
+         "(SELECT 'draft ' || id || ' (' || quote(version) || ')' FROM drafts WHERE pk = misnumbered.pk)"),
+    ]
 
     /// Each problem with counts and a few examples, each ending with the command that fixes it.
     static func problems(in connection: Connection) throws -> [String] {
@@ -20,11 +25,15 @@ enum DerivedDataAudit {
             let count = try orphanCount(table, parentColumn, parent, in: connection)
             if count > 0 { problems.append("\(table): \(count) rows whose \(parent) row is gone") }
         }
-        for (table, parentColumn) in ordered {
-            let parents = try misnumberedParents(table, parentColumn, in: connection)
-            if !parents.isEmpty {
-                problems.append("\(table): the positions of \(parents.count) \(parentColumn == "day_pk" ? "days" : "drafts") "
-                                + "are not 1 to n (row keys \(parents.prefix(3).map(String.init).joined(separator: ", ")))")
+        for (table, parentColumn, parents, parentName) in ordered {
+            let count = try misnumberedParents(table, parentColumn, in: connection).count
+            if count > 0 {
+                let examples = try connection.prepare("""
+                    SELECT coalesce(\(parentName), 'row key ' || pk) FROM (\(misnumberedParentsSQL(table, parentColumn))) AS misnumbered LIMIT 3
+                    """)
+                var names: [String] = []
+                while try examples.step() { names.append(try examples.column(0)) }
+                problems.append("\(table): the positions of \(count) \(parents) are not 1 to n (\(names.joined(separator: ", ")))")
             }
         }
         for column in ComparisonKeyRefresh.columns {
@@ -52,15 +61,21 @@ enum DerivedDataAudit {
             try connection.execute("DELETE FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))")
             if connection.changes > 0 { changes.lines.append("removed \(connection.changes) \(table) rows whose \(parent) row was gone") }
         }
-        for (table, parentColumn) in ordered {
+        for (table, parentColumn, _, _) in ordered {
             let renumbered = try renumber(table, parentColumn, in: connection)
             if renumbered > 0 { changes.lines.append("renumbered the \(table) positions of \(renumbered) parents") }
         }
         let keys = try connection.refreshComparisonKeys(ComparisonKeyRefresh.columns)
         if keys > 0 { changes.lines.append("recomputed \(keys) keys") }
         let stale = try ExerciseTallies.mismatches(in: connection).reduce(0) { $0 + $1.rows }
-        try ExerciseTallies.rebuild(in: connection)
-        if stale > 0 { changes.lines.append("recounted the tallies (\(stale) rows differed)") }
+        let marked = try connection.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self) ?? 0
+        if stale > 0 {
+            try ExerciseTallies.rebuild(in: connection)
+            changes.lines.append("recounted the tallies (\(stale) rows differed)")
+        } else if marked > 0 {
+            try ExerciseTallies.recountStaleDays(in: connection)
+            changes.lines.append("recounted the \(marked) days marked for a recount")
+        }
         return changes
     }
 
@@ -70,9 +85,13 @@ enum DerivedDataAudit {
         try connection.scalar("SELECT count(*) FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))", as: Int.self) ?? 0
     }
 
+    /// The row keys (as `pk`) of the parents whose rows in `table` are not numbered 1…n.
+    private static func misnumberedParentsSQL(_ table: String, _ parentColumn: String) -> String {
+        "SELECT \(parentColumn) AS pk FROM \(table) GROUP BY \(parentColumn) HAVING min(position) <> 1 OR max(position) <> count(*)"
+    }
+
     private static func misnumberedParents(_ table: String, _ parentColumn: String, in connection: Connection) throws -> [Int64] {
-        let statement = try connection.prepare("SELECT \(parentColumn) FROM \(table) GROUP BY \(parentColumn) "
-                                               + "HAVING min(position) <> 1 OR max(position) <> count(*)")
+        let statement = try connection.prepare(misnumberedParentsSQL(table, parentColumn))
         var parents: [Int64] = []
         while try statement.step() { parents.append(try statement.column(0)) }
         return parents
@@ -87,8 +106,7 @@ enum DerivedDataAudit {
         try connection.execute("""
             CREATE TEMP TABLE logbook_renumbering AS
                 SELECT \(parentColumn) AS parent, position AS old, row_number() OVER (PARTITION BY \(parentColumn) ORDER BY position) AS new
-                FROM \(table) WHERE \(parentColumn) IN (SELECT \(parentColumn) FROM \(table) GROUP BY \(parentColumn)
-                                                       HAVING min(position) <> 1 OR max(position) <> count(*));
+                FROM \(table) WHERE \(parentColumn) IN (\(misnumberedParentsSQL(table, parentColumn)));
             UPDATE \(table) SET position = position + \(offset) WHERE \(parentColumn) IN (SELECT parent FROM logbook_renumbering);
             UPDATE \(table) SET position = (SELECT new FROM logbook_renumbering AS r
                                             WHERE r.parent = \(table).\(parentColumn) AND r.old = \(table).position - \(offset))

@@ -82,6 +82,9 @@ extension LogbookError {
         switch error {
         case let error as LogbookError:
             self = error
+        case MigrationError.pendingMigrations(let identifiers) where identifiers.count == (try? Schema.migrator().migrations.count):
+            self = .notADatabase(path: path, reason: "it has no Logbook tables: an empty file or an empty database; "
+                                 + "'logbook init' makes it one")
         case let error as MigrationError:
             self = .migration(path: path, error)
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt:

@@ -8,7 +8,8 @@ enum CheckCommand {
             discussion: """
                 Compares the file's length with its header, runs SQLite's integrity and foreign-key checks, the \
                 migration history with the migrations this logbook carries, every table, index and trigger with \
-                what those migrations create, and the derived tallies with a recount. Names each problem and \
+                what those migrations create, every value records are read from with what Logbook can read (a day \
+                2026-02-30, text where a date belongs), and the derived tallies with a recount. Names each problem and \
                 exits 1 when anything is wrong. Never changes the database.
                 """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
@@ -20,7 +21,11 @@ enum CheckCommand {
             try Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
             try Console.print("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
             try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))")
-            try Console.print("derived data: \(report.derivedDataProblems.isEmpty ? "ok" : report.derivedDataProblems.joined(separator: "; "))")
+            for (name, problems) in [("stored values", report.storedValueProblems), ("derived data", report.derivedDataProblems)] {
+                let verdict = !report.recordsAudited ? "not checked (the schema is not yet this logbook's)"
+                    : problems.isEmpty ? "ok" : problems.joined(separator: "; ")
+                try Console.print("\(name): \(verdict)")
+            }
             if !report.isHealthy {
                 throw CommandFailure("check failed for \(try invocation.databasePath())")
             }

@@ -1,3 +1,4 @@
+import Foundation
 import Logbook
 
 /// `repair`: put right what other programs' writes left inconsistent.
@@ -9,13 +10,17 @@ enum RepairCommand {
             discussion: """
                 Removes rows whose parent is gone (deleted with foreign keys off), renumbers positions that are \
                 not 1 to n (keeping their order), recomputes every *_key column, and recounts the exercise tallies \
-                and day totals. Says what it changed on stderr; 'logbook check' passes afterwards. --dry-run says \
-                what it would change and writes nothing.
+                and day totals where they differ from a recount. Says what it changed on stderr; 'logbook check' \
+                passes afterwards. --dry-run says what it would change and writes nothing. Refuses, writing nothing, \
+                while a row holds a value Logbook cannot read (a day 2026-02-30, text where a date belongs), which \
+                'logbook check' names: only a person can say what was meant.
                 """,
             options: [OptionSpec(name: "--dry-run", help: "Say what would change; write nothing.")],
             examples: ["logbook check || logbook repair", "logbook repair --dry-run"]),
         run: { invocation in
             let dryRun = invocation.arguments.has("--dry-run")
+            let path = try invocation.databasePath()
+            guard FileManager.default.fileExists(atPath: path) else { throw LogbookError.noDatabase(path: path) }
             let store = dryRun ? try invocation.dryRunStore() : try invocation.writeStore()
             let report = try store.repair(dryRun: dryRun)
             let prefix = dryRun ? "logbook: dry run, nothing written: would have " : "logbook: "

@@ -16,6 +16,8 @@ public protocol ChildCollection<Record>: Sendable {
     var positionColumn: String { get }
     /// The text columns of the child table that have a comparison-key column.
     var comparisonKeyColumns: [ComparisonKeyColumn] { get }
+    /// The columns of the child table that elements are read from (none for links, which hold row keys).
+    var storedColumns: [StoredColumn] { get }
     /// The collection as the query layer sees it (`contains`, `count`, …), or nil when it cannot be queried.
     var queryField: QueryField? { get }
 
@@ -51,6 +53,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     public var keyPath: PartialKeyPath<Record> { collection }
 
     public var comparisonKeyColumns: [ComparisonKeyColumn] { ComparisonKeyColumn.all(in: table, columns) }
+
+    public var storedColumns: [StoredColumn] { StoredColumn.all(in: table, columns, rowColumns: [parentColumn, positionColumn]) }
 
     /// The child table for the query layer: one scalar column when the element is the value itself
     /// (a day's exercise names, `\.self`), else a record of the element's fields.
@@ -129,6 +133,8 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     public var keyPath: PartialKeyPath<Record> { collection }
     /// None: the join table holds row keys only; the element table's own keys belong to its description.
     public var comparisonKeyColumns: [ComparisonKeyColumn] { [] }
+
+    public var storedColumns: [StoredColumn] { [] }
     /// None yet: predicates do not look into many-to-many collections.
     public var queryField: QueryField? { nil }
 

@@ -1,0 +1,63 @@
+import Foundation
+import SQLiteQuery
+
+/// Values another program stored where Logbook reads its records that Logbook cannot read: text
+/// where a date belongs, `2026-02-30` as a day, a lowercase or malformed id, a date outside years
+/// 0001 to 9999. SQLite's column types and `CHECK`s let such values in; a record holding one cannot
+/// be listed, exported or reported. ``Logbook/check()`` names them (table, column, row) and
+/// ``Logbook/repair(dryRun:)`` refuses to run until they are corrected, since no repair can guess
+/// the value that was meant.
+enum StoredValueAudit {
+    /// Every column records are read from, from the record declarations in ``Tables``.
+    static let columns = Tables.drafts.storedColumns + Tables.exerciseDays.storedColumns
+
+    /// One line per column holding unreadable values: how many rows, what a value must be, and
+    /// up to three rows by key with their values.
+    static func problems(in connection: Connection) throws -> [String] {
+        var problems: [String] = []
+        for column in columns {
+            let (condition, requirement) = readable(column)
+            let unreadable = "NOT (\(condition))"
+            let count = try connection.scalar("SELECT count(*) FROM \(column.table) WHERE \(unreadable)",
+                                              arguments(for: column), as: Int.self) ?? 0
+            guard count > 0 else { continue }
+            let rowName = column.rowColumns.map { "'\($0) ' || \($0)" }.joined(separator: " || ' ' || ")
+            let statement = try connection.prepare("""
+                SELECT \(rowName) || ': ' || substr(quote(\(column.column)), 1, 40)
+                FROM \(column.table) WHERE \(unreadable) LIMIT 3
+                """)
+            try statement.bind(arguments(for: column))
+            var examples: [String] = []
+            while try statement.step() { examples.append(try statement.column(0)) }
+            problems.append("\(column.table).\(column.column): \(count) \(count == 1 ? "row is" : "rows are") not "
+                            + "\(requirement) (\(examples.joined(separator: "; ")))")
+        }
+        return problems
+    }
+
+    /// The SQL condition a value of `column` meets when Logbook can read it, and the requirement in words.
+    private static func readable(_ column: StoredColumn) -> (condition: String, requirement: String) {
+        let name = column.column
+        let (condition, requirement): (String, String) = switch column.kind {
+        case .text: ("typeof(\(name)) = 'text'", "text")
+        case .integer: ("typeof(\(name)) = 'integer'", "an integer")
+        case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
+        case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",
+                     "a date (REAL seconds since 2001) in years 0001 to 9999")
+        case .uuid: ("typeof(\(name)) = 'text' AND \(name) GLOB '\(uppercaseUUIDPattern)'", "an uppercase UUID")
+        case .day: ("typeof(\(name)) = 'text' AND date(julianday(\(name))) IS \(name) AND \(name) >= '0001-01-01'",
+                    "a calendar day YYYY-MM-DD")
+        }
+        return column.isOptional ? ("\(name) IS NULL OR (\(condition))", requirement + " or NULL") : (condition, requirement)
+    }
+
+    /// The parameters of ``readable(_:)``'s condition: the supported range's ends for a date.
+    private static func arguments(for column: StoredColumn) -> [DatabaseValue] {
+        guard column.kind == .date else { return [] }
+        return [Date.supportedRange.lowerBound.databaseValue, Date.supportedRange.upperBound.databaseValue]
+    }
+
+    /// `XXXXXXXX-XXXX-XXXX-XXXX-XXXXXXXXXXXX` with X an uppercase hexadecimal digit, as a GLOB.
+    private static let uppercaseUUIDPattern = [8, 4, 4, 4, 12]
+        .map { String(repeating: "[0-9A-F]", count: $0) }.joined(separator: "-")
+}

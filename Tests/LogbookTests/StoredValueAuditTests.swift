@@ -1,0 +1,129 @@
+import Foundation
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// `check` names every value another program stored that Logbook cannot read, and nothing else;
+/// `repair` refuses to run over one. A seeded generator writes, with plain SQL, one value at a
+/// time into every column records are read from (days like `2026-02-30`, random `Double` dates over
+/// the whole range and beyond, text, blobs and integers where a date or a UUID belongs, lowercase
+/// and malformed UUIDs, booleans 2 and -1), and compares `check` with what Swift makes of the
+/// stored value and with whether the records can be fetched.
+///
+/// `LOGBOOK_STORED_VALUES_SEED` repeats a run; `LOGBOOK_PROPERTY_SCALE` makes it longer.
+final class StoredValueAuditTests: XCTestCase {
+    /// A value for a column of `kind`, readable or not, as another program might store it.
+    private func randomValue(_ kind: ValueKind, _ random: inout SplitMix64) -> DatabaseValue {
+        let foreign: [DatabaseValue] = [.integer(Int64(random.int(-2...20_260_101))), .real(Double(random.int(-5...5)) / 2),
+                                        .blob(Data("2026-01-01".utf8)), .blob(Data(UUID().uuidString.utf8)), .text(""),
+                                        .text("2026-01-01T00:00:00Z")]
+        if random.chance(0.2) { return random.pick(foreign) }
+        switch kind {
+        case .day:
+            if random.chance(0.2) {
+                return .text(random.pick(["2026-1-01", " 2026-01-01", "2026-01-01 ", "+2026-01-01", "2026-01-01T00:00",
+                                          "2026/01/01", "\u{FF12}026-01-01", "10000-01-01", "0000-00-00", "2026-01-01\u{0}"]))
+            }
+            let year = random.chance(0.1) ? random.pick([0, 1, 1582, 1900, 2000, 2100, 9999]) : random.int(0...9999)
+            return .text(String(format: "%04d-%02d-%02d", year, random.int(0...13), random.int(0...32)))
+        case .date:
+            if random.chance(0.1) {
+                return .real(random.pick([Double.infinity, -.infinity, 1e300, -1e300, Double.greatestFiniteMagnitude,
+                                          Date.supportedRange.upperBound.timeIntervalSinceReferenceDate.nextUp,
+                                          Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate.nextDown]))
+            }
+            let seconds = AdversarialDates.seconds(in: -7e10...3e11, using: &random)
+            return random.chance(0.2) ? .integer(Int64(seconds.rounded(.towardZero))) : .real(seconds)
+        case .uuid:
+            let uuid = UUID().uuidString
+            switch random.int(0...5) {
+            case 0: return .text(uuid.lowercased())
+            case 1: return .text(String(uuid.map { random.chance(0.2) ? Character($0.lowercased()) : $0 }))
+            case 2: return .text(String(uuid.dropLast()) + random.pick(["G", "g", "-", " ", "\u{0}"]))
+            case 3: return .text("-" + uuid.replacingOccurrences(of: "-", with: "").prefix(35))
+            default: return .text(uuid)
+            }
+        case .bool: return random.pick([.integer(0), .integer(1), .integer(2), .integer(-1), .text("1"), .real(1.0), .real(0.5)])
+        case .integer: return .integer(Int64(random.int(-3...3)))
+        case .text:
+            return random.chance(0.5) ? .text(random.pick(["Squat", "", "Caf\u{E9}", "a\u{0}b"])) : .integer(7)
+        }
+    }
+
+    /// Whether Logbook's contract accepts `value` (as SQLite stored it) in a column of `kind`,
+    /// decided in Swift: the day parses, the date is in years 0001 to 9999, the UUID is uppercase.
+    private func isAcceptable(_ value: DatabaseValue, _ kind: ValueKind, optional: Bool) -> Bool {
+        switch (kind, value) {
+        case (_, .null): optional
+        case (.text, .text): true
+        case (.integer, .integer): true
+        case (.bool, .integer(let flag)): flag == 0 || flag == 1
+        case (.date, .real(let seconds)): Date(timeIntervalSinceReferenceDate: seconds).isSupported
+        case (.date, .integer(let seconds)): Date(timeIntervalSinceReferenceDate: Double(seconds)).isSupported
+        case (.uuid, .text(let text)): UUID(uuidString: text) != nil && text.utf8.count == 36 && text == text.uppercased()
+        case (.day, .text(let text)): CalendarDay(text) != nil
+        default: false
+        }
+    }
+
+    func testCheckNamesExactlyTheValuesLogbookCannotRead() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_STORED_VALUES_SEED", default: 2_026))
+        let test = try TestStore()
+        let store = test.store
+        var draft = ReleaseDraft(version: "1.0", whatsNew: "Fixes", checklist: [ChecklistItem(title: "Screenshots")])
+        draft.submittedAt = instant("2026-03-01T10:00:00Z")
+        try store.drafts.save(draft)
+        try store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+        let plain = try Connection(path: store.path)
+        var refused = 0, accepted = 0
+
+        for step in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
+            for column in StoredValueAudit.columns {
+                let keys = column.rowColumns.joined(separator: ", ")
+                let row = "(\(keys)) = (SELECT \(keys) FROM \(column.table) ORDER BY \(keys) LIMIT 1)"
+                let original = try plain.scalar("SELECT \(column.column) FROM \(column.table) WHERE \(row)", as: DatabaseValue.self)!
+                let value = randomValue(column.kind, &random)
+                do {
+                    try plain.run("UPDATE \(column.table) SET \(column.column) = ? WHERE \(row)", [value])
+                } catch {
+                    continue  // a NOT NULL, CHECK or UNIQUE constraint kept the value out
+                }
+                let stored = try plain.scalar("SELECT \(column.column) FROM \(column.table) WHERE \(row)", as: DatabaseValue.self)!
+                let context = "step \(step), \(column.table).\(column.column) = \(value) (stored as \(stored))"
+                let problems = try store.check().storedValueProblems
+                let readable = (try? (store.drafts.fetch(FetchDescriptor()), store.history.fetch(FetchDescriptor()))) != nil
+                if isAcceptable(stored, column.kind, optional: column.isOptional) {
+                    accepted += 1
+                    XCTAssertEqual(problems, [], context)
+                    XCTAssertTrue(readable, "\(context): the contract accepts it, so Logbook must read it")
+                } else {
+                    refused += 1
+                    XCTAssertEqual(problems.count, 1, context)
+                    XCTAssertTrue(problems.first?.hasPrefix("\(column.table).\(column.column): 1 row is not ") ?? false, "\(context): \(problems)")
+                    XCTAssertThrowsError(try store.repair()) { error in
+                        guard case LogbookError.repairRefused = error else { return XCTFail("\(context): \(error)") }
+                    }
+                }
+                try plain.run("UPDATE \(column.table) SET \(column.column) = ? WHERE \(row)", [original])
+            }
+        }
+        XCTAssertEqual(try store.check().storedValueProblems, [])
+        XCTAssertGreaterThan(refused, 100, "the generator tries unreadable values")
+        XCTAssertGreaterThan(accepted, 100, "and readable ones")
+    }
+
+    /// The message names the table, the column, the row and the value.
+    func testCheckNamesTheRowAndTheValue() throws {
+        for (column, value) in [("day", "'2026-02-30'"), ("day", "'2026-19-39'"), ("date", "'yesterday'"), ("id", "lower(id)")] {
+            let test = try TestStore()
+            try test.store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+            let id = try XCTUnwrap(test.store.history.fetch(FetchDescriptor()).first?.id)
+            try Connection(path: test.store.path).execute("UPDATE exercise_days SET \(column) = \(value)")
+            let message = try test.store.check().storedValueProblems.joined()
+            let shown = column == "id" ? "'\(id.uuidString.lowercased())'" : value
+            XCTAssertTrue(message.hasPrefix("exercise_days.\(column): 1 row is not "), message)
+            XCTAssertTrue(message.hasSuffix("(pk 1: \(shown))"), message)
+        }
+    }
+}
