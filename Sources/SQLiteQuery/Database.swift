@@ -32,7 +32,9 @@ public final class Database: @unchecked Sendable {
 
     /// Opens the database at `path`. Before anything is written it checks that the file is an
     /// SQLite database and that its migration history is one this migrator accepts; only then does
-    /// it switch the file to WAL and apply pending migrations.
+    /// it switch the file to WAL and apply pending migrations. Except to inspect, it then refuses
+    /// (``MigrationError/schemaDiffers(differences:)``) a file whose tables, indexes or triggers
+    /// are not those its migrations create.
     ///
     /// `reportError` turns each failure of the calls below into what the caller sees (a store gives
     /// SQLite's errors its own vocabulary and the file's path); by default errors pass unchanged.
@@ -52,8 +54,12 @@ public final class Database: @unchecked Sendable {
         case .read:
             let pending = try migrator.status(of: connection).filter { $0.appliedAt == nil }
             if !pending.isEmpty { throw MigrationError.pendingMigrations(identifiers: pending.map(\.migration.identifier)) }
-        default:
+        case .migrate, .inspect:
             break
+        }
+        if mode != .inspect {
+            let differences = try migrator.schemaDifferences(of: connection, upTo: try migrator.currentVersion(of: connection))
+            if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
         }
     }
 

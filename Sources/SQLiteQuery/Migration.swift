@@ -69,6 +69,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The history lacks a migration that later ones depend on: a row of `schema_migrations` was
     /// deleted (re-applying it would fail, its objects exist).
     case incompleteHistory(missing: [String], after: String)
+    /// The file's tables, indexes or triggers are not those its applied migrations create (another
+    /// program dropped or changed one): each difference, as ``Migrator/schemaDifferences(of:upTo:)`` says.
+    case schemaDiffers(differences: [String])
     /// A migration that ran with foreign keys off left rows whose parent is missing; it was rolled back.
     case foreignKeyViolations(identifier: String, violations: [String])
 
@@ -93,6 +96,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .incompleteHistory(let missing, let after):
             "the migration history lacks \(missing.joined(separator: ", ")) though \(after) was applied (a row of "
                 + "schema_migrations was deleted); refusing to change the database"
+        case .schemaDiffers(let differences):
+            "its schema is not the one its migrations made (\(differences.prefix(3).joined(separator: "; "))"
+                + "\(differences.count > 3 ? "; …" : "")); refusing to use it"
         case .foreignKeyViolations(let identifier, let violations):
             "migration \(identifier) left rows without their parent (\(violations.prefix(5).joined(separator: "; "))); "
                 + "it was rolled back"

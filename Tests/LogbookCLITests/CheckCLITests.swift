@@ -33,8 +33,10 @@ final class CheckCLITests: XCTestCase {
 
     func testTablesIndexesAndTriggersDroppedOrChangedByAnotherProgram() throws {
         let cli = try loaded()
-        let other = try Connection(path: cli.database.path)
-        try other.execute("""
+        // Each change through a connection closed at once: reading the file's bytes (snapshot) in a
+        // process that holds a connection would drop that connection's POSIX locks.
+        func otherProgram(_ sql: String) throws { try Connection(path: cli.database.path).execute(sql) }
+        try otherProgram("""
             DROP TRIGGER exercises_deleted_tallies_stale;
             DROP INDEX drafts_by_version;
             CREATE INDEX drafts_by_version ON drafts (version);
@@ -44,8 +46,16 @@ final class CheckCLITests: XCTestCase {
         XCTAssertTrue(schema.contains("trigger exercises_deleted_tallies_stale is missing"), schema)
         XCTAssertTrue(schema.contains("index drafts_by_version differs from what the migrations create"), schema)
         XCTAssertFalse(schema.contains("my_own_index"), "another program's extra index is no problem")
+        let before = cli.snapshot()
+        for arguments in [["history", "add", "Squat"], ["history", "list"], ["report", "exercises"], ["repair"], ["export", "drafts"]] {
+            XCTAssertFailure(try cli.run(arguments), status: 1, mentioning: "its schema is not the one Logbook's migrations made",
+                             "index drafts_by_version differs", "trigger exercises_deleted_tallies_stale is missing", "logbook check")
+        }
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+        try otherProgram("DROP INDEX my_own_index")
+        XCTAssertEqual(try checkLine(cli, "schema:"), schema)
 
-        try other.execute("DROP TABLE exercise_day_totals")
+        try otherProgram("DROP TABLE exercise_day_totals")
         XCTAssertTrue(try checkLine(cli, "schema:").contains("table exercise_day_totals is missing"))
         XCTAssertFailure(try cli.run(["report", "history", "--by", "day"]), status: 1,
                          mentioning: "its schema is not the one Logbook's migrations made", "exercise_day_totals", "logbook check")

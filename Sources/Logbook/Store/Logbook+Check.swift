@@ -52,9 +52,9 @@ extension Logbook {
             if version == 0 && migrationProblems.isEmpty {
                 migrationProblems.append("no migration was ever applied: this is not a Logbook database yet ('logbook init' makes it one)")
             } else if version < migrator.latestVersion {
-                migrationProblems += try Self.pendingMigrationsPresent(in: connection, from: version, migrator: migrator)
+                migrationProblems += try migrator.pendingMigrationsWithExistingObjects(in: connection, after: version)
             }
-            let schemaProblems = try Self.schemaProblems(of: connection, upTo: version, migrator: migrator)
+            let schemaProblems = try migrator.schemaDifferences(of: connection, upTo: version)
             // Stored values and derived data are audited on the schema this binary makes, and only then.
             let audited = version == migrator.latestVersion && schemaProblems.isEmpty
             let derived = audited ? try DerivedDataAudit.problems(in: connection) : []
@@ -65,62 +65,5 @@ extension Logbook {
                                schemaProblems: schemaProblems, derivedDataProblems: derived,
                                storedValueProblems: unreadable, recordsAudited: audited)
         }
-    }
-
-    /// Each table, index and trigger that migrations 1 to `version` create (applied to an empty
-    /// database in memory) that `connection`'s file lacks or defines otherwise. Objects the file
-    /// has besides them (another program's indexes, say) are not problems.
-    private static func schemaProblems(of connection: Connection, upTo version: Int, migrator: Migrator) throws -> [String] {
-        guard version > 0 else { return [] }
-        let reference = try migrated(upTo: version, migrator)
-        let actual = try schemaObjects(of: connection)
-        var problems: [String] = []
-        for (name, object) in try schemaObjects(of: reference).sorted(by: { $0.key < $1.key }) {
-            guard let found = actual[name] else {
-                problems.append("\(object.type) \(name) is missing")
-                continue
-            }
-            if found.type != object.type || !found.sql.utf8.elementsEqual(object.sql.utf8) {
-                problems.append("\(object.type) \(name) differs from what the migrations create")
-            }
-        }
-        return problems
-    }
-
-    /// Each migration after `version` whose tables, indexes or triggers the file already has: its
-    /// row in the history was deleted (or another program made them), so migrating would fail.
-    private static func pendingMigrationsPresent(in connection: Connection, from version: Int, migrator: Migrator) throws -> [String] {
-        let reference = try migrated(upTo: version, migrator)
-        let actual = try schemaObjects(of: connection)
-        var problems: [String] = []
-        for migration in migrator.migrations where migration.version > version {
-            let before = Set(try schemaObjects(of: reference).keys)
-            try migrated(upTo: migration.version, migrator, reference)
-            let present = try schemaObjects(of: reference).keys.filter { !before.contains($0) && actual[$0] != nil }.sorted()
-            if !present.isEmpty {
-                problems.append("migration \(migration.identifier) is pending but its objects exist (\(present.joined(separator: ", "))): "
-                                + "a row of schema_migrations was deleted or another program made them")
-            }
-        }
-        return problems
-    }
-
-    /// `connection` (by default a new empty database in memory) with migrations up to `version` applied.
-    @discardableResult
-    private static func migrated(upTo version: Int, _ migrator: Migrator,
-                                 _ connection: Connection? = nil) throws -> Connection {
-        let connection = try connection ?? Connection(path: ":memory:")
-        try Migrator(migrations: migrator.migrations.filter { $0.version <= version }).migrate(connection)
-        return connection
-    }
-
-    private static func schemaObjects(of connection: Connection) throws -> [String: (type: String, sql: String)] {
-        let statement = try connection.prepare(
-            "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-        var objects: [String: (type: String, sql: String)] = [:]
-        while try statement.step() {
-            objects[try statement.column(1, as: String.self)] = (try statement.column(0), try statement.column(2))
-        }
-        return objects
     }
 }

@@ -85,6 +85,8 @@ extension LogbookError {
         case MigrationError.pendingMigrations(let identifiers) where identifiers.count == (try? Schema.migrator().migrations.count):
             self = .notADatabase(path: path, reason: "it has no Logbook tables: an empty file or an empty database; "
                                  + "'logbook init' makes it one")
+        case MigrationError.schemaDiffers(let differences):
+            self = .schemaChanged(path: path, detail: differences.prefix(3).joined(separator: "; ") + (differences.count > 3 ? "; …" : ""))
         case let error as MigrationError:
             self = .migration(path: path, error)
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt:

@@ -1,0 +1,84 @@
+import Foundation
+
+/// A table, index, trigger or view as `sqlite_master` records it.
+public struct SchemaObject: Sendable, Equatable {
+    public let type: String
+    public let sql: String
+}
+
+extension Migrator {
+    /// Each table, index and trigger that migrations 1 to `version` create that `connection`'s
+    /// file lacks or defines otherwise (`trigger x is missing`, `index y differs from what the
+    /// migrations create`). Objects the file has besides them (another program's indexes) are no
+    /// problem. The reference is those migrations applied to an empty database in memory, built
+    /// once per process.
+    public func schemaDifferences(of connection: Connection, upTo version: Int) throws -> [String] {
+        guard version > 0 else { return [] }
+        let actual = try Self.schemaObjects(of: connection)
+        var differences: [String] = []
+        for (name, object) in try referenceObjects(upTo: version).sorted(by: { $0.key < $1.key }) {
+            guard let found = actual[name] else {
+                differences.append("\(object.type) \(name) is missing")
+                continue
+            }
+            if found.type != object.type || !found.sql.utf8.elementsEqual(object.sql.utf8) {
+                differences.append("\(object.type) \(name) differs from what the migrations create")
+            }
+        }
+        return differences
+    }
+
+    /// Each migration after `version` whose tables, indexes or triggers the file already has: its
+    /// row in the history was deleted (or another program made them), so migrating would fail.
+    public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
+        let actual = try Self.schemaObjects(of: connection)
+        var problems: [String] = []
+        for migration in migrations where migration.version > version {
+            let before = try referenceObjects(upTo: migration.version - 1)
+            let present = try referenceObjects(upTo: migration.version).keys
+                .filter { before[$0] == nil && actual[$0] != nil }.sorted()
+            if !present.isEmpty {
+                problems.append("migration \(migration.identifier) is pending but its objects exist (\(present.joined(separator: ", "))): "
+                                + "a row of schema_migrations was deleted or another program made them")
+            }
+        }
+        return problems
+    }
+
+    /// What migrations 1 to `version` create, by name.
+    private func referenceObjects(upTo version: Int) throws -> [String: SchemaObject] {
+        let included = migrations.filter { $0.version <= version }
+        let key = included.map(\.checksum).joined(separator: ",")
+        return try ReferenceSchemas.shared.objects(for: key) {
+            let connection = try Connection(path: ":memory:")
+            try Migrator(migrations: included).migrate(connection)
+            return try Self.schemaObjects(of: connection)
+        }
+    }
+
+    private static func schemaObjects(of connection: Connection) throws -> [String: SchemaObject] {
+        let statement = try connection.prepare(
+            "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
+        var objects: [String: SchemaObject] = [:]
+        while try statement.step() {
+            objects[try statement.column(1, as: String.self)] = SchemaObject(type: try statement.column(0), sql: try statement.column(2))
+        }
+        return objects
+    }
+}
+
+/// The schemas migrations create, by the checksums of the migrations applied, computed once per process.
+private final class ReferenceSchemas: @unchecked Sendable {
+    static let shared = ReferenceSchemas()
+    private let lock = NSLock()
+    private var schemas: [String: [String: SchemaObject]] = [:]
+
+    func objects(for key: String, _ build: () throws -> [String: SchemaObject]) throws -> [String: SchemaObject] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = schemas[key] { return known }
+        let built = try build()
+        schemas[key] = built
+        return built
+    }
+}
