@@ -53,8 +53,20 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
             .contains { message.hasPrefix($0) }
     }
 
-    /// Whether an authorizer refused the statement (`SQLITE_AUTH`).
-    public var isNotAuthorized: Bool { primaryCode == SQLITE_AUTH }
+    /// Whether an authorizer refused the statement: `SQLITE_AUTH`, or the `SQLITE_ERROR` "not
+    /// authorized" that `sqlite3_prepare` returns for some refusals.
+    public var isNotAuthorized: Bool {
+        primaryCode == SQLITE_AUTH || (primaryCode == SQLITE_ERROR && message == "not authorized")
+    }
+
+    static let noStatementMessage = "no SQL statement to prepare"
+    static let severalStatementsMessage = "only one SQL statement may be prepared at a time"
+
+    /// Whether `Connection.prepare` was given text with no statement (only whitespace and comments).
+    public var isNoStatement: Bool { primaryCode == SQLITE_MISUSE && message == Self.noStatementMessage }
+
+    /// Whether `Connection.prepare` was given more than one statement.
+    public var isSeveralStatements: Bool { primaryCode == SQLITE_MISUSE && message == Self.severalStatementsMessage }
 
     /// Whether a `UNIQUE` constraint refused a row (`SQLITE_CONSTRAINT_UNIQUE`).
     public var isUniqueConstraint: Bool { code == SQLITE_CONSTRAINT | (8 << 8) }  // SQLITE_CONSTRAINT_UNIQUE

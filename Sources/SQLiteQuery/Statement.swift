@@ -36,15 +36,14 @@ public final class Statement {
         guard code == SQLITE_OK, let handle else {
             sqlite3_finalize(handle)
             if code == SQLITE_OK {
-                throw SQLiteError(code: SQLITE_MISUSE, message: "no SQL statement to prepare", sql: sql)
+                throw SQLiteError(code: SQLITE_MISUSE, message: SQLiteError.noStatementMessage, sql: sql)
             }
             throw SQLiteError(code: sqlite3_extended_errcode(database),
                               message: String(cString: sqlite3_errmsg(database)), sql: sql)
         }
         if hasMoreSQL {
             sqlite3_finalize(handle)
-            throw SQLiteError(code: SQLITE_MISUSE, message: "only one SQL statement may be prepared at a time",
-                              sql: sql)
+            throw SQLiteError(code: SQLITE_MISUSE, message: SQLiteError.severalStatementsMessage, sql: sql)
         }
         self.handle = handle
         self.sql = sql

@@ -30,7 +30,7 @@ final class BackupTests: XCTestCase {
         let check = try cli.run(["--db", copy.path, "check"], useDatabase: false)
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr, file: file, line: line)
         XCTAssertEqual(check.lines, ["integrity: ok", "foreign keys: ok", "schema version: \(Schema.migrationFiles.count) (this logbook knows \(Schema.migrationFiles.count))",
-                                     "migrations: ok", "file: ok", "schema: ok", "derived data: ok"], file: file, line: line)
+                                     "migrations: ok", "file: ok", "schema: ok", "stored values: ok", "derived data: ok"], file: file, line: line)
     }
 
     func testCopyIsCompleteCheckedAndAlone() throws {
@@ -179,6 +179,7 @@ final class BackupTests: XCTestCase {
         let limited = ["/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 64; exec "$@""#, "sh"]
         let result = try BackgroundRun.run(cli, ["backup", target.path], wrapper: limited)
         XCTAssertFailure(result, status: 1, mentioning: "backup to \(target.path) failed")
+        XCTAssertFalse(result.stderr.contains(cli.database.lastPathComponent), "the copy failed, not the database: \(result.stderr)")
         XCTAssertEqual(try Data(contentsOf: target), Data("the previous backup".utf8))
         XCTAssertEqual(try contents(of: cli.folder), listing)
     }

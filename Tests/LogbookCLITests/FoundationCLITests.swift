@@ -35,7 +35,7 @@ final class FoundationCLITests: XCTestCase {
         let result = try cli.run(["check"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.lines, ["integrity: ok", "foreign keys: ok", "schema version: \(Schema.migrationFiles.count) (this logbook knows \(Schema.migrationFiles.count))",
-                                      "migrations: ok", "file: ok", "schema: ok", "derived data: ok"])
+                                      "migrations: ok", "file: ok", "schema: ok", "stored values: ok", "derived data: ok"])
     }
 
     func testCheckOnMissingFileFailsWithoutCreatingIt() throws {

@@ -79,6 +79,9 @@ final class ReportQueryCLITests: XCTestCase {
             XCTAssertEqual(refused.status, 1, "\(sql): \(refused.stderr)")
             XCTAssertTrue(refused.stderr.hasPrefix("logbook: error: "), refused.stderr)
         }
+        XCTAssertFailure(try cli.run(["query", "SELECT 1; SELECT 2"]), status: 1,
+                         mentioning: "query refused (it holds more than one statement; run one at a time)")
+        XCTAssertFailure(try cli.run(["query", " -- nothing"]), status: 1, mentioning: "query refused (it holds no statement)")
         XCTAssertFailure(try cli.run(["query", "SELECT :missing"]), status: 1, mentioning: "no value for parameter :missing")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertEqual(cli.snapshot(), before)

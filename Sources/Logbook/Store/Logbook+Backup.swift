@@ -78,6 +78,10 @@ extension Logbook {
             let pages: Int
             do {
                 pages = try database.withConnection { try $0.backup(to: replacement.temporaryPath) }
+            } catch LogbookError.database(_, let error) {
+                // SQLite's words alone ("database or disk is full"): the failure is the copy's, and
+                // the store's path in the message would point at the wrong file.
+                throw BackupError.failed(target: path, reason: error.message)
             } catch {
                 throw BackupError.failed(target: path, reason: "\(error)")
             }

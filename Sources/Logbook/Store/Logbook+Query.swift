@@ -20,6 +20,10 @@ extension Logbook {
             statement = try connection.prepare(sql)
         } catch let error as SQLiteError where error.isNotAuthorized {
             throw LogbookError.queryRefused(sql: sql, reason: "it would change the database or reach outside it")
+        } catch let error as SQLiteError where error.isSeveralStatements {
+            throw LogbookError.queryRefused(sql: sql, reason: "it holds more than one statement; run one at a time")
+        } catch let error as SQLiteError where error.isNoStatement {
+            throw LogbookError.queryRefused(sql: sql, reason: "it holds no statement")
         } catch let error as SQLiteError where error.sql == sql {
             // The caller's own SQL is wrong (a typo, a table that does not exist): said as SQLite says it.
             throw LogbookError.database(path: path, error)
