@@ -14,7 +14,6 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Import/PropertyListRecordSource.swift", "[String: Any]", "Foundation's plist dictionaries, read by ASCII member names"),
         ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
         ("Store/ExerciseTallies.swift", "struct Key: Hashable", "keyed by NFC keys: distinct NFC strings are never canonically equal"),
-        ("Store/Logbook+Check.swift", "[String: (type: String, sql: String)]", "schema object names"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
@@ -24,6 +23,9 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("SQLiteQuery/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
         ("SQLiteQuery/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
+        ("SQLiteQuery/Table/StoredColumn.swift", "Hashable", "ASCII table and column names"),
+        ("SQLiteQuery/MigratedSchema.swift", ": SchemaObject]", "schema object names, looked up by the migrations' ASCII names; "
+            + "the cache is keyed by hexadecimal checksums"),
     ]
 
     func testEveryStringKeyedCollectionInTheLibraryIsReviewed() throws {
