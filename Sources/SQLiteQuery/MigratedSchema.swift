@@ -50,8 +50,13 @@ extension Migrator {
         let included = migrations.filter { $0.version <= version }
         let key = included.map(\.checksum).joined(separator: ",")
         return try ReferenceSchemas.shared.objects(for: key) {
+            // The migrations' SQL alone, in one transaction: the history's bookkeeping (checksums,
+            // a transaction per migration) would only slow down every open.
             let connection = try Connection(path: ":memory:")
-            try Migrator(migrations: included).migrate(connection)
+            try connection.transaction(.immediate) {
+                try connection.execute(Self.historyTableSQL)
+                for migration in included { try connection.execute(migration.sql) }
+            }
             return try Self.schemaObjects(of: connection)
         }
     }

@@ -7,11 +7,14 @@ public struct Migration: Sendable, Equatable {
     /// The file's name without the number and extension: `create_drafts`.
     public let name: String
     public let sql: String
+    /// SHA-256 of the SQL text's UTF-8 bytes, as hexadecimal: any edit to an applied file changes it.
+    public let checksum: String
 
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
+        checksum = SHA256.hexDigest(of: sql.utf8)
     }
 
     /// Makes a migration from a file name of the form `NNNN_name.sql` and its contents.
@@ -38,8 +41,6 @@ public struct Migration: Sendable, Equatable {
             == Self.foreignKeysOffDirective
     }
 
-    /// SHA-256 of the SQL text's UTF-8 bytes: any edit to an applied file changes it.
-    public var checksum: String { SHA256.hexDigest(of: sql.utf8) }
 
     /// `0001_create_drafts`: how the migration is named in messages.
     public var identifier: String {

@@ -4,6 +4,11 @@ import SQLiteQuery
 public enum Schema {
     /// A migrator over every embedded migration file.
     public static func migrator() throws -> Migrator {
+        try embeddedMigrator.get()
+    }
+
+    /// Built once: every store opened in the process shares it (and its checksums).
+    private static let embeddedMigrator = Result<Migrator, any Error> {
         try Migrator(migrations: embeddedMigrationFiles.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
     }
 
