@@ -55,6 +55,7 @@ final class OtherProgramsCLITests: XCTestCase {
         let check = try cli.run(["check"])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.stdout.contains("exercises: 2 rows whose exercise_days row is gone (run 'logbook repair')"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("foreign keys: exercises: 2 rows refer to exercise_days pk 1, which is gone"), check.stdout)
 
         // A rename without name_key: an ASCII name gets its key from a trigger, so lookups find it.
         try sqlite3(cli, "UPDATE exercises SET name = 'Burpees' WHERE name = 'Burpee';")

@@ -5,7 +5,7 @@ import SQLiteQuery
 public struct CheckReport: Sendable, Equatable {
     /// `PRAGMA integrity_check` lines; `["ok"]` for a sound file.
     public var integrity: [String]
-    /// Rows that violate a foreign key, as `table row N refers to a missing parent row`.
+    /// Rows that violate a foreign key, one line per key: `exercises: 2 rows refer to exercise_days pk 7, which is gone`.
     public var foreignKeyViolations: [String]
     /// The newest applied migration, and the newest this binary knows.
     public var schemaVersion: Int
