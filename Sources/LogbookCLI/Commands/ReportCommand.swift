@@ -47,7 +47,7 @@ enum ReportCommand {
             let format = try OutputFormat.parse(invocation, allowed: formats)
             let store = try invocation.readStore()
             if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
-                Console.printError("logbook: another program wrote exercises that the tallies do not count yet; this report "
+                Console.printError("logbook: the tallies are behind changes another program made to the history; this report "
                                    + "counts every row (slower) — 'logbook repair' recounts the tallies")
             }
             try Watch.run(invocation, store: store, format: format) {
