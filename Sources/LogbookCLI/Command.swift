@@ -40,4 +40,18 @@ enum Commands {
         "drafts item": "Edit a draft's checklist.",
         "history": "Record and list exercise days.",
     ]
+
+    /// The next words that can follow `prefix`.
+    static func subcommands(of prefix: String) -> [String] {
+        var seen: [String] = []
+        for command in Commands.all {
+            let words = command.spec.name.split(separator: " ").map(String.init)
+            let prefixWords = prefix.isEmpty ? [] : prefix.split(separator: " ").map(String.init)
+            guard words.count > prefixWords.count, Array(words.prefix(prefixWords.count)) == prefixWords else { continue }
+            let next = words[prefixWords.count]
+            if !seen.contains(next) { seen.append(next) }
+        }
+        return seen
+    }
+
 }

@@ -14,9 +14,9 @@ enum CommandLineTool {
                 return 0
             }
             let parsed = try ArgumentParser.parse(rest, for: command.spec)
-            if parsed.has("--help") {
-                try Console.write(ArgumentParser.help(for: command.spec))
-            } else if parsed.has("--version") && !command.spec.options.contains(where: { $0.name == "--version" }) {
+            if parsed.isSet(GlobalOptions.help) {
+                try Console.write(HelpText.command(command.spec))
+            } else if ArgumentParser.asksForVersion(parsed, command.spec) {
                 try Console.print(version)
             } else {
                 let invocation = Invocation(arguments: parsed, environment: environment)
@@ -51,7 +51,7 @@ enum CommandLineTool {
     /// Splits the line into the command and the arguments for it. Returns no command when the line
     /// only asked for top-level help or the version, which this prints.
     private static func resolve(_ arguments: [String]) throws -> (Command?, [String]) {
-        let globalsWithValues = Set(globalOptions.filter { $0.valueName != nil }.map(\.name))
+        let globalsWithValues = Set(GlobalOptions.all.filter { $0.valueName != nil }.map(\.name))
         var words: [String] = []
         var rest: [String] = []
         var index = 0
@@ -75,7 +75,7 @@ enum CommandLineTool {
             }
             if words.isEmpty || Commands.groups[words.joined(separator: " ")] != nil {
                 let prefix = words.joined(separator: " ")
-                let choices = subcommands(of: prefix)
+                let choices = Commands.subcommands(of: prefix)
                 let place = prefix.isEmpty ? "" : " for '\(prefix)'"
                 throw UsageError(message: "unknown command '\(argument)'\(place)"
                                     + ArgumentParser.suggestion(for: argument, among: choices),
@@ -90,7 +90,7 @@ enum CommandLineTool {
             return (command, rest)
         }
         if rest.contains("--help") || rest.contains("-h") {
-            try Console.write(groupHelp(name))
+            try Console.write(HelpText.group(name))
             return (nil, [])
         }
         if name.isEmpty && rest.contains("--version") {
@@ -98,40 +98,10 @@ enum CommandLineTool {
             return (nil, [])
         }
         if name.isEmpty {
-            throw UsageError(message: "missing command: one of \(subcommands(of: "").joined(separator: ", "))")
+            throw UsageError(message: "missing command: one of \(Commands.subcommands(of: "").joined(separator: ", "))")
         }
-        throw UsageError(message: "'\(name)' needs a subcommand: one of \(subcommands(of: name).joined(separator: ", "))",
+        throw UsageError(message: "'\(name)' needs a subcommand: one of \(Commands.subcommands(of: name).joined(separator: ", "))",
                          command: name)
-    }
-
-    /// The next words that can follow `prefix`.
-    private static func subcommands(of prefix: String) -> [String] {
-        var seen: [String] = []
-        for command in Commands.all {
-            let words = command.spec.name.split(separator: " ").map(String.init)
-            let prefixWords = prefix.isEmpty ? [] : prefix.split(separator: " ").map(String.init)
-            guard words.count > prefixWords.count, Array(words.prefix(prefixWords.count)) == prefixWords else { continue }
-            let next = words[prefixWords.count]
-            if !seen.contains(next) { seen.append(next) }
-        }
-        return seen
-    }
-
-    /// The help of `logbook` itself or of a command group.
-    private static func groupHelp(_ prefix: String) -> String {
-        let title = prefix.isEmpty
-            ? "logbook: a SQLite-backed history of release drafts and exercise days."
-            : (Commands.groups[prefix] ?? "")
-        var lines = ["OVERVIEW: \(title)", "", "USAGE: logbook \(prefix.isEmpty ? "" : prefix + " ")<subcommand> [options]",
-                     "", "SUBCOMMANDS:"]
-        for word in subcommands(of: prefix) {
-            let name = prefix.isEmpty ? word : prefix + " " + word
-            let abstract = Commands.all.first { $0.spec.name == name }?.spec.abstract ?? Commands.groups[name] ?? ""
-            lines.append(ArgumentParser.row(word, abstract))
-        }
-        lines += ["", "GLOBAL OPTIONS:"] + globalOptions.map { ArgumentParser.row($0.usage, $0.help) }
-        lines += ["", "See 'logbook <subcommand> --help' for the options of each."]
-        return lines.joined(separator: "\n") + "\n"
     }
 
     /// Errors are one line: newlines inside a message become spaces.

@@ -12,7 +12,7 @@ struct Invocation {
     /// (`~/.local/share/logbook/logbook.sqlite`). An empty `--db` or `$LOGBOOK_DB` is a usage error,
     /// never a silent fall back to the default database.
     func databasePath() throws -> String {
-        if let path = arguments.value("--db") {
+        if let path = try arguments.value(of: GlobalOptions.database) {
             guard !path.isEmpty else { throw UsageError(message: "--db is empty: give the database's path", command: arguments.command) }
             return path
         }
@@ -30,7 +30,7 @@ struct Invocation {
 
     /// `--time-zone`, else `$TZ`, else the system's.
     func timeZone() throws -> TimeZone {
-        if let name = arguments.value("--time-zone") {
+        if let name = try arguments.value(of: GlobalOptions.timeZone) {
             guard let zone = TimeZone(identifier: name) else {
                 throw UsageError(message: "unknown time zone '\(name)' for '--time-zone <tz>' (use an IANA name such as Europe/Paris)",
                                  command: arguments.command)

@@ -4,31 +4,31 @@ import Logbook
 /// `--where EXPR --sort KEY[:asc|:desc] --limit N --offset N`: the SwiftData-style fetch on the
 /// command line, compiled into the same IR as a `#Predicate`.
 enum QueryOptions {
-    static let options: [OptionSpec] = [
-        OptionSpec(name: "--where", valueName: "EXPR", help: "Only records matching the filter (see 'Filter expressions' in the README)."),
-        OptionSpec(name: "--sort", valueName: "KEY[:asc|:desc]", isRepeatable: true,
-                   help: "Sort keys, repeatable or comma-separated; ties are broken by id."),
-        OptionSpec(name: "--limit", valueName: "N", help: "At most N records (fetchLimit)."),
-        OptionSpec(name: "--offset", valueName: "N", help: "Skip the first N records (fetchOffset)."),
-    ]
+    static let filter = Option<String>.text(
+        "--where", valueName: "EXPR", help: "Only records matching the filter (see 'Filter expressions' in the README).")
+    static let sort = Option<String>.text(
+        "--sort", valueName: "KEY[:asc|:desc]", repeatable: true, help: "Sort keys, repeatable or comma-separated; ties are broken by id.")
+    static let limit = Option<Int>.integer("--limit", help: "At most N records (fetchLimit).")
+    static let offset = Option<Int>.integer("--offset", help: "Skip the first N records (fetchOffset).")
+    static let specs = [filter.spec, sort.spec, limit.spec, offset.spec]
 
     /// The fetch the options describe, with `extra` conditions (e.g. from `--from`) and-ed in.
     static func query<Record>(_ invocation: Invocation, schema: QuerySchema<Record>,
                               extra: [FilterExpression] = []) throws -> RecordQuery {
         var filters = extra
-        if let text = invocation.arguments.value("--where") { filters.insert(try parse(text, invocation), at: 0) }
+        let filterText = try invocation.arguments.value(of: filter)
+        if let filterText { filters.insert(try parse(filterText, invocation), at: 0) }
         let timeZone = try invocation.timeZone()
         var condition: QueryExpression?
         if let combined = filters.dropFirst().reduce(filters.first, { partial, next in partial.map { .and($0, next) } }) {
             do {
                 condition = try schema.condition(for: combined, timeZone: timeZone)
             } catch let error as QueryError {
-                throw filterError(error.description, error.position,
-                                  text: invocation.arguments.value("--where"), invocation)
+                throw filterError(error.description, error.position, text: filterText, invocation)
             }
         }
         var ordering: [Ordering] = []
-        for key in invocation.arguments.values("--sort").flatMap({ $0.split(separator: ",") }) {
+        for key in try invocation.arguments.values(of: sort).flatMap({ $0.split(separator: ",") }) {
             let parts = key.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1).map(String.init)
             let direction = parts.count > 1 ? parts[1] : "asc"
             guard let name = parts.first, direction == "asc" || direction == "desc" else {
@@ -41,8 +41,8 @@ enum QueryOptions {
             }
         }
         return RecordQuery(condition: condition, ordering: ordering,
-                           limit: try invocation.arguments.integer("--limit"),
-                           offset: try invocation.arguments.integer("--offset"))
+                           limit: try invocation.arguments.value(of: limit),
+                           offset: try invocation.arguments.value(of: offset))
     }
 
     /// Parses `--where` text, turning a syntax error into a usage error with a caret.

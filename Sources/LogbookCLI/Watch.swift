@@ -5,11 +5,11 @@ import Logbook
 /// changes it, until Ctrl-C (which exits 0). A table is redrawn in place on a terminal; JSON,
 /// NDJSON and CSV write each new result set as it comes.
 enum Watch {
-    static let option = OptionSpec(name: "--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
+    static let flag = Flag("--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
 
     /// Runs `render` once, or with `--watch`, again after every commit that changes its output.
     static func run(_ invocation: Invocation, store: Logbook, format: OutputFormat, render: () throws -> Void) throws {
-        guard invocation.arguments.has("--watch") else {
+        guard invocation.arguments.isSet(flag) else {
             try render()
             return
         }

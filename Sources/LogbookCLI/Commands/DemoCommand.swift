@@ -17,7 +17,7 @@ enum DemoCommand {
                 FileManager.default.changeCurrentDirectoryPath(previousDirectory)
                 try? FileManager.default.removeItem(at: folder)
             }
-            let path = try invocation.arguments.value("--db").map { _ in try invocation.databasePath() }
+            let path = try invocation.arguments.isGiven(GlobalOptions.database) ? invocation.databasePath() : nil
                 ?? folder.appendingPathComponent("logbook.sqlite").path
             try Data(sampleHistoryJSON.utf8).write(to: folder.appendingPathComponent("history.json"))
             // The sample files live in the scratch folder, so the steps can name them plainly.

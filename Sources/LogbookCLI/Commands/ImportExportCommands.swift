@@ -3,6 +3,19 @@ import Logbook
 
 /// `import` and `export`.
 enum ImportExportCommands {
+    private static let kind = Option<RecordKind>.choice(
+        "--kind", valueName: "KIND", among: RecordKind.allCases, help: "drafts or history (default: from the content).")
+    private static let importFormat = Option<ImportFormat>.choice(
+        "--format", valueName: "FMT", among: ImportFormat.allCases, help: "auto|json|ndjson|csv|plist (default: auto).")
+    private static let onConflict = Option<ConflictPolicy>.choice(
+        "--on-conflict", valueName: "POLICY", among: ConflictPolicy.allCases, help: "skip|replace|fail for ids already stored (default: skip).")
+    private static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
+    private static let exportFormat = Option<ExportFormat>.choice(
+        "--format", valueName: "FMT", among: ExportFormat.allCases, help: "json|ndjson|csv|plist (default: from -o's extension, else json).")
+    private static let output = Option<String>.text(
+        "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
+            + "complete (links followed); a FIFO or device is written in place.")
+
     static let importCommand = Command(
         spec: CommandSpec(
             name: "import", abstract: "Import drafts or history from a file, in one transaction.",
@@ -12,24 +25,16 @@ enum ImportExportCommands {
                 stored (matched by id) are skipped, so importing a file twice changes nothing.
                 """,
             positionals: [PositionalSpec(name: "file", help: "The file to read, or - for stdin.")],
-            options: [
-                OptionSpec(name: "--kind", valueName: "KIND", help: "drafts or history (default: from the content)."),
-                OptionSpec(name: "--format", valueName: "FMT", help: "auto|json|ndjson|csv|plist (default: auto)."),
-                OptionSpec(name: "--on-conflict", valueName: "POLICY", help: "skip|replace|fail for ids already stored (default: skip)."),
-                OptionSpec(name: "--dry-run", help: "Validate and report; write nothing."),
-            ],
+            options: [kind.spec, importFormat.spec, onConflict.spec, dryRun.spec],
             examples: ["logbook import ~/Library/…/history.plist", "logbook import drafts.json --dry-run",
                        "cat days.ndjson | logbook import - --kind history --format ndjson"]),
         run: { invocation in
             let arguments = invocation.arguments
             var options = ImportOptions()
-            let kind = try arguments.choice("--kind", RecordKind.allCases.map(\.rawValue), default: "")
-            options.kind = RecordKind(rawValue: kind)
-            options.format = ImportFormat(rawValue: try arguments.choice("--format", ImportFormat.allCases.map(\.rawValue),
-                                                                          default: "auto")) ?? .auto
-            options.onConflict = ConflictPolicy(rawValue: try arguments.choice(
-                "--on-conflict", ConflictPolicy.allCases.map(\.rawValue), default: "skip")) ?? .skip
-            options.dryRun = arguments.has("--dry-run")
+            options.kind = try arguments.value(of: kind)
+            options.format = try arguments.value(of: importFormat) ?? .auto
+            options.onConflict = try arguments.value(of: onConflict) ?? .skip
+            options.dryRun = arguments.isSet(dryRun)
 
             let path = arguments.positionals[0]
             let (handle, size) = try openInput(path)
@@ -55,27 +60,23 @@ enum ImportExportCommands {
                 PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
                 """,
             positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
-            options: QueryOptions.options + ListCommands.historyOptions + [
-                OptionSpec(name: "--format", valueName: "FMT", help: "json|ndjson|csv|plist (default: from -o's extension, else json)."),
-                OptionSpec(name: "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once complete (links followed); a FIFO or device is written in place."),
-            ],
+            options: QueryOptions.specs + ListCommands.historyOptions + [exportFormat.spec, output.spec],
             examples: ["logbook export history --format plist -o history.plist",
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
         run: { invocation in
             let arguments = invocation.arguments
-            let outputPath = arguments.value("--output").flatMap { $0 == "-" ? nil : $0 }
+            let outputPath = try arguments.value(of: output).flatMap { $0 == "-" ? nil : $0 }
             let fallback = outputPath.flatMap { path in
                 ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
-            }?.rawValue ?? "json"
-            let format = ExportFormat(rawValue: try arguments.choice("--format", ExportFormat.allCases.map(\.rawValue),
-                                                                      default: fallback)) ?? .json
-            let kind = arguments.positionals[0]
-            guard let recordKind = RecordKind(rawValue: kind) else {
-                throw UsageError(message: "cannot export '\(kind)': expected drafts or history", command: "export")
+            } ?? .json
+            let format = try arguments.value(of: exportFormat) ?? fallback
+            let kindText = arguments.positionals[0]
+            guard let recordKind = RecordKind(rawValue: kindText) else {
+                throw UsageError(message: "cannot export '\(kindText)': expected drafts or history", command: "export")
             }
             let query: RecordQuery
             if recordKind == .drafts {
-                if let option = ListCommands.historyOptions.first(where: { arguments.has($0.name) }) {
+                if let option = ListCommands.historyOptions.first(where: arguments.isGiven) {
                     throw UsageError(message: "'\(option.name)' applies to history only", command: "export")
                 }
                 query = try QueryOptions.query(invocation, schema: DraftRepository.schema)

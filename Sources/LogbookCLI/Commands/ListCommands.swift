@@ -3,17 +3,18 @@ import Logbook
 
 /// `drafts list`, `history list` and `count`: fetches that stream to stdout as they step.
 enum ListCommands {
-    private static let listFormats = ["table", "json", "ndjson", "csv"]
+    private static let formatOption = OutputFormat.option()
+    static let exercise = Option<String>.text("--exercise", valueName: "NAME", help: "Only days that include this exercise.")
 
     static let draftsList = Command(
         spec: CommandSpec(
             name: "drafts list", abstract: "List drafts, filtered and sorted like a FetchDescriptor.",
             discussion: "Drafts are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.options + [OutputFormat.option(listFormats), Watch.option],
+            options: QueryOptions.specs + [formatOption.spec, Watch.flag.spec],
             examples: ["logbook drafts list --where 'submittedAt == nil && version hasPrefix \"2.\"' --sort version:desc",
                        "logbook drafts list --where 'checklist.doneCount < checklist.count' --format json"]),
         run: { invocation in
-            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            let format = try invocation.arguments.value(of: formatOption) ?? .table
             var query = try QueryOptions.query(invocation, schema: DraftRepository.schema)
             if query.ordering.isEmpty {
                 query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
@@ -34,11 +35,11 @@ enum ListCommands {
         spec: CommandSpec(
             name: "history list", abstract: "List exercise days, filtered and sorted like a FetchDescriptor.",
             discussion: "Days are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.options + historyOptions + [OutputFormat.option(listFormats), Watch.option],
+            options: QueryOptions.specs + historyOptions + [formatOption.spec, Watch.flag.spec],
             examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
                        "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
         run: { invocation in
-            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            let format = try invocation.arguments.value(of: formatOption) ?? .table
             var query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
                                                extra: try historyFilters(invocation))
             if query.ordering.isEmpty {
@@ -73,11 +74,7 @@ enum ListCommands {
     }
 
     /// The options that narrow a history listing or export by day and exercise.
-    static let historyOptions = [
-        OptionSpec(name: "--from", valueName: "DAY", help: "Only days on or after DAY (YYYY-MM-DD)."),
-        OptionSpec(name: "--to", valueName: "DAY", help: "Only days on or before DAY."),
-        OptionSpec(name: "--exercise", valueName: "NAME", help: "Only days that include this exercise."),
-    ]
+    static let historyOptions = DayRangeOptions.specs + [exercise.spec]
 
     /// `--from`, `--to` and `--exercise` as filter terms.
     static func historyFilters(_ invocation: Invocation) throws -> [FilterExpression] {
@@ -89,7 +86,7 @@ enum ListCommands {
             filters.append(.binary(op, .field("day", at: none),
                                    .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
         }
-        if let name = invocation.arguments.value("--exercise") {
+        if let name = try invocation.arguments.value(of: exercise) {
             filters.append(.binary(.contains, .field("exercises", at: none), .literal(.string(name), at: none), at: none))
         }
         return filters
@@ -99,10 +96,10 @@ enum ListCommands {
         spec: CommandSpec(
             name: "count", abstract: "The number of matching drafts or days (like fetchCount).",
             positionals: [PositionalSpec(name: "drafts|history", help: "What to count.")],
-            options: [QueryOptions.options[0], OutputFormat.option(listFormats), Watch.option],
+            options: [QueryOptions.filter.spec, formatOption.spec, Watch.flag.spec],
             examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
         run: { invocation in
-            let format = try OutputFormat.parse(invocation, allowed: listFormats)
+            let format = try invocation.arguments.value(of: formatOption) ?? .table
             let kind = invocation.arguments.positionals[0]
             guard kind == "drafts" || kind == "history" else {
                 throw UsageError(message: "cannot count '\(kind)': expected drafts or history", command: "count")

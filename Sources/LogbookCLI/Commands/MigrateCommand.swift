@@ -2,14 +2,16 @@ import Foundation
 import Logbook
 
 enum MigrateCommand {
+    private static let status = Flag("--status", help: "List each migration and whether it is applied; change nothing.")
+
     static let command = Command(
         spec: CommandSpec(
             name: "migrate",
             abstract: "Apply pending migrations, or list applied and pending ones.",
-            options: [OptionSpec(name: "--status", help: "List each migration and whether it is applied; change nothing.")],
+            options: [status.spec],
             examples: ["logbook migrate", "logbook migrate --status"]),
         run: { invocation in
-            if invocation.arguments.has("--status") {
+            if invocation.arguments.isSet(status) {
                 let store = try invocation.inspectStore()
                 for status in try store.migrationStatus() {
                     let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"

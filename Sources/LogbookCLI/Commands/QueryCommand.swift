@@ -3,7 +3,9 @@ import Logbook
 
 /// `query SQL [-p NAME=VALUE]…`: any read-only SQL, every output format.
 enum QueryCommand {
-    private static let formats = ["table", "json", "ndjson", "csv"]
+    private static let formatOption = OutputFormat.option()
+    private static let parameter = Option<String>.text("--param", short: "p", valueName: "NAME=VALUE", repeatable: true,
+                                                       help: "A named parameter.")
 
     static let command = Command(
         spec: CommandSpec(
@@ -14,16 +16,13 @@ enum QueryCommand {
                 number or a decimal is bound as a number, anything else as text. The README documents the schema.
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
-            options: [
-                OptionSpec(name: "--param", short: "p", valueName: "NAME=VALUE", isRepeatable: true, help: "A named parameter."),
-                OutputFormat.option(formats),
-            ],
+            options: [parameter.spec, formatOption.spec],
             examples: ["logbook query 'SELECT day, count(*) AS n FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk GROUP BY day' --format csv",
                        "logbook query 'SELECT version FROM drafts WHERE version_key = :v' -p v=2.5.0"]),
         run: { invocation in
-            let format = try OutputFormat.parse(invocation, allowed: formats)
+            let format = try invocation.arguments.value(of: formatOption) ?? .table
             var parameters: [String: DatabaseValue] = [:]
-            for pair in invocation.arguments.values("--param") {
+            for pair in try invocation.arguments.values(of: parameter) {
                 guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                     throw UsageError(message: "invalid parameter '\(pair)': expected NAME=VALUE", command: "query")
                 }

@@ -3,6 +3,8 @@ import Logbook
 
 /// `repair`: put right what other programs' writes left inconsistent.
 enum RepairCommand {
+    private static let dryRun = Flag("--dry-run", help: "Say what would change; write nothing.")
+
     static let command = Command(
         spec: CommandSpec(
             name: "repair",
@@ -15,15 +17,15 @@ enum RepairCommand {
                 while a row holds a value Logbook cannot read (a day 2026-02-30, text where a date belongs), which \
                 'logbook check' names: only a person can say what was meant.
                 """,
-            options: [OptionSpec(name: "--dry-run", help: "Say what would change; write nothing.")],
+            options: [dryRun.spec],
             examples: ["logbook check || logbook repair", "logbook repair --dry-run"]),
         run: { invocation in
-            let dryRun = invocation.arguments.has("--dry-run")
+            let isDryRun = invocation.arguments.isSet(dryRun)
             let path = try invocation.databasePath()
             guard FileManager.default.fileExists(atPath: path) else { throw LogbookError.noDatabase(path: path) }
-            let store = dryRun ? try invocation.dryRunStore() : try invocation.writeStore()
-            let report = try store.repair(dryRun: dryRun)
-            let prefix = dryRun ? "logbook: dry run, nothing written: would have " : "logbook: "
+            let store = isDryRun ? try invocation.dryRunStore() : try invocation.writeStore()
+            let report = try store.repair(dryRun: isDryRun)
+            let prefix = isDryRun ? "logbook: dry run, nothing written: would have " : "logbook: "
             if report.changes.isEmpty { Console.printError("logbook: nothing to repair") }
             for change in report.changes { Console.printError(prefix + change) }
         })

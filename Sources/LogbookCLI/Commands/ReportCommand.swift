@@ -4,7 +4,10 @@ import Logbook
 /// `report history|exercises|streaks|drafts`.
 enum ReportCommand {
     private static let names = ["history", "exercises", "streaks", "drafts"]
-    private static let formats = ["table", "json", "ndjson", "csv"]
+    private static let formatOption = OutputFormat.option()
+    private static let period = Option<ReportPeriod>.choice(
+        "--by", valueName: "PERIOD", among: ReportPeriod.allCases, help: "day|week|month|year, for the history report (default: week).")
+    private static let asOf = Option<CalendarDay>.day("--as-of", help: "The day streaks are counted up to (default: today).")
 
     static let command = Command(
         spec: CommandSpec(
@@ -17,14 +20,7 @@ enum ReportCommand {
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
                 """,
             positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.")],
-            options: [
-                OptionSpec(name: "--from", valueName: "DAY", help: "First day included (YYYY-MM-DD)."),
-                OptionSpec(name: "--to", valueName: "DAY", help: "Last day included."),
-                OptionSpec(name: "--by", valueName: "PERIOD", help: "day|week|month|year, for the history report (default: week)."),
-                OptionSpec(name: "--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today)."),
-                OutputFormat.option(formats),
-                Watch.option,
-            ],
+            options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, Watch.flag.spec],
             examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
                        "logbook report streaks --format json", "logbook report exercises --format csv"]),
         run: { invocation in
@@ -36,22 +32,22 @@ enum ReportCommand {
                                     + ArgumentParser.suggestion(for: name, among: names), command: command)
             }
             let (from, to) = try invocation.dayRange()
-            let period = ReportPeriod(rawValue: try arguments.choice("--by", ReportPeriod.allCases.map(\.rawValue), default: "week")) ?? .week
-            if arguments.has("--by") && name != "history" {
-                throw UsageError(message: "'--by' applies to the history report only", command: command)
+            let by = try arguments.value(of: period)
+            if by != nil && name != "history" {
+                throw UsageError(message: "'\(period.spec.name)' applies to the history report only", command: command)
             }
-            let asOf = try arguments.value("--as-of").map { try DateArgument.parseDay($0, option: "--as-of <day>", command: command) }
-            if asOf != nil && name != "streaks" {
-                throw UsageError(message: "'--as-of' applies to the streaks report only", command: command)
+            let day = try arguments.value(of: asOf)
+            if day != nil && name != "streaks" {
+                throw UsageError(message: "'\(asOf.spec.name)' applies to the streaks report only", command: command)
             }
-            let format = try OutputFormat.parse(invocation, allowed: formats)
+            let format = try arguments.value(of: formatOption) ?? .table
             let store = try invocation.readStore()
             if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
                 Console.printError("logbook: the tallies are behind changes another program made to the history; this report "
                                    + "counts every row (slower) — 'logbook repair' recounts the tallies")
             }
             try Watch.run(invocation, store: store, format: format) {
-                try render(name, store.reports, period: period, from: from, to: to, asOf: asOf, format: format)
+                try render(name, store.reports, period: by ?? .week, from: from, to: to, asOf: day, format: format)
             }
         })
 

@@ -1,0 +1,116 @@
+/// The hand-written argument parser: a command's arguments, parsed against its ``CommandSpec``.
+///
+/// Options are `--name value`, `--name=value`, `-x value` or a flag `--name`; `--` ends options;
+/// a lone `-` is a positional (stdin or stdout). Global options are accepted anywhere on the line.
+
+enum ArgumentParser {
+    /// Parses `arguments` (everything after the command words) against `spec`.
+    static func parse(_ arguments: [String], for spec: CommandSpec) throws -> ParsedArguments {
+        let specs = spec.options + GlobalOptions.all
+        var parsed = ParsedArguments(command: spec.name)
+        var index = 0
+        var optionsEnded = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument) {
+                parsed.append(positional: argument)
+                continue
+            }
+            if argument == "--" {
+                optionsEnded = true
+                continue
+            }
+            let (name, attached) = split(argument)
+            guard let option = find(name, in: specs) else {
+                throw UsageError(message: "unknown option '\(name)'" + suggestion(for: name, among: specs.map(\.name)),
+                                 command: spec.name)
+            }
+            if option.valueName == nil {
+                if attached != nil {
+                    throw UsageError(message: "option '\(option.name)' takes no value", command: spec.name)
+                }
+                parsed.record(option.name, "")
+                continue
+            }
+            let value: String
+            if let attached {
+                value = attached
+            } else if index < arguments.count {
+                value = arguments[index]
+                index += 1
+            } else {
+                throw UsageError(message: "missing value for '\(option.usage)'", command: spec.name)
+            }
+            if !option.isRepeatable, let earlier = parsed.texts(named: option.name).last, earlier != value {
+                throw UsageError(message: "option '\(option.name)' given more than once", command: spec.name)
+            }
+            parsed.record(option.name, value)
+        }
+        if parsed.isSet(GlobalOptions.help) || asksForVersion(parsed, spec) { return parsed }
+        try checkPositionals(parsed.positionals, for: spec)
+        return parsed
+    }
+
+    /// Whether the line asks for the tool's version: `--version`, unless the command has its own
+    /// `--version` option (`drafts add --version 2.5.0`).
+    static func asksForVersion(_ parsed: ParsedArguments, _ spec: CommandSpec) -> Bool {
+        parsed.isSet(GlobalOptions.version) && !spec.options.contains { $0.name == GlobalOptions.version.spec.name }
+    }
+
+    private static func isNegativeNumber(_ argument: String) -> Bool {
+        argument.count > 1 && argument.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
+    }
+
+    private static func split(_ argument: String) -> (name: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func find(_ name: String, in specs: [OptionSpec]) -> OptionSpec? {
+        if name.hasPrefix("--") { return specs.first { $0.name == name } }
+        guard name.count == 2, let letter = name.last else { return nil }
+        return specs.first { $0.short == letter }
+    }
+
+    private static func checkPositionals(_ positionals: [String], for spec: CommandSpec) throws {
+        var remaining = positionals.count
+        for positional in spec.positionals {
+            switch positional.arity {
+            case .required, .oneOrMore:
+                if remaining == 0 {
+                    throw UsageError(message: "missing expected argument '\(positional.usage)'", command: spec.name)
+                }
+                remaining -= positional.arity == .required ? 1 : remaining
+            case .optional:
+                remaining -= min(remaining, 1)
+            case .zeroOrMore:
+                remaining = 0
+            }
+        }
+        if remaining > 0 {
+            throw UsageError(message: "unexpected argument '\(positionals[positionals.count - remaining])'",
+                             command: spec.name)
+        }
+    }
+
+    /// ` (did you mean '--format'?)` when one candidate is close to `word`, else "".
+    static func suggestion(for word: String, among candidates: [String]) -> String {
+        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
+        return " (did you mean '\(best.0)'?)"
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+}
