@@ -77,7 +77,7 @@ let logbookInsert = try median(runs: runs, setup: {
 report("insert \(dayCount * 5) exercises (repository, 1 txn)", logbook: logbookInsert, raw: rawInsert, target: "≤1.2x (2.2x)")
 guard let store, let raw else { fatalError("setup failed") }
 if onlyInsert { exit(0) }
-try store.database.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
+try store.underlyingDatabase.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
 raw.analyze()
 
 // MARK: Range fetches of 30 days, sorted by day
@@ -146,7 +146,7 @@ report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount
 try store.drafts.save(contentsOf: drafts)
 raw.registerStartsWith()
 raw.insertDrafts(try store.drafts.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.createdAt)])))
-try store.database.withConnection { try $0.execute("ANALYZE") }
+try store.underlyingDatabase.withConnection { try $0.execute("ANALYZE") }
 raw.analyze()
 let prefixes = ["0.", "1.1", "2.", "3.19", "1."]
 var logbookPages: [[ReleaseDraft]] = []

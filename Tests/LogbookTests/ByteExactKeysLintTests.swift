@@ -18,13 +18,13 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
         ("Records/ReleaseDraft.swift", "Hashable", "records compare as Swift values do, by design"),
-        ("SQLiteQuery/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
-        ("SQLiteQuery/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),
-        ("SQLiteQuery/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
-        ("SQLiteQuery/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
+        ("SQLiteQuery/Core/Values/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
+        ("SQLiteQuery/Core/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),
+        ("SQLiteQuery/Core/Values/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
+        ("SQLiteQuery/Core/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
         ("SQLiteQuery/Table/StoredColumn.swift", "Hashable", "ASCII table and column names"),
-        ("SQLiteQuery/MigratedSchema.swift", ": SchemaObject]", "schema object names, looked up by the migrations' ASCII names; "
+        ("SQLiteQuery/Migration/MigratedSchema.swift", ": SchemaObject]", "schema object names, looked up by the migrations' ASCII names; "
             + "the cache is keyed by hexadecimal checksums"),
     ]
 

@@ -29,7 +29,7 @@ final class ErrorTests: XCTestCase {
     func testUniqueViolationCarriesExtendedCodeMessageAndSQL() throws {
         let sql = "INSERT INTO parents (name) VALUES (?)"
         let error = assertThrows(SQLiteError.self) { try connection.run(sql, [.text("Ann")]) }
-        XCTAssertEqual(error?.code, 2067)  // SQLITE_CONSTRAINT_UNIQUE
+        XCTAssertEqual(error?.code, ResultCode.uniqueConstraint)
         XCTAssertEqual(error?.primaryCode, 19)  // SQLITE_CONSTRAINT
         XCTAssertEqual(error?.message, "UNIQUE constraint failed: parents.name")
         XCTAssertEqual(error?.sql, sql)
@@ -103,7 +103,7 @@ final class ErrorTests: XCTestCase {
     }
 
     func testErrorWithoutSQLDescription() {
-        let error = SQLiteError(code: 14, message: "unable to open database file: /nowhere")
+        let error = SQLiteError(code: ResultCode.cannotOpen, message: "unable to open database file: /nowhere")
         XCTAssertEqual(error.description, "SQLite error 14 (unable to open database file): unable to open database file: /nowhere")
         XCTAssertNil(error.sql)
     }

@@ -172,7 +172,7 @@ final class MigratorTests: XCTestCase {
             INSERT INTO c VALUES (1);
             """)
         let error = assertThrows(SQLiteError.self) { try migrator(createA, failing).migrate(connection) }
-        XCTAssertEqual(error?.code, 2067)
+        XCTAssertEqual(error?.code, ResultCode.uniqueConstraint)
         // Migration 1 committed in its own transaction; nothing of migration 2 remains.
         XCTAssertEqual(try connection.tableNames(), ["a", "schema_migrations"])
         XCTAssertEqual(try userVersion(connection), 1)

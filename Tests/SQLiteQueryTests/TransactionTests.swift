@@ -62,7 +62,7 @@ final class TransactionTests: XCTestCase {
                 try insert("a")  // violates the primary key
             }
         }
-        XCTAssertEqual(error?.code, 1555)  // SQLITE_CONSTRAINT_PRIMARYKEY
+        XCTAssertEqual(error?.code, ResultCode.primaryKeyConstraint)
         XCTAssertEqual(try names(), [])
         XCTAssertTrue(connection.isAutocommit)
     }

@@ -8,9 +8,14 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     public let month: Int
     public let day: Int
 
-    /// A valid day (years 1 to 9999), or nil.
+    /// The years Logbook stores: four-digit ISO-8601 years, 0001 to 9999.
+    public static let supportedYears: ClosedRange<Int> = 1...9999
+    /// ``supportedYears`` in words, for messages: "years 0001 to 9999".
+    public static let supportedYearsText = String(format: "years %04d to %04d", supportedYears.lowerBound, supportedYears.upperBound)
+
+    /// A valid day in ``supportedYears``, or nil.
     public init?(year: Int, month: Int, day: Int) {
-        guard (1...9999).contains(year), (1...12).contains(month),
+        guard Self.supportedYears.contains(year), (1...12).contains(month),
               (1...ProlepticGregorian.daysInMonth(year: year, month: month)).contains(day) else { return nil }
         self.year = year
         self.month = month
@@ -51,15 +56,15 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
             let (year, month, day) = ProlepticGregorian.date(ofDayNumber: ProlepticGregorian.dayNumber(of: date, in: timeZone))
             throw LogbookError.invalidValue(field: field, value: date.iso8601Microseconds,
                                             reason: "it falls on \(String(format: "%04d-%02d-%02d", year, month, day)) in time zone "
-                                                + "\(timeZone.identifier), outside years 0001 to 9999")
+                                                + "\(timeZone.identifier), outside \(supportedYearsText)")
         }
         return day
     }
 
     /// 0001-01-01, the first day Logbook stores.
-    public static let first = CalendarDay(checkedYear: 1, month: 1, day: 1)
+    public static let first = CalendarDay(checkedYear: supportedYears.lowerBound, month: 1, day: 1)
     /// 9999-12-31, the last day Logbook stores.
-    public static let last = CalendarDay(checkedYear: 9999, month: 12, day: 31)
+    public static let last = CalendarDay(checkedYear: supportedYears.upperBound, month: 12, day: 31)
 
     private init(checkedYear year: Int, month: Int, day: Int) {
         self.year = year

@@ -20,7 +20,7 @@ extension Date {
     /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` unless ``isSupported``.
     func checkSupported(field: String) throws {
         guard isSupported else {
-            throw LogbookError.invalidValue(field: field, value: textForMessages, reason: "outside years 0001 to 9999")
+            throw LogbookError.invalidValue(field: field, value: textForMessages, reason: "outside \(CalendarDay.supportedYearsText)")
         }
     }
 

@@ -1,15 +1,23 @@
+import Foundation
+
 /// Why an import was rejected: the file, the record, where it is, and the field. Nothing was
 /// written when this is thrown.
 public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The file as named to ``Logbook/importRecords(from:file:options:)`` (the CLI names stdin `stdin`).
     public let file: String
     /// 1-based record number in the file, when the problem is in one record.
     public var record: Int?
     /// 1-based line and column, for text formats.
     public var line: Int?
+    /// The 1-based column, in bytes, when known along with ``ImportError/line``.
     public var column: Int?
+    /// The field at fault: `date`, `exercises[0]` (indexes 0-based), `[1] date` in a `history.plist`,
+    /// `(record)` for a record of the wrong shape; nil when the problem is not in one record.
     public var field: String?
+    /// What is wrong, quoting the value read where there is one.
     public let reason: String
 
+    /// An error in `file`; everything but `reason` is optional.
     public init(file: String, record: Int? = nil, line: Int? = nil, column: Int? = nil, field: String? = nil,
                 reason: String) {
         self.file = file
@@ -20,6 +28,8 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
+    /// The CLI's error line: `days.json: record 2, line 5, column 3: field 'date': …`, leaving out what is
+    /// not known.
     public var description: String {
         var place: [String] = []
         if let record { place.append("record \(record)") }
@@ -35,4 +45,14 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 struct FieldError: Error {
     let field: String
     let reason: String
+}
+
+extension FieldError {
+    /// Returns `date` when Logbook stores it, else throws naming `field` and the text read (`found`).
+    static func supported(_ date: Date, field: String, found: String? = nil) throws -> Date {
+        guard date.isSupported else {
+            throw FieldError(field: field, reason: "date \(found ?? date.textForMessages) is outside \(CalendarDay.supportedYearsText)")
+        }
+        return date
+    }
 }

@@ -100,9 +100,7 @@ enum JSONRecordDecoding {
             guard let seconds = Double(text), seconds.isFinite else {
                 throw FieldError(field: key, reason: "number \(text) is not a finite date")
             }
-            let date = Date(timeIntervalSinceReferenceDate: seconds)
-            guard date.isSupported else { throw FieldError(field: key, reason: "date \(text) is outside years 0001 to 9999") }
-            return date
+            return try FieldError.supported(Date(timeIntervalSinceReferenceDate: seconds), field: key, found: text)
         case .string(let text):
             guard let date = Date(iso8601: text) else {
                 throw FieldError(field: key, reason: "expected an ISO-8601 date like 2026-01-31T08:30:00Z, found \"\(text.prefix(60))\"")

@@ -60,10 +60,10 @@ struct PropertyListRecordSource: RecordSource {
         guard let idText = items[0] as? String, let id = UUID(text: idText) else {
             throw FieldError(field: "[0] id", reason: "expected a UUID string, found \(Self.describe(items[0]))")
         }
-        guard let date = items[1] as? Date else {
+        guard let readDate = items[1] as? Date else {
             throw FieldError(field: "[1] date", reason: "expected a date, found \(Self.describe(items[1]))")
         }
-        guard date.isSupported else { throw FieldError(field: "[1] date", reason: "date outside years 0001 to 9999") }
+        let date = try FieldError.supported(readDate, field: "[1] date")
         guard let names = items[2] as? [Any] else {
             throw FieldError(field: "[2] exercises", reason: "expected an array of strings, found \(Self.describe(items[2]))")
         }
@@ -110,8 +110,7 @@ struct PropertyListRecordSource: RecordSource {
             guard let date = value as? Date else {
                 throw FieldError(field: "submittedAt", reason: "expected a date, found \(Self.describe(value))")
             }
-            guard date.isSupported else { throw FieldError(field: "submittedAt", reason: "date outside years 0001 to 9999") }
-            submittedAt = date
+            submittedAt = try FieldError.supported(date, field: "submittedAt")
         }
         return DraftInput(id: nil, version: try string(dictionary, "version"), whatsNew: try string(dictionary, "whatsNew"),
                           checklist: checklist, submittedAt: submittedAt, createdAt: nil, updatedAt: nil)

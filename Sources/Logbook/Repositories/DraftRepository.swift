@@ -3,9 +3,9 @@ import SQLiteQuery
 
 /// Release drafts: save, find, edit the checklist, submit, delete. Each method is one transaction.
 public struct DraftRepository: Sendable {
-    public let database: Database
+    let database: Database
     let now: @Sendable () -> Date
-    public var table: TableDescription<ReleaseDraft> { Tables.drafts }
+    var table: TableDescription<ReleaseDraft> { Tables.drafts }
 
     /// Inserts a new draft or replaces the stored one with the same id, its checklist in order.
     /// Returns the draft as stored.
@@ -51,6 +51,7 @@ public struct DraftRepository: Sendable {
         try database.read { try table.fetchAll(orderBy: "drafts.created_at, drafts.id", in: $0) }
     }
 
+    /// The number of drafts stored.
     public func count() throws -> Int {
         try database.read { try table.count(in: $0) }
     }

@@ -4,10 +4,10 @@ import SQLiteQuery
 /// Exercise-day history: one record per calendar day, with the exercises done that day in order.
 /// Each method is one transaction.
 public struct HistoryRepository: Sendable {
-    public let database: Database
+    let database: Database
     let timeZone: TimeZone
     let now: @Sendable () -> Date
-    public var table: TableDescription<ExerciseDay> { Tables.exerciseDays }
+    var table: TableDescription<ExerciseDay> { Tables.exerciseDays }
 
     /// Records that `exercise` was done at `date`: appended to the record of that calendar day
     /// (in the store's time zone) if there is one, else a new record for the day. Returns the day.
@@ -47,6 +47,8 @@ public struct HistoryRepository: Sendable {
         }
     }
 
+    /// The record with `id`, or nil. The id of an imported entry that was merged into another record of its
+    /// day is not a record's id, and gives nil.
     public func fetch(id: UUID) throws -> ExerciseDay? {
         try database.read { try table.fetchOne(identity: id, in: $0) }
     }
@@ -56,6 +58,7 @@ public struct HistoryRepository: Sendable {
         try database.read { try table.fetchAll(orderBy: "exercise_days.day", in: $0) }
     }
 
+    /// The number of day records stored (not of exercises).
     public func count() throws -> Int {
         try database.read { try table.count(in: $0) }
     }

@@ -77,7 +77,7 @@ extension QueryableRepository where Record: Encodable & Sendable {
         return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
                 do {
-                    let watcher = try ChangeWatcher(path: repository.database.path)
+                    let watcher = try ChangeWatcher(path: repository.storage.database.path)
                     // Results are compared by their encoded bytes: text that changes only from NFC
                     // to NFD is a change, though Swift's `==` calls the two equal.
                     let encoder = JSONEncoder()

@@ -5,10 +5,19 @@ import SQLiteQuery
 /// offset) or their IR form, shared by both repositories. The predicate and the sort run in
 /// SQLite; a predicate that cannot be translated exactly throws ``LogbookError/unsupportedQuery(_:)``.
 public protocol QueryableRepository: Sendable {
+    /// The record type fetched: ``ReleaseDraft`` or ``ExerciseDay``.
     associatedtype Record
-    var database: Database { get }
-    var table: TableDescription<Record> { get }
+    /// Where the records live; opaque outside Logbook.
+    var storage: RepositoryStorage<Record> { get }
+    /// The record type's fields for predicates, sorts and `--where` filters.
     static var schema: QuerySchema<Record> { get }
+}
+
+/// The database and the table declaration a repository reads. Its members are Logbook's own:
+/// SQL of your own goes through ``Logbook/underlyingDatabase``.
+public struct RepositoryStorage<Record> {
+    let database: Database
+    let table: TableDescription<Record>
 }
 
 extension QueryableRepository {
@@ -48,10 +57,12 @@ extension QueryableRepository {
         do {
             return try Self.schema.query(for: descriptor)
         } catch {
-            throw LogbookError.reported(error, path: database.path)
+            throw LogbookError.reported(error, path: storage.database.path)
         }
     }
 
+    /// The records `query` selects (its condition, order, limit and offset), gathered into an array;
+    /// ``QueryableRepository/forEach(_:_:)`` streams them instead.
     public func fetch(_ query: RecordQuery) throws -> [Record] {
         var records: [Record] = []
         try forEach(query) { records.append($0) }
@@ -61,21 +72,29 @@ extension QueryableRepository {
     /// Calls `body` with each record `query` selects, one at a time, in one read transaction:
     /// memory stays flat however many records there are.
     public func forEach(_ query: RecordQuery, _ body: (Record) throws -> Void) throws {
-        try database.read { connection in
+        let table = storage.table
+        try storage.database.read { connection in
             let cursor = try table.cursor(try table.page(query, schema: Self.schema, in: connection), in: connection)
             while let record = try cursor.next() { try body(record) }
         }
     }
 
+    /// How many records `query`'s condition matches; its order, limit and offset are ignored.
     public func count(_ query: RecordQuery) throws -> Int {
-        try database.read { try table.count(query, in: $0) }
+        try storage.database.read { try storage.table.count(query, in: $0) }
     }
 }
 
 extension DraftRepository: QueryableRepository {
+    /// The store's database and the `drafts` table declaration.
+    public var storage: RepositoryStorage<ReleaseDraft> { RepositoryStorage(database: database, table: table) }
+    /// The draft fields that predicates, sorts and `--where` filters can use.
     public static var schema: QuerySchema<ReleaseDraft> { Tables.drafts.querySchema }
 }
 
 extension HistoryRepository: QueryableRepository {
+    /// The store's database and the `exercise_days` table declaration.
+    public var storage: RepositoryStorage<ExerciseDay> { RepositoryStorage(database: database, table: table) }
+    /// The exercise-day fields that predicates, sorts and `--where` filters can use.
     public static var schema: QuerySchema<ExerciseDay> { Tables.exerciseDays.querySchema }
 }

@@ -12,9 +12,16 @@ import SQLiteQuery
 /// serialized with the store's other calls; other processes may read and write the same file at
 /// the same time (WAL, busy timeout).
 public final class Logbook: Sendable {
-    public let database: Database
+    let database: Database
+    /// The escape hatch: the `SQLiteQuery` database underneath, for SQL Logbook has no call for
+    /// (`ANALYZE`, an app's own tables in the same file, a `Connection` function of your own).
+    ///
+    /// Logbook's own tables written through it must follow the contract for other writers in the
+    /// README (comparison keys, positions, foreign keys on); ``check()`` tells what went wrong.
+    public var underlyingDatabase: Database { database }
     /// The time zone that decides which calendar day an exercise belongs to.
     public let timeZone: TimeZone
+    /// The database file's path as given at open (`:memory:` for an in-memory database); errors name it.
     public var path: String { database.path }
     /// Release drafts.
     public let drafts: DraftRepository

@@ -43,7 +43,7 @@ enum StoredValueAudit {
         case .integer: ("typeof(\(name)) = 'integer'", "an integer")
         case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
         case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",
-                     "a date (REAL seconds since 2001) in years 0001 to 9999")
+                     "a date (REAL seconds since 2001) in \(CalendarDay.supportedYearsText)")
         case .uuid: ("typeof(\(name)) = 'text' AND \(name) GLOB '\(uppercaseUUIDPattern)'", "an uppercase UUID")
         case .day: ("typeof(\(name)) = 'text' AND date(julianday(\(name))) IS \(name) AND \(name) >= '0001-01-01'",
                     "a calendar day YYYY-MM-DD")

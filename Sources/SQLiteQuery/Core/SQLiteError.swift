@@ -42,7 +42,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
 
     /// Whether the folder of the database cannot be written (`SQLITE_READONLY_DIRECTORY`).
-    public var isReadOnlyDirectory: Bool { code == SQLITE_READONLY | (6 << 8) }  // SQLITE_READONLY_DIRECTORY, a macro Swift does not import
+    public var isReadOnlyDirectory: Bool { code == ResultCode.readOnlyDirectory }
 
     /// Whether the file could not be opened at all (`SQLITE_CANTOPEN`).
     public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
@@ -69,7 +69,20 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     public var isSeveralStatements: Bool { primaryCode == SQLITE_MISUSE && message == Self.severalStatementsMessage }
 
     /// Whether a `UNIQUE` constraint refused a row (`SQLITE_CONSTRAINT_UNIQUE`).
-    public var isUniqueConstraint: Bool { code == SQLITE_CONSTRAINT | (8 << 8) }  // SQLITE_CONSTRAINT_UNIQUE
+    public var isUniqueConstraint: Bool { code == ResultCode.uniqueConstraint }
+}
+
+/// The extended result codes this library tells apart, by name: SQLite defines them as C macros
+/// that compose other macros (`SQLITE_CONSTRAINT | (8<<8)`), which Swift does not import.
+public enum ResultCode {
+    /// `SQLITE_READONLY_DIRECTORY`: the database's folder cannot be written.
+    public static let readOnlyDirectory: Int32 = SQLITE_READONLY | (6 << 8)
+    /// `SQLITE_CONSTRAINT_PRIMARYKEY`: a `PRIMARY KEY` refused a row.
+    public static let primaryKeyConstraint: Int32 = SQLITE_CONSTRAINT | (6 << 8)
+    /// `SQLITE_CONSTRAINT_UNIQUE`: a `UNIQUE` constraint refused a row.
+    public static let uniqueConstraint: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+    /// `SQLITE_CANTOPEN`: the file could not be opened.
+    public static let cannotOpen: Int32 = SQLITE_CANTOPEN
 }
 
 /// A value read from a column could not be converted to the Swift type asked for.
