@@ -58,6 +58,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// An output file could not be written (a full disk, a missing folder, a file size limit).
     case cannotWrite(path: String, reason: String)
 
+    /// The one-line message the CLI prints after `logbook: error: `, naming the value and the file.
     public var description: String {
         switch self {
         case .notADatabase(let path, let reason): "\(path) is not a Logbook database (\(reason))"
@@ -95,6 +96,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         }
     }
 
+    /// The same text as ``LogbookError/description``, so an app's `localizedDescription` is the CLI's.
     public var errorDescription: String? { description }
 
     /// A failure as the store reports it: the library's own errors (SQLite's, the migrator's, an

@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import XCTest
 @testable import SQLiteQuery
 
@@ -26,7 +27,7 @@ final class ConnectionTests: XCTestCase {
 
         let path = folder.appendingPathComponent("absent.sqlite").path
         let error = assertThrows(SQLiteError.self) { try Connection(path: path, options: options) }
-        XCTAssertEqual(error?.primaryCode, 14)  // SQLITE_CANTOPEN
+        XCTAssertEqual(error?.primaryCode, SQLITE_CANTOPEN)
         XCTAssertTrue(error?.message.contains(path) ?? false, error?.message ?? "")
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
 
@@ -52,7 +53,7 @@ final class ConnectionTests: XCTestCase {
         let reader = try Connection(path: path, options: options)
         XCTAssertEqual(try reader.scalar("SELECT x FROM t", as: Int.self), 5)
         let error = assertThrows(SQLiteError.self) { try reader.execute("INSERT INTO t VALUES (6)") }
-        XCTAssertEqual(error?.primaryCode, 8)  // SQLITE_READONLY
+        XCTAssertEqual(error?.primaryCode, SQLITE_READONLY)
         XCTAssertEqual(try reader.scalar("SELECT count(*) FROM t", as: Int.self), 1)
     }
 

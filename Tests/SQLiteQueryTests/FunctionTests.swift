@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import XCTest
 @testable import SQLiteQuery
 
@@ -160,7 +161,7 @@ final class FunctionTests: XCTestCase {
     func testThrownErrorBecomesAnSQLError() throws {
         try connection.createFunction("refuse", argumentCount: 0) { _ in throw Refusal() }
         let error = assertThrows(SQLiteError.self) { try connection.scalar("SELECT refuse()", as: Int.self) }
-        XCTAssertEqual(error?.primaryCode, 1)  // SQLITE_ERROR
+        XCTAssertEqual(error?.primaryCode, SQLITE_ERROR)
         XCTAssertEqual(error?.message, "refused by the test function")
         XCTAssertEqual(error?.sql, "SELECT refuse()")
     }

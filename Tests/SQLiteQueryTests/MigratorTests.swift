@@ -66,6 +66,14 @@ final class MigratorTests: XCTestCase {
         XCTAssertEqual(edited.checksum, "6eb120b0a70656b1b48169154fa40d24182151dc0e057b785e20e96f007a610e")
     }
 
+    func testVersionsBelowOneAreRejected() {
+        for version in [0, -3] {
+            XCTAssertThrowsError(try migrator(createA, Migration(version: version, name: "zero", sql: "CREATE TABLE z (x);"))) { error in
+                XCTAssertEqual(error as? MigrationError, .invalidVersion(version))
+            }
+        }
+    }
+
     func testDuplicateVersionsAreRejected() {
         let other = Migration(version: 2, name: "other", sql: "CREATE TABLE other (x);")
         XCTAssertThrowsError(try migrator(indexB, createB, createA, other)) { error in

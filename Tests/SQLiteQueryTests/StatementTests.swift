@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import XCTest
 @testable import SQLiteQuery
 
@@ -53,17 +54,27 @@ final class StatementTests: XCTestCase {
         let sql = "SELECT age FROM people WHERE name = :who"
         let statement = try connection.prepare(sql)
         let error = assertThrows(SQLiteError.self) { try statement.bind("Bob", named: ":whom") }
-        XCTAssertEqual(error?.code, 25)  // SQLITE_RANGE
+        XCTAssertEqual(error?.code, SQLITE_RANGE)
         XCTAssertEqual(error?.sql, sql)
         XCTAssertTrue(error?.message.contains(":whom") ?? false, error?.message ?? "")
         // The name must carry its prefix.
-        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("Bob", named: "who") }?.code, 25)
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("Bob", named: "who") }?.code, SQLITE_RANGE)
+    }
+
+    func testACachedStatementNeverKeepsAValueFromItsLastUse() throws {
+        let sql = "SELECT count(*) FROM people WHERE age > ? OR name = ?"
+        XCTAssertEqual(try connection.scalar(sql, [.integer(40), .text("Ann")], as: Int.self), 2)
+        for arguments: [DatabaseValue] in [[.integer(40)], [], [.integer(1), .text("Ann"), .text("extra")]] {
+            let error = assertThrows(SQLiteError.self) { _ = try connection.scalar(sql, arguments, as: Int.self) }
+            XCTAssertEqual(error?.primaryCode, SQLITE_RANGE, "\(arguments.count) values")
+        }
+        XCTAssertEqual(try connection.scalar(sql, [.integer(100), .text("Cid")], as: Int.self), 1)
     }
 
     func testIndexOutOfRangeIsAnError() throws {
         let statement = try connection.prepare("SELECT ?")
-        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 2) }?.code, 25)
-        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 0) }?.code, 25)
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 2) }?.code, SQLITE_RANGE)
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind(1, at: 0) }?.code, SQLITE_RANGE)
     }
 
     func testUnboundParametersAreNull() throws {
@@ -120,7 +131,7 @@ final class StatementTests: XCTestCase {
         let insert = try connection.prepare("INSERT INTO people (name) VALUES (?)")
         try insert.bind(String?.none, at: 1)
         let error = assertThrows(SQLiteError.self) { try insert.step() }
-        XCTAssertEqual(error?.code, 1299)  // SQLITE_CONSTRAINT_NOTNULL
+        XCTAssertEqual(error?.code, ResultCode.notNullConstraint)
         try insert.bind("Gus", at: 1)
         XCTAssertFalse(try insert.step())
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM people WHERE name = 'Gus'", as: Int.self), 1)
@@ -144,7 +155,7 @@ final class StatementTests: XCTestCase {
     func testMultipleStatementsInOnePrepareAreRefused() throws {
         let sql = "SELECT 1; DELETE FROM people"
         let error = assertThrows(SQLiteError.self) { try connection.prepare(sql) }
-        XCTAssertEqual(error?.code, 21)  // SQLITE_MISUSE
+        XCTAssertEqual(error?.code, SQLITE_MISUSE)
         XCTAssertEqual(error?.sql, sql)
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM people", as: Int.self), 3)
         XCTAssertNotNil(assertThrows(SQLiteError.self) { try connection.cachedStatement(sql) })

@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 import XCTest
 @testable import SQLiteQuery
 
@@ -159,7 +160,7 @@ final class TransactionTests: XCTestCase {
         try connection.transaction(.immediate) {
             // Nothing written yet, but the lock is held: another writer cannot begin.
             let error = assertThrows(SQLiteError.self) { try other.transaction(.immediate) {} }
-            XCTAssertEqual(error?.primaryCode, 5)  // SQLITE_BUSY
+            XCTAssertEqual(error?.primaryCode, SQLITE_BUSY)
             XCTAssertEqual(error?.isBusy, true)
         }
         XCTAssertTrue(other.isAutocommit)

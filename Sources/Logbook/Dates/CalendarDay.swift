@@ -4,8 +4,11 @@ import SQLiteQuery
 /// A calendar day, `YYYY-MM-DD`, with no time zone: the day an exercise was done, as the person's
 /// calendar showed it. Stored as that text; compares as days do.
 public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomStringConvertible, SQLiteValue, QueryValue {
+    /// The year, 1 to 9999, proleptic Gregorian (no Julian days before 1582).
     public let year: Int
+    /// The month, 1 to 12.
     public let month: Int
+    /// The day of the month, from 1 to the month's length.
     public let day: Int
 
     /// The years Logbook stores: four-digit ISO-8601 years, 0001 to 9999.
@@ -49,7 +52,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day `date` falls on in `timeZone`, for storing: throws
     /// ``LogbookError/invalidValue(field:value:reason:)`` naming `field` when `date` is outside
-    /// ``Foundation/Date/supportedRange`` or falls, in `timeZone`, on a day outside years 0001 to 9999.
+    /// `Date.supportedRange` or falls, in `timeZone`, on a day outside years 0001 to 9999.
     public static func storable(_ date: Date, in timeZone: TimeZone, field: String = "date") throws -> CalendarDay {
         try date.checkSupported(field: field)
         guard let day = CalendarDay(exactly: date, in: timeZone) else {
@@ -90,6 +93,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         ProlepticGregorian.startOfDay(dayNumber, in: timeZone)
     }
 
+    /// The day as zero-padded `YYYY-MM-DD`: the text stored in the database and written in every format.
     public var description: String {
         String(unsafeUninitializedCapacity: 10) { buffer in
             var index = 0
@@ -101,12 +105,14 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         }
     }
 
+    /// Whether `lhs` is the earlier day; the same order as their `YYYY-MM-DD` texts.
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 
     // MARK: Codable: a `YYYY-MM-DD` string
 
+    /// Decodes a `YYYY-MM-DD` string; other text throws `DecodingError.dataCorrupted`.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -116,6 +122,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         self = day
     }
 
+    /// Encodes the day as its `YYYY-MM-DD` string.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
@@ -123,18 +130,25 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     // MARK: SQLiteValue: TEXT `YYYY-MM-DD`, compared as days
 
+    /// A kind of its own in queries (`ValueKind.day`): days compare with days, as their `YYYY-MM-DD` texts
+    /// do.
     public static var queryKind: ValueKind { .day }
 
+    /// The `YYYY-MM-DD` text, as stored.
     public var databaseValue: DatabaseValue { .text(description) }
 
+    /// Binds the `YYYY-MM-DD` text to the 1-based parameter `index`; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         description.bind(to: statement, at: index)
     }
 
+    /// Reads the 0-based column `index` as `YYYY-MM-DD` text; throws `ColumnConversionError` for a value that
+    /// is not text or not a day in years 0001 to 9999 (`2026-02-30`).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> CalendarDay {
         let text = try String.read(from: statement, at: index)
         guard let day = CalendarDay(text) else {
-            throw ColumnConversionError(column: "day", expected: "a day YYYY-MM-DD", found: "\"\(text)\"")
+            throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",
+                                        found: "\"\(text.prefix(64))\"" + (text.count > 64 ? "…" : ""))
         }
         return day
     }

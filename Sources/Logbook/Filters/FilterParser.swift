@@ -2,7 +2,7 @@ import Foundation
 import SQLiteQuery
 
 /// The `--where` language: a hand-written tokenizer and recursive-descent parser into
-/// ``FilterExpression``. Grammar, loosest binding first:
+/// `FilterExpression` (SQLiteQuery). Grammar, loosest binding first:
 ///
 ///     or     := and ("||" and)*
 ///     and    := unary ("&&" unary)*
@@ -13,10 +13,13 @@ import SQLiteQuery
 public struct FilterParser {
     /// A syntax error at a character position of the text.
     public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// What is wrong, without the position: `expected ')'`,
+        /// `number '99999999999999999999' is out of range`.
         public let message: String
         /// Character offsets into the text, for a caret under the problem.
         public let position: Range<Int>
 
+        /// The message alone; ``FilterParser/SyntaxError/position`` says where.
         public var description: String { message }
     }
 

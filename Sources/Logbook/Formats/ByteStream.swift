@@ -11,8 +11,10 @@ public final class ByteStream {
     public private(set) var offset = 0
     /// 1-based line and column (in bytes) of the next byte.
     public private(set) var line = 1
+    /// The 1-based column of the next byte, in bytes (not characters).
     public private(set) var column = 1
 
+    /// A stream over what `handle` reads from its current position, 64 KiB at a time; the handle stays open.
     public init(handle: FileHandle) {
         self.handle = handle
     }

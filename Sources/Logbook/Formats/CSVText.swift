@@ -1,6 +1,7 @@
 /// RFC 4180 CSV: fields joined by commas, rows ended by CRLF, a field quoted (with `"` doubled)
 /// when it holds a comma, a quote, CR or LF.
 public enum CSVText {
+    /// One CSV row: the fields joined by commas, each quoted as needed, ended by CRLF.
     public static func row(_ fields: [String]) -> String {
         self.fields(fields) + "\r\n"
     }
@@ -16,6 +17,7 @@ public enum CSVText {
         return text
     }
 
+    /// `field` unchanged, or in double quotes with each `"` doubled when it holds a comma, a quote, CR or LF.
     public static func quoted(_ field: String) -> String {
         var needsQuotes = false
         for byte in field.utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {

@@ -4,9 +4,13 @@ import Foundation
 /// time, so a top-level array of any length is read element by element. Errors carry the line and
 /// column; depth, string length and element size are bounded so hostile input cannot exhaust memory.
 public struct JSONParser {
+    /// Malformed input, at the line and column where the parser stopped.
     public struct SyntaxError: Error, Equatable {
+        /// What is wrong: `unterminated string (the file is truncated)`.
         public let message: String
+        /// The 1-based line of the next unread byte when the parser stopped.
         public let line: Int
+        /// The 1-based column of that byte, counted in bytes.
         public let column: Int
     }
 
@@ -20,6 +24,7 @@ public struct JSONParser {
     /// NDJSON: a value must end on the line it starts on.
     let isLineDelimited: Bool
 
+    /// A parser reading `stream`. With `isLineDelimited` (NDJSON), a line break inside a value is an error.
     public init(stream: ByteStream, isLineDelimited: Bool = false) {
         self.stream = stream
         self.isLineDelimited = isLineDelimited
@@ -69,6 +74,7 @@ public struct JSONParser {
     /// The line and column of the next byte.
     public var position: (line: Int, column: Int) { (stream.line, stream.column) }
 
+    /// Throws unless nothing but whitespace is left in the stream.
     public func expectEnd() throws {
         try skipWhitespace()
         if try stream.peek() != nil { throw error("unexpected text after the end of the JSON value") }

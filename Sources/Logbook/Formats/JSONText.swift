@@ -3,14 +3,20 @@ import Foundation
 /// Builds compact JSON text by hand: fields in a fixed order, so the same record always gives the
 /// same bytes, with no `Codable` machinery on the hot path.
 public struct JSONText {
+    /// The JSON written so far.
     public private(set) var text = ""
     private var needsComma = [false]
 
+    /// Empty text, ready for one value.
     public init() {}
 
+    /// Opens an object (`{`), after a comma unless it is the first value of its container.
     public mutating func beginObject() { separate(); text += "{"; needsComma.append(false) }
+    /// Closes the innermost open object (`}`); calls must balance ``JSONText/beginObject()``.
     public mutating func endObject() { needsComma.removeLast(); text += "}" }
+    /// Opens an array (`[`), after a comma unless it is the first value of its container.
     public mutating func beginArray() { separate(); text += "["; needsComma.append(false) }
+    /// Closes the innermost open array (`]`); calls must balance ``JSONText/beginArray()``.
     public mutating func endArray() { needsComma.removeLast(); text += "]" }
 
     /// Writes `"name":` inside an object; the value follows.
@@ -21,11 +27,16 @@ public struct JSONText {
         needsComma[needsComma.count - 1] = false
     }
 
+    /// Writes `value` as a JSON string: its UTF-8 byte for byte, only `"`, `\` and control characters escaped
+    /// (see ``JSONText/appendQuoted(_:to:)``).
     public mutating func string(_ value: String) { separate(); Self.appendQuoted(value, to: &text) }
+    /// Writes `value` as a JSON number.
     public mutating func integer(_ value: Int) { separate(); text += String(value) }
     /// A number already in JSON form.
     public mutating func raw(_ number: String) { separate(); text += number }
+    /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); text += value ? "true" : "false" }
+    /// Writes `null`.
     public mutating func null() { separate(); text += "null" }
     /// An ISO-8601 UTC date with microseconds, or null.
     public mutating func date(_ value: Date?) {

@@ -1,14 +1,22 @@
 /// A parsed JSON value. Numbers keep their text, so a date written as the shortest text that
 /// round-trips a `Double` is read back as exactly that `Double`.
 public indirect enum JSONValue: Equatable, Sendable {
+    /// `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
+    /// A number as its text in the file (an `E` exponent written `e`), so that it converts to exactly the
+    /// `Double` the text names.
     case number(String)
+    /// A string, unescaped, its UTF-8 byte for byte as written.
     case string(String)
+    /// Elements in the order written.
     case array([JSONValue])
     /// Members in the order written.
     case object([(key: String, value: JSONValue)])
 
+    /// Equal byte for byte: strings and member names by their UTF-8 (NFC and NFD spellings differ), numbers
+    /// by their text (`1` and `1.0` differ), members in order.
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true

@@ -5,6 +5,8 @@ import SQLiteQuery
 /// the Swift property names, ISO-8601 UTC dates with microseconds, days as `YYYY-MM-DD`, and
 /// `null` for a missing date.
 extension ReleaseDraft {
+    /// Writes the draft as one JSON object: `id`, `version`, `whatsNew`, `checklist` (objects with `id`,
+    /// `title`, `isDone`), `submittedAt` (or `null`), `createdAt`, `updatedAt`, in that order.
     public func writeJSON(to json: inout JSONText) {
         json.beginObject()
         json.key("id"); json.string(id.text)
@@ -28,6 +30,8 @@ extension ReleaseDraft {
 }
 
 extension ExerciseDay {
+    /// Writes the day as one JSON object: `id`, `day` (`YYYY-MM-DD`), `date`, and `exercises` (names in
+    /// order), in that order.
     public func writeJSON(to json: inout JSONText) {
         json.beginObject()
         json.key("id"); json.string(id.text)

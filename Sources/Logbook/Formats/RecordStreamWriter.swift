@@ -4,12 +4,15 @@ import SQLiteQuery
 /// The data formats of listings and exports: `json` (one array), `ndjson` (one object per line)
 /// and `csv` (RFC 4180 with a header row).
 public enum DataFormat: String, Sendable, CaseIterable {
+    /// `json`: one array of objects; `ndjson`: one object per line; `csv`: a header row, then CRLF-terminated
+    /// rows.
     case json, ndjson, csv
 }
 
 /// Writes records one at a time in a ``DataFormat``, handing text to `output` as it goes, so a
 /// listing or export of any size streams; an error from `output` (a failed write) stops it. The same records always give the same bytes.
 public struct RecordStreamWriter<Record> {
+    /// The format written.
     public let format: DataFormat
     private let output: (String) throws -> Void
     private let writeJSON: (Record, inout JSONText) -> Void
@@ -36,6 +39,8 @@ public struct RecordStreamWriter<Record> {
         }
     }
 
+    /// Writes one record: an element of the array (after a comma) for JSON, one line for NDJSON, its rows for
+    /// CSV. Throws what `output` throws.
     public mutating func write(_ record: Record) throws {
         switch format {
         case .json, .ndjson:

@@ -1,5 +1,8 @@
 /// The formats `import` reads; `auto` decides from the file name, then the first bytes.
 public enum ImportFormat: String, Sendable, CaseIterable {
+    /// `auto` decides from the file's extension, then its first bytes; `json` is an array of records,
+    /// `ndjson` one record per line, `csv` the columns `export` writes, `plist` a binary or XML property list
+    /// as the apps write it.
     case auto, json, ndjson, csv, plist
 
     /// The format of a file named `name` whose content starts with `prefix`.

@@ -27,5 +27,6 @@ enum ImportedRecord {
 
 /// What an import file holds.
 public enum RecordKind: String, Sendable, CaseIterable {
+    /// `drafts`: release drafts (``ReleaseDraft``); `history`: exercise days (``ExerciseDay``).
     case drafts, history
 }

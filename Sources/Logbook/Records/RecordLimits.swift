@@ -19,7 +19,7 @@ public enum RecordLimits {
 }
 
 extension ReleaseDraft {
-    /// Throws unless every date is within ``Foundation/Date/supportedRange`` and every text within
+    /// Throws unless every date is within `Date.supportedRange` and every text within
     /// ``RecordLimits/textBytes``.
     func validate() throws {
         try submittedAt?.checkSupported(field: "submittedAt")

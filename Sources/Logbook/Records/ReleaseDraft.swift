@@ -3,27 +3,39 @@ import Foundation
 /// A release being prepared: its version, the "What's New" text, an ordered pre-flight checklist,
 /// and when it was submitted (nil until then).
 public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
+    /// The draft's identity, unique in the store; a draft is also found by a unique prefix of it.
     public var id: UUID
     /// May be empty while editing; several drafts may share a version.
     public var version: String
+    /// The "What's New" text, stored byte for byte (CRLF, tabs and NFD text kept).
     public var whatsNew: String
+    /// The pre-flight steps in order; the editing calls address them by 1-based position.
     public var checklist: [ChecklistItem]
+    /// When the draft was submitted; nil until then.
     public var submittedAt: Date?
-    /// Kept by the store: set when the draft is first saved and on every save.
+    /// When the draft was made: stored as given by ``DraftRepository/save(_:)`` (so drafts moved in
+    /// keep their dates); no editing call changes it.
     public var createdAt: Date
+    /// When the draft last changed: stored as given by ``DraftRepository/save(_:)``, set to the store's clock
+    /// by the editing calls (``DraftRepository/edit(_:version:whatsNew:)``,
+    /// ``DraftRepository/submit(_:at:)``, …).
     public var updatedAt: Date
 
+    /// A draft with the values given. `createdAt` and `updatedAt` not given are both the one instant
+    /// the draft was made (`createdAt` when only it is given).
     public init(id: UUID = UUID(), version: String = "", whatsNew: String = "", checklist: [ChecklistItem] = [],
-                submittedAt: Date? = nil, createdAt: Date = Date(), updatedAt: Date = Date()) {
+                submittedAt: Date? = nil, createdAt: Date? = nil, updatedAt: Date? = nil) {
+        let made = createdAt ?? Date()
         self.id = id
         self.version = version
         self.whatsNew = whatsNew
         self.checklist = checklist
         self.submittedAt = submittedAt
-        self.createdAt = createdAt
-        self.updatedAt = updatedAt
+        self.createdAt = made
+        self.updatedAt = updatedAt ?? made
     }
 
+    /// Whether the draft has a submission date; queryable as `isSubmitted`.
     public var isSubmitted: Bool { submittedAt != nil }
 
     /// The app's progress line: "2 of 4 done".
@@ -33,10 +45,14 @@ public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
 /// One pre-flight step of a draft. Item ids are kept as given but are not keys: copies of a draft
 /// share them, so an item is addressed by its draft and its 1-based position.
 public struct ChecklistItem: Codable, Sendable, Hashable, Identifiable {
+    /// Kept as given, but not unique: copies of a draft share item ids, so items are addressed by position.
     public var id: UUID
+    /// The step's text, stored byte for byte.
     public var title: String
+    /// Whether the step is checked off.
     public var isDone: Bool
 
+    /// An item titled `title`, with a new id and not done unless given.
     public init(id: UUID = UUID(), title: String, isDone: Bool = false) {
         self.id = id
         self.title = title

@@ -14,6 +14,8 @@ public enum ReportPeriod: String, Sendable, CaseIterable {
 
 /// One period of `report history`.
 public struct HistoryReportRow: Sendable, Equatable {
+    /// The period's label, as ``ReportPeriod`` shows: `2026-01-31`, `2026-W05` (the ISO week belongs to the
+    /// year of its Thursday), `2026-01` or `2026`.
     public var period: String
     /// Days in the period with at least one exercise.
     public var activeDays: Int
@@ -27,10 +29,16 @@ public struct HistoryReportRow: Sendable, Equatable {
 
 /// One exercise name of `report exercises`.
 public struct ExerciseReportRow: Sendable, Equatable {
+    /// The exercise name; canonically equivalent spellings (NFC and NFD) are one row, shown in the spelling
+    /// whose UTF-8 bytes sort first.
     public var exercise: String
+    /// Times done in the range, counting repeats on one day.
     public var count: Int
+    /// Calendar days in the range on which it was done at least once.
     public var days: Int
+    /// The first day in the range on which it was done.
     public var firstDay: CalendarDay
+    /// The last day in the range on which it was done.
     public var lastDay: CalendarDay
 }
 
@@ -39,20 +47,29 @@ public struct StreakReport: Sendable, Equatable {
     /// The run that ends on `asOf`, or on the day before when `asOf` has no exercise yet (the
     /// streak is still alive); 0 when neither day has exercise.
     public var currentStreak: Int
+    /// The length in days of the longest run in the range, up to `asOf`; 0 when there is none.
     public var longestStreak: Int
     /// The longest run's first and last day (the latest such run when several tie); nil with no history.
     public var longestStart: CalendarDay?
+    /// The longest run's last day; nil with no history.
     public var longestEnd: CalendarDay?
+    /// The day the streaks are counted up to: the one asked for, else today in the store's time zone.
     public var asOf: CalendarDay
 }
 
 /// One draft of `report drafts`.
 public struct DraftReportRow: Sendable, Equatable {
+    /// The draft's id.
     public var id: UUID
+    /// The draft's version, as stored (may be empty).
     public var version: String
+    /// Whether the draft has a submission date.
     public var isSubmitted: Bool
+    /// When the draft was submitted; nil until then.
     public var submittedAt: Date?
+    /// Checklist items checked.
     public var done: Int
+    /// Checklist items in all.
     public var total: Int
 
     /// The app's progress line: "2 of 4 done".

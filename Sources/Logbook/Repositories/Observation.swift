@@ -8,6 +8,7 @@ public struct ObservationOptions: Sendable {
     /// How often the data version is read: the latency of an observation.
     public var interval: Duration = .milliseconds(50)
 
+    /// Options that read the data version every `interval` (50 ms by default).
     public init(interval: Duration = .milliseconds(50)) { self.interval = interval }
 }
 

@@ -1,7 +1,7 @@
 import SQLiteQuery
 
 /// Keeps the `*_key` columns equal to the keys the running Swift computes (see
-/// ``SQLiteQuery/ComparisonKeyVersion``): the file records in `logbook_settings` (migration 0006)
+/// `ComparisonKeyVersion` in SQLiteQuery): the file records in `logbook_settings` (migration 0006)
 /// the Unicode version that wrote its keys, and a store that opens it for writing under another
 /// version recomputes them, recounts the tallies of the exercises whose keys changed, and records
 /// its own version. When the versions agree, opening costs one read of that row.

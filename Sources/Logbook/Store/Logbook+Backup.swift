@@ -27,6 +27,7 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     /// SQLite failed while copying.
     case failed(target: String, reason: String)
 
+    /// The message the CLI prints, naming the target and what to do instead.
     public var description: String {
         switch self {
         case .targetIsTheDatabase(let target, let database):

@@ -9,6 +9,8 @@ public struct CheckReport: Sendable, Equatable {
     public var foreignKeyViolations: [String]
     /// The newest applied migration, and the newest this binary knows.
     public var schemaVersion: Int
+    /// The newest migration this binary carries: a lower ``CheckReport/schemaVersion`` means migrations are
+    /// pending, a higher one that a newer Logbook wrote the file.
     public var latestKnownVersion: Int
     /// Problems with the migration history (edited, unknown or missing migrations).
     public var migrationProblems: [String]
@@ -28,6 +30,8 @@ public struct CheckReport: Sendable, Equatable {
     /// migration this binary knows and the schema they make (both lists are empty otherwise).
     public var recordsAudited: Bool
 
+    /// Whether nothing is wrong: integrity `ok`, every problem list empty, and the schema at
+    /// ``CheckReport/latestKnownVersion``. `logbook check` exits 1 when this is false.
     public var isHealthy: Bool {
         integrity == ["ok"] && foreignKeyViolations.isEmpty && migrationProblems.isEmpty && fileProblems.isEmpty
             && schemaProblems.isEmpty && derivedDataProblems.isEmpty && storedValueProblems.isEmpty && schemaVersion == latestKnownVersion

@@ -5,7 +5,7 @@ extension Logbook {
     /// Runs one read-only SQL statement with named parameters (`:name`, `@name` or `$name`) and
     /// hands over the column names, then each row as it is stepped. The statement runs on a
     /// read-only connection with `PRAGMA query_only` and an authorizer that allows reading only
-    /// (``SQLiteQuery/Connection/allowOnlyReads()``), so nothing it does can change the file or
+    /// (`Connection.allowOnlyReads()` in SQLiteQuery), so nothing it does can change the file or
     /// reach outside it; anything else throws ``LogbookError/queryRefused(sql:reason:)``.
     public func query(_ sql: String, parameters: [String: DatabaseValue] = [:],
                       columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Void) throws {

@@ -11,6 +11,7 @@ extension Connection {
         /// The pause before each retry.
         public var retryDelayMicroseconds: UInt32 = 10_000
 
+        /// The defaults: 1,024 pages per step, and up to 500 retries 10 ms apart (about five seconds).
         public init() {}
     }
 

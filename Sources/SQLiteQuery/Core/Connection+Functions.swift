@@ -11,7 +11,10 @@ private final class FunctionBox {
 
 /// What SQLite may assume of a function (``Connection/createFunction(_:argumentCount:options:body:)``).
 public struct SQLFunctionOptions: OptionSet, Sendable {
+    /// SQLite's flag bits (`SQLITE_DETERMINISTIC`, `SQLITE_INNOCUOUS`), passed to
+    /// `sqlite3_create_function_v2`.
     public let rawValue: Int32
+    /// Options from SQLite's flag bits.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     /// The same arguments always give the same result, so SQLite may compute it once and use the

@@ -2,10 +2,12 @@ import CSQLite
 
 extension Connection {
     /// Lets statements on this connection only read: `SELECT` over tables, views and common table
-    /// expressions (inside transactions, which take no write lock on a read-only connection), the read-only pragmas that describe the schema, and any function except the
-    /// few that reach outside the database (`fts3_tokenizer`, which returns and accepts native
-    /// pointers, and `load_extension`). Everything else is refused when the statement is prepared
-    /// (`SQLITE_AUTH`, "not authorized"), so a statement that would write never runs.
+    /// expressions (inside transactions, which take no write lock on a read-only connection), the
+    /// read-only pragmas that describe the schema, and any function except those that reach outside
+    /// the database (`fts3_tokenizer`, which returns and accepts native pointers, `load_extension`,
+    /// and the shell's `readfile`, `writefile` and `edit` should a build register them). Everything
+    /// else is refused when the statement is prepared (`SQLITE_AUTH`, "not authorized"), so a
+    /// statement that would write never runs.
     public func allowOnlyReads() {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
             let name = { (text: UnsafePointer<CChar>?) in text.map { String(cString: $0).lowercased() } ?? "" }

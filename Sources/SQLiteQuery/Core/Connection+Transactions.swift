@@ -7,6 +7,8 @@ public enum TransactionKind: String, Sendable {
     /// Takes the write lock at once, so a writer waits on the busy timeout at `BEGIN` and never
     /// fails with `SQLITE_BUSY` half-way through: the kind every write uses.
     case immediate = "IMMEDIATE"
+    /// Takes an exclusive lock at once. With a WAL journal it is the same as `IMMEDIATE`; with a
+    /// rollback journal it also keeps other connections from reading until it ends.
     case exclusive = "EXCLUSIVE"
 }
 

@@ -13,6 +13,7 @@ import Foundation
 ///
 /// A connection is not thread-safe: use it from one thread or task at a time.
 public final class Connection {
+    /// How a connection is opened and set up. The defaults open a writable file, creating it when missing.
     public struct Options: Sendable {
         /// Open without write access; the file must exist.
         public var readOnly = false
@@ -23,13 +24,15 @@ public final class Connection {
         /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
         /// pages, whatever the database's size. 2 MiB: measured on a million exercises, 16 and
         /// 64 MiB were no faster for imports, exports or range fetches (the OS caches the file
-        /// under WAL) and only raised the peak memory (README: The database file).
+        /// under WAL) and only raised the peak memory (the Logbook article "The database file").
         public var cacheSizeKiB = 2_048
         /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 (the default) turns memory
         /// mapping off, so a process's memory stays bounded by the page cache however large the
         /// file it reads (mapped pages count in its resident size).
         public var mmapSizeBytes = 0
 
+        /// The defaults: writable, created when missing, a 5-second busy timeout, a 2 MiB page cache and
+        /// no memory mapping.
         public init() {}
     }
 
@@ -37,6 +40,7 @@ public final class Connection {
     public let handle: OpaquePointer
     /// The path given at open (`:memory:` for an in-memory database).
     public let path: String
+    /// The options the connection was opened with.
     public let options: Options
     private var statementCache: [ExactText: Statement] = [:]
     var savepointDepth = 0

@@ -9,7 +9,7 @@ import Foundation
 /// let count = try database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) }
 /// ```
 public final class Database: @unchecked Sendable {
-    /// How ``Database/init(path:options:migrator:mode:)`` treats the schema.
+    /// How ``Database/init(path:options:migrator:mode:reportError:)`` treats the schema.
     public enum OpenMode: Sendable {
         /// Create the file if needed and apply pending migrations.
         case migrate
@@ -27,7 +27,9 @@ public final class Database: @unchecked Sendable {
     private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
     private let lock = NSRecursiveLock()
+    /// The migrator the database was opened with, for reading its migration history.
     public let migrator: Migrator
+    /// The path the database was opened at (the connection's ``Connection/path``).
     public var path: String { connection.path }
 
     /// Opens the database at `path`. Before anything is written it checks that the file is an

@@ -7,10 +7,15 @@ import Foundation
 /// `message` is `sqlite3_errmsg` at the time of failure, and `sql` is the statement that failed,
 /// when there was one.
 public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, CustomDebugStringConvertible, LocalizedError {
+    /// SQLite's extended result code (2067 for `SQLITE_CONSTRAINT_UNIQUE`); an error this library
+    /// raises itself carries a primary code, such as `SQLITE_MISUSE` or `SQLITE_NOTADB`.
     public let code: Int32
+    /// SQLite's message (`sqlite3_errmsg`), or this library's own for an error it raises itself.
     public let message: String
+    /// The statement that failed, when the error came from one.
     public let sql: String?
 
+    /// An error with SQLite's `code` and `message`, and the statement that failed, if any.
     public init(code: Int32, message: String, sql: String? = nil) {
         self.code = code
         self.message = message
@@ -29,6 +34,7 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// The description with the statement that failed, for logs and debugging.
     public var debugDescription: String { description + (sql.map { " in `\($0)`" } ?? "") }
 
+    /// The same as ``SQLiteError/description``, so that `localizedDescription` shows it.
     public var errorDescription: String? { description }
 
     /// Whether the database was locked by another connection (`SQLITE_BUSY` or `SQLITE_LOCKED`).
@@ -79,6 +85,8 @@ public enum ResultCode {
     public static let readOnlyDirectory: Int32 = SQLITE_READONLY | (6 << 8)
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`: a `PRIMARY KEY` refused a row.
     public static let primaryKeyConstraint: Int32 = SQLITE_CONSTRAINT | (6 << 8)
+    /// `SQLITE_CONSTRAINT_NOTNULL`: a `NOT NULL` constraint refused a row.
+    public static let notNullConstraint: Int32 = SQLITE_CONSTRAINT | (5 << 8)
     /// `SQLITE_CONSTRAINT_UNIQUE`: a `UNIQUE` constraint refused a row.
     public static let uniqueConstraint: Int32 = SQLITE_CONSTRAINT | (8 << 8)
     /// `SQLITE_CANTOPEN`: the file could not be opened.
@@ -87,16 +95,21 @@ public enum ResultCode {
 
 /// A value read from a column could not be converted to the Swift type asked for.
 public struct ColumnConversionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The column's name, or `#N of the result` when the column is an expression.
     public let column: String
+    /// What the Swift type needs: `INTEGER`, `0 or 1`, `a UUID string` and the like.
     public let expected: String
+    /// The storage class the row holds: `INTEGER`, `REAL`, `TEXT`, `BLOB` or `NULL`.
     public let found: String
 
+    /// An error for `column`, which held `found` where `expected` was needed.
     public init(column: String, expected: String, found: String) {
         self.column = column
         self.expected = expected
         self.found = found
     }
 
+    /// `column <name>: expected <expected>, found <found>`.
     public var description: String {
         "column \(column): expected \(expected), found \(found)"
     }

@@ -14,6 +14,7 @@ import CSQLite
 public final class Statement {
     /// The `sqlite3_stmt` handle, for code that needs the C API directly.
     public let handle: OpaquePointer
+    /// The SQL text the statement was prepared from, exactly as given.
     public let sql: String
     private let database: OpaquePointer
 
@@ -68,13 +69,19 @@ public final class Statement {
         try check(value.bind(to: handle, at: index))
     }
 
-    /// Binds `values` to parameters 1, 2, … in order.
+    /// Binds `values` to parameters 1, 2, … in order: one value for each parameter, so that a cached
+    /// statement never runs with a value left from its previous use. Throws `SQLITE_RANGE` otherwise.
     public func bind(_ values: [DatabaseValue]) throws {
+        guard values.count == parameterCount else {
+            throw SQLiteError(code: SQLITE_RANGE, message: "\(values.count) values for \(parameterCount) parameters", sql: sql)
+        }
         for (offset, value) in values.enumerated() {
             try bind(value, at: offset + 1)
         }
     }
 
+    /// The number of parameters: the largest parameter index, which exceeds the number of distinct
+    /// parameters when `?NNN` leaves gaps.
     public var parameterCount: Int { Int(sqlite3_bind_parameter_count(handle)) }
 
     /// The name of the 1-based parameter `index` with its prefix, or nil for a `?` parameter.
@@ -119,8 +126,11 @@ public final class Statement {
 
     // MARK: Columns
 
+    /// The number of columns in each result row; 0 for a statement that returns no rows.
     public var columnCount: Int { Int(sqlite3_column_count(handle)) }
 
+    /// The name of the 0-based result column `index`: its `AS` alias, else a name SQLite chooses;
+    /// empty when `index` is out of range.
     public func columnName(at index: Int) -> String {
         sqlite3_column_name(handle, Int32(index)).map { String(cString: $0) } ?? ""
     }
@@ -131,6 +141,7 @@ public final class Statement {
         try Value.read(from: handle, at: Int32(index))
     }
 
+    /// Whether the 0-based column `index` of the current row is NULL.
     public func isNull(at index: Int) -> Bool {
         sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
     }

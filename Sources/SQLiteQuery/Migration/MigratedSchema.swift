@@ -2,7 +2,10 @@ import Foundation
 
 /// A table, index, trigger or view as `sqlite_master` records it.
 public struct SchemaObject: Sendable, Equatable {
+    /// `table`, `index`, `trigger` or `view`: the `type` column of `sqlite_master`.
     public let type: String
+    /// The `CREATE` statement as `sqlite_master` keeps it (its original text), or empty when there is
+    /// none; ``Migrator/schemaDifferences(of:upTo:)`` compares it byte for byte.
     public let sql: String
 }
 

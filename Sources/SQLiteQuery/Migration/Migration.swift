@@ -6,10 +6,13 @@ public struct Migration: Sendable, Equatable {
     public let version: Int
     /// The file's name without the number and extension: `create_drafts`.
     public let name: String
+    /// The SQL script, one or more statements, run as written; its exact bytes make the checksum.
     public let sql: String
     /// SHA-256 of the SQL text's UTF-8 bytes, as hexadecimal: any edit to an applied file changes it.
     public let checksum: String
 
+    /// A migration numbered `version`, its checksum computed from `sql`. A `version` below 1 is
+    /// refused by ``Migrator/init(migrations:)`` (``MigrationError/invalidVersion(_:)``).
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
@@ -51,8 +54,12 @@ public struct Migration: Sendable, Equatable {
 
 /// Why the migrator refused a database. It writes nothing when it refuses.
 public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A migration file name that is not `NNNN_name.sql`, with a positive number and a name.
     case invalidFileName(String)
+    /// Two migrations share this number.
     case duplicateVersion(Int)
+    /// A migration numbered below 1: version 0 means a database with no migration applied.
+    case invalidVersion(Int)
     /// An applied migration's SQL differs from the file this binary carries.
     case checksumMismatch(identifier: String, recorded: String, current: String)
     /// The database has migrations this binary does not know: it was written by a newer version.
@@ -76,12 +83,15 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A migration that ran with foreign keys off left rows whose parent is missing; it was rolled back.
     case foreignKeyViolations(identifier: String, violations: [String])
 
+    /// The refusal in one sentence for people, naming the migrations or tables concerned.
     public var description: String {
         switch self {
         case .invalidFileName(let name):
             "migration file name \(name) is not of the form NNNN_name.sql"
         case .duplicateVersion(let version):
             "two migrations share the number \(version)"
+        case .invalidVersion(let version):
+            "migration number \(version) is not positive: numbers start at 1"
         case .checksumMismatch(let identifier, let recorded, let current):
             "applied migration \(identifier) was edited since it ran "
                 + "(checksum \(recorded.prefix(12))… recorded, \(current.prefix(12))… now); refusing to continue"

@@ -9,23 +9,33 @@ import Foundation
 public struct Migrator: Sendable {
     /// A migration as recorded in the database.
     public struct AppliedMigration: Sendable, Equatable {
+        /// The migration's number.
         public let version: Int
+        /// The name it was recorded under (`create_drafts`).
         public let name: String
+        /// The SHA-256 of its SQL when it was applied, in hexadecimal: checked against
+        /// ``Migration/checksum``.
         public let checksum: String
+        /// When it was applied (`applied_at`, seconds since 2001-01-01T00:00:00Z).
         public let appliedAt: Date
     }
 
     /// Where one known migration stands in a database.
     public struct Status: Sendable, Equatable {
+        /// The known migration.
         public let migration: Migration
         /// When it was applied, or nil when it is pending.
         public let appliedAt: Date?
     }
 
+    /// The known migrations, sorted by version.
     public let migrations: [Migration]
 
+    /// Sorts `migrations` by version; throws ``MigrationError/duplicateVersion(_:)`` when two share a
+    /// number. Versions are not otherwise checked.
     public init(migrations: [Migration]) throws {
         let sorted = migrations.sorted { $0.version < $1.version }
+        if let first = sorted.first, first.version < 1 { throw MigrationError.invalidVersion(first.version) }
         for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.version == later.version {
             throw MigrationError.duplicateVersion(later.version)
         }

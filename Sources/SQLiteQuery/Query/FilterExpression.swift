@@ -3,15 +3,23 @@ import Foundation
 /// A filter written as text (the CLI's `--where`), parsed but not yet typed: the second front end
 /// of the query IR. Positions are character offsets into the text, for error carets.
 public indirect enum FilterExpression: Sendable, Equatable {
+    /// A field name, as written.
     case field(String, at: Range<Int>)
+    /// A value written in the text.
     case literal(FilterLiteral, at: Range<Int>)
+    /// A bracketed list of values, such as `["1.0", "1.1"]`: the right side of `in`.
     case list([FilterExpression], at: Range<Int>)
+    /// `!operand`; the position is the `!`'s.
     case not(FilterExpression, at: Range<Int>)
+    /// `lhs && rhs`.
     case and(FilterExpression, FilterExpression)
+    /// `lhs || rhs`.
     case or(FilterExpression, FilterExpression)
     /// A comparison or test; the position is the operator's.
     case binary(FilterOperator, FilterExpression, FilterExpression, at: Range<Int>)
 
+    /// The characters this node covers, for an error caret: its own range, or for `&&` and `||`
+    /// from the start of the left side to the end of the right.
     public var position: Range<Int> {
         switch self {
         case .field(_, let at), .literal(_, let at), .list(_, let at), .not(_, let at), .binary(_, _, _, let at): at
@@ -20,16 +28,29 @@ public indirect enum FilterExpression: Sendable, Equatable {
     }
 }
 
+/// An operator of the `--where` language; the raw value is how it is written.
 public enum FilterOperator: String, Sendable, Equatable, CaseIterable {
+    /// Comparisons: `==` and `!=` (NULL-safe for optional fields), and the orderings `<`, `<=`, `>`
+    /// and `>=`.
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    /// `contains` (a substring of a text field, Character by Character, or an element of a
+    /// collection), `icontains` (`localizedStandardContains`: case- and diacritic-insensitive),
+    /// `hasPrefix` (Character by Character) and `in` (one of a list).
     case contains, icontains, hasPrefix, `in`
 }
 
+/// A value written in a filter, before it is typed against the field it is compared with.
 public enum FilterLiteral: Sendable, Equatable {
+    /// Text in double quotes: a text field's value, or a UUID.
     case string(String)
+    /// A whole number that fits in 64 bits.
     case integer(Int64)
+    /// Any other finite number (a fraction, an exponent, or an integer too large for 64 bits). No
+    /// field kind takes one, so it is always refused as a type mismatch.
     case decimal(Double)
+    /// `true` or `false`.
     case bool(Bool)
+    /// `nil`: accepted only with `==` or `!=` on an optional field.
     case null
     /// An instant: `2026-01-31T08:30:00Z` or with an offset.
     case date(Date)

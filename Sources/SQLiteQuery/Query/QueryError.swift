@@ -8,6 +8,7 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Operands of kinds the operator cannot combine (`day > "abc"`, `exercises < 3`).
     case typeMismatch(String, position: Range<Int>?)
 
+    /// The message for people; the position is left to the caller's caret.
     public var description: String {
         switch self {
         case .unsupported(let construct): "cannot translate to SQL: \(construct)"

@@ -3,11 +3,17 @@ import Foundation
 /// A fetch in IR form: what both `FetchDescriptor` and the CLI's `--where/--sort/--limit/--offset`
 /// compile to.
 public struct RecordQuery: Sendable {
+    /// The `WHERE` condition, or nil for every row.
     public var condition: QueryExpression?
+    /// The sort keys, most significant first; a fetch breaks remaining ties by the identity column.
     public var ordering: [Ordering]
+    /// The most rows to return, or nil for all.
     public var limit: Int?
+    /// The rows to skip before the first one returned, or nil for none.
     public var offset: Int?
 
+    /// A query; by default every row, in identity order. Nothing is checked here: SQLite reads a
+    /// negative limit as none and a negative offset as 0.
     public init(condition: QueryExpression? = nil, ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil) {
         self.condition = condition
         self.ordering = ordering
@@ -18,11 +24,14 @@ public struct RecordQuery: Sendable {
 
 /// One sort key.
 public struct Ordering: Sendable {
+    /// The value sorted by; the orderings ``QuerySchema`` builds use the NFC comparison key of text.
     public let expression: QueryExpression
+    /// Whether larger values come first (`DESC`).
     public let descending: Bool
     /// For text sorted with a `String.StandardComparator`, that comparator (run as a collation).
     public let comparator: String.StandardComparator?
 
+    /// A sort key; `comparator`, for text, sorts through a collation that runs it.
     public init(expression: QueryExpression, descending: Bool, comparator: String.StandardComparator? = nil) {
         self.expression = expression
         self.descending = descending
@@ -33,11 +42,17 @@ public struct Ordering: Sendable {
 /// A fetch of `Record`s in the SwiftData shape: a Foundation `#Predicate`, `[SortDescriptor]`,
 /// `fetchLimit` and `fetchOffset`. The predicate and sort run in SQLite.
 public struct FetchDescriptor<Record>: Sendable {
+    /// Which records to fetch, or nil for all. It is translated to SQL, never evaluated in memory:
+    /// a predicate without an exact translation is refused with ``QueryError``.
     public var predicate: Predicate<Record>?
+    /// The sort order, most significant first; remaining ties are broken by the identity column.
     public var sortBy: [SortDescriptor<Record>]
+    /// The most records to fetch, or nil for all; a negative value is refused.
     public var fetchLimit: Int?
+    /// The records to skip before the first one fetched, or nil for none; a negative value is refused.
     public var fetchOffset: Int?
 
+    /// A descriptor; by default every record, in identity order.
     public init(predicate: Predicate<Record>? = nil, sortBy: [SortDescriptor<Record>] = [], fetchLimit: Int? = nil,
                 fetchOffset: Int? = nil) {
         self.predicate = predicate

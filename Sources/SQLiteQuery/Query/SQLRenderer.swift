@@ -1,9 +1,13 @@
 /// Renders a ``QueryExpression`` as SQL text with `?` placeholders and the values to bind, in order.
 /// No value ever reaches the SQL text; identifiers come only from table descriptions.
 public struct SQLRenderer {
+    /// The SQL rendered so far, with a `?` for each value.
     public private(set) var sql = ""
+    /// The values for the `?` placeholders in ``SQLRenderer/sql``, in order.
     public private(set) var arguments: [DatabaseValue] = []
 
+    /// An empty renderer, for SQL built from several pieces with ``SQLRenderer/append(_:)`` and
+    /// ``SQLRenderer/appendText(_:)``.
     public init() {}
 
     /// Renders `expression` on its own.
@@ -16,6 +20,11 @@ public struct SQLRenderer {
     /// Appends SQL text as is: for keywords and identifiers, never for values.
     public mutating func appendText(_ text: String) { sql += text }
 
+    /// Appends `expression`, each value as a `?` whose value is added to ``SQLRenderer/arguments``.
+    ///
+    /// Every compound expression comes out in parentheses or otherwise self-delimited, so the text
+    /// can be spliced into a larger statement. A chain of `AND` (or of `OR`) becomes one group, which
+    /// keeps long chains within the nesting depth SQLite's parser accepts.
     public mutating func append(_ expression: QueryExpression) {
         switch expression {
         case .column(let qualifier, let name):

@@ -4,6 +4,7 @@
 /// Two kinds conform: ``OwnedChildren`` (the rows are the elements, e.g. a draft's checklist) and
 /// ``LinkedChildren`` (the rows link to records of another table, many-to-many).
 public protocol ChildCollection<Record>: Sendable {
+    /// The type of the record that has the collection.
     associatedtype Record
 
     /// The record's collection property.
@@ -38,22 +39,31 @@ public protocol ChildCollection<Record>: Sendable {
 /// ```
 /// `decode` reads the element's columns in the order of `columns`, from index 0.
 public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendable {
+    /// The record's array property that holds the elements.
     public let collection: WritableKeyPath<Record, [Element]>
     /// The name queries use for the collection.
     public let fieldName: String
+    /// The child table, one row per element.
     public let table: String
+    /// The child table's column that holds the parent's row key.
     public let parentColumn: String
+    /// The child table's column that holds each element's 1-based position.
     public let positionColumn: String
+    /// How the element's stored properties map to columns of the child table, in the order `decode`
+    /// reads them.
     public let columns: [ColumnMapping<Element>]
     let decode: (ElementRow) throws -> Element
     private let insertSQL: String
     private let deleteSQL: String
     private let selectColumns: String
 
+    /// ``OwnedChildren/collection``, type-erased.
     public var keyPath: PartialKeyPath<Record> { collection }
 
+    /// The element columns that have a comparison-key column beside them.
     public var comparisonKeyColumns: [ComparisonKeyColumn] { ComparisonKeyColumn.all(in: table, columns) }
 
+    /// Every element column, its rows named by their parent's row key and their position.
     public var storedColumns: [StoredColumn] { StoredColumn.all(in: table, columns, rowColumns: [parentColumn, positionColumn]) }
 
     /// The child table for the query layer: one scalar column when the element is the value itself
@@ -68,6 +78,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         return CollectionField(table: table, parentColumn: parentColumn, element: element)
     }
 
+    /// The collection as a field named ``OwnedChildren/fieldName``, for `contains`,
+    /// `contains(where:)`, `allSatisfy`, `count` and `isEmpty`; never nil.
     public var queryField: QueryField? {
         QueryField(fieldName, keyPath: collection, kind: nil, source: .collection(collectionField))
     }
@@ -90,6 +102,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         selectColumns = columns.map { "child.\($0.name)" }.joined(separator: ", ")
     }
 
+    /// Inserts one row per element, at positions 1, 2, …; with `replacing`, first deletes the rows
+    /// the parent has.
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteSQL, [.integer(parentKey)]) }
         let insert = try connection.cachedStatement(insertSQL)
@@ -105,6 +119,8 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         }
     }
 
+    /// A reader of the elements of every parent in `page`, from one query in the page's order and
+    /// then by position.
     public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
         let (sql, arguments) = page.childStatement(
             columns: selectColumns, joins: "JOIN \(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
@@ -119,25 +135,35 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
 /// many-to-many, as SwiftData's relationships. Saving upserts each element by id in its own table,
 /// then rewrites the links; deleting the parent deletes its links (cascade), never the elements.
 public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Sendable {
+    /// The record's array property that holds the elements.
     public let collection: WritableKeyPath<Record, [Element]>
     /// The join table.
     public let table: String
+    /// The join table's column that holds the parent's row key.
     public let parentColumn: String
+    /// The join table's column that holds each link's 1-based position.
     public let positionColumn: String
     /// The join table's column that refers to the element's row key.
     public let elementColumn: String
+    /// The elements' own table: saving upserts each element through it, and reading decodes
+    /// elements with it.
     public let elementTable: TableDescription<Element>
     private let insertLinkSQL: String
     private let deleteLinksSQL: String
 
+    /// ``LinkedChildren/collection``, type-erased.
     public var keyPath: PartialKeyPath<Record> { collection }
     /// None: the join table holds row keys only; the element table's own keys belong to its description.
     public var comparisonKeyColumns: [ComparisonKeyColumn] { [] }
 
+    /// None: the join table holds row keys only, and the elements' columns belong to their own
+    /// table's description.
     public var storedColumns: [StoredColumn] { [] }
     /// None yet: predicates do not look into many-to-many collections.
     public var queryField: QueryField? { nil }
 
+    /// `table` is the join table, and `elementColumn` its column that refers to the row key of an
+    /// element in `elementTable`.
     public init(_ collection: WritableKeyPath<Record, [Element]>, through table: String, parentColumn: String,
                 positionColumn: String = "position", elementColumn: String, elementTable: TableDescription<Element>) {
         self.collection = collection
@@ -150,6 +176,9 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         deleteLinksSQL = "DELETE FROM \(table) WHERE \(parentColumn) = ?"
     }
 
+    /// Upserts each element in its own table by identity (which replaces that element's own child
+    /// collections), then links it at positions 1, 2, …; with `replacing`, first deletes the parent's
+    /// links. Elements no longer linked stay in their table.
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteLinksSQL, [.integer(parentKey)]) }
         for (offset, element) in record[keyPath: collection].enumerated() {
@@ -158,6 +187,9 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         }
     }
 
+    /// A reader of the linked elements of every parent in `page`, in the page's order and then by
+    /// link position. The elements' own child collections are not read: they are as the element
+    /// table's `decode` makes them.
     public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
         let element = elementTable.name
         let (sql, arguments) = page.childStatement(
@@ -177,6 +209,8 @@ public struct ElementRow {
     let statement: Statement
     let offset: Int
 
+    /// Reads column `index`, counted from this record's or element's first column, as `Value`;
+    /// throws ``ColumnConversionError`` when the row holds another storage class.
     @inline(__always)
     public func column<Value: SQLiteValue>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
         try statement.column(offset + index, as: Value.self)

@@ -17,8 +17,9 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
     public let comparisonKeyColumn: String?
     /// The name queries use for the property.
     public let fieldName: String
-    /// How queries compare the value, and whether it may be nil.
+    /// How queries compare the value (text, integer, date, …).
     public let kind: ValueKind
+    /// Whether the property is optional, stored as NULL for nil.
     public let isOptional: Bool
     /// Binds the record's value (and its comparison key, if any) from parameter `index` on.
     let bind: (Record, Statement, Int) throws -> Void

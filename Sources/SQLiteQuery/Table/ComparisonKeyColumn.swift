@@ -1,7 +1,10 @@
 /// A text column and the column beside it that holds its ``Swift/String/comparisonKey``.
 public struct ComparisonKeyColumn: Sendable, Hashable {
+    /// The table that holds both columns.
     public let table: String
+    /// The text column.
     public let column: String
+    /// The column beside it that holds the text's comparison key.
     public let keyColumn: String
 
     /// The keyed columns among `columns` of `table`.

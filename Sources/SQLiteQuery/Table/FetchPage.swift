@@ -2,7 +2,9 @@
 /// child collection's statement are built from the same pieces, so children arrive in the order of
 /// their parents and are read in lockstep, one ordered query per collection.
 public struct FetchPage: Sendable {
+    /// The parent table.
     public let table: String
+    /// The parent table's row-key column, which child rows refer to.
     public let rowKey: String
     /// ` WHERE …` or "".
     let whereSQL: String
@@ -34,6 +36,7 @@ public struct FetchPage: Sendable {
 
 /// Reads one child collection's rows in step with the parent rows.
 public protocol ChildRowReader<Record>: AnyObject {
+    /// The type of the record whose collection the reader fills.
     associatedtype Record
     /// Fills the collection of `record`, whose row key is `parentKey`, from the rows that belong to it.
     func fill(_ record: inout Record, parentKey: Int64) throws

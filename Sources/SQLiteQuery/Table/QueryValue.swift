@@ -3,6 +3,7 @@ import Foundation
 /// A stored value's kind for queries (``ValueKind``): how a predicate or a `--where` filter
 /// compares and parses it. Every value type a ``ColumnMapping`` stores has one.
 public protocol QueryValue {
+    /// How queries compare and parse values of this type.
     static var queryKind: ValueKind { get }
 }
 

@@ -2,7 +2,7 @@
 /// one row of each statement in memory: for listings and exports of any size.
 ///
 /// ```swift
-/// let cursor = try table.cursor(query, schema: schema, in: connection)
+/// let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
 /// while let record = try cursor.next() { write(record) }
 /// ```
 /// Use it inside one read transaction and finish with it before the connection runs other work.

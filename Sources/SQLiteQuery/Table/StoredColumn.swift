@@ -1,8 +1,11 @@
 /// A column that records are read from, with the kind of value a row must hold there to be read:
 /// what an audit of another program's writes checks (see `Logbook.check()`).
 public struct StoredColumn: Sendable, Hashable {
+    /// The table.
     public let table: String
+    /// The column.
     public let column: String
+    /// The kind of value a row must hold in the column to be read.
     public let kind: ValueKind
     /// Whether NULL is a value (nil) rather than a defect.
     public let isOptional: Bool

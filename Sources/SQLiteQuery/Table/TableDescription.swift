@@ -15,11 +15,15 @@
 /// to, and a `UNIQUE` identity column that callers use. `decode` reads the identity and the other
 /// columns in declaration order, starting at column 0; child collections are filled in afterwards.
 public struct TableDescription<Record>: @unchecked Sendable {
+    /// The table's name.
     public let name: String
+    /// The `INTEGER PRIMARY KEY` column that child rows refer to (`pk` by default).
     public let rowKey: String
+    /// The `UNIQUE` column callers name records by; also the first of ``TableDescription/columns``.
     public let identity: ColumnMapping<Record>
     /// Every stored column, the identity first.
     public let columns: [ColumnMapping<Record>]
+    /// The record's child collections, saved after its row and filled after it is decoded.
     public let children: [any ChildCollection<Record>]
     /// The record's fields as predicates, sorts and `--where` filters see them: every column,
     /// every child collection, and the derived values declared with the table.
@@ -76,13 +80,17 @@ public struct TableDescription<Record>: @unchecked Sendable {
 
 /// No record with the given identity exists in the table.
 public struct RecordNotFound: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The table searched.
     public let table: String
+    /// The identity looked for, as text.
     public let identity: String
 
+    /// The error for a missing row of `table` with `identity`.
     public init(table: String, identity: String) {
         self.table = table
         self.identity = identity
     }
 
+    /// `no row in <table> with identity <identity>`.
     public var description: String { "no row in \(table) with identity \(identity)" }
 }

@@ -3,14 +3,21 @@ import Foundation
 
 /// One SQLite value of any storage class: what a dynamic query reads and what the query IR binds.
 public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
+    /// SQL NULL.
     case null
+    /// A 64-bit signed integer.
     case integer(Int64)
+    /// A double; SQLite stores NaN as NULL.
     case real(Double)
+    /// Text, bound as its UTF-8 bytes, never normalized.
     case text(String)
+    /// Bytes; empty data is a zero-length blob, not NULL.
     case blob(Data)
 
+    /// The value itself.
     public var databaseValue: DatabaseValue { self }
 
+    /// Binds the value in its own storage class; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .null: sqlite3_bind_null(statement, index)
@@ -21,6 +28,8 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
         }
     }
 
+    /// Reads the column in whatever storage class the row holds, so no conversion can fail. Text
+    /// is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back byte for byte.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> DatabaseValue {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))

@@ -4,10 +4,13 @@ import Foundation
 /// whose bytes matter, such as SQL (`SELECT 'é'` and `SELECT 'e\u{301}'` are different queries).
 /// Swift's own `String` equality and hashing follow canonical equivalence, which would merge them.
 public struct ExactText: Hashable, Sendable {
+    /// The string; its UTF-8 bytes are what compares.
     public let text: String
 
+    /// Wraps `text`, bytes unchanged.
     public init(_ text: String) { self.text = text }
 
+    /// Whether the two texts have the same UTF-8 bytes (not whether they are canonically equivalent).
     public static func == (lhs: ExactText, rhs: ExactText) -> Bool {
         // memcmp over the contiguous UTF-8: this runs on every cached-statement lookup.
         var (left, right) = (lhs.text, rhs.text)
@@ -18,6 +21,7 @@ public struct ExactText: Hashable, Sendable {
         }
     }
 
+    /// Hashes the UTF-8 bytes, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         var text = self.text
         text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

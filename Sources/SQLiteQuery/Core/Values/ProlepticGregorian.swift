@@ -33,10 +33,12 @@ public enum ProlepticGregorian {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
+    /// Whether `year` has 366 days: divisible by 4 but not by 100, or by 400 (year 0, 1 BC, is one).
     public static func isLeapYear(_ year: Int) -> Bool {
         (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
     }
 
+    /// The number of days in `month` (1…12) of `year`. No range check: any other month number gives 31.
     public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28

@@ -50,15 +50,27 @@ private func columnName(of statement: OpaquePointer, at index: Int32) -> String 
 }
 
 func conversionError(_ statement: OpaquePointer, _ index: Int32, expected: String) -> ColumnConversionError {
-    ColumnConversionError(column: columnName(of: statement, at: index), expected: expected,
-                          found: typeName(of: statement, at: index))
+    ColumnConversionError(statement: statement, column: index, expected: expected, found: typeName(of: statement, at: index))
+}
+
+extension ColumnConversionError {
+    /// The error for the 0-based result `column` of `statement`, named as the result names it
+    /// (`first_day`), or by its place when that name is an expression: for a type of your own's
+    /// ``SQLiteValue/read(from:at:)``.
+    public init(statement: OpaquePointer, column: Int32, expected: String, found: String) {
+        self.init(column: columnName(of: statement, at: column), expected: expected, found: found)
+    }
 }
 
 extension Int64: SQLiteValue {
+    /// `.integer(self)`.
     public var databaseValue: DatabaseValue { .integer(self) }
+    /// Binds the integer with `sqlite3_bind_int64`; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, self)
     }
+    /// Reads an INTEGER column; throws ``ColumnConversionError`` for any other storage class, so a
+    /// REAL is never truncated.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Int64 {
         guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else {
             throw conversionError(statement, index, expected: "INTEGER")
@@ -68,20 +80,27 @@ extension Int64: SQLiteValue {
 }
 
 extension Int: SQLiteValue {
+    /// `.integer` of the value as `Int64`.
     public var databaseValue: DatabaseValue { .integer(Int64(self)) }
+    /// Binds the value as a 64-bit integer; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, Int64(self))
     }
+    /// Reads an INTEGER column; throws ``ColumnConversionError`` for any other storage class.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Int {
         Int(try Int64.read(from: statement, at: index))
     }
 }
 
 extension Bool: SQLiteValue {
+    /// `.integer(1)` for true, `.integer(0)` for false.
     public var databaseValue: DatabaseValue { .integer(self ? 1 : 0) }
+    /// Binds 1 for true and 0 for false; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_int64(statement, index, self ? 1 : 0)
     }
+    /// Reads an INTEGER column holding 0 or 1; throws ``ColumnConversionError`` for any other value
+    /// or storage class.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Bool {
         switch try Int64.read(from: statement, at: index) {
         case 0: false
@@ -92,10 +111,14 @@ extension Bool: SQLiteValue {
 }
 
 extension Double: SQLiteValue {
+    /// `.real(self)`, or `.null` for NaN, which SQLite would store as NULL anyway.
     public var databaseValue: DatabaseValue { isNaN ? .null : .real(self) }
+    /// Binds the value with `sqlite3_bind_double` (SQLite stores NaN as NULL); returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_double(statement, index, self)
     }
+    /// Reads a REAL column, or an INTEGER one converted to `Double` (exactly up to 2^53); throws
+    /// ``ColumnConversionError`` for TEXT, BLOB and NULL.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Double {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_FLOAT, SQLITE_INTEGER: sqlite3_column_double(statement, index)
@@ -105,7 +128,10 @@ extension Double: SQLiteValue {
 }
 
 extension String: SQLiteValue {
+    /// `.text(self)`.
     public var databaseValue: DatabaseValue { .text(self) }
+    /// Binds the UTF-8 bytes as they are, never normalized, for SQLite to copy; the empty string
+    /// is bound as empty text, not NULL. Returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
         return text.withUTF8 { bytes in
@@ -118,6 +144,8 @@ extension String: SQLiteValue {
                                        UInt8(SQLITE_UTF8))
         }
     }
+    /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
+    /// ``ColumnConversionError`` for any other storage class, BLOB included.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
         guard sqlite3_column_type(statement, index) == SQLITE_TEXT else {
             throw conversionError(statement, index, expected: "TEXT")
@@ -129,13 +157,18 @@ extension String: SQLiteValue {
 }
 
 extension Data: SQLiteValue {
+    /// `.blob(self)`.
     public var databaseValue: DatabaseValue { .blob(self) }
+    /// Binds the bytes as a blob for SQLite to copy; empty data is bound as a zero-length blob,
+    /// not NULL. Returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         if isEmpty { return sqlite3_bind_zeroblob(statement, index, 0) }
         return withUnsafeBytes { bytes in
             sqlite3_bind_blob64(statement, index, bytes.baseAddress, UInt64(bytes.count), transientDestructor)
         }
     }
+    /// Reads a BLOB column (a zero-length blob gives empty data); throws ``ColumnConversionError``
+    /// for any other storage class, TEXT included.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Data {
         guard sqlite3_column_type(statement, index) == SQLITE_BLOB else {
             throw conversionError(statement, index, expected: "BLOB")
@@ -146,10 +179,14 @@ extension Data: SQLiteValue {
 }
 
 extension Date: SQLiteValue {
+    /// `.real` of `timeIntervalSinceReferenceDate`: seconds since 2001-01-01T00:00:00Z, exactly.
     public var databaseValue: DatabaseValue { .real(timeIntervalSinceReferenceDate) }
+    /// Binds `timeIntervalSinceReferenceDate` as a REAL, exactly; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         sqlite3_bind_double(statement, index, timeIntervalSinceReferenceDate)
     }
+    /// Reads seconds since 2001-01-01T00:00:00Z from a REAL or INTEGER column; throws
+    /// ``ColumnConversionError`` for any other storage class.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Date {
         switch sqlite3_column_type(statement, index) {
         case SQLITE_FLOAT, SQLITE_INTEGER:
@@ -161,10 +198,14 @@ extension Date: SQLiteValue {
 }
 
 extension UUID: SQLiteValue {
+    /// `.text` of the 36 uppercase characters of `uuidString`.
     public var databaseValue: DatabaseValue { .text(text) }
+    /// Binds the 36 uppercase characters of `uuidString` as text; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         text.bind(to: statement, at: index)
     }
+    /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
+    /// ``ColumnConversionError`` for anything else.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
         guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, index),
               let uuid = UUIDText.parse(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))))
@@ -176,13 +217,16 @@ extension UUID: SQLiteValue {
 }
 
 extension Optional: SQLiteValue where Wrapped: SQLiteValue {
+    /// The wrapped value's, or `.null` for nil.
     public var databaseValue: DatabaseValue { self?.databaseValue ?? .null }
+    /// Binds NULL for nil, else the wrapped value; returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .none: sqlite3_bind_null(statement, index)
         case .some(let value): value.bind(to: statement, at: index)
         }
     }
+    /// nil for a NULL column, else the wrapped type's reading, which throws as it does.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Wrapped? {
         if sqlite3_column_type(statement, index) == SQLITE_NULL { return nil }
         return try Wrapped.read(from: statement, at: index)
