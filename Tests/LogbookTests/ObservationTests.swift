@@ -37,7 +37,7 @@ final class ObservationTests: XCTestCase {
         let stream = test.store.history.observe(FetchDescriptor<ExerciseDay>(sortBy: [SortDescriptor(\.day)]))
         let writer = Task {
             try await Task.sleep(for: .milliseconds(200))
-            try other.history.addDoneExercise("Squat", at: instant("2026-01-01T10:00:00Z"))
+            try await other.history.addDoneExercise("Squat", at: instant("2026-01-01T10:00:00Z"))
         }
         let started = ContinuousClock.now
         let seen = try await collect(stream, timeout: .seconds(5)) { $0.count == 2 }
@@ -48,13 +48,13 @@ final class ObservationTests: XCTestCase {
 
     func testCommitsThatLeaveTheResultsAloneYieldNothing() async throws {
         let test = try TestStore()
-        try test.store.drafts.save(ReleaseDraft(version: "1.0"))
+        try await test.store.drafts.save(ReleaseDraft(version: "1.0"))
         let stream = test.store.drafts.observe(FetchDescriptor<ReleaseDraft>(
             predicate: #Predicate { $0.version == "1.0" }))
         let writer = Task {
             for index in 0..<5 {
-                try test.store.history.addDoneExercise("Row", at: instant("2026-01-0\(index + 1)T10:00:00Z"))
-                try test.store.drafts.save(ReleaseDraft(version: "2.\(index)"))
+                try await test.store.history.addDoneExercise("Row", at: instant("2026-01-0\(index + 1)T10:00:00Z"))
+                try await test.store.drafts.save(ReleaseDraft(version: "2.\(index)"))
                 try await Task.sleep(for: .milliseconds(60))
             }
         }

@@ -24,9 +24,9 @@ final class StoreConcurrencyTests: XCTestCase {
         for n in 0..<count {
             let store = stores[n % stores.count]
             let index = (writer * count + n) * 2
-            try store.history.save([day(index), day(index + 1)])
-            try store.history.addDoneExercise("Extra", at: day(index).date + 60)
-            _ = try store.drafts.save(ReleaseDraft(version: "\(writer).\(n)",
+            try await store.history.save([day(index), day(index + 1)])
+            try await store.history.addDoneExercise("Extra", at: day(index).date + 60)
+            _ = try await store.drafts.save(ReleaseDraft(version: "\(writer).\(n)",
                                                    checklist: (1...3).map { ChecklistItem(title: "Step \($0)") }))
             await Task.yield()
         }
@@ -39,16 +39,16 @@ final class StoreConcurrencyTests: XCTestCase {
         var lastDays = 0
         let incomplete = FetchDescriptor<ReleaseDraft>(predicate: #Predicate { $0.checklist.count != 3 })
         for _ in 0..<times {
-            let days = try store.history.fetchCount()
+            let days = try await store.history.fetchCount()
             if days % 2 != 0 { problems.append("saw \(days) days, half of a two-day write") }
             if days < lastDays { problems.append("saw \(days) days after \(lastDays)") }
             lastDays = days
-            let partial = try store.drafts.fetchCount(incomplete)
+            let partial = try await store.drafts.fetchCount(incomplete)
             if partial != 0 { problems.append("saw \(partial) drafts without all their items") }
             var activeDays = 0
             try store.reports.history(by: .year) { activeDays += $0.activeDays }
             if activeDays % 2 != 0 { problems.append("a report saw \(activeDays) active days") }
-            let listed = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day, order: .reverse)]))
+            let listed = try await store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day, order: .reverse)]))
             if listed.count % 2 != 0 { problems.append("a fetch saw \(listed.count) days") }
             await Task.yield()
         }
@@ -105,7 +105,8 @@ final class StoreConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(problems, [])
         try assertAllLanded(other)
-        XCTAssertEqual(try test.store.check().isHealthy, true)
+        let report = try await test.store.check()
+        XCTAssertEqual(report.isHealthy, true)
     }
 
     func testBackupsBesideWritingTasksAreConsistentCopies() async throws {
@@ -123,7 +124,8 @@ final class StoreConcurrencyTests: XCTestCase {
                 var paths: [String] = []
                 for index in 0..<5 {
                     let path = folder.appendingPathComponent("copy-\(index).sqlite").path
-                    XCTAssertGreaterThan(try store.backup(to: path).bytes, 0)
+                    let summary = try await store.backup(to: path)
+                    XCTAssertGreaterThan(summary.bytes, 0)
                     paths.append(path)
                     await Task.yield()
                 }
@@ -134,8 +136,10 @@ final class StoreConcurrencyTests: XCTestCase {
         XCTAssertEqual(copies.count, 5)
         for path in copies {
             let copy = try Logbook.inspect(path: path, timeZone: Self.utc)
-            XCTAssertTrue(try copy.check().isHealthy, path)
-            XCTAssertEqual(try copy.history.fetchCount() % 2, 0, "\(path) holds half of a two-day write")
+            let report = try await copy.check()
+            XCTAssertTrue(report.isHealthy, path)
+            let days = try await copy.history.fetchCount()
+            XCTAssertEqual(days % 2, 0, "\(path) holds half of a two-day write")
         }
         try assertAllLanded(store)
     }

@@ -29,8 +29,9 @@ final class DatabaseTests: XCTestCase {
             }
             try await group.waitForAll()
         }
-        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, tasks * insertsPerTask)
-        let perTask = try database.read {
+        let total = try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+        XCTAssertEqual(total, tasks * insertsPerTask)
+        let perTask = try await database.read {
             try $0.column("SELECT count(*) FROM events GROUP BY task ORDER BY task", as: Int.self)
         }
         XCTAssertEqual(perTask, Array(repeating: insertsPerTask, count: tasks))
@@ -67,7 +68,52 @@ final class DatabaseTests: XCTestCase {
             return try await group.reduce(0, +)
         }
         XCTAssertEqual(oddCounts, 0, "a reader saw half of a write")
-        XCTAssertEqual(try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 4 * pairsPerWriter * 2)
+        let total = try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+        XCTAssertEqual(total, 4 * pairsPerWriter * 2)
+    }
+
+    func testCancellingTheTaskInterruptsARunningStatement() async throws {
+        let database = try makeDatabase()
+        let endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT count(*) FROM c"
+        let read = Task { try await database.read { try $0.scalar(endless, as: Int.self) } }
+        try await Task.sleep(for: .milliseconds(100))
+        read.cancel()
+        do {
+            let count = try await read.value
+            XCTFail("the statement ran to \(String(describing: count))")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        // The reader is sound afterwards, and so is a cancelled write: it rolled back.
+        let write = Task {
+            try await database.write { connection in
+                try connection.run("INSERT INTO events (task, n) VALUES (1, 1)")
+                _ = try connection.scalar(endless, as: Int.self)
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        write.cancel()
+        _ = try? await write.value
+        let count = try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+        XCTAssertEqual(count, 0)
+    }
+
+    func testAReadInsideAWriteSeesItsChangesAndOtherReadsDoNot() throws {
+        let database = try makeDatabase()
+        let counts = try database.write { connection -> (inside: Int?, beside: Int?) in
+            try connection.run("INSERT INTO events (task, n) VALUES (1, 1)")
+            let inside = try database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+            // Another thread reads on a read connection of its own: the snapshot before the write.
+            // (`DispatchQueue.sync` would run on this very thread.)
+            let beside = OtherThreadResult<Int?>()
+            DispatchQueue.global().async {
+                beside.set(try? database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) })
+            }
+            return (inside, beside.wait() ?? nil)
+        }
+        XCTAssertEqual(counts.inside, 1)
+        XCTAssertEqual(counts.beside, 0)
+        XCTAssertGreaterThan(database.openReaderCount, 0)
     }
 
     func testWriteRollsBackWhenTheBodyThrows() throws {
@@ -105,4 +151,12 @@ final class DatabaseTests: XCTestCase {
         try first.write { try $0.run("INSERT INTO events (task, n) VALUES (9, 9)") }
         XCTAssertEqual(try second.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
     }
+}
+
+/// A value computed on another thread, waited for.
+private final class OtherThreadResult<Value>: @unchecked Sendable {
+    private let ready = DispatchSemaphore(value: 0)
+    private var value: Value?
+    func set(_ newValue: Value) { value = newValue; ready.signal() }
+    func wait() -> Value? { ready.wait(); return value }
 }

@@ -48,6 +48,44 @@ extension Logbook {
         }
     }
 
+    /// The drafts `query` selects, in `format`, as the bytes the streaming `exportDrafts(_:format:to:)` writes.
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat) throws -> Data {
+        var data = Data()
+        try exportDrafts(query, format: format) { data.append($0) }
+        return data
+    }
+
+    /// The days `query` selects, in `format`, as the bytes the streaming `exportHistory(_:format:to:)` writes.
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat) throws -> Data {
+        var data = Data()
+        try exportHistory(query, format: format) { data.append($0) }
+        return data
+    }
+
+    /// Writes the drafts `query` selects to the file at `url`, replacing it whole: the bytes go to a
+    /// temporary file beside it, renamed over it once complete, so a failure leaves it as it was.
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) throws {
+        try Self.replacing(url) { try exportDrafts(query, format: format, to: $0) }
+    }
+
+    /// Writes the days `query` selects to the file at `url`, replacing it whole, as
+    /// the `URL` form of `exportDrafts` does.
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) throws {
+        try Self.replacing(url) { try exportHistory(query, format: format, to: $0) }
+    }
+
+    /// Runs `write` with an output into a ``FileReplacement`` of `url`, committed when it returns.
+    private static func replacing(_ url: URL, _ write: (@escaping (Data) throws -> Void) throws -> Void) throws {
+        let replacement = try FileReplacement(replacing: url.path)
+        do {
+            try write(replacement.write)
+            try replacement.commit()
+        } catch {
+            replacement.discard()
+            throw error
+        }
+    }
+
     /// One draft as a `release-draft.plist`, exactly as the app writes it.
     public func releaseDraftPropertyList(_ draft: ReleaseDraft) -> Data {
         BinaryPropertyList.encode(draft.propertyList)

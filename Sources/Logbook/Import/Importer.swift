@@ -9,16 +9,39 @@ extension Logbook {
     /// files without ids get one derived from their content); history entries of a calendar day
     /// that already has a record are appended to it ("merged").
     public func importRecords(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
+        try importRecords(from: ByteStream(handle: handle), file: file, options: options)
+    }
+
+    /// Imports the file at `url` (named by its path in messages; its extension tells the format
+    /// when ``ImportOptions/format`` is `auto`), as ``importRecords(from:file:options:)`` does.
+    public func importRecords(from url: URL, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
+        let handle: FileHandle
         do {
-            return try importAll(from: handle, file: file, options: options)
+            handle = try FileHandle(forReadingFrom: url)
+        } catch {
+            throw LogbookError.importRefused(ImportError(file: url.path, reason: "cannot read the file: \(error.localizedDescription)"))
+        }
+        defer { try? handle.close() }
+        return try importRecords(from: handle, file: url.path, options: options)
+    }
+
+    /// Imports `data`, the content of a file called `name` (for messages and, when
+    /// ``ImportOptions/format`` is `auto`, its extension), as ``importRecords(from:file:options:)`` does.
+    public func importRecords(from data: Data, named name: String, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
+        try importRecords(from: ByteStream(data: data), file: name, options: options)
+    }
+
+    private func importRecords(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
+        do {
+            return try importAll(from: stream, file: file, options: options)
         } catch {
             throw LogbookError.reported(error, path: path)
         }
     }
 
-    private func importAll(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
+    private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         let started = Date()
-        let stream = ByteStream(handle: handle)
+        let cancellation = Cancellation.current
         var source = try makeSource(stream: stream, file: file, options: options)
         var summary = ImportSummary()
         try database.write(dryRun: options.dryRun) { connection in
@@ -30,7 +53,10 @@ extension Logbook {
                 case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
                 case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
                 }
-                if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
+                if summary.read % 1_000 == 0 {
+                    try cancellation?.checkCancellation()
+                    if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
+                }
             }
             try writer.tallies.apply(in: connection)
             summary.kind = source.kind

@@ -10,10 +10,32 @@ public enum ReportPeriod: String, Sendable, CaseIterable {
     case month
     /// `2026`
     case year
+
+    /// The first day of the period a report labels `label` (`2026-01-31`, `2026-W05`, `2026-01`,
+    /// `2026`), or nil for text that is no such label.
+    public static func firstDay(ofPeriod label: String) -> CalendarDay? {
+        let parts = label.split(separator: "-", omittingEmptySubsequences: false)
+        guard let first = parts.first, first.count == 4, let year = Int(first) else { return nil }
+        switch parts.count {
+        case 1:
+            return CalendarDay(year: year, month: 1, day: 1)
+        case 2 where parts[1].hasPrefix("W"):
+            // ISO 8601: week 1 is the week holding January 4th; weeks start on Monday.
+            guard parts[1].count == 3, let week = Int(parts[1].dropFirst()), (1...53).contains(week),
+                  let january4 = CalendarDay(year: year, month: 1, day: 4) else { return nil }
+            let daysAfterMonday = ((january4.dayNumber + 3) % 7 + 7) % 7   // 1970-01-01 was a Thursday
+            return january4.adding(days: 7 * (week - 1) - daysAfterMonday)
+        case 2:
+            guard parts[1].count == 2, let month = Int(parts[1]) else { return nil }
+            return CalendarDay(year: year, month: month, day: 1)
+        default:
+            return CalendarDay(label)
+        }
+    }
 }
 
 /// One period of `report history`.
-public struct HistoryReportRow: Sendable, Equatable {
+public struct HistoryReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The period's label, as ``ReportPeriod`` shows: `2026-01-31`, `2026-W05` (the ISO week belongs to the
     /// year of its Thursday), `2026-01` or `2026`.
     public var period: String
@@ -25,10 +47,17 @@ public struct HistoryReportRow: Sendable, Equatable {
     public var distinctExercises: Int
     /// The most done exercise (ties: the first by name), nil for an empty period.
     public var topExercise: String?
+
+    /// The period's label, unique in a report.
+    public var id: String { period }
+
+    /// The period's first day: the day itself, the Monday of an ISO week, the 1st of a month or
+    /// January 1st of a year (for a chart's axis: `start.start(in: timeZone)` is its `Date`).
+    public var start: CalendarDay { ReportPeriod.firstDay(ofPeriod: period) ?? .first }
 }
 
 /// One exercise name of `report exercises`.
-public struct ExerciseReportRow: Sendable, Equatable {
+public struct ExerciseReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The exercise name; canonically equivalent spellings (NFC and NFD) are one row, shown in the spelling
     /// whose UTF-8 bytes sort first.
     public var exercise: String
@@ -40,10 +69,13 @@ public struct ExerciseReportRow: Sendable, Equatable {
     public var firstDay: CalendarDay
     /// The last day in the range on which it was done.
     public var lastDay: CalendarDay
+
+    /// The exercise name, unique in a report.
+    public var id: String { exercise }
 }
 
 /// `report streaks`: runs of consecutive calendar days with exercise.
-public struct StreakReport: Sendable, Equatable {
+public struct StreakReport: Sendable, Hashable, Codable {
     /// The run that ends on `asOf`, or on the day before when `asOf` has no exercise yet (the
     /// streak is still alive); 0 when neither day has exercise.
     public var currentStreak: Int
@@ -58,7 +90,7 @@ public struct StreakReport: Sendable, Equatable {
 }
 
 /// One draft of `report drafts`.
-public struct DraftReportRow: Sendable, Equatable {
+public struct DraftReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The draft's id.
     public var id: UUID
     /// The draft's version, as stored (may be empty).

@@ -82,6 +82,27 @@ public struct Reports: Sendable {
 }
 
 extension Reports {
+    /// ``history(by:from:to:_:)``'s rows as an array: `Identifiable` by period, for a `List` or a chart.
+    public func history(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil) throws -> [HistoryReportRow] {
+        var rows: [HistoryReportRow] = []
+        try history(by: period, from: from, to: to) { rows.append($0) }
+        return rows
+    }
+
+    /// ``exercises(from:to:_:)``'s rows as an array, most done first.
+    public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil) throws -> [ExerciseReportRow] {
+        var rows: [ExerciseReportRow] = []
+        try exercises(from: from, to: to) { rows.append($0) }
+        return rows
+    }
+
+    /// ``drafts(from:to:_:)``'s rows as an array, in the order stored.
+    public func drafts(from: CalendarDay? = nil, to: CalendarDay? = nil) throws -> [DraftReportRow] {
+        var rows: [DraftReportRow] = []
+        try drafts(from: from, to: to) { rows.append($0) }
+        return rows
+    }
+
     /// Whether the history and exercise reports read the tallies (fast), or count the exercise rows
     /// because another program's writes left the tallies behind them (exact, slower, until
     /// ``Logbook/repair(dryRun:)`` or Logbook's next write to the changed days).

@@ -75,36 +75,7 @@ extension QueryableRepository where Record: Encodable & Sendable {
     public func observe(_ query: RecordQuery, options: ObservationOptions = ObservationOptions())
         -> AsyncThrowingStream<[Record], Error> {
         let repository = self
-        return AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
-            let task = Task {
-                do {
-                    let watcher = try ChangeWatcher(path: repository.storage.database.path)
-                    // Results are compared by their encoded bytes: text that changes only from NFC
-                    // to NFD is a change, though Swift's `==` calls the two equal.
-                    let encoder = JSONEncoder()
-                    encoder.outputFormatting = .sortedKeys  // else the member order varies from call to call
-                    var last = try repository.fetch(query)
-                    var lastBytes = try encoder.encode(last)
-                    continuation.yield(last)
-                    while !Task.isCancelled {
-                        try await Task.sleep(for: options.interval)
-                        guard try watcher.hasChanged() else { continue }
-                        let current = try repository.fetch(query)
-                        let currentBytes = try encoder.encode(current)
-                        if currentBytes != lastBytes {
-                            (last, lastBytes) = (current, currentBytes)
-                            continuation.yield(last)
-                        }
-                    }
-                    continuation.finish()
-                } catch is CancellationError {
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
+        return ObservedValues.stream(path: storage.database.path, options: options) { try await repository.fetch(query) }
     }
 }
 

@@ -30,6 +30,10 @@ public final class Connection {
         /// mapping off, so a process's memory stays bounded by the page cache however large the
         /// file it reads (mapped pages count in its resident size).
         public var mmapSizeBytes = 0
+        /// For a ``Database``: how many read connections it may open beside its writer, so reads run
+        /// concurrently with each other and with a write. 0 reads on the writer, serialized with
+        /// writes, and opens no other connection (what a one-shot command wants).
+        public var maximumReaders = 4
 
         /// The defaults: writable, created when missing, a 5-second busy timeout, a 2 MiB page cache and
         /// no memory mapping.

@@ -1,7 +1,12 @@
 import Foundation
 
-/// A database file with its schema: one connection, migrated on open, shared safely across threads
-/// and tasks by running each read or write as one serialized unit of work.
+/// A database file with its schema, migrated on open and shared safely across threads and tasks:
+/// one writer connection, whose writes are serialized, and under WAL a small pool of read
+/// connections, so reads run beside each other and beside the write, each in a snapshot of the last
+/// commit before it began.
+///
+/// A call made inside another on the same thread (a repository call inside ``write(_:)``) runs on
+/// the connection of the outer one, as a savepoint, and so sees its uncommitted changes.
 ///
 /// ```swift
 /// let database = try Database(path: "notes.sqlite", migrator: migrator)
@@ -22,7 +27,15 @@ public final class Database: @unchecked Sendable {
         case read
     }
 
-    private let connection: Connection
+    private let writer: Connection
+    /// The read connections; nil when reads share the writer (an in-memory or non-WAL database,
+    /// ``Connection/Options/maximumReaders`` 0, or a database opened to inspect).
+    private var readers: ReaderPool?
+    /// Where ``perform(_:)`` runs work: concurrent, since reads run side by side and writes wait
+    /// for each other on the writer's lock.
+    let workQueue = DispatchQueue(label: "org.logbook.SQLiteQuery.Database", qos: .userInitiated, attributes: .concurrent)
+    /// The connection each thread is inside, so that nested calls run on it.
+    private let threadConnections = ThreadConnections()
     /// How a failure inside ``read(_:)``, ``write(_:)`` and ``withConnection(_:)`` reaches the caller.
     private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
@@ -30,7 +43,9 @@ public final class Database: @unchecked Sendable {
     /// The migrator the database was opened with, for reading its migration history.
     public let migrator: Migrator
     /// The path the database was opened at (the connection's ``Connection/path``).
-    public var path: String { connection.path }
+    public var path: String { writer.path }
+    /// How many read connections are open now (0 when reads share the writer).
+    public var openReaderCount: Int { readers?.count ?? 0 }
 
     /// Opens the database at `path`. Before anything is written it checks that the file is an
     /// SQLite database and that its migration history is one this migrator accepts; only then does
@@ -45,7 +60,8 @@ public final class Database: @unchecked Sendable {
         self.reportError = reportError
         var options = options
         if mode != .migrate { options.createIfMissing = false }
-        connection = try Connection(path: path, options: options)
+        let connection = try Connection(path: path, options: options)
+        writer = connection
         self.migrator = migrator
         try connection.validateIsDatabase()
         switch mode {
@@ -62,40 +78,105 @@ public final class Database: @unchecked Sendable {
         if mode != .inspect {
             let differences = try migrator.schemaDifferences(of: connection, upTo: try migrator.currentVersion(of: connection))
             if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
+            if options.maximumReaders > 0, path != ":memory:",
+               try connection.scalar("PRAGMA journal_mode", as: String.self)?.lowercased() == "wal" {
+                var readerOptions = options
+                readerOptions.createIfMissing = false
+                readers = ReaderPool(maximum: options.maximumReaders) {
+                    let reader = try Connection(path: path, options: readerOptions)
+                    try reader.execute("PRAGMA query_only = ON")
+                    return reader
+                }
+            }
         }
     }
 
-    /// Runs `body` in an `IMMEDIATE` transaction: commits when it returns, rolls back when it throws.
+    deinit {
+        // Readers close first, so the writer is the last connection and removes the -wal and -shm files.
+        readers = nil
+    }
+
+    /// Runs `body` in an `IMMEDIATE` transaction on the writer: commits when it returns, rolls back
+    /// when it throws. Writes wait for each other, never for reads.
     public func write<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try connection.transaction(.immediate) { try body(connection) }
-        } catch {
-            throw reportError(error)
-        }
+        try onWriter { connection in try connection.transaction(.immediate) { try body(connection) } }
     }
 
-    /// Runs `body` in a read transaction, so every statement in it sees the same snapshot.
+    /// Runs `body` in a read transaction, so every statement in it sees the same snapshot: on a
+    /// read connection of its own when the pool has one, beside other reads and the write.
     public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
-            return try connection.transaction(.deferred) { try body(connection) }
-        } catch {
-            throw reportError(error)
+        if let connection = threadConnections.current {
+            return try reporting { try connection.transaction(.deferred) { try body(connection) } }
         }
+        guard let readers else { return try onWriter { connection in try connection.transaction(.deferred) { try body(connection) } } }
+        let connection = try reporting { try readers.take() }
+        defer { readers.giveBack(connection) }
+        return try using(connection) { try connection.transaction(.deferred) { try body(connection) } }
     }
 
-    /// Runs `body` with the connection and no transaction: for statements that cannot run inside
+    /// Runs `body` with the writer and no transaction: for statements that cannot run inside
     /// one (`VACUUM`, some pragmas) or that manage their own.
     public func withConnection<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        try onWriter(body)
+    }
+
+    private func onWriter<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
+        if threadConnections.current === writer { return try reporting { try body(writer) } }
+        return try using(writer) { try body(writer) }
+    }
+
+    /// Runs `body` as the thread's outermost use of `connection`, watched by the thread's
+    /// ``Cancellation``.
+    private func using<Result>(_ connection: Connection, _ body: () throws -> Result) throws -> Result {
+        let outer = threadConnections.swap(connection)
+        defer { threadConnections.restore(outer) }
+        let cancellation = Cancellation.current
+        return try reporting {
+            try cancellation?.attach(to: connection)
+            defer { cancellation?.detach(from: connection) }
+            return try body()
+        }
+    }
+
+    private func reporting<Result>(_ body: () throws -> Result) throws -> Result {
         do {
-            return try body(connection)
+            return try body()
         } catch {
             throw reportError(error)
         }
+    }
+}
+
+/// Which connection of a database each thread is inside.
+private final class ThreadConnections: @unchecked Sendable {
+    private let lock = NSLock()
+    private var byThread: [ObjectIdentifier: Connection] = [:]
+
+    /// The connection the calling thread is inside, if any.
+    var current: Connection? {
+        let thread = ObjectIdentifier(Thread.current)
+        lock.lock()
+        defer { lock.unlock() }
+        return byThread[thread]
+    }
+
+    /// Records that the calling thread is inside `connection`; returns the one it was inside.
+    func swap(_ connection: Connection) -> Connection? {
+        let thread = ObjectIdentifier(Thread.current)
+        lock.lock()
+        defer { lock.unlock() }
+        let previous = byThread[thread]
+        byThread[thread] = connection
+        return previous
+    }
+
+    /// Puts back what ``swap(_:)`` returned.
+    func restore(_ connection: Connection?) {
+        let thread = ObjectIdentifier(Thread.current)
+        lock.lock()
+        defer { lock.unlock() }
+        byThread[thread] = connection
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// The `async` forms: each runs its synchronous namesake on the store's queue, never on the
+/// caller's thread or actor, and stops its SQL when the task is cancelled.
+extension DraftRepository {
+    /// `save(_:)` off the caller's thread.
+    @discardableResult
+    public func save(_ draft: ReleaseDraft) async throws -> ReleaseDraft {
+        try await database.perform { try self.save(draft) }
+    }
+
+    /// `save(contentsOf:)` off the caller's thread: every draft in one transaction.
+    public func save(contentsOf drafts: [ReleaseDraft]) async throws {
+        try await database.perform { try self.save(contentsOf: drafts) }
+    }
+
+    /// `fetch(id:)` off the caller's thread.
+    public func fetch(id: UUID) async throws -> ReleaseDraft? {
+        try await database.perform { try self.fetch(id: id) }
+    }
+
+    /// `fetch(version:)` off the caller's thread.
+    public func fetch(version: String) async throws -> [ReleaseDraft] {
+        try await database.perform { try self.fetch(version: version) }
+    }
+
+    /// `fetchAll()` off the caller's thread.
+    public func fetchAll() async throws -> [ReleaseDraft] {
+        try await database.perform { try self.fetchAll() }
+    }
+
+    /// `count()` off the caller's thread.
+    public func count() async throws -> Int {
+        try await database.perform { try self.count() }
+    }
+
+    /// `resolve(_:)` off the caller's thread.
+    public func resolve(_ reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.resolve(reference) }
+    }
+
+    /// `edit(_:version:whatsNew:)` off the caller's thread.
+    @discardableResult
+    public func edit(_ reference: String, version: String? = nil, whatsNew: String? = nil) async throws -> ReleaseDraft {
+        try await database.perform { try self.edit(reference, version: version, whatsNew: whatsNew) }
+    }
+
+    /// `addItems(_:to:)` off the caller's thread.
+    @discardableResult
+    public func addItems(_ titles: [String], to reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.addItems(titles, to: reference) }
+    }
+
+    /// `setItem(at:done:in:)` off the caller's thread.
+    @discardableResult
+    public func setItem(at position: Int, done: Bool, in reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.setItem(at: position, done: done, in: reference) }
+    }
+
+    /// `removeItem(at:from:)` off the caller's thread.
+    @discardableResult
+    public func removeItem(at position: Int, from reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.removeItem(at: position, from: reference) }
+    }
+
+    /// `moveItem(from:to:in:)` off the caller's thread.
+    @discardableResult
+    public func moveItem(from position: Int, to destination: Int, in reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.moveItem(from: position, to: destination, in: reference) }
+    }
+
+    /// `submit(_:at:)` off the caller's thread.
+    @discardableResult
+    public func submit(_ reference: String, at date: Date? = nil) async throws -> ReleaseDraft {
+        try await database.perform { try self.submit(reference, at: date) }
+    }
+
+    /// `delete(_:)` off the caller's thread.
+    @discardableResult
+    public func delete(_ reference: String) async throws -> ReleaseDraft {
+        try await database.perform { try self.delete(reference) }
+    }
+}

@@ -1,0 +1,81 @@
+import CSQLite
+import Foundation
+
+/// Stops the SQL of one operation from another thread: the `async` forms of a store's calls make
+/// one per call and cancel it when their task is cancelled.
+///
+/// While ``run(_:)`` runs its body, every ``Database/read(_:)`` and ``Database/write(_:)`` in it
+/// attaches the token to the connection it uses. ``cancel()`` then interrupts the statement running
+/// there (`sqlite3_interrupt`), and a progress handler makes every statement the operation steps
+/// afterwards fail with `SQLITE_INTERRUPT`, so the transaction rolls back and nothing is written.
+/// Loops that run between statements (parsing an import, writing an export) call
+/// ``checkCancellation()``.
+public final class Cancellation: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelled = false
+    private var connection: Connection?
+    private static let threadKey = "org.logbook.SQLiteQuery.Cancellation"
+    /// SQLite virtual-machine steps between two checks of a running statement (a few microseconds).
+    private static let progressInterval: Int32 = 1_000
+
+    /// A token that has not been cancelled.
+    public init() {}
+
+    /// Whether ``cancel()`` was called.
+    public var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// Cancels the operation: the statement running now is interrupted and every later one fails.
+    public func cancel() {
+        lock.lock()
+        defer { lock.unlock() }
+        cancelled = true
+        if let connection { sqlite3_interrupt(connection.handle) }
+    }
+
+    /// Throws `CancellationError` once the operation is cancelled.
+    public func checkCancellation() throws {
+        if isCancelled { throw CancellationError() }
+    }
+
+    /// Runs `body` on this thread with this token as ``current``.
+    public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let dictionary = Thread.current.threadDictionary
+        let previous = dictionary[Self.threadKey]
+        dictionary[Self.threadKey] = self
+        defer { dictionary[Self.threadKey] = previous }
+        return try body()
+    }
+
+    /// The token of the operation this thread runs, if it runs one.
+    public static var current: Cancellation? {
+        Thread.current.threadDictionary[threadKey] as? Cancellation
+    }
+
+    /// Throws `CancellationError` when the operation this thread runs is cancelled.
+    public static func checkCurrent() throws {
+        try current?.checkCancellation()
+    }
+
+    /// Watches the statements of `connection` until ``detach(from:)``.
+    func attach(to connection: Connection) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if cancelled { throw CancellationError() }
+        self.connection = connection
+        sqlite3_progress_handler(connection.handle, Self.progressInterval, { context in
+            Unmanaged<Cancellation>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Stops watching `connection`, before another operation may use it.
+    func detach(from connection: Connection) {
+        lock.lock()
+        defer { lock.unlock() }
+        sqlite3_progress_handler(connection.handle, 0, nil, nil)
+        self.connection = nil
+    }
+}
