@@ -19,12 +19,12 @@ final class LiveQueryTests: XCTestCase {
         func increment() { lock.lock(); changes += 1; lock.unlock() }
     }
 
-    private func track<Value>(_ live: LiveQuery<Value>, _ counter: ChangeCounter) {
+    private static func track<Value>(_ live: LiveQuery<Value>, _ counter: ChangeCounter) {
         withObservationTracking {
             _ = live.value
         } onChange: {
             counter.increment()
-            Task { @MainActor in self.track(live, counter) }
+            Task { @MainActor in track(live, counter) }
         }
     }
 
@@ -47,7 +47,7 @@ final class LiveQueryTests: XCTestCase {
         XCTAssertFalse(open.isLoading)
         XCTAssertEqual(open.value.map(\.version), ["1.0"])
         let counter = ChangeCounter()
-        track(open, counter)
+        Self.track(open, counter)
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
@@ -72,7 +72,7 @@ final class LiveQueryTests: XCTestCase {
         await drafts.loaded()
         await count.loaded()
         let counter = ChangeCounter()
-        track(drafts, counter)
+        Self.track(drafts, counter)
 
         let commits = 60
         for index in 0..<commits { try await store.drafts.save(ReleaseDraft(version: "v\(index)")) }
