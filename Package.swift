@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Logbook",
-    platforms: [.macOS(.v14)],
+    // What Foundation's #Predicate and Observation need. Only Linux builds here; Apple builds are
+    // guarded by Tests/LogbookTests/PortabilityLintTests.swift (README: Platforms).
+    platforms: [.macOS(.v14), .iOS(.v17), .watchOS(.v10), .tvOS(.v17), .visionOS(.v1)],
     products: [
         .library(name: "SQLiteQuery", targets: ["SQLiteQuery"]),
         .library(name: "Logbook", targets: ["Logbook"]),
@@ -16,12 +18,14 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
-        .target(name: "SQLiteQuery", dependencies: ["CSQLite"]),
+        // Each library declares its required-reason API (stat) in its privacy manifest.
+        .target(name: "SQLiteQuery", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // Turns Migrations/*.sql into Swift source at build time, so the binary carries its schema.
         .executableTarget(name: "MigrationsEmbedder"),
         .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"],
                 path: "Sources/MigrationsPlugin"),
-        .target(name: "Logbook", dependencies: ["SQLiteQuery"], plugins: ["MigrationsPlugin"]),
+        .target(name: "Logbook", dependencies: ["SQLiteQuery"], resources: [.copy("PrivacyInfo.xcprivacy")],
+                plugins: ["MigrationsPlugin"]),
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).
         .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),

@@ -22,7 +22,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// A row holds a value Logbook cannot read where it reads a record (text where a date belongs,
     /// `2026-02-30` as a day), stored by another program; `logbook check` names every such row.
     case unreadableValue(path: String, detail: String)
-    /// ``Logbook/repair(dryRun:)`` refused to run: `problems` are values it cannot guess (see
+    /// `Logbook.repair(dryRun:)` refused to run: `problems` are values it cannot guess (see
     /// ``unreadableValue(path:detail:)``), to be corrected or deleted with SQL first. Nothing was written.
     case repairRefused(path: String, problems: [String])
     /// The database at `path` cannot be written: the file, or its folder, is read-only.

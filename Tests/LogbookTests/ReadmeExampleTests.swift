@@ -1,4 +1,6 @@
 import Foundation
+import LogbookTestSupport
+import Observation
 import XCTest
 import Logbook
 
@@ -27,6 +29,35 @@ final class ReadmeExampleTests: XCTestCase {
         XCTAssertEqual(january.map(\.day.description), ["2026-01-10"])
     }
 
+    /// The README's library section, as written (with a scratch file and the app's fixture plist).
+    func testAsyncLibraryExample() async throws {
+        let folder = try TemporaryFolder("logbook-readme")
+        let databaseURL = folder.file("history.sqlite")
+        let oldHistoryPlistURL = folder.file("history.plist")
+        try Data(contentsOf: Fixtures.url("history.plist")).write(to: oldHistoryPlistURL)
+
+        let store = try await Logbook.open(path: databaseURL.path)   // creates, opens and migrates, off the main thread
+        var draft = ReleaseDraft(version: "2.5.0", checklist: [ChecklistItem(title: "Screenshots")])
+        draft = try await store.drafts.save(draft)                   // insert or update, checklist in order
+        try await store.drafts.setItem(at: 1, done: true, in: draft.id.uuidString)
+        try await store.drafts.submit("2.5.0")                       // throws LogbookError.emptyVersionOnSubmit for ""
+        try await store.history.addDoneExercise("Burpee")            // now, on its calendar day in store.timeZone
+        let weeks = try await store.reports.history(by: .week)       // [HistoryReportRow]: Codable, Identifiable, .start
+        _ = try await store.importRecords(from: oldHistoryPlistURL)  // the app's own history.plist, once
+
+        XCTAssertEqual(weeks.count, 1)
+        let saved = try await store.drafts.fetch(id: draft.id)
+        XCTAssertEqual(saved?.checklist.map(\.isDone), [true])
+        XCTAssertNotNil(saved?.submittedAt)
+        let days = try await store.history.count()
+        XCTAssertGreaterThan(days, 1)
+
+        let model = await DraftsModel(store: store)
+        await model.open.loaded()
+        let open = await model.open.value
+        XCTAssertEqual(open, [])
+    }
+
     func testUntranslatablePredicateIsRefusedByName() throws {
         let test = try TestStore()
         XCTAssertThrowsError(try test.store.drafts.fetch(FetchDescriptor(
@@ -34,5 +65,14 @@ final class ReadmeExampleTests: XCTestCase {
             // Linux prints key paths to computed properties without their names; the message says what is allowed.
             XCTAssertTrue("\(error)".contains("not a stored or derived field of drafts (those are: id, version"), "\(error)")
         }
+    }
+}
+
+/// The README's view model.
+@Observable @MainActor final class DraftsModel {
+    let open: LiveQuery<[ReleaseDraft]>
+    init(store: Logbook) {
+        open = store.drafts.liveQuery(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil },
+                                                      sortBy: [SortDescriptor(\.version)]))
     }
 }

@@ -13,12 +13,12 @@ public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
     public var checklist: [ChecklistItem]
     /// When the draft was submitted; nil until then.
     public var submittedAt: Date?
-    /// When the draft was made: stored as given by ``DraftRepository/save(_:)`` (so drafts moved in
+    /// When the draft was made: stored as given by `DraftRepository.save(_:)` (so drafts moved in
     /// keep their dates); no editing call changes it.
     public var createdAt: Date
-    /// When the draft last changed: stored as given by ``DraftRepository/save(_:)``, set to the store's clock
-    /// by the editing calls (``DraftRepository/edit(_:version:whatsNew:)``,
-    /// ``DraftRepository/submit(_:at:)``, …).
+    /// When the draft last changed: stored as given by `DraftRepository.save(_:)`, set to the store's clock
+    /// by the editing calls (`DraftRepository.edit(_:version:whatsNew:)`,
+    /// `DraftRepository.submit(_:at:)`, …).
     public var updatedAt: Date
 
     /// A draft with the values given. `createdAt` and `updatedAt` not given are both the one instant

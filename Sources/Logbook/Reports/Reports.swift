@@ -105,7 +105,7 @@ extension Reports {
 
     /// Whether the history and exercise reports read the tallies (fast), or count the exercise rows
     /// because another program's writes left the tallies behind them (exact, slower, until
-    /// ``Logbook/repair(dryRun:)`` or Logbook's next write to the changed days).
+    /// `Logbook.repair(dryRun:)` or Logbook's next write to the changed days).
     public func readsTallies() throws -> Bool {
         try database.read { try ExerciseTallies.areCurrent(in: $0) }
     }

@@ -13,8 +13,8 @@ public struct DraftRepository: Sendable {
     /// Every field is stored as given, `createdAt` and `updatedAt` included, so drafts moved in
     /// from an app's files keep their dates. What the caller does not set, the initializer fills
     /// in: `ReleaseDraft(…)` stamps both dates with the moment it was made unless they are passed.
-    /// The editing methods below (``edit(_:version:whatsNew:)``, ``setItem(at:done:in:)``,
-    /// ``submit(_:at:)``, …) set `updatedAt` to the store's clock.
+    /// The editing methods below (`edit(_:version:whatsNew:)`, `setItem(at:done:in:)`,
+    /// `submit(_:at:)`, …) set `updatedAt` to the store's clock.
     @discardableResult
     public func save(_ draft: ReleaseDraft) throws -> ReleaseDraft {
         try database.write { connection in try save(draft, in: connection) }

@@ -4,7 +4,7 @@ import Observation
 /// A value read from the store that stays current: the records of a fetch, a count or a report,
 /// fetched again whenever this process or any other commits a change to the file, and replaced
 /// only when the change alters it. An `@Observable` object on the main actor, for a SwiftUI view
-/// (through ``LiveFetch`` where SwiftUI exists) or an `@Observable` view model:
+/// (through `LiveFetch` where SwiftUI exists) or an `@Observable` view model:
 ///
 /// ```swift
 /// @Observable @MainActor final class DraftsModel {

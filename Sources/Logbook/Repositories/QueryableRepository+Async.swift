@@ -1,7 +1,7 @@
 import Foundation
 
 extension QueryableRepository where Record: Sendable {
-    /// ``fetch(_:)-(FetchDescriptor<Record>)`` off the caller's thread, on a read connection of its
+    /// `fetch(_:)` off the caller's thread, on a read connection of its
     /// own; cancelling the task stops the fetch.
     public func fetch(_ descriptor: FetchDescriptor<Record>) async throws -> [Record] {
         try await storage.database.perform { try self.fetch(descriptor) }
@@ -12,7 +12,7 @@ extension QueryableRepository where Record: Sendable {
         try await storage.database.perform { try self.fetchCount(descriptor) }
     }
 
-    /// `fetch(_:)` of a ``RecordQuery`` off the caller's thread.
+    /// `fetch(_:)` of a `RecordQuery` off the caller's thread.
     public func fetch(_ query: RecordQuery) async throws -> [Record] {
         try await storage.database.perform { try self.fetch(query) }
     }

@@ -1,7 +1,7 @@
 import SQLiteQuery
 
 /// What another program's writes can leave wrong in the data Logbook derives, found and put right
-/// the same way by ``Logbook/check()`` and ``Logbook/repair(dryRun:)``: rows whose parent is gone
+/// the same way by `Logbook.check()` and `Logbook.repair(dryRun:)`: rows whose parent is gone
 /// (deleted with foreign keys off), positions that are not 1…n, keys that are not the key of their
 /// text, and tallies that disagree with a recount.
 enum DerivedDataAudit {

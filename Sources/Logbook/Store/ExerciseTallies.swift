@@ -101,7 +101,7 @@ struct ExerciseTallies {
     }
 
     /// Recounts every day, week and month from the exercises table, as after exercise rows that
-    /// another program inserted (which no trigger sees): ``Logbook/repair(dryRun:)``.
+    /// another program inserted (which no trigger sees): `Logbook.repair(dryRun:)`.
     static func rebuild(in connection: Connection) throws {
         try connection.execute("""
             DELETE FROM exercise_weeks;

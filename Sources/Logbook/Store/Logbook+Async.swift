@@ -16,17 +16,17 @@ extension Logbook {
         }
     }
 
-    /// ``check()`` off the caller's thread.
+    /// `check()` off the caller's thread.
     public func check() async throws -> CheckReport {
         try await database.perform { try self.check() }
     }
 
-    /// ``repair(dryRun:)`` off the caller's thread.
+    /// `repair(dryRun:)` off the caller's thread.
     public func repair(dryRun: Bool = false) async throws -> RepairReport {
         try await database.perform { try self.repair(dryRun: dryRun) }
     }
 
-    /// ``backup(to:)`` off the caller's thread.
+    /// `backup(to:)` off the caller's thread.
     public func backup(to path: String) async throws -> BackupSummary {
         try await database.perform { try self.backup(to: path) }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteQuery
 
-/// What ``Logbook/backup(to:)`` wrote.
+/// What `Logbook.backup(to:)` wrote.
 public struct BackupSummary: Sendable, Equatable {
     /// The copy's path, as given.
     public let path: String

@@ -20,7 +20,7 @@ public struct CheckReport: Sendable, Equatable {
     public var schemaProblems: [String]
     /// What another program's writes left inconsistent: rows whose parent is gone, positions that
     /// are not 1…n, keys that are not the key of their text, tallies that disagree with a recount.
-    /// ``Logbook/repair(dryRun:)`` puts all of it right.
+    /// `Logbook.repair(dryRun:)` puts all of it right.
     public var derivedDataProblems: [String]
     /// Values another program stored that Logbook cannot read where it reads records (a day
     /// `2026-02-30`, text where a date belongs, a lowercase id), by table, column and row; these

@@ -1,6 +1,6 @@
 import SQLiteQuery
 
-/// What ``Logbook/repair(dryRun:)`` changed (or, for a dry run, would change).
+/// What `Logbook.repair(dryRun:)` changed (or, for a dry run, would change).
 public struct RepairReport: Sendable, Equatable {
     /// One line per kind of change, for people: "recomputed 3 keys", …; empty when all was well.
     public var changes: [String]
@@ -10,7 +10,7 @@ extension Logbook {
     /// Puts right, in one transaction, what other programs' writes can leave inconsistent: removes
     /// rows whose parent is gone, renumbers positions that are not 1…n (keeping their order),
     /// recomputes every key, and recounts every tally and day total. The database passes
-    /// ``check()`` after it (unless the file itself is damaged). A dry run reports and writes nothing.
+    /// `check()` after it (unless the file itself is damaged). A dry run reports and writes nothing.
     ///
     /// Throws ``LogbookError/repairRefused(path:problems:)``, writing nothing, while a row holds a
     /// value Logbook cannot read (``CheckReport/storedValueProblems``): those need a person.

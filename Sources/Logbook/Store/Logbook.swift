@@ -17,7 +17,7 @@ public final class Logbook: Sendable {
     /// (`ANALYZE`, an app's own tables in the same file, a `Connection` function of your own).
     ///
     /// Logbook's own tables written through it must follow the contract for other writers in the
-    /// article <doc:TheDatabaseFile> (comparison keys, positions, foreign keys on); ``check()`` tells what went wrong.
+    /// article <doc:TheDatabaseFile> (comparison keys, positions, foreign keys on); `check()` tells what went wrong.
     public var underlyingDatabase: Database { database }
     /// The time zone that decides which calendar day an exercise belongs to.
     public let timeZone: TimeZone

@@ -4,8 +4,8 @@ import SQLiteQuery
 /// Values another program stored where Logbook reads its records that Logbook cannot read: text
 /// where a date belongs, `2026-02-30` as a day, a lowercase or malformed id, a date outside years
 /// 0001 to 9999. SQLite's column types and `CHECK`s let such values in; a record holding one cannot
-/// be listed, exported or reported. ``Logbook/check()`` names them (table, column, row) and
-/// ``Logbook/repair(dryRun:)`` refuses to run until they are corrected, since no repair can guess
+/// be listed, exported or reported. `Logbook.check()` names them (table, column, row) and
+/// `Logbook.repair(dryRun:)` refuses to run until they are corrected, since no repair can guess
 /// the value that was meant.
 enum StoredValueAudit {
     /// Every column records are read from, from the record declarations in ``Tables``.

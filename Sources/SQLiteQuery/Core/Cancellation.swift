@@ -4,7 +4,7 @@ import Foundation
 /// Stops the SQL of one operation from another thread: the `async` forms of a store's calls make
 /// one per call and cancel it when their task is cancelled.
 ///
-/// While ``run(_:)`` runs its body, every ``Database/read(_:)`` and ``Database/write(_:)`` in it
+/// While ``run(_:)`` runs its body, every `Database.read(_:)` and `Database.write(_:)` in it
 /// attaches the token to the connection it uses. ``cancel()`` then interrupts the statement running
 /// there (`sqlite3_interrupt`), and a progress handler makes every statement the operation steps
 /// afterwards fail with `SQLITE_INTERRUPT`, so the transaction rolls back and nothing is written.

@@ -28,12 +28,12 @@ extension Database {
         }
     }
 
-    /// ``read(_:)`` off the caller's thread: beside other reads and the write, in a snapshot.
+    /// `read(_:)` off the caller's thread: beside other reads and the write, in a snapshot.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
         try await perform { try self.read(body) }
     }
 
-    /// ``write(_:)`` off the caller's thread.
+    /// `write(_:)` off the caller's thread.
     public func write<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
         try await perform { try self.write(body) }
     }

@@ -5,7 +5,7 @@ import Foundation
 /// connections, so reads run beside each other and beside the write, each in a snapshot of the last
 /// commit before it began.
 ///
-/// A call made inside another on the same thread (a repository call inside ``write(_:)``) runs on
+/// A call made inside another on the same thread (a repository call inside `write(_:)`) runs on
 /// the connection of the outer one, as a savepoint, and so sees its uncommitted changes.
 ///
 /// ```swift
@@ -36,7 +36,7 @@ public final class Database: @unchecked Sendable {
     let workQueue = DispatchQueue(label: "org.logbook.SQLiteQuery.Database", qos: .userInitiated, attributes: .concurrent)
     /// The connection each thread is inside, so that nested calls run on it.
     private let threadConnections = ThreadConnections()
-    /// How a failure inside ``read(_:)``, ``write(_:)`` and ``withConnection(_:)`` reaches the caller.
+    /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
     private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
     private let lock = NSRecursiveLock()

@@ -18,7 +18,7 @@ extension TableDescription {
                   limitSQL: limitSQL(limit, offset))
     }
 
-    /// The page of records a ``RecordQuery`` selects.
+    /// The page of records a `RecordQuery` selects.
     public func page(_ query: RecordQuery, schema: QuerySchema<Record>, in connection: Connection) throws -> FetchPage {
         var condition = SQLRenderer()
         if let expression = query.condition { condition.append(expression) }
