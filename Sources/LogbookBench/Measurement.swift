@@ -17,6 +17,18 @@ func median(runs: Int, setup: () throws -> Void = {}, _ body: () throws -> Void)
     return times.sorted()[times.count / 2]
 }
 
+/// The median of `runs` timings of an `async` body; `setup` runs before each, untimed.
+func asyncMedian(runs: Int, setup: () throws -> Void = {}, _ body: () async throws -> Void) async rethrows -> Double {
+    var times: [Double] = []
+    for _ in 0..<runs {
+        try setup()
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    return times.sorted()[times.count / 2]
+}
+
 /// Runs a program to completion, its stdin and stdout redirected to files, and returns its wall
 /// time and peak resident size in KiB. The peak comes from `/usr/bin/time`, which forks the program
 /// from its own small process: a child spawned straight from this benchmark would report this

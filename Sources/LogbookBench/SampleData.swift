@@ -23,10 +23,10 @@ struct SampleData {
 
     static let firstDay = CalendarDay("1700-01-01")!
 
-    /// `count` consecutive days from 1700-01-01, `perDay` exercises each.
-    mutating func days(_ count: Int, perDay: Int) -> [ExerciseDay] {
+    /// `count` consecutive days from `first` (1700-01-01), `perDay` exercises each.
+    mutating func days(_ count: Int, perDay: Int, from first: CalendarDay = Self.firstDay) -> [ExerciseDay] {
         (0..<count).map { offset in
-            let day = Self.firstDay.adding(days: offset)!
+            let day = first.adding(days: offset)!
             let date = Date(timeIntervalSince1970: Double(day.dayNumber) * 86_400 + Double(below(86_400_000)) / 1000)
             var id = UUID().uuid
             withUnsafeMutableBytes(of: &id) { bytes in

@@ -141,6 +141,71 @@ let rawCount = median(runs: runs, setup: { rawCounts = [] }) {
 agree(logbookCounts == rawCounts && rawCounts.contains { $0 > 0 }, "count")
 report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount, raw: rawCount, target: "≤1.1x (1.2x)")
 
+// MARK: The async forms, against the synchronous ones
+
+var asyncRanges: [[ExerciseDay]] = []
+let asyncRange = try await asyncMedian(runs: runs, setup: { asyncRanges = [] }) {
+    for (first, last) in rangeWindows {
+        let found = try await store.history.fetch(FetchDescriptor(
+            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
+        if asyncRanges.count < 100 { asyncRanges.append(found) }
+    }
+}
+agree(asyncRanges == rawRanges, "async range fetch")
+report("  the same, async (ratio to the sync form)", logbook: asyncRange, raw: logbookRange, target: "≤1.1x sync")
+var asyncCounts: [Int] = []
+let asyncCount = try await asyncMedian(runs: runs, setup: { asyncCounts = [] }) {
+    for (index, (first, last)) in countWindows.enumerated() {
+        let name = SampleData.exerciseNames[index % SampleData.exerciseNames.count]
+        asyncCounts.append(try await store.history.fetchCount(FetchDescriptor(
+            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last && $0.exercises.contains(name) })))
+    }
+}
+agree(asyncCounts == rawCounts, "async count")
+report("  the counts, async (ratio to the sync form)", logbook: asyncCount, raw: logbookCount, target: "≤1.1x sync")
+
+// MARK: Reads in one process beside each other and beside a write
+
+_ = try store.backup(to: path("pool.sqlite"))
+var singleOptions = Connection.Options()
+singleOptions.maximumReaders = 0
+let pooled = try Logbook(path: path("pool.sqlite"))
+let single = try Logbook(path: path("pool.sqlite"), options: singleOptions)
+let readerThreads = 4
+/// The range fetches split over `readerThreads` threads, while `store` writes `extraDays` in one
+/// transaction on another thread when asked; the readers' wall time.
+func concurrentReads(_ store: Logbook, writing extraDays: [ExerciseDay]?) -> Double {
+    let writer = extraDays.map { days in Thread { try! store.history.save(days) } }
+    return seconds {
+        writer?.start()
+        DispatchQueue.concurrentPerform(iterations: readerThreads) { reader in
+            let share = rangeWindows.count / readerThreads
+            for (first, last) in rangeWindows[(reader * share)..<((reader + 1) * share)] {
+                let found = try! store.history.fetch(FetchDescriptor(
+                    predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
+                precondition(found.count == 30)
+            }
+        }
+        while writer.map({ !$0.isFinished }) ?? false { usleep(1_000) }
+    }
+}
+/// Days after the sample history, the `batch`th tenth of its length.
+func extraDays(batch: Int) -> [ExerciseDay] {
+    var generator = SampleData(seed: UInt64(batch))
+    return generator.days(dayCount / 10, perDay: 5, from: SampleData.firstDay.adding(days: dayCount + batch * dayCount / 10)!)
+}
+let pooledReads = try median(runs: runs) { _ = concurrentReads(pooled, writing: nil) }
+let singleReads = try median(runs: runs) { _ = concurrentReads(single, writing: nil) }
+report("\(fetchCount) fetches on \(readerThreads) threads: read pool / one connection", logbook: pooledReads, raw: singleReads,
+       target: "< 1x")
+var pooledBeside = 0.0, singleBeside = 0.0
+for run in 0..<runs {
+    let forPooled = extraDays(batch: 2 * run), forSingle = extraDays(batch: 2 * run + 1)
+    pooledBeside += concurrentReads(pooled, writing: forPooled) / Double(runs)
+    singleBeside += concurrentReads(single, writing: forSingle) / Double(runs)
+}
+report("  the same beside a \(dayCount / 2)-exercise write (mean)", logbook: pooledBeside, raw: singleBeside, target: "< 1x")
+
 // MARK: Drafts: a #Predicate, two sort keys, limit 20
 
 try store.drafts.save(contentsOf: drafts)
