@@ -30,7 +30,7 @@ let package = Package(
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).
         .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),
         // Seeded generators of adversarial text and dates, and helpers every test target shares.
-        .target(name: "LogbookTestSupport", path: "Tests/LogbookTestSupport"),
+        .target(name: "LogbookTestSupport", dependencies: ["SQLiteQuery"], path: "Tests/LogbookTestSupport"),
         .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery", "LogbookTestSupport"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery", "LogbookTestSupport"]),
         // Runs the built `logbook` binary, as a user would; depending on LogbookCLI gets it built first.

@@ -51,6 +51,8 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case emptyVersionOnSubmit(id: UUID)
     /// A checklist position outside 1...count.
     case itemPositionOutOfRange(position: Int, count: Int, draft: UUID)
+    /// The draft's checklist has no item with this id.
+    case itemNotFound(id: UUID, draft: UUID)
     /// No exercise record for this day.
     case dayNotFound(CalendarDay)
     /// A value outside what Logbook stores (an empty exercise name, a date outside years 1–9999).
@@ -90,6 +92,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
             count == 0
                 ? "item \(position) does not exist: draft \(draft.uuidString) has no checklist items"
                 : "item \(position) does not exist: draft \(draft.uuidString) has items 1 to \(count)"
+        case .itemNotFound(let id, let draft): "draft \(draft.uuidString) has no checklist item \(id.uuidString)"
         case .dayNotFound(let day): "no exercises recorded on \(day)"
         case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"

@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import SQLiteQuery
+import LogbookTestSupport
 import XCTest
 
 /// `init`, `migrate`, `check`, the global options and the error conventions, run on the real binary.
@@ -125,6 +126,22 @@ final class FoundationCLITests: XCTestCase {
         for (line, name) in zip(result.lines, names) {
             XCTAssertTrue(line.hasPrefix("\(name)\tapplied 20"), result.stdout)
         }
+    }
+
+    func testAnAppsOwnTablesAreListedByStatusAndLeftAloneByEveryCommand() throws {
+        let cli = try CLIHarness()
+        let notes = try Migrator(migrations: [NoteTagModel.migration], set: "notes")
+        let app = try Logbook(path: cli.database.path, appMigrations: notes)
+        try app.records(NoteTagModel.notes).save(NoteTagModel.Note(title: "Pack", createdAt: Date(timeIntervalSinceReferenceDate: 0)))
+        let status = try cli.run(["migrate", "--status"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertEqual(status.lines.count, Schema.migrationFiles.count + 1)
+        XCTAssertTrue(status.lines.last?.hasPrefix("notes/0001_create_notes\tapplied 20") == true, status.stdout)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+        XCTAssertEqual(try cli.run(["migrate"]).status, 0)
+        try cli.run(["history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"])
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "1\n")
+        XCTAssertEqual(try app.records(NoteTagModel.notes).fetchCount(), 1, "the app's rows are as it left them")
     }
 
     func testDatabasePathResolution() throws {

@@ -62,6 +62,34 @@ final class DraftRepositoryTests: XCTestCase {
         XCTAssertThrowsError(try drafts.moveItem(from: 1, to: 0, in: reference))
     }
 
+    func testDraftsAndItemsAreAddressedByTypedIds() throws {
+        let test = try TestStore()
+        let drafts = test.store.drafts
+        let items = ["Screenshots", "Notes", "Tag"].map { ChecklistItem(title: $0) }
+        let draft = try drafts.save(ReleaseDraft(version: "2.5.0", checklist: items))
+        // A version that is another draft's id in text is still that draft's version, not an id.
+        let lookalike = try drafts.save(ReleaseDraft(version: draft.id.uuidString))
+
+        XCTAssertEqual(try drafts.setItem(items[1].id, done: true, in: draft.id).checklist.map(\.isDone), [false, true, false])
+        XCTAssertEqual(try drafts.moveItem(items[2].id, to: 1, in: draft.id).checklist.map(\.title), ["Tag", "Screenshots", "Notes"])
+        XCTAssertEqual(try drafts.removeItem(items[0].id, from: draft.id).checklist.map(\.title), ["Tag", "Notes"])
+        XCTAssertEqual(try drafts.edit(draft.id, whatsNew: "Faster").whatsNew, "Faster")
+        XCTAssertEqual(try drafts.resolve(DraftReference.id(draft.id)).id, draft.id)
+        XCTAssertEqual(try drafts.resolve(lookalike.id).id, lookalike.id)
+
+        let before = try drafts.fetchAll()
+        XCTAssertThrowsError(try drafts.setItem(UUID(), done: true, in: draft.id)) { error in
+            guard case LogbookError.itemNotFound(_, let owner) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(owner, draft.id)
+        }
+        XCTAssertThrowsError(try drafts.submit(UUID())) { error in
+            guard case LogbookError.draftNotFound = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertEqual(try drafts.fetchAll(), before, "refusals change nothing")
+        XCTAssertEqual(try drafts.delete(draft.id).id, draft.id)
+        XCTAssertNil(try drafts.fetch(id: draft.id))
+    }
+
     func testSubmitRefusesEmptyVersionAndWritesNothing() throws {
         let test = try TestStore()
         let draft = try test.store.drafts.save(ReleaseDraft(version: "", checklist: [ChecklistItem(title: "x")]))

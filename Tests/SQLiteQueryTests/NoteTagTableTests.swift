@@ -6,41 +6,11 @@ import SQLiteQuery
 /// The table layer is general: a SwiftData-style `Note` with `Tag`s in a many-to-many relationship,
 /// which is no part of Logbook, needs only a migration and table descriptions.
 final class NoteTagTableTests: XCTestCase {
-    struct Tag: Sendable, Equatable {
-        var id: UUID
-        var name: String
-    }
-
-    struct Note: Sendable, Equatable {
-        var id: UUID
-        var title: String
-        var createdAt: Date
-        var tags: [Tag]
-    }
-
-    static let migration = Migration(version: 1, name: "create_notes", sql: """
-        CREATE TABLE notes (
-            pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, title TEXT NOT NULL, title_key TEXT NOT NULL,
-            created_at REAL NOT NULL);
-        CREATE TABLE tags (pk INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
-        CREATE TABLE note_tags (
-            note_pk INTEGER NOT NULL REFERENCES notes (pk) ON DELETE CASCADE,
-            position INTEGER NOT NULL,
-            tag_pk INTEGER NOT NULL REFERENCES tags (pk) ON DELETE CASCADE,
-            PRIMARY KEY (note_pk, position)) WITHOUT ROWID;
-        CREATE INDEX note_tags_by_tag ON note_tags (tag_pk);
-        """)
-
-    static let tags = TableDescription<Tag>(
-        "tags", identity: .column("id", \.id), columns: [.column("name", \.name)],
-        decode: { Tag(id: try $0.column(0), name: try $0.column(1)) })
-
-    static let notes = TableDescription<Note>(
-        "notes", identity: .column("id", \.id),
-        columns: [.column("title", \.title, comparisonKey: "title_key"), .column("created_at", \.createdAt)],
-        children: [LinkedChildren(\Note.tags, through: "note_tags", parentColumn: "note_pk", elementColumn: "tag_pk",
-                                  elementTable: tags)],
-        decode: { Note(id: try $0.column(0), title: try $0.column(1), createdAt: try $0.column(2), tags: []) })
+    typealias Tag = NoteTagModel.Tag
+    typealias Note = NoteTagModel.Note
+    static let migration = NoteTagModel.migration
+    static let tags = NoteTagModel.tags
+    static let notes = NoteTagModel.notes
 
     private var folder: TemporaryFolder!
     private var database: Database!

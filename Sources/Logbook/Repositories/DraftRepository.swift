@@ -56,14 +56,24 @@ public struct DraftRepository: Sendable {
         try database.read { try table.count(in: $0) }
     }
 
-    /// Finds the one draft that `reference` names: its id, a unique prefix of its id (any case),
-    /// or its version. Throws ``LogbookError/draftNotFound(_:)`` or
+    /// Finds the one draft that `reference` names: an id (a `ReleaseDraft.ID`) exactly, or text
+    /// as the CLI reads it: an id, a unique prefix of one (any case), or a version. Throws ``LogbookError/draftNotFound(_:)`` or
     /// ``LogbookError/ambiguousDraft(_:ids:)``.
-    public func resolve(_ reference: String) throws -> ReleaseDraft {
+    public func resolve(_ reference: some DraftReferring) throws -> ReleaseDraft {
         try database.read { try resolve(reference, in: $0) }
     }
 
-    func resolve(_ reference: String, in connection: Connection) throws -> ReleaseDraft {
+    func resolve(_ reference: some DraftReferring, in connection: Connection) throws -> ReleaseDraft {
+        switch reference.draftReference {
+        case .id(let id):
+            guard let draft = try table.fetchOne(identity: id, in: connection) else { throw LogbookError.draftNotFound(id.uuidString) }
+            return draft
+        case .text(let text):
+            return try resolve(text: text, in: connection)
+        }
+    }
+
+    private func resolve(text reference: String, in connection: Connection) throws -> ReleaseDraft {
         if let id = UUID(uuidString: reference), let draft = try table.fetchOne(identity: id, in: connection) {
             return draft
         }
@@ -89,7 +99,7 @@ public struct DraftRepository: Sendable {
 
     /// Changes the fields given (nil leaves a field as it is) of the draft `reference` names.
     @discardableResult
-    public func edit(_ reference: String, version: String? = nil, whatsNew: String? = nil) throws -> ReleaseDraft {
+    public func edit(_ reference: some DraftReferring, version: String? = nil, whatsNew: String? = nil) throws -> ReleaseDraft {
         try modify(reference) { draft in
             if let version { draft.version = version }
             if let whatsNew { draft.whatsNew = whatsNew }
@@ -98,13 +108,13 @@ public struct DraftRepository: Sendable {
 
     /// Appends items, not done, to the checklist, in order.
     @discardableResult
-    public func addItems(_ titles: [String], to reference: String) throws -> ReleaseDraft {
+    public func addItems(_ titles: [String], to reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { $0.checklist += titles.map { ChecklistItem(title: $0) } }
     }
 
     /// Marks the item at the 1-based `position` done or not done.
     @discardableResult
-    public func setItem(at position: Int, done: Bool, in reference: String) throws -> ReleaseDraft {
+    public func setItem(at position: Int, done: Bool, in reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
             try checkPosition(position, in: draft)
             draft.checklist[position - 1].isDone = done
@@ -113,7 +123,7 @@ public struct DraftRepository: Sendable {
 
     /// Removes the item at the 1-based `position`; the items after it move up.
     @discardableResult
-    public func removeItem(at position: Int, from reference: String) throws -> ReleaseDraft {
+    public func removeItem(at position: Int, from reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
             try checkPosition(position, in: draft)
             draft.checklist.remove(at: position - 1)
@@ -122,7 +132,7 @@ public struct DraftRepository: Sendable {
 
     /// Moves the item at 1-based `position` so that it ends up at `destination`.
     @discardableResult
-    public func moveItem(from position: Int, to destination: Int, in reference: String) throws -> ReleaseDraft {
+    public func moveItem(from position: Int, to destination: Int, in reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
             try checkPosition(position, in: draft)
             try checkPosition(destination, in: draft)
@@ -131,10 +141,38 @@ public struct DraftRepository: Sendable {
         }
     }
 
+    /// Marks the item with id `item` (the first, should the checklist hold copies of it) done or not done.
+    @discardableResult
+    public func setItem(_ item: ChecklistItem.ID, done: Bool, in reference: some DraftReferring) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            draft.checklist[try index(of: item, in: draft)].isDone = done
+        }
+    }
+
+    /// Removes the item with id `item` (the first, should the checklist hold copies of it).
+    @discardableResult
+    public func removeItem(_ item: ChecklistItem.ID, from reference: some DraftReferring) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            draft.checklist.remove(at: try index(of: item, in: draft))
+        }
+    }
+
+    /// Moves the item with id `item` (the first, should the checklist hold copies of it) so that it
+    /// ends up at the 1-based `destination`.
+    @discardableResult
+    public func moveItem(_ item: ChecklistItem.ID, to destination: Int, in reference: some DraftReferring) throws -> ReleaseDraft {
+        try modify(reference) { draft in
+            let position = try index(of: item, in: draft)
+            try checkPosition(destination, in: draft)
+            let moved = draft.checklist.remove(at: position)
+            draft.checklist.insert(moved, at: destination - 1)
+        }
+    }
+
     /// Marks the draft submitted at `date`. Refused, changing nothing, when its version is empty:
     /// "Refusing to submit: no version set".
     @discardableResult
-    public func submit(_ reference: String, at date: Date? = nil) throws -> ReleaseDraft {
+    public func submit(_ reference: some DraftReferring, at date: Date? = nil) throws -> ReleaseDraft {
         try modify(reference) { draft in
             guard !draft.version.isEmpty else { throw LogbookError.emptyVersionOnSubmit(id: draft.id) }
             draft.submittedAt = date ?? now()
@@ -143,7 +181,7 @@ public struct DraftRepository: Sendable {
 
     /// Deletes the draft and its checklist. Returns the deleted draft.
     @discardableResult
-    public func delete(_ reference: String) throws -> ReleaseDraft {
+    public func delete(_ reference: some DraftReferring) throws -> ReleaseDraft {
         try database.write { connection in
             let draft = try resolve(reference, in: connection)
             try table.delete(identity: draft.id, in: connection)
@@ -152,13 +190,20 @@ public struct DraftRepository: Sendable {
     }
 
     /// Reads, changes and saves one draft in one transaction.
-    private func modify(_ reference: String, _ change: (inout ReleaseDraft) throws -> Void) throws -> ReleaseDraft {
+    private func modify(_ reference: some DraftReferring, _ change: (inout ReleaseDraft) throws -> Void) throws -> ReleaseDraft {
         try database.write { connection in
             var draft = try resolve(reference, in: connection)
             try change(&draft)
             draft.updatedAt = now()
             return try save(draft, in: connection)
         }
+    }
+
+    private func index(of item: ChecklistItem.ID, in draft: ReleaseDraft) throws -> Int {
+        guard let index = draft.checklist.firstIndex(where: { $0.id == item }) else {
+            throw LogbookError.itemNotFound(id: item, draft: draft.id)
+        }
+        return index
     }
 
     private func checkPosition(_ position: Int, in draft: ReleaseDraft) throws {

@@ -78,7 +78,9 @@ extension QueryableRepository where Record: Encodable & Sendable {
                           options: ObservationOptions = ObservationOptions()) -> LiveQuery<[Record]> {
         LiveQuery(initial: [], stream: observe(descriptor, options: options))
     }
+}
 
+extension QueryableRepository where Record: Sendable {
     /// How many records `descriptor` selects, kept current; 0 until loaded.
     @MainActor
     public func liveCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor(),

@@ -5,12 +5,10 @@ import SQLiteQuery
 /// offset) or their IR form, shared by both repositories. The predicate and the sort run in
 /// SQLite; a predicate that cannot be translated exactly throws ``LogbookError/unsupportedQuery(_:)``.
 public protocol QueryableRepository: Sendable {
-    /// The record type fetched: ``ReleaseDraft`` or ``ExerciseDay``.
+    /// The record type fetched: ``ReleaseDraft``, ``ExerciseDay``, or an app's own.
     associatedtype Record
-    /// Where the records live; opaque outside Logbook.
+    /// Where the records live and how they are declared; opaque outside Logbook.
     var storage: RepositoryStorage<Record> { get }
-    /// The record type's fields for predicates, sorts and `--where` filters.
-    static var schema: QuerySchema<Record> { get }
 }
 
 /// The database and the table declaration a repository reads. Its members are Logbook's own:
@@ -18,6 +16,8 @@ public protocol QueryableRepository: Sendable {
 public struct RepositoryStorage<Record> {
     let database: Database
     let table: TableDescription<Record>
+    /// The record type's fields for predicates, sorts and `--where` filters.
+    var schema: QuerySchema<Record> { table.querySchema }
 }
 
 extension QueryableRepository {
@@ -43,7 +43,7 @@ extension QueryableRepository {
     /// ``LogbookError/invalidFilter(_:message:position:)`` naming the place of the problem.
     public func query(where filter: String, timeZone: TimeZone = .current) throws -> RecordQuery {
         do {
-            return RecordQuery(condition: try Self.schema.condition(for: try FilterParser.parse(filter), timeZone: timeZone))
+            return RecordQuery(condition: try storage.schema.condition(for: try FilterParser.parse(filter), timeZone: timeZone))
         } catch let error as FilterParser.SyntaxError {
             throw LogbookError.invalidFilter(filter, message: error.message, position: error.position)
         } catch let error as QueryError {
@@ -55,7 +55,7 @@ extension QueryableRepository {
     /// ``LogbookError/unsupportedQuery(_:)``, naming the construct.
     func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
         do {
-            return try Self.schema.query(for: descriptor)
+            return try storage.schema.query(for: descriptor)
         } catch {
             throw LogbookError.reported(error, path: storage.database.path)
         }
@@ -72,9 +72,9 @@ extension QueryableRepository {
     /// Calls `body` with each record `query` selects, one at a time, in one read transaction:
     /// memory stays flat however many records there are.
     public func forEach(_ query: RecordQuery, _ body: (Record) throws -> Void) throws {
-        let table = storage.table
+        let (table, schema) = (storage.table, storage.schema)
         try storage.database.read { connection in
-            let cursor = try table.cursor(try table.page(query, schema: Self.schema, in: connection), in: connection)
+            let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
             while let record = try cursor.next() { try body(record) }
         }
     }

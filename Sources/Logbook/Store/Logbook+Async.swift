@@ -1,17 +1,21 @@
 import Foundation
+import SQLiteQuery
 
 /// The `async` forms of the store's own calls: each runs its synchronous namesake on the store's
 /// queue, never on the caller's thread or actor, and stops its SQL when the task is cancelled (an
 /// import or repair then rolls back and writes nothing).
 extension Logbook {
     /// Opens (creating and migrating) the database at `path` off the caller's thread, as
-    /// ``init(path:timeZone:now:options:)`` does: what an app calls at launch.
+    /// ``init(path:timeZone:now:options:appMigrations:)`` does: what an app calls at launch.
     public static func open(path: String, timeZone: TimeZone = .current,
                             now: @escaping @Sendable () -> Date = Date.init,
-                            options: Connection.Options = Connection.Options()) async throws -> Logbook {
+                            options: Connection.Options = Connection.Options(),
+                            appMigrations: Migrator? = nil) async throws -> Logbook {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try Logbook(path: path, timeZone: timeZone, now: now, options: options) })
+                continuation.resume(with: Result {
+                    try Logbook(path: path, timeZone: timeZone, now: now, options: options, appMigrations: appMigrations)
+                })
             }
         }
     }

@@ -34,10 +34,18 @@ public final class Logbook: Sendable {
     ///
     /// `now` is the clock for `createdAt`, `updatedAt` and exercises recorded without a date.
     /// `options` tune the connection (page cache, memory map, busy timeout).
+    ///
+    /// `appMigrations` is an app's own migration set (`Migrator(migrations:set:)` with a name),
+    /// for its own tables in the same file: applied after Logbook's, each once, checksummed and
+    /// recorded under its name in `app_migrations`, so that neither is taken for a newer version of
+    /// the other. A file holding migrations of the set that the app does not know (written by a newer
+    /// version of the app) is refused, changing nothing.
     public convenience init(path: String, timeZone: TimeZone = .current,
                             now: @escaping @Sendable () -> Date = Date.init,
-                            options: Connection.Options = Connection.Options()) throws {
-        try self.init(path: path, timeZone: timeZone, now: now, options: options, mode: .migrate)
+                            options: Connection.Options = Connection.Options(),
+                            appMigrations: Migrator? = nil) throws {
+        try self.init(path: path, timeZone: timeZone, now: now, options: options, mode: .migrate,
+                      appMigrations: appMigrations)
     }
 
     /// Opens an existing database for reading only: no file is created, nothing is migrated, and
@@ -56,7 +64,7 @@ public final class Logbook: Sendable {
     }
 
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
-                 options: Connection.Options, mode: Database.OpenMode) throws {
+                 options: Connection.Options, mode: Database.OpenMode, appMigrations: Migrator? = nil) throws {
         if mode != .migrate && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
@@ -64,6 +72,12 @@ public final class Logbook: Sendable {
             database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode,
                                     reportError: { LogbookError.reported($0, path: path) })
             if mode == .migrate && !options.readOnly { try ComparisonKeyRefresh.refreshIfNeeded(database) }
+            if let appMigrations {
+                guard appMigrations.setName != nil else { throw MigrationError.invalidSetName("") }
+                try database.withConnection { connection in
+                    if mode == .migrate && !options.readOnly { try appMigrations.migrate(connection) } else { _ = try appMigrations.status(of: connection) }
+                }
+            }
         } catch {
             throw LogbookError(openingPath: path, error)
         }
@@ -80,6 +94,12 @@ public final class Logbook: Sendable {
     /// Each known migration and when it was applied (nil when pending).
     public func migrationStatus() throws -> [Migrator.Status] {
         try database.read { try database.migrator.status(of: $0) }
+    }
+
+    /// The migrations apps' own sets recorded in the file, by set name and version, whichever app
+    /// applied them (this binary need not know them).
+    public func appMigrationHistory() throws -> [(set: String, migration: Migrator.AppliedMigration)] {
+        try database.read { try Migrator.appliedAppMigrations(in: $0) }
     }
 }
 

@@ -7,7 +7,7 @@ enum MigrateCommand {
     static let command = Command(
         spec: CommandSpec(
             name: "migrate",
-            abstract: "Apply pending migrations, or list applied and pending ones.",
+            abstract: "Apply pending migrations, or list applied and pending ones (and those of apps' own tables).",
             options: [status.spec],
             examples: ["logbook migrate", "logbook migrate --status"]),
         run: { invocation in
@@ -16,6 +16,10 @@ enum MigrateCommand {
                 for status in try store.migrationStatus() {
                     let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
                     try Console.print("\(status.migration.identifier)\t\(state)")
+                }
+                // An app's own tables in the file: its set's history, which this tool only lists.
+                for (set, applied) in try store.appMigrationHistory() {
+                    try Console.print("\(set)/\(applied.identifier)\tapplied \(applied.appliedAt.iso8601Microseconds)")
                 }
                 return
             }

@@ -14,7 +14,6 @@ public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
     private var connection: Connection?
-    private static let threadKey = "org.logbook.SQLiteQuery.Cancellation"
     /// SQLite virtual-machine steps between two checks of a running statement (a few microseconds).
     private static let progressInterval: Int32 = 1_000
 
@@ -43,17 +42,15 @@ public final class Cancellation: @unchecked Sendable {
 
     /// Runs `body` on this thread with this token as ``current``.
     public func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let dictionary = Thread.current.threadDictionary
-        let previous = dictionary[Self.threadKey]
-        dictionary[Self.threadKey] = self
-        defer { dictionary[Self.threadKey] = previous }
+        let thread = ThreadState.current
+        let previous = thread.cancellation
+        thread.cancellation = self
+        defer { thread.cancellation = previous }
         return try body()
     }
 
     /// The token of the operation this thread runs, if it runs one.
-    public static var current: Cancellation? {
-        Thread.current.threadDictionary[threadKey] as? Cancellation
-    }
+    public static var current: Cancellation? { ThreadState.current.cancellation }
 
     /// Throws `CancellationError` when the operation this thread runs is cancelled.
     public static func checkCurrent() throws {

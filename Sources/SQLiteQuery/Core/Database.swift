@@ -34,8 +34,6 @@ public final class Database: @unchecked Sendable {
     /// Where ``perform(_:)`` runs work: concurrent, since reads run side by side and writes wait
     /// for each other on the writer's lock.
     let workQueue = DispatchQueue(label: "org.logbook.SQLiteQuery.Database", qos: .userInitiated, attributes: .concurrent)
-    /// The connection each thread is inside, so that nested calls run on it.
-    private let threadConnections = ThreadConnections()
     /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
     private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
@@ -105,7 +103,7 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` in a read transaction, so every statement in it sees the same snapshot: on a
     /// read connection of its own when the pool has one, beside other reads and the write.
     public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        if let connection = threadConnections.current {
+        if let connection = ThreadState.current.connections[ObjectIdentifier(self)] {
             return try reporting { try connection.transaction(.deferred) { try body(connection) } }
         }
         guard let readers else { return try onWriter { connection in try connection.transaction(.deferred) { try body(connection) } } }
@@ -123,16 +121,17 @@ public final class Database: @unchecked Sendable {
     private func onWriter<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        if threadConnections.current === writer { return try reporting { try body(writer) } }
+        if ThreadState.current.connections[ObjectIdentifier(self)] === writer { return try reporting { try body(writer) } }
         return try using(writer) { try body(writer) }
     }
 
     /// Runs `body` as the thread's outermost use of `connection`, watched by the thread's
     /// ``Cancellation``.
     private func using<Result>(_ connection: Connection, _ body: () throws -> Result) throws -> Result {
-        let outer = threadConnections.swap(connection)
-        defer { threadConnections.restore(outer) }
-        let cancellation = Cancellation.current
+        let thread = ThreadState.current
+        let outer = thread.connections.updateValue(connection, forKey: ObjectIdentifier(self))
+        defer { thread.connections[ObjectIdentifier(self)] = outer }
+        let cancellation = thread.cancellation
         return try reporting {
             try cancellation?.attach(to: connection)
             defer { cancellation?.detach(from: connection) }
@@ -146,37 +145,5 @@ public final class Database: @unchecked Sendable {
         } catch {
             throw reportError(error)
         }
-    }
-}
-
-/// Which connection of a database each thread is inside.
-private final class ThreadConnections: @unchecked Sendable {
-    private let lock = NSLock()
-    private var byThread: [ObjectIdentifier: Connection] = [:]
-
-    /// The connection the calling thread is inside, if any.
-    var current: Connection? {
-        let thread = ObjectIdentifier(Thread.current)
-        lock.lock()
-        defer { lock.unlock() }
-        return byThread[thread]
-    }
-
-    /// Records that the calling thread is inside `connection`; returns the one it was inside.
-    func swap(_ connection: Connection) -> Connection? {
-        let thread = ObjectIdentifier(Thread.current)
-        lock.lock()
-        defer { lock.unlock() }
-        let previous = byThread[thread]
-        byThread[thread] = connection
-        return previous
-    }
-
-    /// Puts back what ``swap(_:)`` returned.
-    func restore(_ connection: Connection?) {
-        let thread = ObjectIdentifier(Thread.current)
-        lock.lock()
-        defer { lock.unlock() }
-        byThread[thread] = connection
     }
 }

@@ -12,7 +12,7 @@ public struct Migration: Sendable, Equatable {
     public let checksum: String
 
     /// A migration numbered `version`, its checksum computed from `sql`. A `version` below 1 is
-    /// refused by ``Migrator/init(migrations:)`` (``MigrationError/invalidVersion(_:)``).
+    /// refused by ``Migrator/init(migrations:set:)`` (``MigrationError/invalidVersion(_:)``).
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
@@ -60,6 +60,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case duplicateVersion(Int)
     /// A migration numbered below 1: version 0 means a database with no migration applied.
     case invalidVersion(Int)
+    /// An app's migration set named with the empty string.
+    case invalidSetName(String)
     /// An applied migration's SQL differs from the file this binary carries.
     case checksumMismatch(identifier: String, recorded: String, current: String)
     /// The database has migrations this binary does not know: it was written by a newer version.
@@ -92,6 +94,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
             "two migrations share the number \(version)"
         case .invalidVersion(let version):
             "migration number \(version) is not positive: numbers start at 1"
+        case .invalidSetName:
+            "an app's migration set needs a name"
         case .checksumMismatch(let identifier, let recorded, let current):
             "applied migration \(identifier) was edited since it ran "
                 + "(checksum \(recorded.prefix(12))… recorded, \(current.prefix(12))… now); refusing to continue"

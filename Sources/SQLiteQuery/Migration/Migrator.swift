@@ -1,7 +1,9 @@
 import Foundation
 
 /// Applies numbered migrations to a database, each once, in order, each in its own transaction, and
-/// records each with its checksum in the `schema_migrations` table.
+/// records each with its checksum: the file's own migrations in the `schema_migrations` table, and
+/// a named set that an app adds to a file it shares (``init(migrations:set:)``) in `app_migrations`,
+/// so that neither set's history is ever taken for the other's.
 ///
 /// Before writing anything it checks the recorded history against the migrations it knows, and
 /// refuses (throwing ``MigrationError``, leaving the file untouched) when an applied migration was
@@ -18,6 +20,9 @@ public struct Migrator: Sendable {
         public let checksum: String
         /// When it was applied (`applied_at`, seconds since 2001-01-01T00:00:00Z).
         public let appliedAt: Date
+
+        /// `0001_create_drafts`: how the migration is named in messages, as ``Migration/identifier``.
+        public var identifier: String { Migration(version: version, name: name, sql: "").identifier }
     }
 
     /// Where one known migration stands in a database.
@@ -30,17 +35,29 @@ public struct Migrator: Sendable {
 
     /// The known migrations, sorted by version.
     public let migrations: [Migration]
+    /// The name of an app's migration set, recorded in `app_migrations`; nil for the file's own
+    /// migrations, recorded in `schema_migrations`.
+    public let setName: String?
 
     /// Sorts `migrations` by version; throws ``MigrationError/duplicateVersion(_:)`` when two share a
-    /// number. Versions are not otherwise checked.
-    public init(migrations: [Migration]) throws {
+    /// number and ``MigrationError/invalidVersion(_:)`` for a number below 1.
+    ///
+    /// With a `set` name, the migrations are an app's own, applied to a file whose own migrations
+    /// another migrator applies first (an app keeping its tables in a Logbook file): their history
+    /// is kept apart, under that name, and they never touch `user_version`.
+    public init(migrations: [Migration], set: String? = nil) throws {
         let sorted = migrations.sorted { $0.version < $1.version }
         if let first = sorted.first, first.version < 1 { throw MigrationError.invalidVersion(first.version) }
         for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.version == later.version {
             throw MigrationError.duplicateVersion(later.version)
         }
+        if let set, set.isEmpty { throw MigrationError.invalidSetName(set) }
         self.migrations = sorted
+        setName = set
     }
+
+    /// The table this migrator's history lives in.
+    private var historyTable: String { setName == nil ? "schema_migrations" : "app_migrations" }
 
     /// The newest version this migrator knows.
     public var latestVersion: Int { migrations.last?.version ?? 0 }
@@ -48,12 +65,14 @@ public struct Migrator: Sendable {
     /// The migrations recorded in the database, oldest first. Reads only.
     public func appliedMigrations(in connection: Connection) throws -> [AppliedMigration] {
         let exists = try connection.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(historyTable)],
             as: Int.self) ?? 0
         guard exists > 0 else { return [] }
-        let statement = try connection.cachedStatement(
-            "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version")
+        let statement = try connection.cachedStatement(setName == nil
+            ? "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
+            : "SELECT version, name, checksum, applied_at FROM app_migrations WHERE set_name = ? ORDER BY version")
         defer { statement.reset() }
+        if let setName { try statement.bind(setName, at: 1) }
         var applied: [AppliedMigration] = []
         while try statement.step() {
             applied.append(AppliedMigration(version: try statement.column(0), name: try statement.column(1),
@@ -69,7 +88,8 @@ public struct Migrator: Sendable {
         // and its tables without its history would look like another program's file.
         let (applied, tables, claim) = try connection.transaction(.deferred) {
             let applied = try appliedMigrations(in: connection)
-            guard applied.isEmpty else { return (applied, [String](), (userVersion: 0, applicationID: 0)) }
+            // An app's set goes into a file that holds another set's tables by design.
+            guard applied.isEmpty && setName == nil else { return (applied, [String](), (userVersion: 0, applicationID: 0)) }
             return (applied, try tableNames(in: connection),
                     (userVersion: try connection.scalar("PRAGMA user_version", as: Int.self) ?? 0,
                      applicationID: try connection.scalar("PRAGMA application_id", as: Int.self) ?? 0))
@@ -82,7 +102,7 @@ public struct Migrator: Sendable {
         let unknown = applied.filter { known[$0.version] == nil }
         if !unknown.isEmpty {
             throw MigrationError.unknownMigrations(identifiers: unknown.map {
-                Migration(version: $0.version, name: $0.name, sql: "").identifier
+                (setName.map { "\($0) " } ?? "") + $0.identifier
             })
         }
         for record in applied {
@@ -135,7 +155,7 @@ public struct Migrator: Sendable {
                 let stillPending = try status(of: connection)
                     .contains { $0.migration.version == migration.version && $0.appliedAt == nil }
                 guard stillPending else { return false }
-                try connection.execute(Self.historyTableSQL)
+                try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
                 do {
                     try connection.execute(migration.sql)
                 } catch let error as SQLiteError where error.message.hasSuffix("already exists") {
@@ -147,14 +167,46 @@ public struct Migrator: Sendable {
                         throw MigrationError.foreignKeyViolations(identifier: migration.identifier, violations: violations)
                     }
                 }
-                try connection.run(
-                    "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
-                    [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
-                     .real(now().timeIntervalSinceReferenceDate)])
-                try connection.execute("PRAGMA user_version = \(migration.version)")
+                let record: [DatabaseValue] = [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
+                                               .real(now().timeIntervalSinceReferenceDate)]
+                if let setName {
+                    try connection.run("INSERT INTO app_migrations (set_name, version, name, checksum, applied_at) VALUES (?, ?, ?, ?, ?)",
+                                       [.text(setName)] + record)
+                } else {
+                    try connection.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)", record)
+                    try connection.execute("PRAGMA user_version = \(migration.version)")
+                }
                 return true
             }
             if didApply { applied.append(migration) }
+        }
+        return applied
+    }
+
+    /// The history of apps' migration sets, one row per applied migration of each named set.
+    static let appHistoryTableSQL = """
+        CREATE TABLE IF NOT EXISTS app_migrations (
+            set_name TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            checksum TEXT NOT NULL,
+            applied_at REAL NOT NULL,  -- seconds since 2001-01-01T00:00:00Z
+            PRIMARY KEY (set_name, version)
+        ) WITHOUT ROWID
+        """
+
+    /// Every migration recorded for every app's set, by set and version: what `migrate --status`
+    /// lists beside the file's own, whatever app wrote them.
+    public static func appliedAppMigrations(in connection: Connection) throws -> [(set: String, migration: AppliedMigration)] {
+        let exists = try connection.scalar(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'app_migrations'", as: Int.self) ?? 0
+        guard exists > 0 else { return [] }
+        let statement = try connection.prepare(
+            "SELECT set_name, version, name, checksum, applied_at FROM app_migrations ORDER BY set_name, version")
+        var applied: [(set: String, migration: AppliedMigration)] = []
+        while try statement.step() {
+            applied.append((try statement.column(0), AppliedMigration(version: try statement.column(1), name: try statement.column(2),
+                                                                      checksum: try statement.column(3), appliedAt: try statement.column(4))))
         }
         return applied
     }
