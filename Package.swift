@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Logbook", targets: ["Logbook"]),
         .executable(name: "logbook", targets: ["LogbookCLI"]),
         .executable(name: "logbook-bench", targets: ["LogbookBench"]),
+        .executable(name: "logbook-sample-app", targets: ["LogbookSampleApp"]),
     ],
     targets: [
         .systemLibrary(
@@ -29,11 +30,14 @@ let package = Package(
         .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).
         .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),
+        // What an iOS app does with the library, as a program that uses only the public API.
+        .executableTarget(name: "LogbookSampleApp", dependencies: ["Logbook", "SQLiteQuery"]),
         // Seeded generators of adversarial text and dates, and helpers every test target shares.
         .target(name: "LogbookTestSupport", dependencies: ["SQLiteQuery"], path: "Tests/LogbookTestSupport"),
         .testTarget(name: "SQLiteQueryTests", dependencies: ["SQLiteQuery", "LogbookTestSupport"]),
         .testTarget(name: "LogbookTests", dependencies: ["Logbook", "SQLiteQuery", "LogbookTestSupport"]),
         // Runs the built `logbook` binary, as a user would; depending on LogbookCLI gets it built first.
-        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookCLI", "Logbook", "SQLiteQuery", "LogbookTestSupport"]),
+        .testTarget(name: "LogbookCLITests", dependencies: ["LogbookCLI", "LogbookSampleApp", "Logbook", "SQLiteQuery",
+                                                           "LogbookTestSupport"]),
     ]
 )

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a call names one draft: by its id, exactly, or by text as the CLI takes it.
-public enum DraftReference: Sendable, Hashable {
+public enum DraftReference: Sendable {
     /// The draft with this id; nothing else matches.
     case id(ReleaseDraft.ID)
     /// The draft whose id, unique id prefix (any case) or version (as Swift compares strings) this is.
