@@ -6,6 +6,12 @@ import Logbook
 enum CommandLineTool {
     static let version = "0.1.0"
 
+    /// `logbook 0.1.0 (SQLite 3.40.1, schema version 7)`: what `--version` prints.
+    static var versionLine: String {
+        let schema = (try? Schema.migrator().latestVersion).map(String.init) ?? "?"
+        return "logbook \(version) (SQLite \(Logbook.sqliteVersion), schema version \(schema))"
+    }
+
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         do {
             let (command, rest) = try resolve(arguments)
@@ -17,12 +23,22 @@ enum CommandLineTool {
             if parsed.isSet(GlobalOptions.help) {
                 try Console.write(HelpText.command(command.spec))
             } else if ArgumentParser.asksForVersion(parsed, command.spec) {
-                try Console.print(version)
+                try Console.print(versionLine)
             } else {
+                if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
                 let invocation = Invocation(arguments: parsed, environment: environment)
-                try command.run(invocation)
+                if let path = try OutputFile.path(parsed) {
+                    if parsed.isSet(Watch.flag) {
+                        throw UsageError(message: "--watch redraws on the terminal: it takes no -o", command: command.spec.name)
+                    }
+                    try OutputDestination.write(to: path, protecting: try invocation.databasePath()) { sink in
+                        try Console.redirect(to: sink) { try command.run(invocation) }
+                    }
+                } else {
+                    try command.run(invocation)
+                }
                 try Console.finish()
-                for line in invocation.notices.lines { Console.printError(line) }
+                for line in invocation.notices.lines { Console.note(line) }
             }
             try Console.finish()
             return 0
@@ -94,7 +110,7 @@ enum CommandLineTool {
             return (nil, [])
         }
         if name.isEmpty && rest.contains("--version") {
-            try Console.print(version)
+            try Console.print(versionLine)
             return (nil, [])
         }
         if name.isEmpty {

@@ -4,13 +4,15 @@ import Logbook
 /// How `drafts show` prints one draft for people: fields, the What's New text, the checklist with
 /// its summary line ("2 of 4 done").
 enum DraftView {
-    static func render(_ draft: ReleaseDraft) -> String {
+    /// The draft for people, its dates on the wall clock of `timeZone`.
+    static func render(_ draft: ReleaseDraft, in timeZone: TimeZone) -> String {
+        let date = { (value: Date) in LocalTime.text(value, in: timeZone) + " " + LocalTime.offset(value, in: timeZone) }
         var lines = [
             "id:         \(draft.id.uuidString)",
             "version:    \(draft.version.isEmpty ? "(none)" : draft.version)",
-            "submitted:  \(draft.submittedAt.map(shortDate) ?? "not submitted")",
-            "created:    \(shortDate(draft.createdAt))",
-            "updated:    \(shortDate(draft.updatedAt))",
+            "submitted:  \(draft.submittedAt.map(date) ?? "not submitted")",
+            "created:    \(date(draft.createdAt))",
+            "updated:    \(date(draft.updatedAt))",
         ]
         if draft.whatsNew.isEmpty {
             lines.append("what's new: (empty)")
@@ -24,10 +26,25 @@ enum DraftView {
         }
         return lines.joined(separator: "\n")
     }
+}
 
-    /// `2026-01-31 08:30:00Z`: a date for people, to the second.
-    static func shortDate(_ date: Date) -> String {
-        let full = date.iso8601Microseconds
-        return full.prefix(10) + " " + full.dropFirst(11).prefix(8) + "Z"
+/// Instants for people: the wall clock of the time zone a command runs in, to the second.
+enum LocalTime {
+    /// `2026-01-31 09:30:00`: what a clock in `timeZone` showed at `date` (proleptic Gregorian).
+    static func text(_ date: Date, in timeZone: TimeZone) -> String {
+        let wall = date.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date)))
+        let full = wall.isSupported ? wall.iso8601Microseconds : date.iso8601Microseconds
+        return full.prefix(10) + " " + full.dropFirst(11).prefix(8)
+    }
+
+    /// `+01:00`: the zone's offset from UTC at `date`.
+    static func offset(_ date: Date, in timeZone: TimeZone) -> String {
+        let seconds = timeZone.secondsFromGMT(for: date)
+        return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3_600, abs(seconds) / 60 % 60)
+    }
+
+    /// A table header for a column of local times: `SUBMITTED (Europe/Paris)`.
+    static func header(_ name: String, in timeZone: TimeZone) -> String {
+        "\(name) (\(timeZone.identifier))"
     }
 }

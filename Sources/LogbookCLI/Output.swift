@@ -11,6 +11,12 @@ nonisolated(unsafe) private let standardOutput: UnsafeMutablePointer<FILE>? = {
 /// While set, what would go to stdout is gathered here instead (see ``Console/capture(_:)``).
 nonisolated(unsafe) private var captured: String?
 
+/// While set, what would go to stdout goes here instead (see ``Console/redirect(to:_:)``).
+nonisolated(unsafe) private var redirection: ((Data) throws -> Void)?
+
+/// Whether confirmations are silenced (`-q`).
+nonisolated(unsafe) private var isQuiet = false
+
 /// A write to stdout that failed (a full disk, a closed file, a size limit): its `errno`.
 struct OutputFailure: Error {
     let code: Int32
@@ -40,7 +46,26 @@ enum Console {
         try data.withUnsafeBytes { try write(bytes: $0) }
     }
 
+    /// Runs `body` with what it writes to stdout sent to `sink` instead (`-o FILE`).
+    static func redirect(to sink: @escaping (Data) throws -> Void, _ body: () throws -> Void) throws {
+        redirection = sink
+        defer { redirection = nil }
+        try body()
+    }
+
+    /// Silences ``note(_:)`` from now on (`-q`).
+    static func silenceNotes() { isQuiet = true }
+
+    /// A confirmation for people (`logbook: created PATH`) on stderr, unless `-q` silenced them.
+    static func note(_ line: String) {
+        if !isQuiet { printError(line) }
+    }
+
     private static func write(bytes: UnsafeRawBufferPointer) throws {
+        if let redirection {
+            try redirection(Data(bytes))
+            return
+        }
         guard let base = bytes.baseAddress, fwrite(base, 1, bytes.count, standardOutput) == bytes.count else {
             if bytes.isEmpty { return }
             throw OutputFailure(code: errno)

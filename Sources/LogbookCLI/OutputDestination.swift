@@ -27,20 +27,25 @@ enum OutputDestination {
             try writeInPlace(path, body)
             return
         }
-        let replacement = try FileReplacement(replacing: path)
+        // The temporary file is made with the first 64 KiB, or at the end: a command that fails
+        // before it has written that much (a database it cannot open) leaves no trace.
+        var replacement: FileReplacement?
         var buffer = Data()
         do {
             try body { data in
                 buffer.append(data)
                 if buffer.count >= 1 << 16 {
-                    try replacement.write(buffer)
+                    if replacement == nil { replacement = try FileReplacement(replacing: path) }
+                    try replacement?.write(buffer)
                     buffer.removeAll(keepingCapacity: true)
                 }
             }
-            try replacement.write(buffer)
-            try replacement.commit()
+            let complete = try replacement ?? FileReplacement(replacing: path)
+            replacement = complete
+            try complete.write(buffer)
+            try complete.commit()
         } catch {
-            replacement.discard()
+            replacement?.discard()
             throw error
         }
     }

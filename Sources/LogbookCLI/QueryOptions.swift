@@ -48,7 +48,7 @@ enum QueryOptions {
     /// Parses `--where` text, turning a syntax error into a usage error with a caret.
     static func parse(_ text: String, _ invocation: Invocation) throws -> FilterExpression {
         do {
-            return try FilterParser.parse(text)
+            return try FilterParser.parse(text, timeZone: try invocation.timeZone())
         } catch let error as FilterParser.SyntaxError {
             throw filterError(error.message, error.position, text: text, invocation)
         }

@@ -83,7 +83,7 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["drafts", "add"]), status: 2, mentioning: "missing '--version <v>'")
         XCTAssertFailure(try cli.run(["--time-zone", "Mars/Olympus", "history", "add", "Squat"]), status: 2,
                          mentioning: "unknown time zone 'Mars/Olympus'")
-        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid day '2026-02-30'")
+        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid date '2026-02-30' for '--day <day>'")
         XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-03"]), status: 1, mentioning: "no exercises recorded on 2026-02-03")
         XCTAssertFailure(try cli.run(["history", "add", ""]), status: 1, mentioning: "exercise name cannot be empty")
         XCTAssertEqual(cli.snapshot(), before)
@@ -130,6 +130,42 @@ final class DraftsHistoryCLITests: XCTestCase {
 
         XCTAssertEqual(try cli.run(["history", "delete", "--day", "2026-01-31"]).status, 0)
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM exercises", as: Int.self), 1)
+    }
+
+    func testDatesAsPeopleSayThemAndLocalTimesInTables() throws {
+        let cli = try CLIHarness()
+        let paris = ["--time-zone", "Europe/Paris"]
+        // A wall-clock time without a zone is read in --time-zone; tables show it the same way.
+        try cli.run(paris + ["history", "add", "Squat", "--at", "2024-11-19 07:30"])
+        try cli.run(paris + ["history", "add", "Row", "--at", "2024-11-02T06:00:00Z"])
+        try cli.run(paris + ["history", "add", "Plank", "--at", "2023-12-31 23:59"])
+        try cli.run(paris + ["history", "add", "Lunge", "--at", "today"])
+        let table = try cli.run(paris + ["history", "list", "--on", "2024-W47"])
+        XCTAssertEqual(table.lines, ["DAY         FIRST AT (Europe/Paris)  COUNT  EXERCISES",
+                                     "2024-11-19  2024-11-19 07:30:00      1      Squat"], table.stderr)
+        let json = try cli.run(paris + ["history", "list", "--on", "2024-11-19", "--format", "ndjson"])
+        XCTAssertTrue(json.stdout.contains(#""date":"2024-11-19T06:30:00.000000Z""#), "data formats stay UTC: \(json.stdout)")
+        let days = { (arguments: [String]) in try cli.run(paris + ["history", "list", "--format", "csv"] + arguments).lines
+            .dropFirst().map { String($0.split(separator: ",")[1]) } }
+        XCTAssertEqual(try days(["--on", "2024-11"]), ["2024-11-02", "2024-11-19"])
+        XCTAssertEqual(try days(["--from", "2024", "--to", "2024-11"]), ["2024-11-02", "2024-11-19"])
+        XCTAssertEqual(try days(["--on", "2023"]), ["2023-12-31"])
+        XCTAssertEqual(try days(["--on", "today"]).count, 1)
+        XCTAssertEqual(try days(["--since", "1d"]).count, 1, "today only")
+        XCTAssertEqual(try days(["--where", "day == 2024-11 || day < 2024"]), ["2023-12-31", "2024-11-02", "2024-11-19"])
+        XCTAssertEqual(try cli.run(paris + ["count", "history", "--where", "day >= yesterday"]).stdout, "1\n")
+        XCTAssertFailure(try cli.run(paris + ["history", "list", "--on", "2026-11", "--from", "2026-11-03"]), status: 2,
+                         mentioning: "--on gives both ends")
+        XCTAssertFailure(try cli.run(paris + ["history", "list", "--since", "fortnight"]), status: 2,
+                         mentioning: "invalid date 'fortnight' for '--since <when>'", "2026-W47")
+        let badMonth = try cli.run(paris + ["history", "list", "--where", "day >= 2026-13"])
+        XCTAssertEqual(badMonth.status, 2)
+        XCTAssertTrue(badMonth.stderr.contains("invalid --where: invalid date '2026-13'"), badMonth.stderr)
+        // A draft's dates, for people, on the wall clock of the zone with its offset.
+        let id = try cli.run(["drafts", "add", "--version", "1.0"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try cli.run(paris + ["drafts", "submit", id, "--at", "2026-07-14 12:00"])
+        XCTAssertTrue(try cli.run(paris + ["drafts", "show", id]).stdout.contains("submitted:  2026-07-14 12:00:00 +02:00"))
+        XCTAssertTrue(try cli.run(paris + ["drafts", "list"]).lines.first?.contains("SUBMITTED (Europe/Paris)") == true)
     }
 
     func testTimeZoneFromEnvironment() throws {

@@ -183,7 +183,9 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertTrue(groupHelp.stdout.contains("submit"), groupHelp.stdout)
         let version = try cli.run(["--version"])
         XCTAssertEqual(version.status, 0)
-        XCTAssertTrue(version.stdout.first?.isNumber ?? false, version.stdout)
+        let latest = try Schema.migrator().latestVersion
+        XCTAssertTrue(version.stdout.hasPrefix("logbook 0."), version.stdout)
+        XCTAssertTrue(version.stdout.hasSuffix(" (SQLite \(Logbook.sqliteVersion), schema version \(latest))\n"), version.stdout)
     }
 }
 

@@ -69,6 +69,46 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try leftovers(cli), [])
     }
 
+    /// Every data command takes `-o FILE` with export's rules; `-q` silences confirmations, not errors.
+    func testEveryDataCommandWritesToOutputFilesAndQuietSilencesConfirmations() throws {
+        let cli = try loaded()
+        let id = try cli.run(["drafts", "add", "--version", "1.0", "--item", "Notes"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let commands: [[String]] = [
+            ["drafts", "list", "--format", "csv"], ["history", "list", "--limit", "5"], ["count", "history"],
+            ["report", "history", "--by", "month", "--format", "json"], ["query", "SELECT count(*) AS n FROM exercise_days"],
+            ["drafts", "show", id, "--format", "plist"], ["export", "history", "--format", "ndjson"],
+        ]
+        for (index, command) in commands.enumerated() {
+            let stdout = try cli.run(command)
+            XCTAssertEqual(stdout.status, 0, "\(command): \(stdout.stderr)")
+            let target = cli.folder.appendingPathComponent("out-\(index)")
+            try Data("old".utf8).write(to: target)
+            let link = cli.folder.appendingPathComponent("link-\(index)")
+            try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+            let toFile = try cli.run(command + ["-o", link.path])
+            XCTAssertEqual(toFile.status, 0, "\(command): \(toFile.stderr)")
+            XCTAssertEqual(toFile.output, Data(), "\(command) wrote to stdout")
+            XCTAssertEqual(try Data(contentsOf: target), stdout.output, "\(command) -o wrote other bytes")
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), target.path, "the link stays a link")
+        }
+        // The database is never a destination, and --watch keeps the terminal.
+        XCTAssertFailure(try cli.run(["count", "history", "-o", cli.database.path]), status: 1, mentioning: "it is the database")
+        XCTAssertFailure(try cli.run(["count", "history", "--watch", "-o", "x"]), status: 2, mentioning: "takes no -o")
+        // A failure leaves the old file as it was.
+        let kept = cli.folder.appendingPathComponent("kept.txt")
+        try Data("old".utf8).write(to: kept)
+        let bad = try cli.run(["query", "SELECT nosuchcolumn FROM exercise_days", "-o", kept.path])
+        XCTAssertEqual(bad.status, 1, bad.stderr)
+        XCTAssertEqual(try Data(contentsOf: kept), Data("old".utf8))
+
+        let loud = try cli.run(["history", "add", "Squat", "--at", "1990-01-01T10:00:00Z"])
+        XCTAssertTrue(loud.stderr.hasPrefix("logbook: 1990-01-01: 1 exercise"), loud.stderr)
+        let quiet = try cli.run(["-q", "history", "add", "Squat", "--at", "1990-01-02T10:00:00Z"])
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stderr, "")
+        XCTAssertFailure(try cli.run(["--quiet", "history", "delete", "--day", "1999-01-01"]), status: 1, mentioning: "no exercises recorded")
+    }
+
     // 2b. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions.
     func testOutputFollowsLinksAndWritesSpecialFilesInPlace() throws {
         let cli = try loaded()

@@ -126,7 +126,7 @@ final class QueryCLITests: XCTestCase {
             (["drafts", "list", "--where", "createdAt == nil"], "this field is never nil", nil),
             (["drafts", "list", "--sort", "version:up"], "invalid sort key 'version:up'", nil),
             (["drafts", "list", "--limit", "-1"], "invalid value '-1' for '--limit <n>'", nil),
-            (["history", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "--from 2026-02-01 is after --to 2026-01-01", nil),
+            (["history", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "the range starts on 2026-02-01, after its end 2026-01-01", nil),
             (["count", "notes"], "cannot count 'notes'", nil),
         ]
         for (arguments, message, caret) in cases {

@@ -56,8 +56,10 @@ final class ReportQueryCLITests: XCTestCase {
                          mentioning: "unknown report 'histroy': expected one of history, exercises, streaks, drafts", "did you mean 'history'")
         XCTAssertFailure(try cli.run(["report", "history", "--by", "fortnight"]), status: 2, mentioning: "day, week, month, year")
         XCTAssertFailure(try cli.run(["report", "history", "--from", "2026-02-01", "--to", "2026-01-01"]), status: 2,
-                         mentioning: "is after --to")
-        XCTAssertFailure(try cli.run(["report", "streaks", "--as-of", "yesterday"]), status: 2, mentioning: "invalid day 'yesterday'")
+                         mentioning: "the range starts on 2026-02-01, after its end 2026-01-01")
+        XCTAssertFailure(try cli.run(["report", "streaks", "--as-of", "2026-13-01"]), status: 2, mentioning: "invalid date '2026-13-01'")
+        XCTAssertFailure(try cli.run(["report", "streaks", "--as-of", "2026-11"]), status: 2,
+                         mentioning: "'--as-of' takes one day, not 2026-11-01 to 2026-11-30")
         XCTAssertFailure(try cli.run(["report", "exercises", "--by", "week"]), status: 2, mentioning: "history report only")
     }
 

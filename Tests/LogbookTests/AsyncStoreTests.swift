@@ -138,6 +138,13 @@ final class AsyncStoreTests: XCTestCase {
         _ = try await third.importRecords(from: url)
         let fromFile = try await third.exportHistory(format: .csv)
         XCTAssertEqual(fromFile, try Data(contentsOf: url))
+        let handleURL = folder.file("handle.ndjson")
+        FileManager.default.createFile(atPath: handleURL.path, contents: Data("kept\n".utf8))
+        let handle = try FileHandle(forWritingTo: handleURL)
+        try handle.seekToEnd()
+        try store.exportHistory(format: .ndjson, to: handle)
+        try handle.close()
+        XCTAssertEqual(try Data(contentsOf: handleURL), Data("kept\n".utf8) + ndjson)
     }
 
     func testReportRowsAreIdentifiableCodableArraysWithTheirFirstDay() async throws {

@@ -18,6 +18,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
         ("Records/ReleaseDraft.swift", "Hashable", "records compare as Swift values do, by design"),
+        ("Filters/FilterParser.swift", "dateWords: Set<String>", "ASCII date words of the filter language"),
         ("Reports/ReportRows.swift", "Hashable", "report rows compare as Swift values do, by design; never keys on a byte path"),
         ("SQLiteQuery/Core/Values/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
         ("SQLiteQuery/Core/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),

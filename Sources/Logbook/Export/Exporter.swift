@@ -74,6 +74,18 @@ extension Logbook {
         try Self.replacing(url) { try exportHistory(query, format: format, to: $0) }
     }
 
+    /// Writes the drafts `query` selects to `handle` at its current position, streaming; a failed
+    /// write throws. The handle stays open.
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to handle: FileHandle) throws {
+        try exportDrafts(query, format: format) { try handle.write(contentsOf: $0) }
+    }
+
+    /// Writes the days `query` selects to `handle` at its current position, streaming; a failed
+    /// write throws. The handle stays open.
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to handle: FileHandle) throws {
+        try exportHistory(query, format: format) { try handle.write(contentsOf: $0) }
+    }
+
     /// Runs `write` with an output into a ``FileReplacement`` of `url`, committed when it returns.
     private static func replacing(_ url: URL, _ write: (@escaping (Data) throws -> Void) throws -> Void) throws {
         let replacement = try FileReplacement(replacing: url.path)

@@ -9,7 +9,10 @@ import SQLiteQuery
 ///     unary  := "!" unary | compare
 ///     compare:= operand (OP operand)?        OP: == != < <= > >= contains icontains hasPrefix in
 ///     operand:= "(" or ")" | "[" (value ("," value)*)? "]" | field | value
-///     value  := "string" | 12 | 1.5 | true | false | nil | 2026-01-31 | 2026-01-31T08:30:00Z
+///     value  := "string" | 12 | 1.5 | true | false | nil | date
+///     date   := any form of ``DateExpression`` without spaces: 2026-01-31, 2026-11, 2026-W47,
+///               2026-01-31T08:30:00Z, today, yesterday, monday, 7d, … (a 4-digit whole number
+///               compared with a day or date field is a year)
 public struct FilterParser {
     /// A syntax error at a character position of the text.
     public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -40,10 +43,23 @@ public struct FilterParser {
     private var tokens: [(token: Token, at: Range<Int>)] = []
     private var index = 0
     private var nesting = 0
+    /// The clock and the time zone that relative dates (`today`, `7d`) and wall-clock times are read with.
+    private let now: Date
+    private let timeZone: TimeZone
 
-    /// Parses `text`; throws ``SyntaxError``.
-    public static func parse(_ text: String) throws -> FilterExpression {
-        var parser = FilterParser()
+    private init(now: Date, timeZone: TimeZone) {
+        self.now = now
+        self.timeZone = timeZone
+    }
+
+    /// Words that are dates in a filter rather than field names.
+    private static let dateWords: Set<String> = ["now", "today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday",
+                                                 "thursday", "friday", "saturday", "sunday"]
+
+    /// Parses `text`, reading relative dates (`today`, `monday`, `7d`) at `now` in `timeZone`;
+    /// throws ``SyntaxError``.
+    public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> FilterExpression {
+        var parser = FilterParser(now: now, timeZone: timeZone)
         parser.tokens = try tokenize(Array(text))
         let expression = try parser.parseOr()
         guard case .end = parser.current.token else {
@@ -162,10 +178,10 @@ public struct FilterParser {
             throw SyntaxError(message: "number '\(text)' is out of range", position: at)
         case .temporal(let text):
             advance()
-            if let day = CalendarDay(text) { return .literal(.day(year: day.year, month: day.month, day: day.day), at: at) }
-            if let date = Date(iso8601: text) { return .literal(.date(date), at: at) }
-            throw SyntaxError(message: "invalid date '\(text)': expected 2026-01-31, 2026-01-31T08:30:00Z or "
-                                + "2026-01-31T08:30:00+02:00", position: at)
+            return .literal(try dateLiteral(text, at: at), at: at)
+        case .word(let word) where Self.dateWords.contains(word.lowercased()):
+            advance()
+            return .literal(try dateLiteral(word, at: at), at: at)
         case .word("true"), .word("false"):
             advance()
             return .literal(.bool(token == .word("true")), at: at)
@@ -179,6 +195,27 @@ public struct FilterParser {
             throw SyntaxError(message: "expected a field or a value, found the end of the expression", position: at)
         default:
             throw SyntaxError(message: "expected a field or a value, found \(describe(token))", position: at)
+        }
+    }
+
+    /// A date as ``DateExpression`` reads it, at the parser's clock and time zone.
+    private func dateLiteral(_ text: String, at: Range<Int>) throws -> FilterLiteral {
+        guard let expression = DateExpression(text) else {
+            throw SyntaxError(message: "invalid date '\(text)': expected \(DateExpression.expectedForms)", position: at)
+        }
+        let resolved: DateExpression.Resolved
+        do {
+            resolved = try expression.resolved(now: now, in: timeZone)
+        } catch {
+            throw SyntaxError(message: "\(error)", position: at)
+        }
+        switch resolved {
+        case .instant(let date):
+            return .date(date)
+        case .days(let days) where days.lowerBound == days.upperBound:
+            return .day(year: days.lowerBound.year, month: days.lowerBound.month, day: days.lowerBound.day)
+        case .days(let days):
+            return .days(first: days.lowerBound.dayNumber, last: days.upperBound.dayNumber)
         }
     }
 
@@ -237,11 +274,20 @@ public struct FilterParser {
                                                              && characters[position + 1].isASCII && characters[position + 1].isNumber)) {
                 position += 1
                 while position < characters.count, characters[position].isASCII,
-                      characters[position].isNumber || ".:-+TZtz".contains(characters[position]) {
+                      characters[position].isNumber || ".:-+TZtzWw".contains(characters[position]) {
                     position += 1
                 }
+                // `7d`, `2w`, `3m`, `1y`: a count of days, weeks, months or years before today.
+                if position < characters.count, "dwmy".contains(characters[position]),
+                   characters[start..<position].allSatisfy(\.isNumber),
+                   position + 1 == characters.count || !(characters[position + 1].isLetter || characters[position + 1].isNumber) {
+                    position += 1
+                    tokens.append((.temporal(String(characters[start..<position])), start..<position))
+                    continue
+                }
                 let text = String(characters[start..<position])
-                let isTemporal = text.count >= 10 && text.dropFirst(4).first == "-" && !text.hasPrefix("-")
+                // 2026-11, 2026-W47, 2026-11-19 and instants; a bare 2026 stays a number (a year only beside a day field).
+                let isTemporal = text.count >= 7 && text.dropFirst(4).first == "-" && !text.hasPrefix("-")
                 tokens.append((isTemporal ? .temporal(text) : .number(text), start..<position))
                 continue
             }

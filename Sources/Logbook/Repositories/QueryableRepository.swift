@@ -43,7 +43,7 @@ extension QueryableRepository {
     /// ``LogbookError/invalidFilter(_:message:position:)`` naming the place of the problem.
     public func query(where filter: String, timeZone: TimeZone = .current) throws -> RecordQuery {
         do {
-            return RecordQuery(condition: try storage.schema.condition(for: try FilterParser.parse(filter), timeZone: timeZone))
+            return RecordQuery(condition: try storage.schema.condition(for: try FilterParser.parse(filter, timeZone: timeZone), timeZone: timeZone))
         } catch let error as FilterParser.SyntaxError {
             throw LogbookError.invalidFilter(filter, message: error.message, position: error.position)
         } catch let error as QueryError {

@@ -8,9 +8,10 @@ import SQLiteQuery
 /// try store.history.addDoneExercise("Burpee", at: .now)
 /// ```
 ///
-/// A store is `Sendable`: share one across tasks and threads. Each call is one transaction,
-/// serialized with the store's other calls; other processes may read and write the same file at
-/// the same time (WAL, busy timeout).
+/// A store is `Sendable`: share one across tasks and threads. Each call is one transaction;
+/// writes wait for each other, reads run beside them on read connections of their own (under WAL),
+/// and other processes may read and write the same file at the same time (busy timeout). Every
+/// call has an `async` form that runs on the store's own queue.
 public final class Logbook: Sendable {
     let database: Database
     /// The escape hatch: the `SQLiteQuery` database underneath, for SQL Logbook has no call for
@@ -85,6 +86,9 @@ public final class Logbook: Sendable {
         drafts = DraftRepository(database: database, now: now)
         history = HistoryRepository(database: database, timeZone: timeZone, now: now)
     }
+
+    /// The version of the SQLite library Logbook runs with: `3.40.1`.
+    public static var sqliteVersion: String { Connection.sqliteVersion }
 
     /// The version of the newest migration applied to the file.
     public func schemaVersion() throws -> Int {

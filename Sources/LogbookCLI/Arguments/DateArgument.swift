@@ -1,45 +1,15 @@
 import Foundation
 import Logbook
 
-/// A date as the command line takes it: `2026-01-31` (the start of that day in the store's time
-/// zone), `2026-01-31T08:30:00Z` or `2026-01-31T08:30:00+02:00` (fractional seconds allowed). The
-/// text is checked as the option is read; the day becomes an instant once the time zone is known.
-enum DateArgument: Sendable {
-    case day(CalendarDay)
-    case instant(Date)
-
-    init?(_ text: String) {
-        if let day = CalendarDay(text) {
-            self = .day(day)
-        } else if let date = Date(iso8601: text) {
-            self = .instant(date)
-        } else {
-            return nil
-        }
-    }
-
-    /// The instant: a day's start in `timeZone`, which must be an instant Logbook stores.
-    func date(in timeZone: TimeZone, command: String) throws -> Date {
-        switch self {
-        case .instant(let date):
-            return date
-        case .day(let day):
-            let start = day.start(in: timeZone)
-            guard start.isSupported else {
-                throw UsageError(message: "\(day) starts at \(start.textForMessages) in time zone \(timeZone.identifier), "
-                                    + "outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)",
-                                 command: command)
-            }
-            return start
-        }
-    }
-}
-
-/// `--from DAY --to DAY`: the days a listing, an export or a report covers, declared once.
+/// `--from`, `--to`, `--on` and `--since`: the days a listing, an export or a report covers,
+/// declared once. Each takes any ``DateExpression``: `--from` uses its first day, `--to` its last,
+/// `--on` both (`--on 2026-11` is that month), `--since` is `--from`.
 enum DayRangeOptions {
-    static let from = Option<CalendarDay>.day("--from", help: "Only days on or after DAY (YYYY-MM-DD).")
-    static let to = Option<CalendarDay>.day("--to", help: "Only days on or before DAY.")
-    static let specs = [from.spec, to.spec]
+    static let from = Option<DateExpression>.date("--from", help: "Only days on or after WHEN (2026-11-19, 2026-11, 7d, monday, …).")
+    static let to = Option<DateExpression>.date("--to", help: "Only days on or before WHEN (the last day of a month, week or year).")
+    static let on = Option<DateExpression>.date("--on", help: "Only the days of WHEN: a day, a month, an ISO week or a year.")
+    static let since = Option<DateExpression>.date("--since", help: "The same as --from: since WHEN (7d, 2w, yesterday, …).")
+    static let specs = [from.spec, to.spec, on.spec, since.spec]
 }
 
 extension Invocation {
@@ -55,18 +25,58 @@ extension Invocation {
         return text
     }
 
-    /// A date option's instant, or nil when not given.
-    func date(_ option: Option<DateArgument>) throws -> Date? {
-        try arguments.value(of: option)?.date(in: try timeZone(), command: arguments.command)
+    /// What a date option says, read at the current time in the store's time zone; nil when not given.
+    func resolved(_ option: Option<DateExpression>) throws -> DateExpression.Resolved? {
+        guard let expression = try arguments.value(of: option) else { return nil }
+        do {
+            return try expression.resolved(now: Date(), in: try timeZone())
+        } catch let error as LogbookError {
+            throw UsageError(message: "invalid date '\(expression)' for '\(option.spec.usage)': \(error)", command: arguments.command)
+        }
     }
 
-    /// `--from` and `--to` (each nil when absent); a usage error when `--from` is after `--to`.
-    func dayRange() throws -> (from: CalendarDay?, to: CalendarDay?) {
-        let from = try arguments.value(of: DayRangeOptions.from), to = try arguments.value(of: DayRangeOptions.to)
-        if let from, let to, from > to {
-            throw UsageError(message: "--from \(from) is after --to \(to)", command: arguments.command)
+    /// A date option's instant (a day's is its start in the time zone), or nil when not given.
+    func date(_ option: Option<DateExpression>) throws -> Date? {
+        guard let resolved = try resolved(option) else { return nil }
+        let zone = try timeZone()
+        let start = resolved.start(in: zone)
+        guard start.isSupported else {
+            throw UsageError(message: "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.identifier), "
+                                + "outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)",
+                             command: arguments.command)
         }
-        return (from, to)
+        return start
+    }
+
+    /// A date option that names one day (`2026-11-19`, `yesterday`, `monday`), or nil when not given.
+    func day(_ option: Option<DateExpression>) throws -> CalendarDay? {
+        guard let resolved = try resolved(option) else { return nil }
+        let zone = try timeZone()
+        let (first, last) = (resolved.firstDay(in: zone), resolved.lastDay(in: zone))
+        guard first == last else {
+            throw UsageError(message: "'\(option.spec.name)' takes one day, not \(first) to \(last)", command: arguments.command)
+        }
+        return first
+    }
+
+    /// The days `--from`, `--to`, `--on` and `--since` select (each end nil when open); a usage
+    /// error when they contradict each other or the first is after the last.
+    func dayRange() throws -> (from: CalendarDay?, to: CalendarDay?) {
+        let zone = try timeZone()
+        let from = try resolved(DayRangeOptions.from), to = try resolved(DayRangeOptions.to)
+        let on = try resolved(DayRangeOptions.on), since = try resolved(DayRangeOptions.since)
+        let command = arguments.command
+        if on != nil && (from != nil || to != nil || since != nil) {
+            throw UsageError(message: "--on gives both ends: use it without --from, --to and --since", command: command)
+        }
+        if from != nil && since != nil {
+            throw UsageError(message: "--since is --from: give one of them", command: command)
+        }
+        let first = (on ?? from ?? since)?.firstDay(in: zone), last = (on ?? to)?.lastDay(in: zone)
+        if let first, let last, first > last {
+            throw UsageError(message: "the range starts on \(first), after its end \(last)", command: command)
+        }
+        return (first, last)
     }
 
     /// A positional argument that must be a 1-based position.

@@ -60,24 +60,15 @@ extension Option where Value: RawRepresentable<String> & Sendable {
     }
 }
 
-extension Option where Value == CalendarDay {
-    /// A calendar day, `YYYY-MM-DD`.
-    static func day(_ name: String, help: String) -> Option {
-        Option(spec: OptionSpec(name: name, valueName: "DAY", help: help)) { text in
-            guard let day = CalendarDay(text) else { throw InvalidValue(noun: "day", expected: "expected YYYY-MM-DD, e.g. 2026-01-31") }
-            return day
-        }
-    }
-}
-
-extension Option where Value == DateArgument {
-    /// A day or an instant, as ``DateArgument`` reads them.
-    static func date(_ name: String, help: String) -> Option {
-        Option(spec: OptionSpec(name: name, valueName: "DATE", help: help)) { text in
-            guard let date = DateArgument(text) else {
-                throw InvalidValue(noun: "date", expected: "expected 2026-01-31, 2026-01-31T08:30:00Z or 2026-01-31T08:30:00+02:00")
+extension Option where Value == DateExpression {
+    /// A date as people say it (``DateExpression``): checked as it is read, resolved with the clock
+    /// and the time zone when the command runs.
+    static func date(_ name: String, valueName: String = "WHEN", help: String) -> Option {
+        Option(spec: OptionSpec(name: name, valueName: valueName, help: help)) { text in
+            guard let expression = DateExpression(text) else {
+                throw InvalidValue(noun: "date", expected: "expected \(DateExpression.expectedForms)")
             }
-            return date
+            return expression
         }
     }
 }

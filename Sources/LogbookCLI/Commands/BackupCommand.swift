@@ -23,6 +23,6 @@ enum BackupCommand {
                 throw UsageError(message: "backup writes a file: give its path, not '\(path)'", command: "backup")
             }
             let summary = try invocation.readStore().backup(to: path)
-            Console.printError("logbook: backup written to \(summary.path) (\(summary.bytes) bytes, \(summary.pages) pages)")
+            Console.note("logbook: backup written to \(summary.path) (\(summary.bytes) bytes, \(summary.pages) pages)")
         })
 }

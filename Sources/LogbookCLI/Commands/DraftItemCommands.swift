@@ -13,7 +13,7 @@ enum DraftItemCommands {
             let arguments = invocation.arguments.positionals
             let store = try invocation.writeStore()
             let draft = try store.drafts.addItems(Array(arguments.dropFirst()), to: arguments[0])
-            Console.printError("logbook: \(draft.summary)")
+            Console.note("logbook: \(draft.summary)")
         })
 
     static let check = toggle(name: "check", done: true)
@@ -29,7 +29,7 @@ enum DraftItemCommands {
                 let arguments = invocation.arguments.positionals
                 let index = try invocation.position(arguments[1], name: "position")
                 let draft = try invocation.writeStore().drafts.setItem(at: index, done: done, in: arguments[0])
-                Console.printError("logbook: \(draft.summary)")
+                Console.note("logbook: \(draft.summary)")
             })
     }
 
@@ -42,7 +42,7 @@ enum DraftItemCommands {
             let arguments = invocation.arguments.positionals
             let index = try invocation.position(arguments[1], name: "position")
             let draft = try invocation.writeStore().drafts.removeItem(at: index, from: arguments[0])
-            Console.printError("logbook: \(draft.summary)")
+            Console.note("logbook: \(draft.summary)")
         })
 
     static let move = Command(
@@ -56,6 +56,6 @@ enum DraftItemCommands {
             let from = try invocation.position(arguments[1], name: "position")
             let to = try invocation.position(arguments[2], name: "position")
             let draft = try invocation.writeStore().drafts.moveItem(from: from, to: to, in: arguments[0])
-            Console.printError("logbook: \(draft.summary)")
+            Console.note("logbook: \(draft.summary)")
         })
 }

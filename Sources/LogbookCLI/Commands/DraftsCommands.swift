@@ -6,7 +6,7 @@ enum DraftsCommands {
     private static let version = Option<String>.text("--version", valueName: "V", help: "The release version (may be empty: \"\").")
     private static let whatsNew = Option<String>.text("--whats-new", valueName: "TEXT", help: "The What's New text; - reads it from stdin.")
     private static let item = Option<String>.text("--item", valueName: "TITLE", repeatable: true, help: "A checklist item, in order.")
-    private static let submittedAt = Option<DateArgument>.date("--at", help: "When it was submitted (default: now).")
+    private static let submittedAt = Option<DateExpression>.date("--at", help: "When it was submitted (default: now): 2026-11-19 07:30, yesterday, ….")
 
     /// What `drafts show` writes: a view for people, the JSON of exports, or the app's property list.
     private enum ShowFormat: String, CaseIterable, Sendable { case table, json, plist }
@@ -47,14 +47,14 @@ enum DraftsCommands {
             }
             let draft = try invocation.writeStore().drafts.edit(invocation.arguments.positionals[0], version: newVersion,
                                                                whatsNew: newWhatsNew)
-            Console.printError("logbook: updated draft \(draft.id.uuidString)")
+            Console.note("logbook: updated draft \(draft.id.uuidString)")
         })
 
     static let show = Command(
         spec: CommandSpec(
             name: "drafts show", abstract: "Show one draft with its checklist and the summary \"2 of 4 done\".",
             positionals: [reference],
-            options: [showFormat.spec],
+            options: [showFormat.spec, OutputFile.option.spec],
             examples: ["logbook drafts show 2.5.0", "logbook drafts show 2.5.0 --format json",
                        "logbook drafts show 2.5.0 --format plist > release-draft.plist"]),
         run: { invocation in
@@ -69,7 +69,7 @@ enum DraftsCommands {
                 draft.writeJSON(to: &json)
                 try Console.print(json.text)
             case .table:
-                try Console.print(DraftView.render(draft))
+                try Console.print(DraftView.render(draft, in: try invocation.timeZone()))
             }
         })
 
@@ -82,7 +82,7 @@ enum DraftsCommands {
         run: { invocation in
             let date = try invocation.date(submittedAt)
             let draft = try invocation.writeStore().drafts.submit(invocation.arguments.positionals[0], at: date)
-            Console.printError("logbook: submitted draft \(draft.id.uuidString) (\(draft.version))")
+            Console.note("logbook: submitted draft \(draft.id.uuidString) (\(draft.version))")
         })
 
     static let delete = Command(
@@ -92,6 +92,6 @@ enum DraftsCommands {
             examples: ["logbook drafts delete 2.5.0"]),
         run: { invocation in
             let draft = try invocation.writeStore().drafts.delete(invocation.arguments.positionals[0])
-            Console.printError("logbook: deleted draft \(draft.id.uuidString) (\(draft.version))")
+            Console.note("logbook: deleted draft \(draft.id.uuidString) (\(draft.version))")
         })
 }

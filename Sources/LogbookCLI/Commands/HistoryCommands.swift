@@ -2,8 +2,8 @@ import Logbook
 
 /// `history add|delete`.
 enum HistoryCommands {
-    private static let doneAt = Option<DateArgument>.date("--at", help: "When they were done (default: now).")
-    private static let day = Option<CalendarDay>.day("--day", help: "The day, YYYY-MM-DD.")
+    private static let doneAt = Option<DateExpression>.date("--at", help: "When they were done (default: now): 2026-11-19 07:30, yesterday, ….")
+    private static let day = Option<DateExpression>.date("--day", valueName: "DAY", help: "The day: 2026-11-19, yesterday, monday, ….")
 
     static let add = Command(
         spec: CommandSpec(
@@ -15,7 +15,7 @@ enum HistoryCommands {
         run: { invocation in
             let date = try invocation.date(doneAt)
             let day = try invocation.writeStore().history.addDoneExercises(invocation.arguments.positionals, at: date)
-            Console.printError("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")
+            Console.note("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")
         })
 
     static let delete = Command(
@@ -24,10 +24,10 @@ enum HistoryCommands {
             options: [day.spec],
             examples: ["logbook history delete --day 2026-01-31"]),
         run: { invocation in
-            guard let calendarDay = try invocation.arguments.value(of: day) else {
+            guard let calendarDay = try invocation.day(day) else {
                 throw UsageError(message: "missing '\(day.spec.usage)'", command: "history delete")
             }
             let record = try invocation.writeStore().history.delete(day: calendarDay)
-            Console.printError("logbook: deleted \(record.day) (\(record.exercises.count) exercises)")
+            Console.note("logbook: deleted \(record.day) (\(record.exercises.count) exercises)")
         })
 }

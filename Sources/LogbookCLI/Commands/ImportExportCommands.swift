@@ -12,9 +12,6 @@ enum ImportExportCommands {
     private static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
     private static let exportFormat = Option<ExportFormat>.choice(
         "--format", valueName: "FMT", among: ExportFormat.allCases, help: "json|ndjson|csv|plist (default: from -o's extension, else json).")
-    private static let output = Option<String>.text(
-        "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
-            + "complete (links followed); a FIFO or device is written in place.")
 
     static let importCommand = Command(
         spec: CommandSpec(
@@ -48,7 +45,7 @@ enum ImportExportCommands {
             let summary = try store.importRecords(from: handle, file: path == "-" ? "stdin" : path, options: options)
             if Console.stderrIsTerminal { Console.progress("") }
             let what = summary.kind.map { " \($0.rawValue)" } ?? ""
-            Console.printError(options.dryRun ? "logbook: dry run\(what), nothing written: \(summary.line)"
+            Console.note(options.dryRun ? "logbook: dry run\(what), nothing written: \(summary.line)"
                                               : "logbook: imported\(what): \(summary.line)")
         })
 
@@ -60,13 +57,12 @@ enum ImportExportCommands {
                 PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
                 """,
             positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
-            options: QueryOptions.specs + ListCommands.historyOptions + [exportFormat.spec, output.spec],
+            options: QueryOptions.specs + ListCommands.historyOptions + [exportFormat.spec, OutputFile.option.spec],
             examples: ["logbook export history --format plist -o history.plist",
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
         run: { invocation in
             let arguments = invocation.arguments
-            let outputPath = try arguments.value(of: output).flatMap { $0 == "-" ? nil : $0 }
-            let fallback = outputPath.flatMap { path in
+            let fallback = try OutputFile.path(arguments).flatMap { path in
                 ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
             } ?? .json
             let format = try arguments.value(of: exportFormat) ?? fallback
@@ -85,11 +81,9 @@ enum ImportExportCommands {
                                                extra: try ListCommands.historyFilters(invocation))
             }
             let store = try invocation.readStore()
-            try OutputDestination.write(to: outputPath, protecting: try invocation.databasePath()) { output in
-                switch recordKind {
-                case .drafts: try store.exportDrafts(query, format: format, to: output)
-                case .history: try store.exportHistory(query, format: format, to: output)
-                }
+            switch recordKind {
+            case .drafts: try store.exportDrafts(query, format: format, to: { try Console.write($0) })
+            case .history: try store.exportHistory(query, format: format, to: { try Console.write($0) })
             }
         })
 

@@ -10,7 +10,7 @@ enum ListCommands {
         spec: CommandSpec(
             name: "drafts list", abstract: "List drafts, filtered and sorted like a FetchDescriptor.",
             discussion: "Drafts are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.specs + [formatOption.spec, Watch.flag.spec],
+            options: QueryOptions.specs + [formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook drafts list --where 'submittedAt == nil && version hasPrefix \"2.\"' --sort version:desc",
                        "logbook drafts list --where 'checklist.doneCount < checklist.count' --format json"]),
         run: { invocation in
@@ -20,12 +20,13 @@ enum ListCommands {
                 query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
             }
             let store = try invocation.readStore()
+            let zone = try invocation.timeZone()
             try Watch.run(invocation, store: store, format: format) {
                 try list(format, records: { try store.drafts.forEach(query, $0) },
                          writer: { RecordStreamWriter.drafts($0, output: Console.write) },
-                         header: ["ID", "VERSION", "SUBMITTED", "CHECKLIST", "WHAT'S NEW"]) { draft in
+                         header: ["ID", "VERSION", LocalTime.header("SUBMITTED", in: zone), "CHECKLIST", "WHAT'S NEW"]) { draft in
                     [String(draft.id.text.prefix(8)), draft.version.isEmpty ? "(none)" : draft.version,
-                     draft.submittedAt.map(DraftView.shortDate) ?? "-", draft.summary,
+                     draft.submittedAt.map { LocalTime.text($0, in: zone) } ?? "-", draft.summary,
                      TableWriter.excerpt(draft.whatsNew, limit: 40)]
                 }
             }
@@ -35,7 +36,7 @@ enum ListCommands {
         spec: CommandSpec(
             name: "history list", abstract: "List exercise days, filtered and sorted like a FetchDescriptor.",
             discussion: "Days are listed oldest first unless --sort says otherwise.",
-            options: QueryOptions.specs + historyOptions + [formatOption.spec, Watch.flag.spec],
+            options: QueryOptions.specs + historyOptions + [formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
                        "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
         run: { invocation in
@@ -46,11 +47,12 @@ enum ListCommands {
                 query.ordering = [try HistoryRepository.schema.ordering(forFieldNamed: "day", descending: false)]
             }
             let store = try invocation.readStore()
+            let zone = try invocation.timeZone()
             try Watch.run(invocation, store: store, format: format) {
                 try list(format, records: { try store.history.forEach(query, $0) },
                          writer: { RecordStreamWriter.history($0, output: Console.write) },
-                         header: ["DAY", "FIRST AT", "COUNT", "EXERCISES"]) { day in
-                    [day.day.description, DraftView.shortDate(day.date), String(day.exercises.count),
+                         header: ["DAY", LocalTime.header("FIRST AT", in: zone), "COUNT", "EXERCISES"]) { day in
+                    [day.day.description, LocalTime.text(day.date, in: zone), String(day.exercises.count),
                      TableWriter.excerpt(day.exercises.joined(separator: ", "), limit: 60)]
                 }
             }
@@ -96,7 +98,7 @@ enum ListCommands {
         spec: CommandSpec(
             name: "count", abstract: "The number of matching drafts or days (like fetchCount).",
             positionals: [PositionalSpec(name: "drafts|history", help: "What to count.")],
-            options: [QueryOptions.filter.spec, formatOption.spec, Watch.flag.spec],
+            options: [QueryOptions.filter.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
         run: { invocation in
             let format = try invocation.arguments.value(of: formatOption) ?? .table

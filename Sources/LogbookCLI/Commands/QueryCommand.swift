@@ -16,7 +16,7 @@ enum QueryCommand {
                 number or a decimal is bound as a number, anything else as text. The README documents the schema.
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
-            options: [parameter.spec, formatOption.spec],
+            options: [parameter.spec, formatOption.spec, OutputFile.option.spec],
             examples: ["logbook query 'SELECT day, count(*) AS n FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk GROUP BY day' --format csv",
                        "logbook query 'SELECT version FROM drafts WHERE version_key = :v' -p v=2.5.0"]),
         run: { invocation in

@@ -26,7 +26,7 @@ enum RepairCommand {
             let store = isDryRun ? try invocation.dryRunStore() : try invocation.writeStore()
             let report = try store.repair(dryRun: isDryRun)
             let prefix = isDryRun ? "logbook: dry run, nothing written: would have " : "logbook: "
-            if report.changes.isEmpty { Console.printError("logbook: nothing to repair") }
-            for change in report.changes { Console.printError(prefix + change) }
+            if report.changes.isEmpty { Console.note("logbook: nothing to repair") }
+            for change in report.changes { Console.note(prefix + change) }
         })
 }

@@ -7,7 +7,7 @@ enum ReportCommand {
     private static let formatOption = OutputFormat.option()
     private static let period = Option<ReportPeriod>.choice(
         "--by", valueName: "PERIOD", among: ReportPeriod.allCases, help: "day|week|month|year, for the history report (default: week).")
-    private static let asOf = Option<CalendarDay>.day("--as-of", help: "The day streaks are counted up to (default: today).")
+    private static let asOf = Option<DateExpression>.date("--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today).")
 
     static let command = Command(
         spec: CommandSpec(
@@ -20,7 +20,7 @@ enum ReportCommand {
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
                 """,
             positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.")],
-            options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, Watch.flag.spec],
+            options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
                        "logbook report streaks --format json", "logbook report exercises --format csv"]),
         run: { invocation in
@@ -36,14 +36,14 @@ enum ReportCommand {
             if by != nil && name != "history" {
                 throw UsageError(message: "'\(period.spec.name)' applies to the history report only", command: command)
             }
-            let day = try arguments.value(of: asOf)
+            let day = try invocation.day(asOf)
             if day != nil && name != "streaks" {
                 throw UsageError(message: "'\(asOf.spec.name)' applies to the streaks report only", command: command)
             }
             let format = try arguments.value(of: formatOption) ?? .table
             let store = try invocation.readStore()
             if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
-                Console.printError("logbook: the tallies are behind changes another program made to the history; this report "
+                Console.note("logbook: the tallies are behind changes another program made to the history; this report "
                                    + "counts every row (slower) — 'logbook repair' recounts the tallies")
             }
             try Watch.run(invocation, store: store, format: format) {

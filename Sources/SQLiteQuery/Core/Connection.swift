@@ -40,6 +40,9 @@ public final class Connection {
         public init() {}
     }
 
+    /// The version of the SQLite library the process runs with: `3.40.1`.
+    public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
+
     /// The `sqlite3` handle, for code that needs the C API directly.
     public let handle: OpaquePointer
     /// The path given at open (`:memory:` for an in-memory database).

@@ -21,6 +21,15 @@ public struct Migrator: Sendable {
         /// When it was applied (`applied_at`, seconds since 2001-01-01T00:00:00Z).
         public let appliedAt: Date
 
+        /// The record in the columns `version, name, checksum, applied_at` of `statement`'s row,
+        /// starting at the 0-based column `first`.
+        init(_ statement: Statement, from first: Int) throws {
+            version = try statement.column(first)
+            name = try statement.column(first + 1)
+            checksum = try statement.column(first + 2)
+            appliedAt = try statement.column(first + 3)
+        }
+
         /// `0001_create_drafts`: how the migration is named in messages, as ``Migration/identifier``.
         public var identifier: String { Migration(version: version, name: name, sql: "").identifier }
     }
@@ -64,21 +73,20 @@ public struct Migrator: Sendable {
 
     /// The migrations recorded in the database, oldest first. Reads only.
     public func appliedMigrations(in connection: Connection) throws -> [AppliedMigration] {
-        let exists = try connection.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(historyTable)],
-            as: Int.self) ?? 0
-        guard exists > 0 else { return [] }
+        guard try Self.hasTable(historyTable, in: connection) else { return [] }
         let statement = try connection.cachedStatement(setName == nil
             ? "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
             : "SELECT version, name, checksum, applied_at FROM app_migrations WHERE set_name = ? ORDER BY version")
         defer { statement.reset() }
         if let setName { try statement.bind(setName, at: 1) }
         var applied: [AppliedMigration] = []
-        while try statement.step() {
-            applied.append(AppliedMigration(version: try statement.column(0), name: try statement.column(1),
-                                            checksum: try statement.column(2), appliedAt: try statement.column(3)))
-        }
+        while try statement.step() { applied.append(try AppliedMigration(statement, from: 0)) }
         return applied
+    }
+
+    private static func hasTable(_ name: String, in connection: Connection) throws -> Bool {
+        try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)],
+                              as: Int.self) ?? 0 > 0
     }
 
     /// Checks the database's history and returns each known migration's status. Reads only; throws
@@ -198,16 +206,11 @@ public struct Migrator: Sendable {
     /// Every migration recorded for every app's set, by set and version: what `migrate --status`
     /// lists beside the file's own, whatever app wrote them.
     public static func appliedAppMigrations(in connection: Connection) throws -> [(set: String, migration: AppliedMigration)] {
-        let exists = try connection.scalar(
-            "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'app_migrations'", as: Int.self) ?? 0
-        guard exists > 0 else { return [] }
+        guard try hasTable("app_migrations", in: connection) else { return [] }
         let statement = try connection.prepare(
             "SELECT set_name, version, name, checksum, applied_at FROM app_migrations ORDER BY set_name, version")
         var applied: [(set: String, migration: AppliedMigration)] = []
-        while try statement.step() {
-            applied.append((try statement.column(0), AppliedMigration(version: try statement.column(1), name: try statement.column(2),
-                                                                      checksum: try statement.column(3), appliedAt: try statement.column(4))))
-        }
+        while try statement.step() { applied.append((try statement.column(0), try AppliedMigration(statement, from: 1))) }
         return applied
     }
 

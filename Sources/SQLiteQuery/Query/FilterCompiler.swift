@@ -72,6 +72,7 @@ struct FilterCompiler<Record> {
             let container = try text(try anyOperand(lhs), lhs)
             return try operations.startsWith(container, try value(rhs, as: .text, optional: false, for: "hasPrefix"))
         case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            if let range = try dayRangeComparison(op, lhs, rhs) { return range }
             let (left, right) = try comparisonOperands(lhs, rhs, op: op)
             if op == .equal || op == .notEqual {
                 return try operations.equal(left, right, negated: op == .notEqual)
@@ -86,6 +87,55 @@ struct FilterCompiler<Record> {
             default: .greaterOrEqual
             }
             return try operations.order(sqlOperator, left, right, symbol: op.rawValue)
+        }
+    }
+
+    /// A day or date field compared with whole days (a month, a week, a year, or a 4-digit whole
+    /// number read as a year): `==` is within them, `<` before the first, `<=` up to the end of the
+    /// last, `>` after the last, `>=` from the first; nil is never within them. Nil when the
+    /// comparison is not of that shape.
+    private mutating func dayRangeComparison(_ written: FilterOperator, _ lhs: FilterExpression,
+                                             _ rhs: FilterExpression) throws -> Operand? {
+        let fieldSide: FilterExpression, literalSide: FilterExpression, op: FilterOperator
+        switch (lhs, rhs) {
+        case (.field, .literal): (fieldSide, literalSide, op) = (lhs, rhs, written)
+        case (.literal, .field): (fieldSide, literalSide, op) = (rhs, lhs, written.mirrored)
+        default: return nil
+        }
+        guard case .field(let name, let at) = fieldSide, case .literal(let literal, _) = literalSide,
+              let kind = schema.field(named: name)?.kind, kind == .day || kind == .date else { return nil }
+        let first: Int, last: Int
+        switch literal {
+        case .days(let from, let to): (first, last) = (from, to)
+        case .integer(let year) where (1...9999).contains(year):
+            first = ProlepticGregorian.dayNumber(year: Int(year), month: 1, day: 1)
+            last = ProlepticGregorian.dayNumber(year: Int(year), month: 12, day: 31)
+        default: return nil
+        }
+        let (field, _, optional) = try scalarOperand(fieldSide)
+        // A day field compares with day texts; a date field with the first instants of days.
+        func bound(_ dayNumber: Int) -> Operand {
+            if kind == .day {
+                let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
+                return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
+            }
+            return .value(.real(ProlepticGregorian.startOfDay(dayNumber, in: timeZone).timeIntervalSinceReferenceDate))
+        }
+        // For a day field the last day itself bounds the range; for a date field the next day's start.
+        let (end, endIncluded) = kind == .day ? (bound(last), true) : (bound(last + 1), false)
+        let from = try operations.order(.greaterOrEqual, field, bound(first), symbol: ">=")
+        let upTo = try operations.order(endIncluded ? .lessOrEqual : .less, field, end, symbol: "<=")
+        switch op {
+        case .equal: return operations.and(from, upTo)
+        case .notEqual:
+            let outside = operations.not(operations.and(from, upTo))
+            return optional ? operations.or(try operations.equal(field, .value(.null), negated: false), outside) : outside
+        case .less: return try operations.order(.less, field, bound(first), symbol: "<")
+        case .lessOrEqual: return upTo
+        case .greater: return try operations.order(endIncluded ? .greater : .greaterOrEqual, field, end, symbol: ">")
+        case .greaterOrEqual: return from
+        default:
+            throw QueryError.typeMismatch("'\(op.rawValue)' does not apply to \(name) and a range of days", position: at)
         }
     }
 
@@ -167,6 +217,8 @@ struct FilterCompiler<Record> {
             return .value(.real(ProlepticGregorian.startOfDay(number, in: timeZone).timeIntervalSinceReferenceDate))
         case (.day, .day(let year, let month, let day)):
             return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
+        case (.date, .days), (.day, .days):
+            throw mismatch("a single day or date here (a range of days compares with ==, !=, <, <=, > and >=)")
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch("a UUID") }
             return .value(.text(uuid.uuidString))

@@ -37,6 +37,17 @@ public enum FilterOperator: String, Sendable, Equatable, CaseIterable {
     /// collection), `icontains` (`localizedStandardContains`: case- and diacritic-insensitive),
     /// `hasPrefix` (Character by Character) and `in` (one of a list).
     case contains, icontains, hasPrefix, `in`
+
+    /// The operator with its sides swapped: `<` for `>`, `==` for `==`.
+    var mirrored: FilterOperator {
+        switch self {
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        default: self
+        }
+    }
 }
 
 /// A value written in a filter, before it is typed against the field it is compared with.
@@ -56,6 +67,10 @@ public enum FilterLiteral: Sendable, Equatable {
     case date(Date)
     /// A calendar day, `2026-01-31`.
     case day(year: Int, month: Int, day: Int)
+    /// Whole calendar days, by proleptic Gregorian day number (days since 1970-01-01), first to
+    /// last: a month (`2026-11`), an ISO week (`2026-W47`) or a year. Compared with a day or date
+    /// field, `==` means within them, `<` before the first, `>` after the last.
+    case days(first: Int, last: Int)
 
     var description: String {
         switch self {
@@ -66,6 +81,7 @@ public enum FilterLiteral: Sendable, Equatable {
         case .null: "nil"
         case .date: "a date"
         case .day: "a day"
+        case .days: "a range of days"
         }
     }
 }

@@ -1,0 +1,13 @@
+/// `-o FILE`: where a data command's output goes, declared once. A command that lists
+/// ``option`` in its options gets it; ``CommandLineTool`` sends everything the command writes to
+/// stdout into the file, with export's rules (``OutputDestination``).
+enum OutputFile {
+    static let option = Option<String>.text(
+        "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
+            + "complete (links followed); a FIFO or device is written in place.")
+
+    /// The file given, or nil for stdout (no `-o`, or `-o -`).
+    static func path(_ arguments: ParsedArguments) throws -> String? {
+        try arguments.value(of: option).flatMap { $0 == "-" ? nil : $0 }
+    }
+}
