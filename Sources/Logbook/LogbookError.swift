@@ -53,6 +53,10 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case itemPositionOutOfRange(position: Int, count: Int, draft: UUID)
     /// The draft's checklist has no item with this id.
     case itemNotFound(id: UUID, draft: UUID)
+    /// A day's record has no exercise at this 1-based position.
+    case exercisePositionOutOfRange(position: Int, count: Int, day: CalendarDay)
+    /// No exercise with this name on the day (or, with no day, anywhere in the range asked for).
+    case exerciseNotFound(String, day: CalendarDay?)
     /// No exercise record for this day.
     case dayNotFound(CalendarDay)
     /// A value outside what Logbook stores (an empty exercise name, a date outside years 1–9999).
@@ -93,6 +97,10 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
                 ? "item \(position) does not exist: draft \(draft.uuidString) has no checklist items"
                 : "item \(position) does not exist: draft \(draft.uuidString) has items 1 to \(count)"
         case .itemNotFound(let id, let draft): "draft \(draft.uuidString) has no checklist item \(id.uuidString)"
+        case .exercisePositionOutOfRange(let position, let count, let day):
+            "no exercise at position \(position) on \(day): it has \(count) (positions start at 1)"
+        case .exerciseNotFound(let name, let day):
+            "no exercise named '\(name)'" + (day.map { " on \($0)" } ?? " in the days asked for")
         case .dayNotFound(let day): "no exercises recorded on \(day)"
         case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"

@@ -168,6 +168,40 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(try cli.run(paris + ["drafts", "list"]).lines.first?.contains("SUBMITTED (Europe/Paris)") == true)
     }
 
+    func testFixingMistakesOneCommandEach() throws {
+        let cli = try CLIHarness()
+        try cli.run(["history", "add", "Burpee", "Squat", "Burpee", "--at", "2026-03-14 08:00"])
+        let typo = try cli.run(["history", "add", "Bupree", " Squat", "squat", "--at", "2026-03-15 08:00"])
+        XCTAssertEqual(typo.status, 0)
+        XCTAssertTrue(typo.stderr.contains("logbook: 'Bupree' is new; did you mean 'Burpee'?"), typo.stderr)
+        XCTAssertTrue(typo.stderr.contains("logbook: 'squat' is new; did you mean 'Squat'?"), typo.stderr)
+        XCTAssertFalse(typo.stderr.contains("' Squat'"), "names are trimmed: \(typo.stderr)")
+        let csv = { (arguments: [String]) in try cli.run(["history", "list", "--format", "csv"] + arguments).lines.dropFirst()
+            .map { $0.dropLast().split(separator: ",").suffix(2).joined(separator: " ") } }  // CSV lines end in CRLF
+        XCTAssertEqual(try csv(["--on", "2026-03-15"]), ["1 Bupree", "2 Squat", "3 squat"])
+        XCTAssertEqual(try csv(["--exercise", "burpee"]).count, 3, "--exercise matches up to case and diacritics")
+
+        let before = try Data(contentsOf: cli.database)
+        let dry = try cli.run(["history", "remove", "--day", "2026-03-15", "Bupree", "--dry-run"])
+        XCTAssertTrue(dry.stderr.contains("dry run, nothing written: would have removed 1 exercise on 2026-03-15"), dry.stderr)
+        XCTAssertEqual(try Data(contentsOf: cli.database), before)
+        XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-15", "4"]), status: 1,
+                         mentioning: "no exercise at position 4 on 2026-03-15: it has 3")
+        XCTAssertEqual(try cli.run(["history", "remove", "--day", "2026-03-15", "1", "3"]).status, 0)
+        XCTAssertEqual(try csv(["--on", "2026-03-15"]), ["1 Squat"])
+        let renamed = try cli.run(["history", "rename", "Burpee", "Burpée"])
+        XCTAssertTrue(renamed.stderr.contains("renamed 'Burpee' to 'Burpée': 2 exercises on 2026-03-14"), renamed.stderr)
+        XCTAssertFailure(try cli.run(["history", "rename", "Plank", "Row"]), status: 1, mentioning: "no exercise named 'Plank'")
+        let moved = try cli.run(["history", "move", "--day", "2026-03-15", "--to", "2026-03-14"])
+        XCTAssertTrue(moved.stderr.contains("moved 2026-03-15 to 2026-03-14: 1 exercise on 2 days; record of 2026-03-15 deleted"),
+                      moved.stderr)
+        XCTAssertEqual(try csv([]), ["1 Burpée", "2 Squat", "3 Burpée", "4 Squat"])
+        let report = try cli.run(["report", "exercises", "--format", "csv"])
+        XCTAssertEqual(report.stdout, "exercise,count,days,firstDay,lastDay\r\nBurpée,2,1,2026-03-14,2026-03-14\r\n"
+                                      + "Squat,2,1,2026-03-14,2026-03-14\r\n")
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+    }
+
     func testTimeZoneFromEnvironment() throws {
         let cli = try CLIHarness()
         try cli.run(["history", "add", "Squat", "--at", "2026-03-01T02:00:00Z"], environment: ["TZ": "America/Los_Angeles"])

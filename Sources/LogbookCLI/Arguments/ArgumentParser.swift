@@ -96,21 +96,6 @@ enum ArgumentParser {
 
     /// ` (did you mean '--format'?)` when one candidate is close to `word`, else "".
     static func suggestion(for word: String, among candidates: [String]) -> String {
-        let scored = candidates.map { ($0, editDistance(word, $0)) }.filter { $0.1 <= max(2, word.count / 3) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return "" }
-        return " (did you mean '\(best.0)'?)"
-    }
-
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
+        word.closest(among: candidates).map { " (did you mean '\($0)'?)" } ?? ""
     }
 }

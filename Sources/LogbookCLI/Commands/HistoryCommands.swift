@@ -1,9 +1,11 @@
 import Logbook
 
-/// `history add|delete`.
+/// `history add|delete|remove|rename|move`.
 enum HistoryCommands {
     private static let doneAt = Option<DateExpression>.date("--at", help: "When they were done (default: now): 2026-11-19 07:30, yesterday, ….")
     private static let day = Option<DateExpression>.date("--day", valueName: "DAY", help: "The day: 2026-11-19, yesterday, monday, ….")
+    private static let newDay = Option<DateExpression>.date("--to", valueName: "DAY", help: "The day to move the record to.")
+    private static let dryRun = Flag("--dry-run", help: "Say what would change; write nothing.")
 
     static let add = Command(
         spec: CommandSpec(
@@ -14,8 +16,15 @@ enum HistoryCommands {
             examples: ["logbook history add Squat Burpee", "logbook --time-zone America/New_York history add Squat --at 2026-01-31T23:47:00-05:00"]),
         run: { invocation in
             let date = try invocation.date(doneAt)
-            let day = try invocation.writeStore().history.addDoneExercises(invocation.arguments.positionals, at: date)
+            // Spaces around a name are a slip of the keyboard, never part of it.
+            let names = invocation.arguments.positionals.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let history = try invocation.writeStore().history
+            let hints = try Set(names).sorted().compactMap { name in
+                try history.knownExercise(resembling: name).map { "logbook: '\(name)' is new; did you mean '\($0)'?" }
+            }
+            let day = try history.addDoneExercises(names, at: date)
             Console.note("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")
+            hints.forEach(Console.note)
         })
 
     static let delete = Command(
@@ -30,4 +39,67 @@ enum HistoryCommands {
             let record = try invocation.writeStore().history.delete(day: calendarDay)
             Console.note("logbook: deleted \(record.day) (\(record.exercises.count) exercises)")
         })
+
+    static let remove = Command(
+        spec: CommandSpec(
+            name: "history remove", abstract: "Remove exercises from one day's record, by position or by name.",
+            discussion: """
+                Each EXERCISE is a 1-based position in the day's list or a name (every exercise of that name goes). \
+                A day left without exercises is deleted. One transaction.
+                """,
+            positionals: [PositionalSpec(name: "exercise", arity: .oneOrMore, help: "Positions (from 1) or names.")],
+            options: [day.spec, dryRun.spec],
+            examples: ["logbook history remove --day 2026-03-14 Bupree", "logbook history remove --day yesterday 2"]),
+        run: { invocation in
+            guard let calendarDay = try invocation.day(day) else {
+                throw UsageError(message: "missing '\(day.spec.usage)'", command: "history remove")
+            }
+            let isDryRun = invocation.arguments.isSet(dryRun)
+            let targets = invocation.arguments.positionals
+            let edit = try invocation.writeStore().history.removeExercises(
+                atPositions: targets.compactMap { Int($0) }, named: targets.filter { Int($0) == nil }, from: calendarDay, dryRun: isDryRun)
+            report(edit, verb: "removed", dryRun: isDryRun)
+        })
+
+    static let rename = Command(
+        spec: CommandSpec(
+            name: "history rename", abstract: "Rename an exercise across the history, or across a range of days.",
+            discussion: "Names match as Swift compares them (Café in NFC or NFD is one name). One transaction.",
+            positionals: [PositionalSpec(name: "old", help: "The name now."), PositionalSpec(name: "new", help: "The name it gets.")],
+            options: DayRangeOptions.specs + [dryRun.spec],
+            examples: ["logbook history rename Bupree Burpee", "logbook history rename 'Sun Salute' 'Sun Salutation' --since 2026-01 --dry-run"]),
+        run: { invocation in
+            let (old, new) = (invocation.arguments.positionals[0], invocation.arguments.positionals[1].trimmingCharacters(in: .whitespacesAndNewlines))
+            let (from, to) = try invocation.dayRange()
+            let isDryRun = invocation.arguments.isSet(dryRun)
+            let edit = try invocation.writeStore().history.renameExercise(old, to: new, from: from, to: to, dryRun: isDryRun)
+            report(edit, verb: "renamed '\(old)' to '\(new)':", dryRun: isDryRun)
+        })
+
+    static let move = Command(
+        spec: CommandSpec(
+            name: "history move", abstract: "Move one day's record to another day.",
+            discussion: """
+                The record keeps its time of day on the clock of --time-zone. When the other day has a record, the \
+                exercises are appended to it. One transaction.
+                """,
+            options: [day.spec, newDay.spec, dryRun.spec],
+            examples: ["logbook history move --day 2026-03-14 --to 2026-03-13"]),
+        run: { invocation in
+            guard let source = try invocation.day(day), let target = try invocation.day(newDay) else {
+                throw UsageError(message: "give the day and where it goes: '\(day.spec.usage)' and '\(newDay.spec.usage)'",
+                                 command: "history move")
+            }
+            let isDryRun = invocation.arguments.isSet(dryRun)
+            let edit = try invocation.writeStore().history.moveDay(source, to: target, dryRun: isDryRun)
+            report(edit, verb: "moved \(source) to \(target):", dryRun: isDryRun)
+        })
+
+    /// `logbook: removed 2 exercises on 2026-03-14` (a dry run says what it would do).
+    private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool) {
+        let exercises = "\(edit.exercises) exercise\(edit.exercises == 1 ? "" : "s")"
+        let days = edit.days.count == 1 ? "on \(edit.days[0])" : "on \(edit.days.count) days"
+        let deleted = edit.deletedDays.isEmpty ? "" : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) deleted"
+        Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises) \(days)\(deleted)")
+    }
 }

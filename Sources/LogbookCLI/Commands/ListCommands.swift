@@ -89,7 +89,12 @@ enum ListCommands {
                                    .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
         }
         if let name = try invocation.arguments.value(of: exercise) {
-            filters.append(.binary(.contains, .field("exercises", at: none), .literal(.string(name), at: none), at: none))
+            // Every stored spelling with the same letters up to case and diacritics, each found through the name index.
+            let spellings = try invocation.readStore().history.exerciseNames(matching: name)
+            let tests = (spellings.isEmpty ? [name] : spellings).map {
+                FilterExpression.binary(.contains, .field("exercises", at: none), .literal(.string($0), at: none), at: none)
+            }
+            filters.append(tests.dropFirst().reduce(tests[0]) { .or($0, $1) })
         }
         return filters
     }

@@ -69,6 +69,8 @@ extension Connection {
     /// - `swift_count(text)`: the number of Characters.
     /// - `swift_localized_contains(text, other)`: `localizedStandardContains` (case and
     ///   diacritic insensitive), the CLI's `icontains`.
+    /// - `swift_same_letters(text, other)`: equal up to case and diacritics (`icontains` on a
+    ///   collection of names: `exercises icontains "burpee"`).
     /// - `swift_add`, `swift_subtract`, `swift_multiply`, `swift_divide`, `swift_remainder`:
     ///   integer arithmetic that fails on overflow or division by zero, where Swift would trap,
     ///   instead of silently turning into a REAL or NULL.
@@ -93,6 +95,9 @@ extension Connection {
         // The current locale decides: not deterministic.
         try createTextFunction("swift_localized_contains", argumentCount: 2, options: .innocuous) {
             .integer($0[0].localizedStandardContains($0[1]) ? 1 : 0)
+        }
+        try createTextFunction("swift_same_letters", argumentCount: 2, options: pure) {
+            .integer($0[0].compare($0[1], options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame ? 1 : 0)
         }
         try createIntegerFunction("swift_add") { $0.addingReportingOverflow($1) }
         try createIntegerFunction("swift_subtract") { $0.subtractingReportingOverflow($1) }

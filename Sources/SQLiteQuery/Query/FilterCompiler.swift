@@ -66,8 +66,10 @@ struct FilterCompiler<Record> {
             }
             return try operations.contains(try text(container, lhs), try value(rhs, as: .text, optional: false, for: "contains"))
         case .icontains:
-            let container = try text(try anyOperand(lhs), lhs)
-            return try operations.localizedContains(container, try value(rhs, as: .text, optional: false, for: "icontains"))
+            let container = try anyOperand(lhs)
+            let needle = try value(rhs, as: .text, optional: false, for: "icontains")
+            if case .collection = container.shape { return try operations.containsSameLetters(container, needle) }
+            return try operations.localizedContains(try text(container, lhs), needle)
         case .hasPrefix:
             let container = try text(try anyOperand(lhs), lhs)
             return try operations.startsWith(container, try value(rhs, as: .text, optional: false, for: "hasPrefix"))

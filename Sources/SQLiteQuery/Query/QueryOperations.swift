@@ -211,6 +211,18 @@ struct QueryOperations {
     }
 
     /// Case- and diacritic-insensitive containment, as Foundation's `localizedStandardContains`.
+    /// Whether some element of a collection of text equals `value` up to case and diacritics.
+    mutating func containsSameLetters(_ container: Operand, _ value: Operand) throws -> Operand {
+        guard case .collection(let collection, let qualifier) = container.shape,
+              case .scalar(.text, let column, _) = collection.element else {
+            throw QueryError.typeMismatch("icontains needs text, or a collection of text, on its left", position: nil)
+        }
+        let alias = nextAlias()
+        let element = QueryExpression.column(qualifier: alias, name: column)
+        return .boolean(.exists(collection.scope(parent: qualifier, rowKey: rowKey, alias: alias),
+                                condition: .function("swift_same_letters", [element, value.expression]))).failing(with: value)
+    }
+
     func localizedContains(_ text: Operand, _ needle: Operand) throws -> Operand {
         guard text.kind == .text || text.kind == nil, case .scalar = text.shape else {
             throw QueryError.typeMismatch("icontains needs text on its left", position: nil)

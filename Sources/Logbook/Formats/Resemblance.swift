@@ -1,0 +1,31 @@
+import Foundation
+
+extension String {
+    /// The number of Characters to insert, delete or replace to turn this into `other` (Levenshtein).
+    public func editDistance(to other: String) -> Int {
+        let a = Array(self), b = Array(other)
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    /// Whether the two are the same letters up to case and diacritics (`burpee`, `Burpée`, `BURPEE`).
+    public func hasSameLetters(as other: String) -> Bool {
+        compare(other, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+    }
+
+    /// The candidate this most likely was meant as, for "did you mean" hints: one with the same
+    /// letters up to case and diacritics, else the nearest within a few typing mistakes (at most 2,
+    /// or a third of the length); nil when none is that close.
+    public func closest(among candidates: [String]) -> String? {
+        if let same = candidates.first(where: { $0 != self && hasSameLetters(as: $0) }) { return same }
+        let scored = candidates.map { ($0, editDistance(to: $0)) }.filter { $0.1 <= Swift.max(2, count / 3) }
+        return scored.min { $0.1 < $1.1 }?.0
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import SQLiteQuery
+
+/// What an edit of the history changed, or for a dry run would change.
+public struct HistoryEdit: Sendable, Equatable {
+    /// Exercises removed, renamed or moved.
+    public var exercises = 0
+    /// The days whose records changed (a moved record's old and new day), in order.
+    public var days: [CalendarDay] = []
+    /// Days whose record went away: left without exercises, or moved onto another day's record.
+    public var deletedDays: [CalendarDay] = []
+}
+
+/// Fixing mistakes: removing an exercise from a day, renaming an exercise across the history,
+/// moving a day's record to another day. Each is one transaction; with `dryRun` it is checked and
+/// counted, then rolled back, and nothing is written.
+extension HistoryRepository {
+    /// Removes from `day`'s record the exercises at the 1-based `positions` (of the list as it is
+    /// now) and every exercise named one of `names` (as Swift compares strings, so `Café` in NFC
+    /// or NFD); a record left without exercises is deleted. Throws ``LogbookError/dayNotFound(_:)``,
+    /// ``LogbookError/exercisePositionOutOfRange(position:count:day:)``, or
+    /// ``LogbookError/exerciseNotFound(_:day:)`` for a name the day does not have; then nothing changes.
+    public func removeExercises(atPositions positions: [Int] = [], named names: [String] = [], from day: CalendarDay,
+                                dryRun: Bool = false) throws -> HistoryEdit {
+        try edit(day, dryRun: dryRun) { record in
+            for position in positions where !record.exercises.indices.contains(position - 1) {
+                throw LogbookError.exercisePositionOutOfRange(position: position, count: record.exercises.count, day: day)
+            }
+            for name in names where !record.exercises.contains(where: { $0 == name }) {
+                throw LogbookError.exerciseNotFound(name, day: day)
+            }
+            let doomed = Set(positions.map { $0 - 1 })
+            let kept = record.exercises.enumerated().filter { !doomed.contains($0.offset) && !names.contains($0.element) }.map(\.element)
+            defer { record.exercises = kept }
+            return record.exercises.count - kept.count
+        }
+    }
+
+    /// Renames every exercise named `old` (as Swift compares strings) to `new` on the days from
+    /// `from` to `to` (each end open when nil). Throws ``LogbookError/exerciseNotFound(_:day:)``
+    /// when no exercise has that name there.
+    public func renameExercise(_ old: String, to new: String, from: CalendarDay? = nil, to: CalendarDay? = nil,
+                               dryRun: Bool = false) throws -> HistoryEdit {
+        try ExerciseDay.validate(exercises: [new])
+        return try database.write(dryRun: dryRun) { connection in
+            let range = "day_pk IN (SELECT pk FROM exercise_days WHERE day >= coalesce(?2, '0000') AND day <= coalesce(?3, '9999-12-31'))"
+            let arguments: [DatabaseValue] = [.text(old.comparisonKey), from?.databaseValue ?? .null, to?.databaseValue ?? .null]
+            var edit = HistoryEdit()
+            let days = try connection.prepare("""
+                SELECT day FROM exercise_days WHERE pk IN (SELECT day_pk FROM exercises WHERE name_key = ?1 AND \(range)) ORDER BY day
+                """)
+            try days.bind(arguments)
+            while try days.step() { edit.days.append(try days.column(0)) }
+            guard !edit.days.isEmpty else { throw LogbookError.exerciseNotFound(old, day: nil) }
+            try connection.run("UPDATE exercises SET name = ?4, name_key = ?5 WHERE name_key = ?1 AND \(range)",
+                               arguments + [.text(new), .text(new.comparisonKey)])
+            edit.exercises = connection.changes
+            try ExerciseTallies.recountStaleDays(in: connection)
+            return edit
+        }
+    }
+
+    /// Moves `day`'s record to `newDay`, keeping the time of day of its date on the store's clock.
+    /// When `newDay` has a record, the exercises are appended to it (the same-day rule) and the
+    /// moved record's id becomes an alias of it, so that importing the old record again is a no-op.
+    public func moveDay(_ day: CalendarDay, to newDay: CalendarDay, dryRun: Bool = false) throws -> HistoryEdit {
+        try database.write(dryRun: dryRun) { connection in
+            guard var record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first else {
+                throw LogbookError.dayNotFound(day)
+            }
+            var edit = HistoryEdit(exercises: record.exercises.count, days: [day, newDay].sorted())
+            guard newDay != day else { return HistoryEdit() }
+            let date = try CalendarDay.moving(record.date, from: day, to: newDay, in: timeZone)
+            if let target = try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [newDay.databaseValue], as: Int64.self) {
+                let source = try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self)
+                try connection.run("UPDATE exercise_day_aliases SET day_pk = ? WHERE day_pk = ?", [.integer(target), source.map { .integer($0) } ?? .null])
+                try table.delete(identity: record.id, in: connection)
+                try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)", [record.id.databaseValue, .integer(target)])
+                try Tables.merge(record.exercises, at: date, intoDayKey: target, in: connection)
+                edit.deletedDays = [day]
+            } else {
+                record.day = newDay
+                record.date = date
+                try table.upsert(record, in: connection)
+            }
+            try ExerciseTallies.recountStaleDays(in: connection)
+            return edit
+        }
+    }
+
+    /// Reads `day`'s record, lets `change` edit its exercises (returning how many it changed), and
+    /// saves it, or deletes it when no exercise is left.
+    private func edit(_ day: CalendarDay, dryRun: Bool, _ change: (inout ExerciseDay) throws -> Int) throws -> HistoryEdit {
+        try database.write(dryRun: dryRun) { connection in
+            guard var record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first else {
+                throw LogbookError.dayNotFound(day)
+            }
+            var edit = HistoryEdit(exercises: try change(&record), days: [day])
+            if record.exercises.isEmpty {
+                try table.delete(identity: record.id, in: connection)
+                edit.deletedDays = [day]
+            } else {
+                try table.upsert(record, in: connection)
+            }
+            try ExerciseTallies.recountStaleDays(in: connection)
+            return edit
+        }
+    }
+}
+
+extension HistoryRepository {
+    /// Every exercise name stored, one spelling per name as Swift compares them (`Café` in NFC or
+    /// NFD is one), sorted by their comparison keys.
+    public func exerciseNames() throws -> [String] {
+        try database.read { connection in
+            let statement = try connection.prepare("SELECT min(name) FROM exercises GROUP BY name_key ORDER BY name_key")
+            var names: [String] = []
+            while try statement.step() { names.append(try statement.column(0)) }
+            return names
+        }
+    }
+
+    /// The stored exercise names with the same letters as `name` up to case and diacritics
+    /// (`burpee` finds `Burpee`): what `--exercise` matches.
+    public func exerciseNames(matching name: String) throws -> [String] {
+        try exerciseNames().filter { $0.hasSameLetters(as: name) }
+    }
+
+    /// For a name not yet stored, the stored one it was probably meant as (`Bupree` → `Burpee`,
+    /// `squat` → `Squat`); nil when `name` is stored or nothing is close.
+    public func knownExercise(resembling name: String) throws -> String? {
+        let names = try exerciseNames()
+        guard !names.contains(where: { $0 == name }) else { return nil }
+        return name.closest(among: names)
+    }
+}
+
+extension CalendarDay {
+    /// `date`, an instant on `day`, moved to `newDay` at the same time on the clock of `timeZone`.
+    static func moving(_ date: Date, from day: CalendarDay, to newDay: CalendarDay, in timeZone: TimeZone) throws -> Date {
+        let wall = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date)) - Double(day.dayNumber) * 86_400
+        let whole = Int(wall.rounded(.down))
+        let moved = DateExpression.instant(at: whole, on: newDay, in: timeZone) + (wall - Double(whole))
+        try moved.checkSupported(field: "date")
+        return moved
+    }
+}
