@@ -8,6 +8,8 @@ struct Command: Sendable {
 enum Commands {
     static let all: [Command] = [
         DemoCommand.command,
+        HelpCommands.help,
+        HelpCommands.completion,
         InitCommand.command,
         MigrateCommand.command,
         CheckCommand.command,

@@ -9,6 +9,8 @@ struct OptionSpec: Sendable {
     var valueName: String? = nil
     var isRepeatable = false
     let help: String
+    /// The values the option accepts, when it is one of a few (`--format`): for completions.
+    var choices: [String] = []
 
     var usage: String {
         let value = valueName.map { " <\($0.lowercased())>" } ?? ""
@@ -22,6 +24,8 @@ struct PositionalSpec: Sendable {
     let name: String
     var arity: Arity = .required
     let help: String
+    /// The values it takes, when it is one of a few (`drafts|history`): for completions.
+    var choices: [String] = []
 
     var usage: String {
         switch arity {

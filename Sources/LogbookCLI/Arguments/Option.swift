@@ -51,7 +51,7 @@ extension Option where Value == Int {
 extension Option where Value: RawRepresentable<String> & Sendable {
     /// One of `choices`, by its raw value.
     static func choice(_ name: String, valueName: String, among choices: [Value], help: String) -> Option {
-        Option(spec: OptionSpec(name: name, valueName: valueName, help: help)) { text in
+        Option(spec: OptionSpec(name: name, valueName: valueName, help: help, choices: choices.map(\.rawValue))) { text in
             guard let value = choices.first(where: { $0.rawValue == text }) else {
                 throw InvalidValue(expected: "expected one of \(choices.map(\.rawValue).joined(separator: ", "))")
             }

@@ -56,7 +56,7 @@ enum ImportExportCommands {
                 json, ndjson and csv carry every field; plist writes the apps' own files ([ReleaseDraft] as \
                 PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
                 """,
-            positionals: [PositionalSpec(name: "drafts|history", help: "What to export.")],
+            positionals: [PositionalSpec(name: "drafts|history", help: "What to export.", choices: RecordKind.allCases.map(\.rawValue))],
             options: QueryOptions.specs + ListCommands.historyOptions + [exportFormat.spec, OutputFile.option.spec],
             examples: ["logbook export history --format plist -o history.plist",
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),

@@ -102,7 +102,7 @@ enum ListCommands {
     static let count = Command(
         spec: CommandSpec(
             name: "count", abstract: "The number of matching drafts or days (like fetchCount).",
-            positionals: [PositionalSpec(name: "drafts|history", help: "What to count.")],
+            positionals: [PositionalSpec(name: "drafts|history", help: "What to count.", choices: RecordKind.allCases.map(\.rawValue))],
             options: [QueryOptions.filter.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
         run: { invocation in

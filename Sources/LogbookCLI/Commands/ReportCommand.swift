@@ -19,7 +19,7 @@ enum ReportCommand {
                 streaks: currentStreak, longestStreak, longestStart, longestEnd, asOf (--as-of DAY, default today).
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
                 """,
-            positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.")],
+            positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.", choices: names)],
             options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
                        "logbook report streaks --format json", "logbook report exercises --format csv"]),
