@@ -3,7 +3,7 @@ import Foundation
 import Logbook
 import SQLiteQuery
 
-// logbook-bench [--quick] [--runs N] [--only-insert]
+// logbook-bench [--quick] [--runs N] [--only-insert]     (LOGBOOK_BENCH_READERS=N sets the store's read pool)
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -47,6 +47,12 @@ func report(_ name: String, logbook: Double, raw: Double, target: String) {
     write(line)
 }
 
+/// `LOGBOOK_BENCH_READERS=0` runs the store's reads on its writer connection, for an A/B of the read pool.
+var storeOptions = Connection.Options()
+if let readers = ProcessInfo.processInfo.environment["LOGBOOK_BENCH_READERS"].flatMap({ Int($0) }) {
+    storeOptions.maximumReaders = readers
+}
+
 var sample = SampleData(seed: 42)
 let days = sample.days(dayCount, perDay: 5)
 let drafts = sample.drafts(draftCount)
@@ -70,7 +76,7 @@ let rawInsert = median(runs: runs, setup: {
 let logbookInsert = try median(runs: runs, setup: {
     store = nil
     remove("logbook.sqlite")
-    store = try Logbook(path: path("logbook.sqlite"))
+    store = try Logbook(path: path("logbook.sqlite"), options: storeOptions)
 }) {
     try store!.history.save(days)
 }
