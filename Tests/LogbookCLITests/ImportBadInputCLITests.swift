@@ -83,7 +83,8 @@ final class ImportBadInputCLITests: XCTestCase {
 
     func testBadCSV() throws {
         let header = "id,day,date,position,exercise\r\n"
-        try assertRefused("columns.csv", text("id,day,date,exercise\r\n"), mentioning: "field 'position'", "missing column")
+        try assertRefused("columns.csv", text("id,position,exercise\r\n"), mentioning: "field 'day'", "missing column",
+                          "or at least day,exercise or date,exercise")
         try assertRefused("quote.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,\"Squat\r\n"),
                           mentioning: "unclosed quote")
         try assertRefused("short.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1\r\n"),

@@ -174,7 +174,52 @@ final class ImportExportCLITests: XCTestCase {
         let target = try CLIHarness()
         XCTAssertTrue(try target.run(["import", "-"], stdin: csv).stderr.contains("inserted 30"))
     }
+
+    /// What a person writes in a spreadsheet or a script: days or dates and exercise names, no ids,
+    /// no positions; re-importing it changes nothing, and a day split over two ids is named.
+    func testHandMadeHistoryImportsAndReimportsAsANoOp() throws {
+        let cli = try CLIHarness()
+        let paris = ["--time-zone", "Europe/Paris"]
+        let csv = cli.folder.appendingPathComponent("workouts.csv")
+        try Data("day,exercise\r\n2026-03-14,Squat\r\n2026-03-14,Squat\r\n2026-03-14,Row\r\n2026-03-15,Burpee\r\n\r\n".utf8).write(to: csv)
+        let ndjson = cli.folder.appendingPathComponent("more.ndjson")
+        try Data(("""
+            {"day":"2026-03-16","exercise":"Plank"}
+            {"day":"2026-03-16","exercise":"Plank"}
+            {"date":"2026-03-17T07:30:00Z","exercises":["Row","Lunge"]}
+            {"date":"2026-03-14T18:00:00Z","exercise":"Lunge"}
+
+            """).utf8).write(to: ndjson)
+        let json = cli.folder.appendingPathComponent("list.json")
+        try Data(#"[{"day":"2026-03-19","exercises":["Squat","Squat"]}]"#.utf8).write(to: json)
+        for file in [csv, ndjson, json] {
+            let first = try cli.run(paris + ["import", file.path])
+            XCTAssertEqual(first.status, 0, first.stderr)
+            let again = try cli.run(paris + ["import", file.path])
+            XCTAssertTrue(again.stderr.contains("inserted 0, skipped"), "re-importing \(file.lastPathComponent): \(again.stderr)")
+            XCTAssertTrue(again.stderr.contains("merged 0"), again.stderr)
+        }
+        let listed = try cli.run(paris + ["history", "list", "--format", "csv"]).lines.dropFirst()
+            .map { $0.dropLast().split(separator: ",").dropFirst().map(String.init) }
+        XCTAssertEqual(listed.map { "\($0[0]) \($0[2]) \($0[3])" }, [
+            "2026-03-14 1 Squat", "2026-03-14 2 Squat", "2026-03-14 3 Row", "2026-03-14 4 Lunge", "2026-03-15 1 Burpee",
+            "2026-03-16 1 Plank", "2026-03-16 2 Plank", "2026-03-17 1 Row", "2026-03-17 2 Lunge",
+            "2026-03-19 1 Squat", "2026-03-19 2 Squat",
+        ])
+        XCTAssertEqual(listed.first?[1], "2026-03-13T23:00:00.000000Z", "a day without a time starts at its midnight in the zone")
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+
+        let split = cli.folder.appendingPathComponent("split.csv")
+        try Data(("id,day,date,position,exercise\r\n"
+            + "AAAAAAAA-0000-0000-0000-000000000001,2026-03-20,2026-03-20T08:00:00.000000Z,1,Squat\r\n"
+            + "AAAAAAAA-0000-0000-0000-000000000002,2026-03-20,2026-03-20T08:00:00.000000Z,2,Row\r\n").utf8).write(to: split)
+        let before = try Data(contentsOf: cli.database)
+        XCTAssertFailure(try cli.run(["import", split.path]), status: 1,
+                         mentioning: "rows of 2026-03-20 carry different ids", "line 2", "line 3")
+        XCTAssertEqual(try Data(contentsOf: cli.database), before)
+    }
 }
+
 
 extension CLIHarness {
     /// Runs `logbook` with stdout going straight to `output` (for binary output).

@@ -18,6 +18,22 @@ enum ContentID {
             add(item.title)
             add(item.isDone ? "1" : "0")
         }
+        return uuid(of: text)
+    }
+
+    /// The id of a hand-made day record that has none: from its day (or date) and its exercises,
+    /// so that importing the same file again changes nothing.
+    static func forDay(_ input: DayInput) -> UUID {
+        var text = "logbook.day.v1\n"
+        func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
+        add(input.day?.description ?? "-")
+        add(input.date.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) } ?? "-")
+        input.exercises.forEach(add)
+        return uuid(of: text)
+    }
+
+    /// A version 8 UUID from the SHA-256 of `text`.
+    private static func uuid(of text: String) -> UUID {
         var bytes = Array(SHA256.digest(of: Array(text.utf8)).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant

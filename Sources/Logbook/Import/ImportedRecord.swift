@@ -11,10 +11,11 @@ struct DraftInput: Equatable {
     var updatedAt: Date?
 }
 
-/// A day of history as a file gives it: apps' files have no calendar day.
+/// A day of history as a file gives it: apps' files have no calendar day; hand-made files may
+/// have no id (one is derived from the content) and no date (the day's start is used).
 struct DayInput: Equatable {
-    var id: UUID
-    var date: Date
+    var id: UUID?
+    var date: Date?
     var day: CalendarDay?
     var exercises: [String]
 }

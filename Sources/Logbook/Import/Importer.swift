@@ -42,7 +42,7 @@ extension Logbook {
     private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         let started = Date()
         let cancellation = Cancellation.current
-        var source = try makeSource(stream: stream, file: file, options: options)
+        var source = IDlessDayGrouping(try makeSource(stream: stream, file: file, options: options))
         var summary = ImportSummary()
         try database.write(dryRun: options.dryRun) { connection in
             var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
@@ -122,33 +122,39 @@ private struct ImportWriter {
     mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
         let day = try checked(record) {
             for (index, name) in input.exercises.enumerated() { try RecordLimits.check(name, field: "exercises[\(index)]") }
-            return try input.day ?? CalendarDay.storable(input.date, in: timeZone)
+            guard let date = input.date else {
+                guard let day = input.day else { throw FieldError(field: "day", reason: "missing: a record needs a day or a date") }
+                return day
+            }
+            return try input.day ?? CalendarDay.storable(date, in: timeZone)
         }
+        let id = input.id ?? ContentID.forDay(input)
+        let date = input.date ?? day.start(in: timeZone)
         var replacing = false
-        if let stored = try storedDay(id: input.id) {
+        if let stored = try storedDay(id: id) {
             switch policy {
             case .skip:
                 summary.skipped += 1
                 return
             case .fail:
-                throw conflict(record, "a day with id \(input.id.uuidString) already exists")
+                throw conflict(record, "a day with id \(id.uuidString) already exists")
             case .replace:
                 guard stored else {
                     // Its exercises were merged into another day's record; that record is kept.
                     summary.skipped += 1
                     return
                 }
-                try Tables.exerciseDays.delete(identity: input.id, in: connection)
+                try Tables.exerciseDays.delete(identity: id, in: connection)
                 replacing = true
             }
         }
         if let existing = try dayRecord(day) {
-            try Tables.merge(input.exercises, at: input.date, intoDayKey: existing, in: connection)
+            try Tables.merge(input.exercises, at: date, intoDayKey: existing, in: connection)
             try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)",
-                               [input.id.databaseValue, .integer(existing)])
+                               [id.databaseValue, .integer(existing)])
             summary.merged += 1
         } else {
-            let record = ExerciseDay(id: input.id, date: input.date, day: day, exercises: input.exercises)
+            let record = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
             try Tables.exerciseDays.insert(record, in: connection)
             try tallies.addNewDay(record, in: connection)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }

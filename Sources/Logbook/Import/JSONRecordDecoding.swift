@@ -6,7 +6,7 @@ import SQLiteQuery
 enum JSONRecordDecoding {
     static func kind(of value: JSONValue) -> RecordKind? {
         guard case .object = value else { return nil }
-        if value["exercises"] != nil { return .history }
+        if value["exercises"] != nil || value["exercise"] != nil { return .history }
         if value["version"] != nil || value["checklist"] != nil || value["whatsNew"] != nil { return .drafts }
         return nil
     }
@@ -30,11 +30,19 @@ enum JSONRecordDecoding {
     static func day(_ value: JSONValue) throws -> DayInput {
         guard case .object = value else { throw FieldError(field: "(record)", reason: "expected an object, found \(value.kindDescription)") }
         var exercises: [String] = []
-        for (index, name) in try array(value, "exercises").enumerated() {
-            guard case .string(let text) = name else {
-                throw FieldError(field: "exercises[\(index)]", reason: "expected a string, found \(name.kindDescription)")
+        if value["exercises"] == nil, let single = value["exercise"] {
+            // Hand-made: one exercise per record.
+            guard case .string(let text) = single else {
+                throw FieldError(field: "exercise", reason: "expected a string, found \(single.kindDescription)")
             }
-            exercises.append(text)
+            exercises = [text]
+        } else {
+            for (index, name) in try array(value, "exercises").enumerated() {
+                guard case .string(let text) = name else {
+                    throw FieldError(field: "exercises[\(index)]", reason: "expected a string, found \(name.kindDescription)")
+                }
+                exercises.append(text)
+            }
         }
         var day: CalendarDay?
         if let member = value["day"], member != .null {
@@ -43,8 +51,10 @@ enum JSONRecordDecoding {
             }
             day = parsed
         }
-        guard let date = try optionalDate(value, "date") else { throw FieldError(field: "date", reason: "missing") }
-        return DayInput(id: try uuid(value, "id"), date: date, day: day, exercises: exercises)
+        let date = try optionalDate(value, "date")
+        guard date != nil || day != nil else { throw FieldError(field: "date", reason: "missing: a record needs a day or a date") }
+        let id = value["id"] == nil || value["id"] == .null ? nil : try uuid(value, "id")
+        return DayInput(id: id, date: date, day: day, exercises: exercises)
     }
 
     // MARK: Fields

@@ -63,11 +63,15 @@ struct JSONRecordSource: RecordSource {
 }
 
 /// CSV as `export` writes it: drafts one row per checklist item, history one row per exercise;
-/// consecutive rows with the same id make one record.
+/// consecutive rows with the same id make one record. History may also be hand-made: an
+/// `exercise` column and a `day` or a `date` column are enough (no ids, no positions), and each
+/// row is then a record of its own, which ``IDlessDayGrouping`` joins by day.
 struct CSVRecordSource: RecordSource {
     static let draftColumns = ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                                "itemPosition", "itemId", "itemTitle", "itemIsDone"]
     static let historyColumns = ["id", "day", "date", "position", "exercise"]
+    /// What a hand-made history file needs at least: the exercise, and one of day and date.
+    static let handMadeHistoryColumns = ["day|date", "exercise"]
 
     let file: String
     private var reader: CSVReader
@@ -88,7 +92,7 @@ struct CSVRecordSource: RecordSource {
         pending = nil
         count += 1
         var rows = [first]
-        while let row = try readRow() {
+        while columns["id"] != nil, let row = try readRow() {
             if sameID(row.row, first.row) {
                 rows.append(row)
             } else {
@@ -97,7 +101,7 @@ struct CSVRecordSource: RecordSource {
             }
         }
         do {
-            return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows.map(\.row)))
+            return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows))
         } catch let error as FieldError {
             throw ImportError(file: file, record: count, line: first.line, field: error.field, reason: error.reason)
         }
@@ -117,10 +121,17 @@ struct CSVRecordSource: RecordSource {
         for (index, name) in header.row.enumerated() { columns[name] = index }
         let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
         kind = kind ?? detected
-        let needed = kind == .drafts ? Self.draftColumns : Self.historyColumns
-        if let missing = needed.first(where: { columns[$0] == nil }) {
+        if kind == .history {
+            if columns["exercise"] == nil || (columns["day"] == nil && columns["date"] == nil) {
+                throw ImportError(file: file, line: 1, field: columns["exercise"] == nil ? "exercise" : "day",
+                                  reason: "missing column; expected the header \(Self.historyColumns.joined(separator: ",")), "
+                                    + "or at least day,exercise or date,exercise")
+            }
+            return
+        }
+        if let missing = Self.draftColumns.first(where: { columns[$0] == nil }) {
             throw ImportError(file: file, line: 1, field: missing,
-                              reason: "missing column; expected the header \(needed.joined(separator: ","))")
+                              reason: "missing column; expected the header \(Self.draftColumns.joined(separator: ","))")
         }
     }
 
@@ -142,7 +153,7 @@ struct CSVRecordSource: RecordSource {
         }
     }
 
-    private func field(_ row: [String], _ name: String) -> String { row[columns[name] ?? 0] }
+    private func field(_ row: [String], _ name: String) -> String { columns[name].map { row[$0] } ?? "" }
 
     private func uuid(_ row: [String], _ name: String) throws -> UUID {
         guard let uuid = UUID(text: field(row, name)) else {
@@ -194,19 +205,74 @@ struct CSVRecordSource: RecordSource {
                           createdAt: try date(first, "createdAt"), updatedAt: try date(first, "updatedAt"))
     }
 
-    private func day(_ rows: [[String]]) throws -> DayInput {
-        let first = rows[0]
-        guard let day = CalendarDay(field(first, "day")) else {
-            throw FieldError(field: "day", reason: "expected a day YYYY-MM-DD, found \"\(field(first, "day").prefix(20))\"")
+    private mutating func day(_ rows: [(row: [String], line: Int)]) throws -> DayInput {
+        let first = rows[0].row
+        var day: CalendarDay?
+        if columns["day"] != nil {
+            guard let parsed = CalendarDay(field(first, "day")) else {
+                throw FieldError(field: "day", reason: "expected a day YYYY-MM-DD, found \"\(field(first, "day").prefix(20))\"")
+            }
+            day = parsed
         }
+        let date = columns["date"] == nil ? nil : try self.date(first, "date", optional: columns["day"] != nil)
+        let id = columns["id"] == nil ? nil : try uuid(first, "id")
+        defer { previous = (id, day, rows[0].line) }
         var exercises: [String] = []
-        for (index, row) in rows.enumerated() where !(rows.count == 1 && field(row, "position").isEmpty) {
-            guard field(row, "position") == String(index + 1) else {
+        // In Logbook's own layout a day without exercises is one row with an empty position.
+        let isEmptyDay = rows.count == 1 && columns["position"] != nil && field(first, "position").isEmpty
+        for (index, (row, line)) in rows.enumerated() where !isEmptyDay {
+            guard columns["position"] == nil || field(row, "position") == String(index + 1) else {
+                // A record starting after the previous one of the same day: the rows of one day carry different ids.
+                if index == 0, let earlier = previous, let day, earlier.day == day, let earlierID = earlier.id, let id {
+                    throw FieldError(field: "id", reason: "rows of \(day) carry different ids: \(earlierID.uuidString) from line "
+                                        + "\(earlier.line) and \(id.uuidString) from line \(line); one day is one record with one id")
+                }
                 throw FieldError(field: "position", reason: "expected \(index + 1), found \"\(field(row, "position").prefix(20))\"")
             }
             exercises.append(field(row, "exercise"))
         }
-        guard let date = try date(first, "date") else { throw FieldError(field: "date", reason: "missing") }
-        return DayInput(id: try uuid(first, "id"), date: date, day: day, exercises: exercises)
+        return DayInput(id: id, date: date, day: day, exercises: exercises)
+    }
+
+    /// The id, day and first line of the last day record read, to name a day split over two ids.
+    private var previous: (id: UUID?, day: CalendarDay?, line: Int)?
+}
+
+/// Hand-made history gives a day or a date per row and no id: consecutive id-less records of
+/// one day (or, without days, of one date) are one record, their exercises in file order, dated
+/// by the earliest. Records with ids pass through unchanged.
+struct IDlessDayGrouping: RecordSource {
+    var source: any RecordSource
+    private var pending: ImportedRecord?
+    /// Whether the source said it has no more records: it is not asked again.
+    private var isExhausted = false
+
+    init(_ source: any RecordSource) {
+        self.source = source
+    }
+
+    var kind: RecordKind? { source.kind }
+
+    mutating func next() throws -> ImportedRecord? {
+        guard let first = try pending ?? nextFromSource() else { return nil }
+        pending = nil
+        guard case .day(var group) = first, group.id == nil else { return first }
+        while let record = try nextFromSource() {
+            guard case .day(let next) = record, next.id == nil,
+                  group.day != nil ? next.day == group.day : next.date == group.date else {
+                pending = record
+                break
+            }
+            group.exercises += next.exercises
+            if let date = next.date { group.date = Swift.min(group.date ?? date, date) }
+        }
+        return .day(group)
+    }
+
+    private mutating func nextFromSource() throws -> ImportedRecord? {
+        guard !isExhausted else { return nil }
+        let record = try source.next()
+        isExhausted = record == nil
+        return record
     }
 }
