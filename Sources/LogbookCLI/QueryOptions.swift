@@ -5,7 +5,7 @@ import Logbook
 /// command line, compiled into the same IR as a `#Predicate`.
 enum QueryOptions {
     static let filter = Option<String>.text(
-        "--where", valueName: "EXPR", help: "Only records matching the filter (see 'Filter expressions' in the README).")
+        "--where", valueName: "EXPR", help: "Only records matching the filter (see 'logbook help where').")
     static let sort = Option<String>.text(
         "--sort", valueName: "KEY[:asc|:desc]", repeatable: true, help: "Sort keys, repeatable or comma-separated; ties are broken by id.")
     static let limit = Option<Int>.integer("--limit", help: "At most N records (fetchLimit).")

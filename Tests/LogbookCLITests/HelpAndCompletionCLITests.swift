@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import XCTest
 
 /// The manual page and the shell completions are generated from the commands' declarations: a
@@ -78,5 +79,22 @@ final class HelpAndCompletionCLITests: XCTestCase {
         XCTAssertTrue(words.contains("2026-11-19 07:30, yesterday, …"), "text beyond ASCII is kept")
         XCTAssertEqual(try cli.run(["help", "history", "list"]).stdout, try cli.run(["history", "list", "--help"]).stdout)
         XCTAssertFailure(try cli.run(["help", "histroy"]), status: 2, mentioning: "no command 'histroy'")
+    }
+
+    func testHelpTopicsComeFromTheDeclarationsAndTheREADMEKeepsTheirTable() throws {
+        let cli = try CLIHarness()
+        for topic in ["where", "dates", "formats", "files", "reports"] {
+            let result = try cli.run(["help", topic])
+            XCTAssertEqual(result.status, 0, topic)
+            XCTAssertGreaterThan(result.lines.count, 5, topic)
+        }
+        XCTAssertTrue(try cli.run(["help", "where"]).stdout.contains("history     id day date exercises exercises.count"))
+        XCTAssertTrue(try cli.run(["help", "dates"]).stdout.contains("2026-11, 2026-W47, 2026"))
+        XCTAssertTrue(try cli.run(["help", "reports"]).stdout.contains("streaks: currentStreak"))
+        // The README's table of dates is DateExpression.forms, row by row, in order.
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let rows = DateExpression.forms.map { "| \($0.text) | \($0.meaning) |" }
+        XCTAssertTrue(readme.contains(rows.joined(separator: "\n")), "README's dates table differs from DateExpression.forms")
     }
 }

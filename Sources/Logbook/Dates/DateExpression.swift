@@ -92,6 +92,21 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Every form with what it means: the one table behind `logbook help dates` and the README's
+    /// (a test keeps the README's rows equal to these).
+    public static let forms: [(text: String, meaning: String)] = [
+        ("`today`, `yesterday`, `tomorrow`", "that calendar day"),
+        ("`monday` … `sunday` (`mon` … `sun`)", "the most recent such day, today included"),
+        ("`7d`, `2w`, `3m`, `1y` (`7d ago`)",
+         "that many days, weeks, months, years before today (`1m` from March 31 is the last day of February)"),
+        ("`2026-11-19`", "that day (as an instant: its first moment)"),
+        ("`2026-11`, `2026-W47`, `2026`", "the days of that month, ISO 8601 week (Monday to Sunday), year"),
+        ("`2026-11-19 07:30`, `2026-11-19T07:30:15`",
+         "that time on a clock of the time zone (in a gap, the time after it; twice in an overlap, the first)"),
+        ("`2026-11-19T07:30:00Z`, `…+02:00`, `…T07:30:00.123456Z`", "that instant"),
+        ("`now`", "this instant"),
+    ]
+
     /// The forms, for messages: what was expected.
     public static let expectedForms = "a day (2026-11-19, today, yesterday, monday, 7d, 2w, 3m), a month (2026-11), "
         + "an ISO week (2026-W47), a year (2026), or a time (2026-11-19 07:30, 2026-11-19T07:30:00Z)"

@@ -8,16 +8,20 @@ enum HelpCommands {
     static let help = Command(
         spec: CommandSpec(
             name: "help", abstract: "Show help for a command, or the whole manual page.",
-            positionals: [PositionalSpec(name: "command", arity: .zeroOrMore, help: "A command or group, e.g. drafts item.")],
+            positionals: [PositionalSpec(name: "command", arity: .zeroOrMore,
+                                         help: "A command or group (drafts item), or a topic: \(HelpTopics.names.joined(separator: ", ")).",
+                                         choices: HelpTopics.names)],
             options: [man.spec],
-            examples: ["logbook help history list", "logbook help --man > logbook.1 && man -l logbook.1"]),
+            examples: ["logbook help history list", "logbook help dates", "logbook help --man > logbook.1 && man -l logbook.1"]),
         run: { invocation in
             if invocation.arguments.isSet(man) {
                 try Console.write(ManPage.render(version: CommandLineTool.version))
                 return
             }
             let name = invocation.arguments.positionals.joined(separator: " ")
-            if let command = Commands.all.first(where: { $0.spec.name == name }) {
+            if let topic = HelpTopics.text(name) {
+                try Console.write(topic)
+            } else if let command = Commands.all.first(where: { $0.spec.name == name }) {
                 try Console.write(HelpText.command(command.spec))
             } else if name.isEmpty || Commands.groups[name] != nil {
                 try Console.write(HelpText.group(name))

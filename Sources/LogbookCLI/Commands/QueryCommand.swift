@@ -13,7 +13,7 @@ enum QueryCommand {
             discussion: """
                 The statement runs on a read-only connection (PRAGMA query_only): a write is refused and changes \
                 nothing. Parameters are written :name and given with -p name=value; a value that is a whole \
-                number or a decimal is bound as a number, anything else as text. The README documents the schema.
+                number or a decimal is bound as a number, anything else as text. The tables are described in the Logbook documentation (The database file).
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
             options: [parameter.spec, formatOption.spec, OutputFile.option.spec],
