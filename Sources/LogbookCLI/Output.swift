@@ -97,6 +97,9 @@ enum Console {
         FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
     }
 
+    /// Whether stdout is a terminal, and not redirected by `-o` (colour goes there only then).
+    static var stdoutIsTerminal: Bool { redirection == nil && captured == nil && isatty(STDOUT_FILENO) != 0 }
+
     /// Whether stderr is a terminal (progress lines go there only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 }

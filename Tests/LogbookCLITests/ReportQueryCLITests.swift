@@ -4,6 +4,46 @@ import XCTest
 
 /// `report` and `query` on the real binary.
 final class ReportQueryCLITests: XCTestCase {
+    /// The calendar heatmap: a column per ISO week, a shade per day from its count, plain blocks
+    /// off a terminal, colour on one unless NO_COLOR is set; its data in csv.
+    func testCalendarHeatmapShowsEveryActiveDay() throws {
+        let cli = try CLIHarness()
+        let (_, history) = try FixtureData.load(into: cli)
+        let range = ["--from", "2025-01-01", "--to", "2025-04-15"]
+        let result = try cli.run(["report", "calendar"] + range)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let lines = result.lines
+        XCTAssertEqual(lines.count, 11, result.stdout)
+        XCTAssertEqual(lines[0].split(separator: " "), ["Jan", "Feb", "Mar", "Apr"])
+        XCTAssertEqual(lines[1...7].map { String($0.prefix(3)) }, ["Mon", "   ", "Wed", "   ", "Fri", "   ", "Sun"])
+        let grid = lines[1...7].joined()
+        let shaded = grid.filter { "░▒▓█".contains($0) }.count
+        XCTAssertEqual(shaded, history.count, "one shaded cell per active day")
+        XCTAssertEqual(grid.filter { $0 == "·" }.count, 105 - history.count, "every other day of the range is a dot")
+        XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colour off a terminal")
+        XCTAssertTrue(lines[10].contains("\(history.count) active days, \(history.map(\.exercises.count).reduce(0, +)) exercises"))
+
+        let csv = try cli.run(["report", "calendar", "--format", "csv"] + range)
+        XCTAssertEqual(csv.lines.count, 1 + 105)
+        XCTAssertEqual(csv.lines.dropFirst().filter { !$0.hasSuffix(",0,0\r") }.count, history.count)
+
+        // On a terminal (through script(1)), colour; NO_COLOR turns it off.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let command = "\(CLIHarness.executable.path) --db \(cli.database.path) report calendar " + range.joined(separator: " ")
+        for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false)] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+            process.environment = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"].merging(environment) { $1 }
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(text.contains("\u{1B}[38;5;"), coloured, "\(environment): \(text)")
+        }
+    }
+
     func testReportsOnTheFixture() throws {
         let cli = try CLIHarness()
         let (_, history) = try FixtureData.load(into: cli)

@@ -3,7 +3,7 @@ import Logbook
 
 /// `report history|exercises|streaks|drafts`.
 enum ReportCommand {
-    private static let names = ["history", "exercises", "streaks", "drafts"]
+    private static let names = ["history", "exercises", "streaks", "drafts", "calendar"]
     private static let formatOption = OutputFormat.option()
     private static let period = Option<ReportPeriod>.choice(
         "--by", valueName: "PERIOD", among: ReportPeriod.allCases, help: "day|week|month|year, for the history report (default: week).")
@@ -18,6 +18,8 @@ enum ReportCommand {
                 exercises: exercise, count, days, firstDay, lastDay.
                 streaks: currentStreak, longestStreak, longestStart, longestEnd, asOf (--as-of DAY, default today).
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
+                calendar: a heatmap of the days, a column per ISO week, shaded by exercises (default: the last 53 weeks; \
+                --on 2026 for a year); colour on a terminal unless NO_COLOR is set. In json, ndjson and csv: day, exercises, level.
                 """,
             positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.", choices: names)],
             options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
@@ -46,10 +48,44 @@ enum ReportCommand {
                 Console.note("logbook: the tallies are behind changes another program made to the history; this report "
                                    + "counts every row (slower) — 'logbook repair' recounts the tallies")
             }
+            if name == "calendar" {
+                let today = CalendarDay(Date(), in: try invocation.timeZone())
+                let last = to ?? today
+                let first = from ?? last.adding(days: -(CalendarHeatmap.weekdayIndex(last) + 52 * 7)) ?? .first
+                let colour = format == .table && Console.stdoutIsTerminal && invocation.environment["NO_COLOR"] == nil
+                try Watch.run(invocation, store: store, format: format) {
+                    try renderCalendar(store.reports, from: first, to: last, asOf: min(today, last), format: format, colour: colour)
+                }
+                return
+            }
             try Watch.run(invocation, store: store, format: format) {
                 try render(name, store.reports, period: by ?? .week, from: from, to: to, asOf: day, format: format)
             }
         })
+
+    private static func renderCalendar(_ reports: Reports, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay,
+                                       format: OutputFormat, colour: Bool) throws {
+        var counts: [CalendarDay: Int] = [:]
+        try reports.history(by: .day, from: first, to: last) { row in
+            if let day = CalendarDay(row.period), row.exercises > 0 { counts[day] = row.exercises }
+        }
+        guard format == .table else {
+            let maximum = counts.values.max() ?? 0
+            var output = try CellOutput(columns: ["day", "exercises", "level"], format: format)
+            var day = first
+            while day <= last {
+                let count = counts[day] ?? 0
+                try output.add([.text(day.description), .integer(Int64(count)),
+                                .integer(Int64(CalendarHeatmap.level(count, maximum: maximum)))])
+                guard let next = day.adding(days: 1) else { break }
+                day = next
+            }
+            try output.finish()
+            return
+        }
+        let streaks = try reports.streaks(from: first, to: last, asOf: asOf)
+        try Console.write(CalendarHeatmap.render(counts, from: first, to: last, streaks: streaks, colour: colour))
+    }
 
     private static func render(_ name: String, _ reports: Reports, period: ReportPeriod, from: CalendarDay?, to: CalendarDay?,
                            asOf: CalendarDay?, format: OutputFormat) throws {

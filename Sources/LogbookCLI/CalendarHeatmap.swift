@@ -1,0 +1,79 @@
+import Foundation
+import Logbook
+
+/// `report calendar`: a year (or any range) of days as a heatmap for the terminal, one column per
+/// ISO week, one row per weekday, the shade of a day from its exercise count. Colour only on a
+/// terminal without `NO_COLOR`; plain Unicode blocks otherwise.
+enum CalendarHeatmap {
+    /// The shades of levels 0 (nothing done) to 4 (the busiest days).
+    static let shades: [Character] = ["·", "░", "▒", "▓", "█"]
+    /// 256-colour greens for levels 1 to 4.
+    private static let colours = [22, 28, 34, 46]
+
+    /// The level of a day with `count` exercises when the busiest day of the range had `maximum`:
+    /// 0 for none, else 1 to 4 in equal steps of the maximum.
+    static func level(_ count: Int, maximum: Int) -> Int {
+        guard count > 0, maximum > 0 else { return 0 }
+        return min(4, max(1, Int((Double(count) * 4 / Double(maximum)).rounded(.up))))
+    }
+
+    /// The heatmap of `counts` (exercises by day) from `first` to `last`, with month labels above,
+    /// weekday labels on the left, and a legend and a summary below.
+    static func render(_ counts: [CalendarDay: Int], from first: CalendarDay, to last: CalendarDay,
+                       streaks: StreakReport, colour: Bool) -> String {
+        let monday = first.adding(days: -weekdayIndex(first)) ?? first
+        let weeks = (last.dayNumber - monday.dayNumber) / 7 + 1
+        let maximum = counts.filter { $0.key >= first && $0.key <= last }.values.max() ?? 0
+        var header = Array(repeating: Character(" "), count: weeks * 2)
+        let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        var lastLabelEnd = -1
+        for week in 0..<weeks {
+            // A month is named above the first week that holds its 1st.
+            for offset in 0..<7 {
+                guard let day = monday.adding(days: week * 7 + offset), day.day == 1, day >= first, day <= last else { continue }
+                let column = week * 2
+                if column > lastLabelEnd {
+                    for (index, letter) in monthNames[day.month - 1].enumerated() where column + index < header.count {
+                        header[column + index] = letter
+                    }
+                    lastLabelEnd = column + 3
+                }
+            }
+        }
+        var lines = [String(("    " + String(header)).reversed().drop { $0 == " " }.reversed())]
+        let labels = ["Mon", "", "Wed", "", "Fri", "", "Sun"]
+        for weekday in 0..<7 {
+            var row = labels[weekday].padding(toLength: 4, withPad: " ", startingAt: 0)
+            for week in 0..<weeks {
+                guard let day = monday.adding(days: week * 7 + weekday), day >= first, day <= last else {
+                    row += "  "
+                    continue
+                }
+                let shade = level(counts[day] ?? 0, maximum: maximum)
+                row += cell(shade, colour: colour) + " "
+            }
+            lines.append(String(row.reversed().drop { $0 == " " }.reversed()))
+        }
+        let legend = (0..<shades.count).map { cell($0, colour: colour) }.joined(separator: " ")
+        let active = counts.filter { $0.key >= first && $0.key <= last && $0.value > 0 }
+        lines.append("")
+        lines.append("    less \(legend) more   (busiest day: \(maximum) exercise\(maximum == 1 ? "" : "s"))")
+        var summary = "    \(active.count) active day\(active.count == 1 ? "" : "s"), \(active.values.reduce(0, +)) exercises"
+        if let start = streaks.longestStart, let end = streaks.longestEnd {
+            summary += "; longest streak \(streaks.longestStreak) day\(streaks.longestStreak == 1 ? "" : "s") (\(start) to \(end))"
+        }
+        summary += "; current streak \(streaks.currentStreak)"
+        lines.append(summary)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func cell(_ level: Int, colour: Bool) -> String {
+        guard colour, level > 0 else { return String(shades[level]) }
+        return "\u{1B}[38;5;\(colours[level - 1])m\(shades[level])\u{1B}[0m"
+    }
+
+    /// Monday 0 … Sunday 6 (1970-01-01 was a Thursday).
+    static func weekdayIndex(_ day: CalendarDay) -> Int {
+        ((day.dayNumber + 3) % 7 + 7) % 7
+    }
+}
