@@ -35,7 +35,7 @@ final class HelpAndCompletionCLITests: XCTestCase {
             (["logbook", "history", "list", "--format", ""], "table json ndjson csv"),
             (["logbook", "drafts", "show", "2.0", "--format", ""], "table json plist"),
             (["logbook", "--db", "x.sqlite", "repo"], "report"),
-            (["logbook", "report", ""], "history exercises streaks drafts"),
+            (["logbook", "report", ""], "history exercises streaks drafts calendar"),
             (["logbook", "report", "history", "--by", ""], "day week month year"),
             (["logbook", "export", ""], "drafts history"),
             (["logbook", "completion", ""], "bash zsh fish"),
