@@ -44,6 +44,31 @@ final class ReportQueryCLITests: XCTestCase {
         }
     }
 
+    /// Tables for people carry bars: the trend of each period against the busiest, a checklist's progress.
+    func testTablesShowTrendAndProgressBarsAndDataFormatsDoNot() throws {
+        let cli = try CLIHarness()
+        _ = try FixtureData.load(into: cli)
+        let table = try cli.run(["report", "history", "--by", "week"])
+        XCTAssertTrue(table.lines[0].hasSuffix("trend"), table.stdout)
+        let csv = try cli.run(["report", "history", "--by", "week", "--format", "csv"]).lines.dropFirst()
+        let exercises = csv.map { Int($0.split(separator: ",")[2])! }
+        let maximum = exercises.max()!
+        for (line, count) in zip(table.lines.dropFirst(), exercises) {
+            let bar = line.drop { !"█▉▊▋▌▍▎▏".contains($0) }
+            let eighths = bar.reduce(0) { $0 + ["█": 8, "▉": 7, "▊": 6, "▋": 5, "▌": 4, "▍": 3, "▎": 2, "▏": 1][$1, default: 0] }
+            XCTAssertEqual(eighths, count == 0 ? 0 : max(1, Int((Double(count) / Double(maximum) * 128).rounded())), line)
+        }
+        XCTAssertFalse(try cli.run(["report", "history", "--format", "json"]).stdout.contains("trend"))
+        let id = try cli.run(["drafts", "add", "--version", "9.0", "--item", "a", "--item", "b", "--item", "c", "--item", "d"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        try cli.run(["drafts", "item", "check", id, "1"])
+        let drafts = try cli.run(["report", "drafts", "--where-version-is-not-an-option"])
+        XCTAssertEqual(drafts.status, 2)
+        let row = try cli.run(["report", "drafts"]).lines.first { $0.hasPrefix("9.0") }
+        XCTAssertTrue(row?.contains("1 of 4 done") == true && row?.hasSuffix("  ██░░░░░░░░") == true, row ?? "no row")
+        XCTAssertFalse(try cli.run(["report", "drafts", "--format", "csv"]).stdout.contains("progress"))
+    }
+
     func testReportsOnTheFixture() throws {
         let cli = try CLIHarness()
         let (_, history) = try FixtureData.load(into: cli)

@@ -90,6 +90,18 @@ enum ReportCommand {
     private static func render(_ name: String, _ reports: Reports, period: ReportPeriod, from: CalendarDay?, to: CalendarDay?,
                            asOf: CalendarDay?, format: OutputFormat) throws {
         switch name {
+        case "history" where format == .table:
+            // For people, a trend column: each period's exercises as a bar against the busiest period's.
+            let rows = try reports.history(by: period, from: from, to: to)
+            let maximum = rows.map(\.exercises).max() ?? 0
+            var output = try CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise", "trend"],
+                                        format: format)
+            for row in rows {
+                try output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                                .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null,
+                                .text(Bar.text(row.exercises, of: maximum, width: 16))])
+            }
+            try output.finish()
         case "history":
             var output = try CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
             try reports.history(by: period, from: from, to: to) { row in
@@ -112,10 +124,13 @@ enum ReportCommand {
                         streaks.longestEnd.map { .text($0.description) } ?? .null, .text(streaks.asOf.description)])
             try output.finish()
         default:
-            var output = try CellOutput(columns: ["version", "isSubmitted", "submittedAt", "done", "total", "summary"], format: format)
+            // For people, the checklist as a progress bar.
+            let columns = ["version", "isSubmitted", "submittedAt", "done", "total", "summary"] + (format == .table ? ["progress"] : [])
+            var output = try CellOutput(columns: columns, format: format)
             try reports.drafts(from: from, to: to) { row in
+                let progress: [Cell] = format == .table ? [.text(row.total == 0 ? "-" : Bar.progress(row.done, of: row.total, width: 10))] : []
                 try output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
-                            .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)])
+                            .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)] + progress)
             }
             try output.finish()
         }
