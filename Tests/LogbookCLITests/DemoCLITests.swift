@@ -11,18 +11,21 @@ final class DemoCLITests: XCTestCase {
         for step in ["$ logbook drafts add", "$ logbook drafts show 2.5.0", "$ logbook history list",
                      "$ logbook count history", "$ logbook check", "checklist:  2 of 3 done",
                      "$ logbook import history.json", "history.plist and history-again.plist are byte-identical: yes",
-                     "$ logbook report streaks", "$ logbook query", "--watch"] {
+                     "$ logbook report streaks", "$ logbook query", "--watch", "$ logbook history list --since 7d",
+                     "$ logbook report calendar", "less · ░ ▒ ▓ █ more"] {
             XCTAssertTrue(result.stdout.contains(step), "missing \(step)")
         }
         XCTAssertTrue(result.stderr.contains("Refusing to submit: no version set"), result.stderr)
         XCTAssertTrue(result.stderr.contains("read 5, inserted 0, skipped 5"), "the second import is a no-op")
         XCTAssertTrue(result.stderr.contains("^^^^^^^"), "the filter mistake shows its caret")
+        XCTAssertTrue(result.stderr.contains("'Bupree' is new; did you mean 'Burpee'?"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "the scratch database is removed")
     }
 
     func testDemoKeepsTheDatabaseNamedWithDB() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["demo"]).status, 0)
-        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "10\n")
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "12\n", "ten sample days, then yesterday and today")
+        XCTAssertEqual(try cli.run(["count", "history", "--where", #"exercises contains "Bupree""#]).stdout, "0\n", "the typo was renamed")
     }
 }

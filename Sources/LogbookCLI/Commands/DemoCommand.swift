@@ -120,6 +120,13 @@ enum DemoCommand {
         Step(note: "And any read-only SQL, with named parameters:",
              arguments: ["query", "SELECT day, count(*) AS exercises FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk "
                             + "WHERE day >= :from GROUP BY day ORDER BY day", "-p", "from=2026-02-01"]),
+        Step(note: "Dates as people say them, in the time zone: yesterday, now, the last week, this year.",
+             arguments: ["history", "add", "Burpee", "Row", "--at", "yesterday"]),
+        Step(arguments: ["history", "add", "Bupree"]),
+        Step(note: "A typo is fixed in one command ('history rename', 'remove', 'move'; --dry-run first).",
+             arguments: ["history", "rename", "Bupree", "Burpee", "--since", "7d"]),
+        Step(arguments: ["history", "list", "--since", "7d"]),
+        Step(note: "The days of a year at a glance (run it in a terminal for colour).", arguments: ["report", "calendar"]),
         Step(note: "Everything is checked: integrity, foreign keys, schema version.", arguments: ["check"]),
     ]
 
