@@ -209,6 +209,13 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(listed.first?[1], "2026-03-13T23:00:00.000000Z", "a day without a time starts at its midnight in the zone")
         XCTAssertEqual(try cli.run(["check"]).status, 0)
 
+        // The same workout twice in a file is two workouts; positions without ids are the file's order.
+        let twice = cli.folder.appendingPathComponent("twice.csv")
+        try Data("day,position,exercise\n2026-04-05,1,Squat\n2026-04-06,1,Run\n2026-04-05,2,Squat\n".utf8).write(to: twice)
+        for _ in 0..<2 { XCTAssertEqual(try cli.run(paris + ["import", twice.path]).status, 0) }
+        XCTAssertEqual(try cli.run(paris + ["history", "list", "--on", "2026-04-05", "--format", "csv"]).lines.count, 1 + 2,
+                       "both Squats kept, once each")
+
         let split = cli.folder.appendingPathComponent("split.csv")
         try Data(("id,day,date,position,exercise\r\n"
             + "AAAAAAAA-0000-0000-0000-000000000001,2026-03-20,2026-03-20T08:00:00.000000Z,1,Squat\r\n"

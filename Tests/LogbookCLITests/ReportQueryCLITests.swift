@@ -23,6 +23,7 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colour off a terminal")
         XCTAssertTrue(lines[10].contains("\(history.count) active days, \(history.map(\.exercises.count).reduce(0, +)) exercises"))
 
+        XCTAssertFailure(try cli.run(["report", "calendar", "--from", "2099-01-01"]), status: 2, mentioning: "give --to as well")
         let csv = try cli.run(["report", "calendar", "--format", "csv"] + range)
         XCTAssertEqual(csv.lines.count, 1 + 105)
         XCTAssertEqual(csv.lines.dropFirst().filter { !$0.hasSuffix(",0,0\r") }.count, history.count)

@@ -106,7 +106,7 @@ final class DateExpressionTests: XCTestCase {
         }
         try test.store.drafts.save(contentsOf: drafts)
         let now = instant("2026-11-23T15:00:00Z")
-        for range in ["2026-11", "2026-W47", "2026", "2025-12", "2026-W01", "2026-02"] {
+        for range in ["2026-11", "2026-W47", "2026", "2025-12", "2026-W01", "2026-02", "2026-03-05", "2026-11-22"] {
             let days = try XCTUnwrap(DateExpression(range)).resolved(now: now, in: zone)
             guard case .days(let span) = days else { return XCTFail(range) }
             let (start, end) = (span.lowerBound.start(in: zone), span.upperBound.adding(days: 1)!.start(in: zone))
@@ -134,7 +134,8 @@ final class DateExpressionTests: XCTestCase {
         // A bare 4-digit number beside a day field is a year; relative words resolve at the given clock.
         XCTAssertEqual(try test.store.history.fetch(try test.store.history.query(where: "day >= 2026 && day < 2026-02", timeZone: zone)).map(\.day).sorted(),
                        stored.map(\.day).filter { $0 >= CalendarDay("2026-01-01")! && $0 < CalendarDay("2026-02-01")! })
-        for (words, day) in [("7d", "2026-11-16"), ("today", "2026-11-23"), ("monday", "2026-11-23"), ("sunday", "2026-11-22")] {
+        for (words, day) in [("7d", "2026-11-16"), ("2w", "2026-11-09"), ("3m", "2026-08-23"), ("1y", "2025-11-23"),
+                             ("today", "2026-11-23"), ("monday", "2026-11-23"), ("sunday", "2026-11-22")] {
             guard case .binary(_, _, .literal(let literal, _), _) = try FilterParser.parse("day >= \(words)", now: now, timeZone: zone),
                   let expected = CalendarDay(day) else { return XCTFail(words) }
             XCTAssertEqual(literal, .day(year: expected.year, month: expected.month, day: expected.day), words)

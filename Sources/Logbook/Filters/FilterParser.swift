@@ -273,17 +273,17 @@ public struct FilterParser {
             if character.isASCII && (character.isNumber || (character == "-" && position + 1 < characters.count
                                                              && characters[position + 1].isASCII && characters[position + 1].isNumber)) {
                 position += 1
-                while position < characters.count, characters[position].isASCII,
-                      characters[position].isNumber || ".:-+TZtzWw".contains(characters[position]) {
-                    position += 1
-                }
+                while position < characters.count, characters[position].isASCII, characters[position].isNumber { position += 1 }
                 // `7d`, `2w`, `3m`, `1y`: a count of days, weeks, months or years before today.
-                if position < characters.count, "dwmy".contains(characters[position]),
-                   characters[start..<position].allSatisfy(\.isNumber),
+                if position < characters.count, "dwmy".contains(characters[position]), characters[start].isNumber,
                    position + 1 == characters.count || !(characters[position + 1].isLetter || characters[position + 1].isNumber) {
                     position += 1
                     tokens.append((.temporal(String(characters[start..<position])), start..<position))
                     continue
+                }
+                while position < characters.count, characters[position].isASCII,
+                      characters[position].isNumber || ".:-+TZtzWw".contains(characters[position]) {
+                    position += 1
                 }
                 let text = String(characters[start..<position])
                 // 2026-11, 2026-W47, 2026-11-19 and instants; a bare 2026 stays a number (a year only beside a day field).

@@ -21,10 +21,11 @@ enum ContentID {
         return uuid(of: text)
     }
 
-    /// The id of a hand-made day record that has none: from its day (or date) and its exercises,
-    /// so that importing the same file again changes nothing.
-    static func forDay(_ input: DayInput) -> UUID {
-        var text = "logbook.day.v1\n"
+    /// The id of a hand-made day record that has none: from its day (or date), its exercises and
+    /// which occurrence of that content in the file it is, so that importing the same file again
+    /// changes nothing.
+    static func forDay(_ input: DayInput, occurrence: Int = 0) -> UUID {
+        var text = "logbook.day.v1\n" + (occurrence == 0 ? "" : "occurrence \(occurrence)\n")
         func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
         add(input.day?.description ?? "-")
         add(input.date.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) } ?? "-")

@@ -221,7 +221,8 @@ struct CSVRecordSource: RecordSource {
         // In Logbook's own layout a day without exercises is one row with an empty position.
         let isEmptyDay = rows.count == 1 && columns["position"] != nil && field(first, "position").isEmpty
         for (index, (row, line)) in rows.enumerated() where !isEmptyDay {
-            guard columns["position"] == nil || field(row, "position") == String(index + 1) else {
+            // Without ids each row is a record of its own: its position is only the file's order.
+            guard columns["position"] == nil || columns["id"] == nil || field(row, "position") == String(index + 1) else {
                 // A record starting after the previous one of the same day: the rows of one day carry different ids.
                 if index == 0, let earlier = previous, let day, earlier.day == day, let earlierID = earlier.id, let id {
                     throw FieldError(field: "id", reason: "rows of \(day) carry different ids: \(earlierID.uuidString) from line "
@@ -246,6 +247,9 @@ struct IDlessDayGrouping: RecordSource {
     private var pending: ImportedRecord?
     /// Whether the source said it has no more records: it is not asked again.
     private var isExhausted = false
+    /// How many groups of each content were read so far: the second `2026-01-05,Squat` of a file is
+    /// another workout, not the first one again, and gets an id of its own.
+    private var occurrences: [UUID: Int] = [:]
 
     init(_ source: any RecordSource) {
         self.source = source
@@ -266,6 +270,10 @@ struct IDlessDayGrouping: RecordSource {
             group.exercises += next.exercises
             if let date = next.date { group.date = Swift.min(group.date ?? date, date) }
         }
+        let content = ContentID.forDay(group)
+        let occurrence = occurrences[content, default: 0]
+        occurrences[content] = occurrence + 1
+        group.id = ContentID.forDay(group, occurrence: occurrence)
         return .day(group)
     }
 

@@ -42,6 +42,8 @@ public final class LiveQuery<Value: Encodable & Sendable> {
                     self.value = value
                     self.finishLoading()
                 }
+                // The stream ended without a first value (cancelled): nobody waits for one.
+                self?.finishLoading()
             } catch {
                 guard let self else { return }
                 self.error = error

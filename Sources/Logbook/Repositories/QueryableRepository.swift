@@ -39,7 +39,7 @@ extension QueryableRepository {
     /// let days = try store.history.fetch(query)
     /// ```
     ///
-    /// A day compared with a date field means the start of that day in `timeZone`. Throws
+    /// A day compared with a date field means that whole day in `timeZone` (`==` within it). Throws
     /// ``LogbookError/invalidFilter(_:message:position:)`` naming the place of the problem.
     public func query(where filter: String, timeZone: TimeZone = .current) throws -> RecordQuery {
         do {

@@ -52,6 +52,9 @@ enum ReportCommand {
                 let today = CalendarDay(Date(), in: try invocation.timeZone())
                 let last = to ?? today
                 let first = from ?? last.adding(days: -(CalendarHeatmap.weekdayIndex(last) + 52 * 7)) ?? .first
+                guard first <= last else {
+                    throw UsageError(message: "the calendar starts on \(first), after its end \(last); give --to as well", command: command)
+                }
                 let colour = format == .table && Console.stdoutIsTerminal && invocation.environment["NO_COLOR"] == nil
                 try Watch.run(invocation, store: store, format: format) {
                     try renderCalendar(store.reports, from: first, to: last, asOf: min(today, last), format: format, colour: colour)

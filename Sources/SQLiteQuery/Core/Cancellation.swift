@@ -13,7 +13,8 @@ import Foundation
 public final class Cancellation: @unchecked Sendable {
     private let lock = NSLock()
     private var cancelled = false
-    private var connection: Connection?
+    /// The connections the operation is inside now, outermost first (a write nested in a read adds the writer).
+    private var connections: [Connection] = []
     /// SQLite virtual-machine steps between two checks of a running statement (a few microseconds).
     private static let progressInterval: Int32 = 1_000
 
@@ -32,7 +33,7 @@ public final class Cancellation: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         cancelled = true
-        if let connection { sqlite3_interrupt(connection.handle) }
+        for connection in connections { sqlite3_interrupt(connection.handle) }
     }
 
     /// Throws `CancellationError` once the operation is cancelled.
@@ -62,7 +63,7 @@ public final class Cancellation: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if cancelled { throw CancellationError() }
-        self.connection = connection
+        connections.append(connection)
         sqlite3_progress_handler(connection.handle, Self.progressInterval, { context in
             Unmanaged<Cancellation>.fromOpaque(context!).takeUnretainedValue().isCancelled ? 1 : 0
         }, Unmanaged.passUnretained(self).toOpaque())
@@ -73,6 +74,6 @@ public final class Cancellation: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         sqlite3_progress_handler(connection.handle, 0, nil, nil)
-        self.connection = nil
+        if let index = connections.lastIndex(where: { $0 === connection }) { connections.remove(at: index) }
     }
 }

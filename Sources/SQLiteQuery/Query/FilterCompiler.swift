@@ -1,9 +1,9 @@
 import Foundation
 
 extension QuerySchema {
-    /// Types `filter` against this record's fields and compiles it to the IR. Days compared with
-    /// date fields mean the start of that day in `timeZone`. Throws ``QueryError`` with the
-    /// position of the problem.
+    /// Types `filter` against this record's fields and compiles it to the IR. A day compared with a
+    /// date field means that whole day in `timeZone` (`==` within it, `<=` up to its end); in a
+    /// list (`in [..]`) its first instant. Throws ``QueryError`` with the position of the problem.
     public func condition(for filter: FilterExpression, timeZone: TimeZone) throws -> QueryExpression {
         var compiler = FilterCompiler(schema: self, timeZone: timeZone)
         return try compiler.predicate(filter).expression
@@ -93,7 +93,7 @@ struct FilterCompiler<Record> {
     }
 
     /// A day or date field compared with whole days (a month, a week, a year, or a 4-digit whole
-    /// number read as a year): `==` is within them, `<` before the first, `<=` up to the end of the
+    /// number read as a year; for a date field also a single day): `==` is within them, `<` before the first, `<=` up to the end of the
     /// last, `>` after the last, `>=` from the first; nil is never within them. Nil when the
     /// comparison is not of that shape.
     private mutating func dayRangeComparison(_ written: FilterOperator, _ lhs: FilterExpression,
@@ -109,6 +109,10 @@ struct FilterCompiler<Record> {
         let first: Int, last: Int
         switch literal {
         case .days(let from, let to): (first, last) = (from, to)
+        case .day(let year, let month, let day) where kind == .date:
+            // A date field against one day: that whole day, as against a range of days.
+            (first, last) = (ProlepticGregorian.dayNumber(year: year, month: month, day: day),
+                             ProlepticGregorian.dayNumber(year: year, month: month, day: day))
         case .integer(let year) where (1...9999).contains(year):
             first = ProlepticGregorian.dayNumber(year: Int(year), month: 1, day: 1)
             last = ProlepticGregorian.dayNumber(year: Int(year), month: 12, day: 31)
