@@ -21,7 +21,7 @@ enum CalendarHeatmap {
     /// weekday labels on the left, and a legend and a summary below.
     static func render(_ counts: [CalendarDay: Int], from first: CalendarDay, to last: CalendarDay,
                        streaks: StreakReport, colour: Bool) -> String {
-        let monday = first.adding(days: -weekdayIndex(first)) ?? first
+        let monday = first.adding(days: -first.daysSinceMonday) ?? first
         let weeks = (last.dayNumber - monday.dayNumber) / 7 + 1
         let maximum = counts.filter { $0.key >= first && $0.key <= last }.values.max() ?? 0
         var header = Array(repeating: Character(" "), count: weeks * 2)
@@ -72,8 +72,4 @@ enum CalendarHeatmap {
         return "\u{1B}[38;5;\(colours[level - 1])m\(shades[level])\u{1B}[0m"
     }
 
-    /// Monday 0 … Sunday 6 (1970-01-01 was a Thursday).
-    static func weekdayIndex(_ day: CalendarDay) -> Int {
-        ((day.dayNumber + 3) % 7 + 7) % 7
-    }
 }

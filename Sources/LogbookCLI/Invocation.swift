@@ -7,6 +7,9 @@ struct Invocation {
     let environment: [String: String]
     /// Lines for stderr printed once the command has succeeded (`logbook: created PATH`).
     let notices = Notices()
+    /// The store ``readStore()`` opened, so that a command that reads it twice (its filters, then its
+    /// records) opens and checks the file once.
+    private let opened = OpenedStore()
 
     /// `--db`, else `$LOGBOOK_DB`, else `$XDG_DATA_HOME/logbook/logbook.sqlite`
     /// (`~/.local/share/logbook/logbook.sqlite`). An empty `--db` or `$LOGBOOK_DB` is a usage error,
@@ -77,7 +80,10 @@ struct Invocation {
     /// For commands that only read: an existing database with every migration applied. Nothing is
     /// created, migrated or written.
     func readStore() throws -> Logbook {
-        try Logbook.openForReading(path: try databasePath(), timeZone: try timeZone(), options: try connectionOptions())
+        if let store = opened.store { return store }
+        let store = try Logbook.openForReading(path: try databasePath(), timeZone: try timeZone(), options: try connectionOptions())
+        opened.store = store
+        return store
     }
 
     /// For `import --dry-run`, which writes inside a transaction it rolls back: the database as it
@@ -118,6 +124,11 @@ struct Invocation {
 /// What a command has to say on stderr once it has succeeded.
 final class Notices {
     var lines: [String] = []
+}
+
+/// The read store of one invocation, once opened.
+final class OpenedStore {
+    var store: Logbook?
 }
 
 /// A failure the CLI itself detects: one `logbook: error:` line, exit status 1.

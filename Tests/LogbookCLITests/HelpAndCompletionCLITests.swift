@@ -19,12 +19,18 @@ final class HelpAndCompletionCLITests: XCTestCase {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// What `logbook ARGUMENTS` printed, saved as `name` in the harness's folder.
+    private func output(of arguments: [String], savedAs name: String, in cli: CLIHarness) throws -> URL {
+        let result = try cli.run(arguments)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let file = cli.folder.appendingPathComponent(name)
+        try result.output.write(to: file)
+        return file
+    }
+
     func testBashCompletesCommandsOptionsAndValuesFromTheDeclarations() throws {
         let cli = try CLIHarness()
-        let script = try cli.run(["completion", "bash"])
-        XCTAssertEqual(script.status, 0)
-        let file = cli.folder.appendingPathComponent("logbook.bash")
-        try script.output.write(to: file)
+        let file = try output(of: ["completion", "bash"], savedAs: "logbook.bash", in: cli)
         XCTAssertEqual(try bash("bash -n \(file.path) && echo ok", in: cli), "ok\n")
         let cases: [(words: [String], expected: String)] = [
             (["logbook", "dr"], "drafts"),
@@ -59,10 +65,7 @@ final class HelpAndCompletionCLITests: XCTestCase {
 
     func testTheManualPageRendersEveryCommandWithoutWarnings() throws {
         let cli = try CLIHarness()
-        let page = try cli.run(["help", "--man"])
-        XCTAssertEqual(page.status, 0)
-        let file = cli.folder.appendingPathComponent("logbook.1")
-        try page.output.write(to: file)
+        let file = try output(of: ["help", "--man"], savedAs: "logbook.1", in: cli)
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else {
             throw XCTSkip("groff renders the page (the man-db package)")
         }

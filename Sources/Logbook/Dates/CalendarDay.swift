@@ -87,6 +87,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// The day `count` days later (earlier when negative), or nil outside years 1 to 9999.
     public func adding(days count: Int) -> CalendarDay? { CalendarDay(dayNumber: dayNumber + count) }
 
+    /// 0 for Monday … 6 for Sunday (ISO 8601); day number 0, 1970-01-01, was a Thursday.
+    public var daysSinceMonday: Int { ((dayNumber + 3) % 7 + 7) % 7 }
+
     /// The first instant of the day in `timeZone` (proleptic Gregorian, as every day here): its
     /// midnight, or the end of a transition that skips midnight.
     public func start(in timeZone: TimeZone) -> Date {

@@ -212,8 +212,7 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
             guard CalendarDay.supportedYears.contains(year) else { return try day(nil) }
             return try day(CalendarDay(year: year, month: month, day: min(today.day, ProlepticGregorian.daysInMonth(year: year, month: month))))
         case .weekday(let weekday):
-            let todayWeekday = ((today.dayNumber + 3) % 7 + 7) % 7 + 1  // 1970-01-01 was a Thursday (4)
-            return try day(today.adding(days: -((todayWeekday - weekday + 7) % 7)))
+            return try day(today.adding(days: -((today.daysSinceMonday + 1 - weekday + 7) % 7)))
         case .year(let year):
             return .days(CalendarDay(year: year, month: 1, day: 1)!...CalendarDay(year: year, month: 12, day: 31)!)
         case .month(let year, let month):

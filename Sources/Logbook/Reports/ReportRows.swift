@@ -23,8 +23,7 @@ public enum ReportPeriod: String, Sendable, CaseIterable {
             // ISO 8601: week 1 is the week holding January 4th; weeks start on Monday.
             guard parts[1].count == 3, let week = Int(parts[1].dropFirst()), (1...53).contains(week),
                   let january4 = CalendarDay(year: year, month: 1, day: 4) else { return nil }
-            let daysAfterMonday = ((january4.dayNumber + 3) % 7 + 7) % 7   // 1970-01-01 was a Thursday
-            return january4.adding(days: 7 * (week - 1) - daysAfterMonday)
+            return january4.adding(days: 7 * (week - 1) - january4.daysSinceMonday)
         case 2:
             guard parts[1].count == 2, let month = Int(parts[1]) else { return nil }
             return CalendarDay(year: year, month: month, day: 1)

@@ -65,9 +65,7 @@ extension HistoryRepository {
     /// moved record's id becomes an alias of it, so that importing the old record again is a no-op.
     public func moveDay(_ day: CalendarDay, to newDay: CalendarDay, dryRun: Bool = false) throws -> HistoryEdit {
         try database.write(dryRun: dryRun) { connection in
-            guard var record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first else {
-                throw LogbookError.dayNotFound(day)
-            }
+            var record = try existingRecord(on: day, in: connection)
             var edit = HistoryEdit(exercises: record.exercises.count, days: [day, newDay].sorted())
             guard newDay != day else { return HistoryEdit() }
             let date = try CalendarDay.moving(record.date, from: day, to: newDay, in: timeZone)
@@ -92,9 +90,7 @@ extension HistoryRepository {
     /// saves it, or deletes it when no exercise is left.
     private func edit(_ day: CalendarDay, dryRun: Bool, _ change: (inout ExerciseDay) throws -> Int) throws -> HistoryEdit {
         try database.write(dryRun: dryRun) { connection in
-            guard var record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first else {
-                throw LogbookError.dayNotFound(day)
-            }
+            var record = try existingRecord(on: day, in: connection)
             var edit = HistoryEdit(exercises: try change(&record), days: [day])
             if record.exercises.isEmpty {
                 try table.delete(identity: record.id, in: connection)
@@ -112,12 +108,14 @@ extension HistoryRepository {
     /// Every exercise name stored, one spelling per name as Swift compares them (`Café` in NFC or
     /// NFD is one), sorted by their comparison keys.
     public func exerciseNames() throws -> [String] {
-        try database.read { connection in
-            let statement = try connection.prepare("SELECT min(name) FROM exercises GROUP BY name_key ORDER BY name_key")
-            var names: [String] = []
-            while try statement.step() { names.append(try statement.column(0)) }
-            return names
-        }
+        try database.read { try exerciseNames(in: $0) }
+    }
+
+    private func exerciseNames(in connection: Connection) throws -> [String] {
+        let statement = try connection.prepare("SELECT min(name) FROM exercises GROUP BY name_key ORDER BY name_key")
+        var names: [String] = []
+        while try statement.step() { names.append(try statement.column(0)) }
+        return names
     }
 
     /// The stored exercise names with the same letters as `name` up to case and diacritics
@@ -129,9 +127,21 @@ extension HistoryRepository {
     /// For a name not yet stored, the stored one it was probably meant as (`Bupree` → `Burpee`,
     /// `squat` → `Squat`); nil when `name` is stored or nothing is close.
     public func knownExercise(resembling name: String) throws -> String? {
-        let names = try exerciseNames()
-        guard !names.contains(where: { $0 == name }) else { return nil }
-        return name.closest(among: names)
+        try knownExercises(resembling: [name]).first?.known
+    }
+
+    /// ``knownExercise(resembling:)`` for each of `names`, in one read: only the new names that
+    /// resemble a stored one, in order. Whether a name is stored is one probe of the name index;
+    /// every stored name is read only when some name is new, so adding known exercises stays cheap.
+    public func knownExercises(resembling names: [String]) throws -> [(name: String, known: String)] {
+        try database.read { connection in
+            let new = try names.filter {
+                try connection.scalar("SELECT 1 FROM exercises WHERE name_key = ? LIMIT 1", [.text($0.comparisonKey)], as: Int.self) == nil
+            }
+            guard !new.isEmpty else { return [] }
+            let stored = try exerciseNames(in: connection)
+            return new.compactMap { name in name.closest(among: stored).map { (name, $0) } }
+        }
     }
 }
 

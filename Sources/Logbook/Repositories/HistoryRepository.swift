@@ -42,9 +42,18 @@ public struct HistoryRepository: Sendable {
 
     /// The record of `day`, or nil.
     public func fetch(day: CalendarDay) throws -> ExerciseDay? {
-        try database.read { connection in
-            try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first
-        }
+        try database.read { try record(on: day, in: $0) }
+    }
+
+    /// The record of `day` in `connection`'s transaction, or nil.
+    func record(on day: CalendarDay, in connection: Connection) throws -> ExerciseDay? {
+        try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue], in: connection).first
+    }
+
+    /// The record of `day` in `connection`'s transaction; throws ``LogbookError/dayNotFound(_:)``.
+    func existingRecord(on day: CalendarDay, in connection: Connection) throws -> ExerciseDay {
+        guard let record = try record(on: day, in: connection) else { throw LogbookError.dayNotFound(day) }
+        return record
     }
 
     /// The record with `id`, or nil. The id of an imported entry that was merged into another record of its
@@ -67,10 +76,7 @@ public struct HistoryRepository: Sendable {
     @discardableResult
     public func delete(day: CalendarDay) throws -> ExerciseDay {
         try database.write { connection in
-            guard let record = try table.fetchAll(where: "exercise_days.day = ?", arguments: [day.databaseValue],
-                                                  in: connection).first else {
-                throw LogbookError.dayNotFound(day)
-            }
+            let record = try existingRecord(on: day, in: connection)
             try table.delete(identity: record.id, in: connection)
             try ExerciseTallies.recountStaleDays(in: connection)
             return record

@@ -71,7 +71,7 @@ struct ExerciseTallies {
     }
 
     private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
-        let week = day.dayNumber - Self.daysSinceMonday(day.dayNumber)
+        let week = day.dayNumber - day.daysSinceMonday
         let month = day.dayNumber - (day.day - 1)
         for (nameKey, name, count) in names {
             weeks[Key(period: week, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
@@ -245,13 +245,6 @@ struct ExerciseTallies {
             }
             try statement.execute()
         }
-    }
-
-    // MARK: Calendar
-
-    /// 0 for Monday … 6 for Sunday; day number 0 (1970-01-01) was a Thursday.
-    private static func daysSinceMonday(_ dayNumber: Int) -> Int {
-        ((dayNumber + 3) % 7 + 7) % 7
     }
 
     /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.

@@ -12,6 +12,9 @@ struct OptionSpec: Sendable {
     /// The values the option accepts, when it is one of a few (`--format`): for completions.
     var choices: [String] = []
 
+    /// The ways to write it on the command line: `--output`, `-o`.
+    var spellings: [String] { [name] + (short.map { ["-\($0)"] } ?? []) }
+
     var usage: String {
         let value = valueName.map { " <\($0.lowercased())>" } ?? ""
         return name + value + (isRepeatable ? " ..." : "")

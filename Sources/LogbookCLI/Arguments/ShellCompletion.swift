@@ -29,10 +29,10 @@ enum ShellCompletion {
 
     private static var bash: String {
         let valueOptions = Set((Commands.all.flatMap(\.spec.options) + GlobalOptions.all).filter { $0.valueName != nil }
-            .flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }).sorted()
+            .flatMap(\.spellings)).sorted()
         var cases: [String] = []
         for (path, words, options) in paths {
-            let names = options.flatMap { [$0.name] + ($0.short.map { ["-\($0)"] } ?? []) }
+            let names = options.flatMap(\.spellings)
             // The values of this command's options that take one of a few.
             let values = options.filter { !$0.choices.isEmpty }.map {
                 "\($0.name)) COMPREPLY=($(compgen -W \"\(quoted($0.choices))\" -- \"$current\")); return ;;"

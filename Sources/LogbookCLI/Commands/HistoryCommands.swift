@@ -19,8 +19,8 @@ enum HistoryCommands {
             // Spaces around a name are a slip of the keyboard, never part of it.
             let names = invocation.arguments.positionals.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             let history = try invocation.writeStore().history
-            let hints = try Set(names).sorted().compactMap { name in
-                try history.knownExercise(resembling: name).map { "logbook: '\(name)' is new; did you mean '\($0)'?" }
+            let hints = try history.knownExercises(resembling: Set(names).sorted()).map {
+                "logbook: '\($0.name)' is new; did you mean '\($0.known)'?"
             }
             let day = try history.addDoneExercises(names, at: date)
             Console.note("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")

@@ -51,7 +51,7 @@ enum ReportCommand {
             if name == "calendar" {
                 let today = CalendarDay(Date(), in: try invocation.timeZone())
                 let last = to ?? today
-                let first = from ?? last.adding(days: -(CalendarHeatmap.weekdayIndex(last) + 52 * 7)) ?? .first
+                let first = from ?? last.adding(days: -(last.daysSinceMonday + 52 * 7)) ?? .first
                 guard first <= last else {
                     throw UsageError(message: "the calendar starts on \(first), after its end \(last); give --to as well", command: command)
                 }
