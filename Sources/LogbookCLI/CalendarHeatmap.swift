@@ -25,20 +25,12 @@ enum CalendarHeatmap {
         let weeks = (last.dayNumber - monday.dayNumber) / 7 + 1
         let maximum = counts.filter { $0.key >= first && $0.key <= last }.values.max() ?? 0
         var header = Array(repeating: Character(" "), count: weeks * 2)
-        let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         var lastLabelEnd = -1
-        for week in 0..<weeks {
-            // A month is named above the first week that holds its 1st.
-            for offset in 0..<7 {
-                guard let day = monday.adding(days: week * 7 + offset), day.day == 1, day >= first, day <= last else { continue }
-                let column = week * 2
-                if column > lastLabelEnd {
-                    for (index, letter) in monthNames[day.month - 1].enumerated() where column + index < header.count {
-                        header[column + index] = letter
-                    }
-                    lastLabelEnd = column + 3
-                }
+        for (week, month) in monthLabels(from: first, to: last) where week * 2 > lastLabelEnd {
+            for (index, letter) in monthNames[month - 1].enumerated() where week * 2 + index < header.count {
+                header[week * 2 + index] = letter
             }
+            lastLabelEnd = week * 2 + 3
         }
         var lines = [String(("    " + String(header)).reversed().drop { $0 == " " }.reversed())]
         let labels = ["Mon", "", "Wed", "", "Fri", "", "Sun"]
@@ -65,6 +57,23 @@ enum CalendarHeatmap {
         summary += "; current streak \(streaks.currentStreak)"
         lines.append(summary)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Short month names, January first.
+    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// The week columns (0 = the week of `first`) that hold the 1st of a month in the range, with
+    /// that month (1 to 12): where a month is named above the heatmap.
+    static func monthLabels(from first: CalendarDay, to last: CalendarDay) -> [(week: Int, month: Int)] {
+        let monday = first.adding(days: -first.daysSinceMonday) ?? first
+        var labels: [(week: Int, month: Int)] = []
+        var day = first.day == 1 ? first : CalendarDay(year: first.year, month: first.month, day: 1).flatMap { $0.adding(days: 40) }
+            .flatMap { CalendarDay(year: $0.year, month: $0.month, day: 1) }
+        while let start = day, start <= last {
+            labels.append(((start.dayNumber - monday.dayNumber) / 7, start.month))
+            day = start.adding(days: 40).flatMap { CalendarDay(year: $0.year, month: $0.month, day: 1) }
+        }
+        return labels
     }
 
     private static func cell(_ level: Int, colour: Bool) -> String {

@@ -56,7 +56,8 @@ enum HelpTopics {
     private static var formats: String {
         """
         FORMATS (--format):
-          listings, count, report, query   \(OutputFormat.allCases.map(\.rawValue).joined(separator: " "))
+          listings, count, query           \(OutputFormat.rows.map(\.rawValue).joined(separator: " "))
+          report                           \(OutputFormat.allCases.map(\.rawValue).joined(separator: " "))
           export                           \(ExportFormat.allCases.map(\.rawValue).joined(separator: " "))
           import                           \(ImportFormat.allCases.map(\.rawValue).joined(separator: " "))
 
@@ -65,6 +66,8 @@ enum HelpTopics {
           csv      RFC 4180 with a header; drafts one row per checklist item, history one row per exercise
                    (id,day,date,position,exercise); a hand-made day,exercise or date,exercise file imports too
           plist    the apps' own files: release-draft.plist, history.plist
+          html     report only: one self-contained page (inline SVG and CSS, no script) with the
+                   calendar, bars per week, streaks, exercise totals and open drafts
 
         Text is kept byte for byte in every format; export, import into an empty database, export
         gives the same bytes.

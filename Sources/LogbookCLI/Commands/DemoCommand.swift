@@ -14,14 +14,16 @@ enum DemoCommand {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let previousDirectory = FileManager.default.currentDirectoryPath
             defer {
-                FileManager.default.changeCurrentDirectoryPath(previousDirectory)
+                _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
                 try? FileManager.default.removeItem(at: folder)
             }
             let path = try invocation.arguments.isGiven(GlobalOptions.database) ? invocation.databasePath() : nil
                 ?? folder.appendingPathComponent("logbook.sqlite").path
             try Data(sampleHistoryJSON.utf8).write(to: folder.appendingPathComponent("history.json"))
             // The sample files live in the scratch folder, so the steps can name them plainly.
-            FileManager.default.changeCurrentDirectoryPath(folder.path)
+            guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
+                throw CommandFailure("cannot enter the demo's scratch folder \(folder.path)")
+            }
             try Console.print("# Logbook demo: a scratch database at \(path)\n")
             for step in steps {
                 if let note = step.note { try Console.print("# \(note)") }

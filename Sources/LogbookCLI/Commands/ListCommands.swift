@@ -117,7 +117,7 @@ enum ListCommands {
             try Watch.run(invocation, store: store, format: format) {
                 let number = kind == "drafts" ? try store.drafts.count(query) : try store.history.count(query)
                 switch format {
-                case .table: try Console.print(String(number))
+                case .table, .html: try Console.print(String(number))
                 case .json, .ndjson: try Console.print("{\"count\":\(number)}")
                 case .csv: try Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
                 }

@@ -1,10 +1,10 @@
 import Foundation
 import Logbook
 
-/// `report history|exercises|streaks|drafts`.
+/// `report history|exercises|streaks|drafts|calendar`, and `report --format html`: the page of them all.
 enum ReportCommand {
     private static let names = ["history", "exercises", "streaks", "drafts", "calendar"]
-    private static let formatOption = OutputFormat.option()
+    private static let formatOption = OutputFormat.option(OutputFormat.allCases)
     private static let period = Option<ReportPeriod>.choice(
         "--by", valueName: "PERIOD", among: ReportPeriod.allCases, help: "day|week|month|year, for the history report (default: week).")
     private static let asOf = Option<DateExpression>.date("--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today).")
@@ -20,15 +20,28 @@ enum ReportCommand {
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
                 calendar: a heatmap of the days, a column per ISO week, shaded by exercises (default: the last 53 weeks; \
                 --on 2026 for a year); colour on a terminal unless NO_COLOR is set. In json, ndjson and csv: day, exercises, level.
+                --format html (the name may be left out): one self-contained page with the calendar, bars per week \
+                (per month over two years, or --by), streaks, exercise totals and the open drafts with their checklists; \
+                the range as for calendar. Inline SVG and CSS: no script, nothing fetched from the network.
                 """,
-            positionals: [PositionalSpec(name: "name", help: "history, exercises, streaks or drafts.", choices: names)],
+            positionals: [PositionalSpec(name: "name", arity: .optional, help: "history, exercises, streaks, drafts or calendar.",
+                                         choices: names)],
             options: DayRangeOptions.specs + [period.spec, asOf.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook report history --by month --from 2026-01-01 --to 2026-12-31",
-                       "logbook report streaks --format json", "logbook report exercises --format csv"]),
+                       "logbook report streaks --format json", "logbook report exercises --format csv",
+                       "logbook report --format html -o report.html"]),
         run: { invocation in
             let arguments = invocation.arguments
             let command = arguments.command
-            let name = arguments.positionals[0]
+            let format = try arguments.value(of: formatOption) ?? .table
+            if format == .html {
+                try writePage(invocation)
+                return
+            }
+            guard let name = arguments.positionals.first else {
+                throw UsageError(message: "which report? one of \(names.joined(separator: ", ")) (or --format html for the page of them all)",
+                                 command: command)
+            }
             guard names.contains(name) else {
                 throw UsageError(message: "unknown report '\(name)': expected one of \(names.joined(separator: ", "))"
                                     + ArgumentParser.suggestion(for: name, among: names), command: command)
@@ -42,19 +55,13 @@ enum ReportCommand {
             if day != nil && name != "streaks" {
                 throw UsageError(message: "'\(asOf.spec.name)' applies to the streaks report only", command: command)
             }
-            let format = try arguments.value(of: formatOption) ?? .table
             let store = try invocation.readStore()
             if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
                 Console.note("logbook: the tallies are behind changes another program made to the history; this report "
                                    + "counts every row (slower) — 'logbook repair' recounts the tallies")
             }
             if name == "calendar" {
-                let today = CalendarDay(Date(), in: try invocation.timeZone())
-                let last = to ?? today
-                let first = from ?? last.adding(days: -(last.daysSinceMonday + 52 * 7)) ?? .first
-                guard first <= last else {
-                    throw UsageError(message: "the calendar starts on \(first), after its end \(last); give --to as well", command: command)
-                }
+                let (first, last, today) = try calendarRange(invocation, from: from, to: to)
                 let colour = format == .table && Console.stdoutIsTerminal && invocation.environment["NO_COLOR"] == nil
                 try Watch.run(invocation, store: store, format: format) {
                     try renderCalendar(store.reports, from: first, to: last, asOf: min(today, last), format: format, colour: colour)
@@ -65,6 +72,40 @@ enum ReportCommand {
                 try render(name, store.reports, period: by ?? .week, from: from, to: to, asOf: day, format: format)
             }
         })
+
+    /// The days a calendar shows: `--from`/`--to` (or `--on`), by default the 53 weeks up to today;
+    /// and today in `--time-zone`.
+    private static func calendarRange(_ invocation: Invocation, from: CalendarDay?, to: CalendarDay?) throws
+        -> (first: CalendarDay, last: CalendarDay, today: CalendarDay) {
+        let today = CalendarDay(Date(), in: try invocation.timeZone())
+        let last = to ?? today
+        let first = from ?? last.adding(days: -(last.daysSinceMonday + 52 * 7)) ?? .first
+        guard first <= last else {
+            throw UsageError(message: "the calendar starts on \(first), after its end \(last); give --to as well",
+                             command: invocation.arguments.command)
+        }
+        return (first, last, today)
+    }
+
+    /// `--format html`: the page of every report, for the calendar's range.
+    private static func writePage(_ invocation: Invocation) throws {
+        let arguments = invocation.arguments
+        if let name = arguments.positionals.first, !names.contains(name) {
+            throw UsageError(message: "unknown report '\(name)': expected one of \(names.joined(separator: ", "))"
+                                + ArgumentParser.suggestion(for: name, among: names), command: arguments.command)
+        }
+        if arguments.isSet(Watch.flag) {
+            throw UsageError(message: "'\(Watch.flag.spec.name)' shows tables and data as they change; an html page is written once",
+                             command: arguments.command)
+        }
+        let (from, to) = try invocation.dayRange()
+        let (first, last, today) = try calendarRange(invocation, from: from, to: to)
+        let asOf = try invocation.day(self.asOf) ?? min(today, last)
+        let timeZone = try invocation.timeZone()
+        let page = try HTMLReport(store: try invocation.readStore(), from: first, to: last, asOf: asOf,
+                                  period: try arguments.value(of: period), timeZone: timeZone)
+        try Console.write(page.html)
+    }
 
     private static func renderCalendar(_ reports: Reports, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay,
                                        format: OutputFormat, colour: Bool) throws {
