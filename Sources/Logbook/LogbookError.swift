@@ -63,6 +63,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case invalidValue(field: String, value: String, reason: String)
     /// An output file could not be written (a full disk, a missing folder, a file size limit).
     case cannotWrite(path: String, reason: String)
+    /// A change-feed token that this logbook cannot answer: malformed, another logbook's, ahead of
+    /// its log, or older than the change log keeps.
+    case changeTokenRefused(String, reason: String)
 
     /// The one-line message the CLI prints after `logbook: error: `, naming the value and the file.
     public var description: String {
@@ -104,6 +107,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .dayNotFound(let day): "no exercises recorded on \(day)"
         case .invalidValue(let field, let value, let reason): "invalid \(field) '\(value)': \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
+        case .changeTokenRefused(let token, let reason): "change token '\(token.prefix(80))' refused: \(reason)"
         }
     }
 

@@ -34,6 +34,7 @@ enum Commands {
         ListCommands.count,
         ImportExportCommands.importCommand,
         ImportExportCommands.exportCommand,
+        ChangesCommand.command,
         ReportCommand.command,
         QueryCommand.command,
         BackupCommand.command,

@@ -38,6 +38,7 @@ enum CommandLineTool {
                     try command.run(invocation)
                 }
                 try Console.finish()
+                for action in invocation.notices.afterOutput { try action() }
                 for line in invocation.notices.lines { Console.note(line) }
             }
             try Console.finish()

@@ -121,9 +121,12 @@ struct Invocation {
     }
 }
 
-/// What a command has to say on stderr once it has succeeded.
+/// What a command has to say on stderr once it has succeeded, and what it does then.
 final class Notices {
     var lines: [String] = []
+    /// Work to do once the output is complete: written, flushed and, with `-o`, in place
+    /// (`changes --state` records its token only then).
+    var afterOutput: [() throws -> Void] = []
 }
 
 /// The read store of one invocation, once opened.

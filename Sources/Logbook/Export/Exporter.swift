@@ -7,6 +7,23 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case json, ndjson, csv
     /// The apps' own files: `[ReleaseDraft]` as `PropertyListEncoder` writes it, or a `history.plist`.
     case plist
+    /// A SQL script that loads the records into PostgreSQL with `psql` alone (``PostgresScript``).
+    case postgres
+}
+
+/// How an export spells what the format leaves open.
+public struct ExportOptions: Sendable {
+    /// The header of a drafts CSV: camelCase (the default) or snake_case.
+    public var csvHeader: CSVHeaderStyle
+    /// The `source` column of a PostgreSQL script: the logbook's name there. Nil (the default)
+    /// for ``Logbook/logbookID()``, the same for every copy of the file.
+    public var source: String?
+
+    /// Options with the values given.
+    public init(csvHeader: CSVHeaderStyle = .camelCase, source: String? = nil) {
+        self.csvHeader = csvHeader
+        self.source = source
+    }
 }
 
 extension Logbook {
@@ -14,14 +31,17 @@ extension Logbook {
     /// binary layout needs every object first). Without a sort, drafts come in the order they were
     /// stored, so export, import into an empty database and export again gives the same bytes.
     public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
-                             to output: @escaping (Data) throws -> Void) throws {
+                             options: ExportOptions = ExportOptions(), to output: @escaping (Data) throws -> Void) throws {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
             try output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map(\.propertyList))))
+        case .postgres:
+            try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write($0) } }
         case .json, .ndjson, .csv:
             let buffer = OutputBuffer(output)
-            var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
+            var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json, headerStyle: options.csvHeader,
+                                                   output: buffer.append)
             try writer.begin()
             try drafts.forEach(query) { try writer.write($0) }
             try writer.end()
@@ -32,11 +52,14 @@ extension Logbook {
     /// Writes the days `query` selects to `output` in `format`. Without a sort, days come oldest
     /// first, except in a `history.plist`, which the app keeps newest first.
     public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
-                              to output: @escaping (Data) throws -> Void) throws {
+                              options: ExportOptions = ExportOptions(), to output: @escaping (Data) throws -> Void) throws {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
             try output(BinaryPropertyList.encode(.array(try history.fetch(query).map(\.propertyList))))
+        case .postgres:
+            let query = ordered(query, by: Self.dayColumn, descending: false)
+            try exportPostgres(.history, query, options: options, to: output) { script in try history.forEach(query) { try script.write($0) } }
         case .json, .ndjson, .csv:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             let buffer = OutputBuffer(output)
@@ -49,41 +72,63 @@ extension Logbook {
     }
 
     /// The drafts `query` selects, in `format`, as the bytes the streaming `exportDrafts(_:format:to:)` writes.
-    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat) throws -> Data {
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
+                             options: ExportOptions = ExportOptions()) throws -> Data {
         var data = Data()
-        try exportDrafts(query, format: format) { data.append($0) }
+        try exportDrafts(query, format: format, options: options) { data.append($0) }
         return data
     }
 
     /// The days `query` selects, in `format`, as the bytes the streaming `exportHistory(_:format:to:)` writes.
-    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat) throws -> Data {
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
+                              options: ExportOptions = ExportOptions()) throws -> Data {
         var data = Data()
-        try exportHistory(query, format: format) { data.append($0) }
+        try exportHistory(query, format: format, options: options) { data.append($0) }
         return data
     }
 
     /// Writes the drafts `query` selects to the file at `url`, replacing it whole: the bytes go to a
     /// temporary file beside it, renamed over it once complete, so a failure leaves it as it was.
-    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) throws {
-        try Self.replacing(url) { try exportDrafts(query, format: format, to: $0) }
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             to url: URL) throws {
+        try Self.replacing(url) { try exportDrafts(query, format: format, options: options, to: $0) }
     }
 
     /// Writes the days `query` selects to the file at `url`, replacing it whole, as
     /// the `URL` form of `exportDrafts` does.
-    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) throws {
-        try Self.replacing(url) { try exportHistory(query, format: format, to: $0) }
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                              to url: URL) throws {
+        try Self.replacing(url) { try exportHistory(query, format: format, options: options, to: $0) }
     }
 
     /// Writes the drafts `query` selects to `handle` at its current position, streaming; a failed
     /// write throws. The handle stays open.
-    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to handle: FileHandle) throws {
-        try exportDrafts(query, format: format) { try handle.write(contentsOf: $0) }
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             to handle: FileHandle) throws {
+        try exportDrafts(query, format: format, options: options) { try handle.write(contentsOf: $0) }
     }
 
     /// Writes the days `query` selects to `handle` at its current position, streaming; a failed
     /// write throws. The handle stays open.
-    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to handle: FileHandle) throws {
-        try exportHistory(query, format: format) { try handle.write(contentsOf: $0) }
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                              to handle: FileHandle) throws {
+        try exportHistory(query, format: format, options: options) { try handle.write(contentsOf: $0) }
+    }
+
+    /// A ``PostgresScript`` of the records `write` gives it. An export of every record (no
+    /// condition, limit or offset) replaces the source's records of that kind in PostgreSQL: the
+    /// ones no longer in the logbook are deleted. A filtered one only adds and updates.
+    private func exportPostgres(_ kind: RecordKind, _ query: RecordQuery, options: ExportOptions,
+                                to output: @escaping (Data) throws -> Void,
+                                records write: (inout PostgresScript) throws -> Void) throws {
+        let source = try options.source ?? logbookID()
+        let buffer = OutputBuffer(output)
+        var script = try PostgresScript(source: source, output: buffer.append)
+        try script.begin(title: "Logbook \(kind.rawValue) of \(source), exported \(Date().iso8601Microseconds)")
+        try write(&script)
+        let isEverything = query.condition == nil && query.limit == nil && query.offset == nil
+        try script.end(replacing: isEverything ? [kind] : [])
+        try buffer.flush()
     }
 
     /// Runs `write` with an output into a ``FileReplacement`` of `url`, committed when it returns.
@@ -116,7 +161,7 @@ extension Logbook {
 
 /// Gathers text into 64 KiB chunks before handing it on as bytes: one conversion and one write
 /// per chunk instead of per record.
-private final class OutputBuffer {
+final class OutputBuffer {
     private let output: (Data) throws -> Void
     private var text = ""
 

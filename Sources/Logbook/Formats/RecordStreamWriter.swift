@@ -22,11 +22,11 @@ public struct RecordStreamWriter<Record> {
     private var written = 0
 
     init(format: DataFormat, output: @escaping (String) throws -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
-         csvHeader: [String], csvRows: @escaping (Record, inout String) -> Void) {
+         csvHeader: [String], headerStyle: CSVHeaderStyle, csvRows: @escaping (Record, inout String) -> Void) {
         self.format = format
         self.output = output
         self.writeJSON = writeJSON
-        self.csvHeader = csvHeader
+        self.csvHeader = headerStyle == .snakeCase ? csvHeader.map(CSVText.snakeCase) : csvHeader
         self.csvRows = csvRows
     }
 
@@ -62,15 +62,16 @@ public struct RecordStreamWriter<Record> {
 }
 
 extension RecordStreamWriter where Record == ReleaseDraft {
-    /// Drafts: CSV has one row per checklist item, the draft's fields repeated (one row with empty
-    /// item fields for a draft without items).
-    public static func drafts(_ format: DataFormat, output: @escaping (String) throws -> Void) -> Self {
+    /// Drafts: CSV has one row per checklist item, the draft's fields repeated (one row with missing
+    /// item fields for a draft without items), its header spelled as `headerStyle` says.
+    public static func drafts(_ format: DataFormat, headerStyle: CSVHeaderStyle = .camelCase,
+                              output: @escaping (String) throws -> Void) -> Self {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
              csvHeader: ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
-                         "itemPosition", "itemId", "itemTitle", "itemIsDone"],
+                         "itemPosition", "itemId", "itemTitle", "itemIsDone"], headerStyle: headerStyle,
              csvRows: { draft, rows in
                  let fields = CSVText.fields([draft.id.text, draft.version, draft.whatsNew,
-                                              draft.submittedAt?.iso8601Microseconds ?? "", draft.createdAt.iso8601Microseconds,
+                                              draft.submittedAt?.iso8601Microseconds, draft.createdAt.iso8601Microseconds,
                                               draft.updatedAt.iso8601Microseconds])
                  if draft.checklist.isEmpty { rows += fields + ",,,,\r\n" }
                  for (offset, item) in draft.checklist.enumerated() {
@@ -82,10 +83,11 @@ extension RecordStreamWriter where Record == ReleaseDraft {
 }
 
 extension RecordStreamWriter where Record == ExerciseDay {
-    /// History: CSV has one row per exercise, `id,day,date,position,exercise`.
+    /// History: CSV has one row per exercise, `id,day,date,position,exercise` (the same in both
+    /// header styles).
     public static func history(_ format: DataFormat, output: @escaping (String) throws -> Void) -> Self {
         Self(format: format, output: output, writeJSON: { $0.writeJSON(to: &$1) },
-             csvHeader: ["id", "day", "date", "position", "exercise"],
+             csvHeader: ["id", "day", "date", "position", "exercise"], headerStyle: .camelCase,
              csvRows: { day, rows in
                  // id, day and date need no quotes; only the exercise name may.
                  let fields = day.id.text + "," + day.day.description + "," + day.date.iso8601Microseconds + ","

@@ -53,12 +53,12 @@ public struct RowStreamWriter {
     }
 
     /// Writes one row, one cell per column in the order of ``RowStreamWriter/columns``: CSV fields as
-    /// ``Cell/plainText``, JSON members typed as ``Cell`` says. JSON pairs cells with columns up to the
+    /// ``Cell/plainText`` (a null cell as a missing field, empty text as `""`), JSON members typed as ``Cell`` says. JSON pairs cells with columns up to the
     /// shorter of the two, while CSV writes every cell given. Throws what `output` throws.
     public mutating func write(_ cells: [Cell]) throws {
         switch format {
         case .csv:
-            try output(CSVText.row(cells.map(\.plainText)))
+            try output(CSVText.row(cells.map { $0 == .null ? nil : $0.plainText }))
         case .json, .ndjson:
             var json = JSONText()
             json.beginObject()

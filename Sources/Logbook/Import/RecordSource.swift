@@ -118,7 +118,8 @@ struct CSVRecordSource: RecordSource {
         guard let header = try readRow() else {
             throw ImportError(file: file, line: 1, reason: "the file is empty; expected a CSV header row")
         }
-        for (index, name) in header.row.enumerated() { columns[name] = index }
+        // snake_case headers (`--csv-header snake_case`, the PostgreSQL schema's names) read as camelCase.
+        for (index, name) in header.row.enumerated() { columns[CSVText.camelCase(name)] = index }
         let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
         kind = kind ?? detected
         if kind == .history {

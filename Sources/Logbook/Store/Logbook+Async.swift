@@ -47,22 +47,26 @@ extension Logbook {
     }
 
     /// The drafts `query` selects in `format`, off the caller's thread.
-    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat) async throws -> Data {
-        try await database.perform { try self.exportDrafts(query, format: format) }
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
+                             options: ExportOptions = ExportOptions()) async throws -> Data {
+        try await database.perform { try self.exportDrafts(query, format: format, options: options) }
     }
 
     /// The days `query` selects in `format`, off the caller's thread.
-    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat) async throws -> Data {
-        try await database.perform { try self.exportHistory(query, format: format) }
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
+                             options: ExportOptions = ExportOptions()) async throws -> Data {
+        try await database.perform { try self.exportHistory(query, format: format, options: options) }
     }
 
     /// Writes the drafts `query` selects to the file at `url`, replaced whole, off the caller's thread.
-    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) async throws {
-        try await database.perform { try self.exportDrafts(query, format: format, to: url) }
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             to url: URL) async throws {
+        try await database.perform { try self.exportDrafts(query, format: format, options: options, to: url) }
     }
 
     /// Writes the days `query` selects to the file at `url`, replaced whole, off the caller's thread.
-    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, to url: URL) async throws {
-        try await database.perform { try self.exportHistory(query, format: format, to: url) }
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             to url: URL) async throws {
+        try await database.perform { try self.exportHistory(query, format: format, options: options, to: url) }
     }
 }

@@ -72,7 +72,10 @@ public final class Logbook: Sendable {
         do {
             database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode,
                                     reportError: { LogbookError.reported($0, path: path) })
-            if mode == .migrate && !options.readOnly { try ComparisonKeyRefresh.refreshIfNeeded(database) }
+            if mode == .migrate && !options.readOnly {
+                try ComparisonKeyRefresh.refreshIfNeeded(database)
+                try Self.pruneChangeLogIfNeeded(database, now: now())
+            }
             if let appMigrations {
                 guard appMigrations.setName != nil else { throw MigrationError.invalidSetName("") }
                 try database.withConnection { connection in

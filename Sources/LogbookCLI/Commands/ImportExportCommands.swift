@@ -11,7 +11,14 @@ enum ImportExportCommands {
         "--on-conflict", valueName: "POLICY", among: ConflictPolicy.allCases, help: "skip|replace|fail for ids already stored (default: skip).")
     private static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
     private static let exportFormat = Option<ExportFormat>.choice(
-        "--format", valueName: "FMT", among: ExportFormat.allCases, help: "json|ndjson|csv|plist (default: from -o's extension, else json).")
+        "--format", valueName: "FMT", among: ExportFormat.allCases,
+        help: "json|ndjson|csv|plist|postgres (default: from -o's extension, .sql for postgres, else json).")
+    private static let csvHeader = Option<CSVHeaderStyle>.choice(
+        "--csv-header", valueName: "STYLE", among: CSVHeaderStyle.allCases,
+        help: "camelCase (default, the JSON keys) or snake_case (the PostgreSQL schema's names) for a drafts CSV.")
+    /// `--source`: the logbook's name in PostgreSQL (export and changes).
+    static let source = Option<String>.text(
+        "--source", valueName: "NAME", help: "The source column in PostgreSQL (default: this logbook's id, the same in every copy of the file).")
 
     static let importCommand = Command(
         spec: CommandSpec(
@@ -54,16 +61,20 @@ enum ImportExportCommands {
             name: "export", abstract: "Export drafts or history, streaming, in a format other tools or the apps read.",
             discussion: """
                 json, ndjson and csv carry every field; plist writes the apps' own files ([ReleaseDraft] as \
-                PropertyListEncoder writes it, or a history.plist). The same database always gives the same bytes.
+                PropertyListEncoder writes it, or a history.plist); postgres writes a SQL script that psql loads with \
+                nothing else (schema, COPY, upserts, one transaction; an unfiltered export also deletes the source's \
+                records that are gone). The same database always gives the same bytes (postgres: but its header's time).
                 """,
             positionals: [PositionalSpec(name: "drafts|history", help: "What to export.", choices: RecordKind.allCases.map(\.rawValue))],
-            options: QueryOptions.specs + ListCommands.historyOptions + [exportFormat.spec, OutputFile.option.spec],
+            options: QueryOptions.specs + ListCommands.historyOptions
+                + [exportFormat.spec, csvHeader.spec, source.spec, OutputFile.option.spec],
             examples: ["logbook export history --format plist -o history.plist",
+                       "logbook export history --format postgres | psql -v ON_ERROR_STOP=1 mydb",
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
         run: { invocation in
             let arguments = invocation.arguments
             let fallback = try OutputFile.path(arguments).flatMap { path in
-                ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
+                path.lowercased().hasSuffix(".sql") ? .postgres : ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
             } ?? .json
             let format = try arguments.value(of: exportFormat) ?? fallback
             let kindText = arguments.positionals[0]
@@ -80,10 +91,18 @@ enum ImportExportCommands {
                 query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
                                                extra: try ListCommands.historyFilters(invocation))
             }
+            let options = ExportOptions(csvHeader: try arguments.value(of: csvHeader) ?? .camelCase,
+                                        source: try arguments.value(of: source))
+            if arguments.isGiven(csvHeader.spec) && format != .csv {
+                throw UsageError(message: "'\(csvHeader.spec.name)' applies to --format csv only", command: "export")
+            }
+            if arguments.isGiven(source.spec) && format != .postgres {
+                throw UsageError(message: "'\(source.spec.name)' applies to --format postgres only", command: "export")
+            }
             let store = try invocation.readStore()
             switch recordKind {
-            case .drafts: try store.exportDrafts(query, format: format, to: { try Console.write($0) })
-            case .history: try store.exportHistory(query, format: format, to: { try Console.write($0) })
+            case .drafts: try store.exportDrafts(query, format: format, options: options, to: { try Console.write($0) })
+            case .history: try store.exportHistory(query, format: format, options: options, to: { try Console.write($0) })
             }
         })
 

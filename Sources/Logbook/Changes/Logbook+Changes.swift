@@ -1,0 +1,150 @@
+import Foundation
+import SQLiteQuery
+
+/// The change feed: what changed since a ``ChangeToken``, read from the change log that triggers
+/// keep for every writer (migration 0009), so that another database (PostgreSQL, another tool)
+/// can follow this logbook with exactly what changed.
+extension Logbook {
+    /// How long the change log keeps entries when `change_log_retention_days` is not set.
+    public static let defaultChangeLogRetentionDays = 90
+
+    /// This logbook's id: a UUID made once when the file was created (or migrated to schema 8), kept
+    /// by every copy of the file. It names the logbook in change tokens and PostgreSQL exports.
+    public func logbookID() throws -> String {
+        try database.read { try Self.logbookID(in: $0) }
+    }
+
+    /// Calls `body` with every record changed since `token`, in commit order, each once with its
+    /// state now (or its deletion), and returns the token to give next time. Without a token,
+    /// every record is a change (a full snapshot), drafts first.
+    ///
+    /// All of it is read in one read transaction: a consistent snapshot, whatever other
+    /// connections and processes write meanwhile. Changes that commit after the snapshot come with
+    /// the next token. The record the token stopped at is read again each time (its later changes
+    /// may be logged under the same entry), so a feed may repeat a record; applying changes is
+    /// idempotent. Throws ``LogbookError/changeTokenRefused(_:reason:)`` for another logbook's
+    /// token, or one older than the change log keeps (``changeLogRetentionDays()``): start again
+    /// without a token.
+    @discardableResult
+    public func changes(since token: ChangeToken?, _ body: (LoggedChange) throws -> Void) throws -> ChangeToken {
+        try database.read { connection in
+            let id = try Self.logbookID(in: connection)
+            let newest = try connection.scalar("SELECT max(seq) FROM change_log", as: Int64?.self) ?? nil
+            let start = try Self.changeLogStart(in: connection)
+            let end = ChangeToken(logbookID: id, position: newest ?? start)
+            guard let token else {
+                try snapshot(in: connection, position: end.position, body)
+                return end
+            }
+            guard token.logbookID == id else {
+                throw LogbookError.changeTokenRefused(token.description, reason: "it is from logbook \(token.logbookID), "
+                                                      + "and this one is \(id)")
+            }
+            guard token.position >= start else {
+                throw LogbookError.changeTokenRefused(token.description, reason: "the change log keeps entries from position "
+                                                      + "\(start) (\(try changeLogRetentionDays(in: connection)) days); start again "
+                                                      + "from a full export ('logbook export … --format postgres', or 'logbook changes' "
+                                                      + "without --since)")
+            }
+            guard token.position <= end.position else {
+                throw LogbookError.changeTokenRefused(token.description, reason: "it is ahead of this logbook's change log "
+                                                      + "(newest position \(end.position)): was the file restored from a backup?")
+            }
+            try changes(in: connection, from: token.position, body)
+            return end
+        }
+    }
+
+    /// The days the change log keeps an entry (`change_log_retention_days`, by default
+    /// ``defaultChangeLogRetentionDays``). Older entries are pruned when Logbook opens the file to
+    /// write; a token older than them is refused.
+    public func changeLogRetentionDays() throws -> Int {
+        try database.read { try changeLogRetentionDays(in: $0) }
+    }
+
+    /// Sets how many days the change log keeps an entry (at least 1), pruning what is older now.
+    public func setChangeLogRetention(days: Int) throws {
+        guard days >= 1 else {
+            throw LogbookError.invalidValue(field: "retention", value: String(days), reason: "the change log keeps at least 1 day")
+        }
+        try database.write { connection in
+            try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_retention_days', ?)",
+                               [.text(String(days))])
+            try Self.pruneChangeLog(in: connection, now: Date())
+        }
+    }
+
+    /// Deletes the change-log entries older than the retention, keeping the log a contiguous run
+    /// of positions ending with the newest entry, and records the first position kept. Reads
+    /// first and writes only when the oldest entry has expired.
+    static func pruneChangeLogIfNeeded(_ database: Database, now: Date) throws {
+        let expired = try database.read { connection in
+            try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1",
+                                  [.real(now.timeIntervalSinceReferenceDate - Double(try retentionDays(in: connection)) * 86_400)],
+                                  as: Bool.self) ?? false
+        }
+        if expired == true { try database.write { try pruneChangeLog(in: $0, now: now) } }
+    }
+
+    private static func pruneChangeLog(in connection: Connection, now: Date) throws {
+        let cutoff = now.timeIntervalSinceReferenceDate - Double(try retentionDays(in: connection)) * 86_400
+        guard let firstKept = try connection.scalar("""
+            SELECT coalesce((SELECT min(seq) FROM change_log WHERE at >= ?1), (SELECT max(seq) FROM change_log))
+            """, [.real(cutoff)], as: Int64?.self) ?? nil else { return }
+        try connection.run("DELETE FROM change_log WHERE seq < ?", [.integer(firstKept)])
+        try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_start', ?)",
+                           [.text(String(firstKept))])
+    }
+
+    private func changeLogRetentionDays(in connection: Connection) throws -> Int { try Self.retentionDays(in: connection) }
+
+    private static func retentionDays(in connection: Connection) throws -> Int {
+        let text = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'change_log_retention_days'", as: String.self)
+        return text.flatMap(Int.init).map { max(1, $0) } ?? defaultChangeLogRetentionDays
+    }
+
+    private static func changeLogStart(in connection: Connection) throws -> Int64 {
+        try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'change_log_start'", as: String.self)
+            .flatMap { Int64($0) } ?? 1
+    }
+
+    static func logbookID(in connection: Connection) throws -> String {
+        guard let id = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'logbook_id'", as: String.self) else {
+            throw LogbookError.damaged(path: connection.path, reason: "logbook_settings has no logbook_id")
+        }
+        return id
+    }
+
+    /// Every record as a change, at `position`: drafts, then days, each in the order stored.
+    private func snapshot(in connection: Connection, position: Int64, _ body: (LoggedChange) throws -> Void) throws {
+        let drafts = try Tables.drafts.cursor(Tables.drafts.page(), in: connection)
+        while let draft = try drafts.next() { try body(LoggedChange(position: position, change: .draft(draft))) }
+        let days = try Tables.exerciseDays.cursor(Tables.exerciseDays.page(), in: connection)
+        while let day = try days.next() { try body(LoggedChange(position: position, change: .day(day))) }
+    }
+
+    /// The records named by entries from `position` on, each once at its newest entry, in the
+    /// order of those entries.
+    private func changes(in connection: Connection, from position: Int64, _ body: (LoggedChange) throws -> Void) throws {
+        // An entry without an id (a checklist or exercise row's) names its record by row key; a
+        // record deleted since has a later entry with its id, so an unresolved one is dropped.
+        let entries = try connection.prepare("""
+            SELECT seq, kind, coalesce(id, CASE kind WHEN 'draft' THEN (SELECT id FROM drafts WHERE pk = change_log.pk)
+                                                     ELSE (SELECT id FROM exercise_days WHERE pk = change_log.pk) END)
+            FROM change_log WHERE seq >= ? ORDER BY seq
+            """)
+        try entries.bind(position, at: 1)
+        var newest: [String: (position: Int64, isDraft: Bool, id: UUID)] = [:]
+        while try entries.step() {
+            guard !entries.isNull(at: 2), let id = UUID(text: try entries.column(2, as: String.self)) else { continue }
+            let isDraft = try entries.column(1, as: String.self) == "draft"
+            newest[(isDraft ? "d" : "h") + id.text] = (try entries.column(0, as: Int64.self), isDraft, id)
+        }
+        for entry in newest.values.sorted(by: { $0.position < $1.position }) {
+            let change: Change = entry.isDraft
+                ? try Tables.drafts.fetchOne(identity: entry.id, in: connection).map(Change.draft) ?? .draftDeleted(entry.id)
+                : try Tables.exerciseDays.fetchOne(identity: entry.id, in: connection).map(Change.day) ?? .dayDeleted(entry.id)
+            try body(LoggedChange(position: entry.position, change: change))
+        }
+    }
+}

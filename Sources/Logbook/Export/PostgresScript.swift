@@ -1,0 +1,237 @@
+import Foundation
+import SQLiteQuery
+
+/// Writes a SQL script that `psql` loads with nothing else (`psql -v ON_ERROR_STOP=1 -f FILE`, or
+/// a pipe into `psql`): the PostgreSQL schema (``PostgresScript/schema``, created if missing), the
+/// records as `COPY … FROM stdin` in PostgreSQL's text format into temporary tables, then upserts
+/// and deletions, all in one transaction. Loading the same or a later script again is idempotent;
+/// scripts of different logbooks (different `source`s) keep each other's rows.
+///
+/// Records stream: each is one or more COPY lines as it comes, so any number of them takes flat
+/// memory. A script cut short (a failed write, a killed process) has no `COMMIT`: PostgreSQL
+/// rolls it back whole.
+public struct PostgresScript {
+    /// The tables the script loads, as it creates them (`CREATE TABLE IF NOT EXISTS`).
+    ///
+    /// Every table has the `source` column: the logbook the row came from. Dates are kept twice:
+    /// `timestamptz` (microseconds, PostgreSQL's precision) for SQL, and the exact seconds since
+    /// 2001-01-01T00:00:00Z as `double precision` (the `Date` bit for bit). `*_key` columns are the
+    /// NFC form that Logbook compares and groups names by.
+    public static let schema = """
+        CREATE TABLE IF NOT EXISTS logbook_sources (
+            source text PRIMARY KEY,
+            token text,
+            loaded_at timestamptz NOT NULL DEFAULT now()
+        );
+        CREATE TABLE IF NOT EXISTS logbook_drafts (
+            source text NOT NULL,
+            id uuid NOT NULL,
+            version text NOT NULL,
+            version_key text NOT NULL,
+            whats_new text NOT NULL,
+            submitted_at timestamptz,
+            submitted_at_seconds double precision,
+            created_at timestamptz NOT NULL,
+            created_at_seconds double precision NOT NULL,
+            updated_at timestamptz NOT NULL,
+            updated_at_seconds double precision NOT NULL,
+            PRIMARY KEY (source, id)
+        );
+        CREATE TABLE IF NOT EXISTS logbook_checklist_items (
+            source text NOT NULL,
+            draft_id uuid NOT NULL,
+            position integer NOT NULL CHECK (position >= 1),
+            id uuid NOT NULL,
+            title text NOT NULL,
+            is_done boolean NOT NULL,
+            PRIMARY KEY (source, draft_id, position),
+            FOREIGN KEY (source, draft_id) REFERENCES logbook_drafts (source, id) ON DELETE CASCADE
+        );
+        CREATE TABLE IF NOT EXISTS logbook_exercise_days (
+            source text NOT NULL,
+            id uuid NOT NULL,
+            day date NOT NULL,
+            date timestamptz NOT NULL,
+            date_seconds double precision NOT NULL,
+            PRIMARY KEY (source, id),
+            UNIQUE (source, day)
+        );
+        CREATE TABLE IF NOT EXISTS logbook_exercises (
+            source text NOT NULL,
+            day_id uuid NOT NULL,
+            position integer NOT NULL CHECK (position >= 1),
+            name text NOT NULL,
+            name_key text NOT NULL,
+            PRIMARY KEY (source, day_id, position),
+            FOREIGN KEY (source, day_id) REFERENCES logbook_exercise_days (source, id) ON DELETE CASCADE
+        );
+        CREATE INDEX IF NOT EXISTS logbook_exercise_days_by_day ON logbook_exercise_days (day);
+        CREATE INDEX IF NOT EXISTS logbook_exercises_by_name ON logbook_exercises (name_key);
+        CREATE INDEX IF NOT EXISTS logbook_drafts_by_submitted_at ON logbook_drafts (submitted_at);
+
+        """
+
+    private enum Block: String {
+        case drafts = """
+            logbook_load_drafts (source, id, version, version_key, whats_new, submitted_at, submitted_at_seconds, \
+            created_at, created_at_seconds, updated_at, updated_at_seconds, item_position, item_id, item_title, item_is_done)
+            """
+        case days = "logbook_load_days (source, id, day, date, date_seconds, position, name, name_key)"
+        case deletions = "logbook_load_deletions (kind, id)"
+    }
+
+    private let output: (String) throws -> Void
+    private let source: String
+    private let sourceField: String
+    private var block: Block?
+    private var record = 0
+
+    /// A script for the logbook named `source`, handing text to `output` as it goes.
+    public init(source: String, output: @escaping (String) throws -> Void) throws {
+        self.output = output
+        self.source = source
+        sourceField = try PostgresText.copyField(source, record: 0, field: "source")
+    }
+
+    /// The header, `BEGIN`, the schema and the temporary tables.
+    public func begin(title: String) throws {
+        try output("""
+            -- \(PostgresText.comment(title))
+            -- Load with: psql -v ON_ERROR_STOP=1 -f FILE (or pipe it into psql). One transaction: all or nothing.
+            \\set ON_ERROR_STOP on
+            SET client_encoding = 'UTF8';
+            SET standard_conforming_strings = on;
+            SET client_min_messages = warning;
+            BEGIN;
+            \(Self.schema)
+            CREATE TEMPORARY TABLE logbook_load_drafts (source text, id uuid, version text, version_key text, whats_new text,
+                submitted_at timestamptz, submitted_at_seconds double precision, created_at timestamptz,
+                created_at_seconds double precision, updated_at timestamptz, updated_at_seconds double precision,
+                item_position integer, item_id uuid, item_title text, item_is_done boolean) ON COMMIT DROP;
+            CREATE TEMPORARY TABLE logbook_load_days (source text, id uuid, day date, date timestamptz,
+                date_seconds double precision, position integer, name text, name_key text) ON COMMIT DROP;
+            CREATE TEMPORARY TABLE logbook_load_deletions (kind text, id uuid) ON COMMIT DROP;
+
+            """)
+    }
+
+    /// One draft, its checklist included: replaces what the source had under its id.
+    public mutating func write(_ draft: ReleaseDraft) throws {
+        try open(.drafts)
+        record += 1
+        let fields = [sourceField, draft.id.text, try text(draft.version, "version"), try text(draft.version.comparisonKey, "version"),
+                      try text(draft.whatsNew, "whatsNew")] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
+            + Self.instant(draft.updatedAt)
+        let prefix = fields.joined(separator: "\t")
+        var lines = ""
+        if draft.checklist.isEmpty { lines = prefix + "\t\\N\t\\N\t\\N\t\\N\n" }
+        for (offset, item) in draft.checklist.enumerated() {
+            lines += prefix + "\t\(offset + 1)\t\(item.id.text)\t\(try text(item.title, "checklist[\(offset)].title"))\t"
+                + (item.isDone ? "t\n" : "f\n")
+        }
+        try output(lines)
+    }
+
+    /// One day, its exercises included: replaces what the source had under its id or on its day.
+    public mutating func write(_ day: ExerciseDay) throws {
+        try open(.days)
+        record += 1
+        let prefix = ([sourceField, day.id.text, day.day.description] + Self.instant(day.date)).joined(separator: "\t")
+        var lines = ""
+        if day.exercises.isEmpty { lines = prefix + "\t\\N\t\\N\t\\N\n" }
+        for (offset, name) in day.exercises.enumerated() {
+            lines += prefix + "\t\(offset + 1)\t\(try text(name, "exercises[\(offset)]"))\t\(try text(name.comparisonKey, "exercises[\(offset)]"))\n"
+        }
+        try output(lines)
+    }
+
+    /// The deletion of the draft (`kind` drafts) or day (`history`) with `id`.
+    public mutating func writeDeletion(of kind: RecordKind, id: UUID) throws {
+        try open(.deletions)
+        try output((kind == .drafts ? "draft\t" : "day\t") + id.text + "\n")
+    }
+
+    /// The deletions, upserts and `COMMIT`. With `replacing`, the source's records of those kinds
+    /// that the script did not hold are deleted too (a full export: PostgreSQL then holds exactly
+    /// the logbook's records). With a `token`, it is recorded in `logbook_sources`.
+    public mutating func end(replacing: Set<RecordKind> = [], token: ChangeToken? = nil) throws {
+        try close()
+        let source = PostgresText.literal(self.source)
+        var sql = """
+            DELETE FROM logbook_drafts AS d USING logbook_load_deletions AS x
+                WHERE x.kind = 'draft' AND d.source = \(source) AND d.id = x.id;
+            DELETE FROM logbook_exercise_days AS d USING logbook_load_deletions AS x
+                WHERE x.kind = 'day' AND d.source = \(source) AND d.id = x.id;
+
+            """
+        if replacing.contains(.drafts) {
+            sql += """
+                DELETE FROM logbook_drafts AS d
+                    WHERE d.source = \(source) AND NOT EXISTS (SELECT FROM logbook_load_drafts AS l WHERE l.id = d.id);
+
+                """
+        }
+        if replacing.contains(.history) {
+            sql += """
+                DELETE FROM logbook_exercise_days AS d
+                    WHERE d.source = \(source) AND NOT EXISTS (SELECT FROM logbook_load_days AS l WHERE l.id = d.id);
+
+                """
+        }
+        sql += """
+            INSERT INTO logbook_drafts (source, id, version, version_key, whats_new, submitted_at, submitted_at_seconds,
+                                        created_at, created_at_seconds, updated_at, updated_at_seconds)
+                SELECT DISTINCT ON (id) source, id, version, version_key, whats_new, submitted_at, submitted_at_seconds,
+                                        created_at, created_at_seconds, updated_at, updated_at_seconds
+                FROM logbook_load_drafts ORDER BY id
+                ON CONFLICT (source, id) DO UPDATE SET version = EXCLUDED.version, version_key = EXCLUDED.version_key,
+                    whats_new = EXCLUDED.whats_new, submitted_at = EXCLUDED.submitted_at,
+                    submitted_at_seconds = EXCLUDED.submitted_at_seconds, created_at = EXCLUDED.created_at,
+                    created_at_seconds = EXCLUDED.created_at_seconds, updated_at = EXCLUDED.updated_at,
+                    updated_at_seconds = EXCLUDED.updated_at_seconds;
+            DELETE FROM logbook_checklist_items AS i USING (SELECT DISTINCT id FROM logbook_load_drafts) AS l
+                WHERE i.source = \(source) AND i.draft_id = l.id;
+            INSERT INTO logbook_checklist_items (source, draft_id, position, id, title, is_done)
+                SELECT source, id, item_position, item_id, item_title, item_is_done FROM logbook_load_drafts
+                WHERE item_position IS NOT NULL;
+            DELETE FROM logbook_exercise_days AS d USING (SELECT DISTINCT id, day FROM logbook_load_days) AS l
+                WHERE d.source = \(source) AND d.day = l.day AND d.id <> l.id;
+            INSERT INTO logbook_exercise_days (source, id, day, date, date_seconds)
+                SELECT DISTINCT ON (id) source, id, day, date, date_seconds FROM logbook_load_days ORDER BY id
+                ON CONFLICT (source, id) DO UPDATE SET day = EXCLUDED.day, date = EXCLUDED.date,
+                    date_seconds = EXCLUDED.date_seconds;
+            DELETE FROM logbook_exercises AS e USING (SELECT DISTINCT id FROM logbook_load_days) AS l
+                WHERE e.source = \(source) AND e.day_id = l.id;
+            INSERT INTO logbook_exercises (source, day_id, position, name, name_key)
+                SELECT source, id, position, name, name_key FROM logbook_load_days WHERE position IS NOT NULL;
+            INSERT INTO logbook_sources (source, token, loaded_at) VALUES (\(source), \(token.map { PostgresText.literal($0.description) } ?? "NULL"), now())
+                ON CONFLICT (source) DO UPDATE SET token = coalesce(EXCLUDED.token, logbook_sources.token), loaded_at = now();
+            COMMIT;
+
+            """
+        try output(sql)
+    }
+
+    private mutating func open(_ next: Block) throws {
+        guard block != next else { return }
+        try close()
+        try output("COPY \(next.rawValue) FROM stdin;\n")
+        block = next
+    }
+
+    private mutating func close() throws {
+        guard block != nil else { return }
+        try output("\\.\n")
+        block = nil
+    }
+
+    private func text(_ value: String, _ field: String) throws -> String {
+        try PostgresText.copyField(value, record: record, field: field)
+    }
+
+    /// A `timestamptz` with microseconds and the exact seconds, or two NULLs.
+    private static func instant(_ date: Date?) -> [String] {
+        guard let date else { return ["\\N", "\\N"] }
+        return [date.iso8601Microseconds, String(date.timeIntervalSinceReferenceDate)]
+    }
+}

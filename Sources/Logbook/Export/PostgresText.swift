@@ -1,0 +1,33 @@
+/// Text for PostgreSQL: fields of `COPY … FROM stdin` in its text format, and string literals.
+enum PostgresText {
+    /// `value` as one field of a text-format COPY line: backslash, tab, line feed and carriage
+    /// return escaped, every other byte as it is. PostgreSQL's `text` cannot hold U+0000, so a
+    /// value with one is refused, naming the record and field, rather than changed.
+    static func copyField(_ value: String, record: Int, field: String) throws -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(value.utf8.count)
+        for byte in value.utf8 {
+            switch byte {
+            case 0x5C: bytes += [0x5C, 0x5C]
+            case 0x09: bytes += [0x5C, 0x74]
+            case 0x0A: bytes += [0x5C, 0x6E]
+            case 0x0D: bytes += [0x5C, 0x72]
+            case 0x00:
+                throw LogbookError.invalidValue(field: record > 0 ? "\(field) of record \(record)" : field, value: String(value.prefix(20)),
+                                                reason: "it holds U+0000, which PostgreSQL text cannot store")
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `value` as a standard SQL string literal (quotes doubled; `standard_conforming_strings` on).
+    static func literal(_ value: String) -> String {
+        "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+    }
+
+    /// `value` for a `--` comment: control characters (a line break would end the comment) dropped.
+    static func comment(_ value: String) -> String {
+        String(String.UnicodeScalarView(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" }))
+    }
+}

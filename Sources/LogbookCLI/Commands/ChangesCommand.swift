@@ -1,0 +1,132 @@
+import Foundation
+import Logbook
+
+/// `changes`: every record changed since a token, for another database to follow.
+enum ChangesCommand {
+    private enum FeedFormat: String, CaseIterable {
+        case ndjson, postgres
+    }
+
+    private static let since = Option<String>.text("--since", valueName: "TOKEN", help: "Changes after this token (default: every record).")
+    private static let state = Option<String>.text(
+        "--state", valueName: "FILE", help: "Read the token from FILE (none yet: every record) and replace it once the output is complete.")
+    private static let format = Option<FeedFormat>.choice(
+        "--format", valueName: "FMT", among: FeedFormat.allCases, help: "ndjson (default) or postgres (a psql script).")
+    private static let retention = Option<Int>.integer(
+        "--set-retention", valueName: "DAYS", minimum: 1,
+        help: "Keep change-log entries DAYS days (default 90), prune older ones now, and print nothing else.")
+
+    static let command = Command(
+        spec: CommandSpec(
+            name: "changes", abstract: "Every draft and day inserted, updated or deleted since a token, in commit order.",
+            discussion: """
+                Triggers log every change to drafts, checklist items, days and exercises, by Logbook or any other SQLite \
+                client. Each record changed since the token comes once, as it is now (or as deleted), then a new token. \
+                Without a token, every record (a full snapshot). ndjson: {"position":N,"kind":"draft|day","op":"upsert",\
+                "record":{…}} or {…"op":"delete","id":"…"} per line, and {"token":"…"} last. postgres: a psql script \
+                like 'export --format postgres' that also deletes what was deleted and records the token in \
+                logbook_sources; without a token it replaces the source's records. The record a token ends at comes \
+                again next time; loading is idempotent. The log keeps 90 days (--set-retention); an older token is \
+                refused: start again without one.
+                """,
+            options: [since.spec, state.spec, format.spec, ImportExportCommands.source.spec, retention.spec, OutputFile.option.spec],
+            examples: ["logbook changes --state sync.token --format postgres | psql -v ON_ERROR_STOP=1 reports",
+                       "logbook changes --since 5C0F…:1234", "logbook changes --set-retention 30"]),
+        run: { invocation in
+            let arguments = invocation.arguments
+            if let days = try arguments.value(of: retention) {
+                try invocation.writeStore().setChangeLogRetention(days: days)
+                Console.note("logbook: the change log keeps \(days) day\(days == 1 ? "" : "s")")
+                return
+            }
+            let format = try arguments.value(of: format) ?? .ndjson
+            if arguments.isGiven(ImportExportCommands.source) && format != .postgres {
+                throw UsageError(message: "'\(ImportExportCommands.source.spec.name)' applies to --format postgres only", command: "changes")
+            }
+            let statePath = try arguments.value(of: state)
+            if statePath != nil && arguments.isGiven(since) {
+                throw UsageError(message: "give --since or --state, not both", command: "changes")
+            }
+            let tokenText = try arguments.value(of: since) ?? statePath.flatMap(readToken)
+            let token = try tokenText.map { text in
+                guard let token = ChangeToken(text) else {
+                    throw UsageError(message: "'\(text.prefix(80))' is not a change token (LOGBOOK-ID:POSITION)", command: "changes")
+                }
+                return token
+            }
+            let store = try invocation.readStore()
+            let end: ChangeToken
+            switch format {
+            case .ndjson: end = try writeNDJSON(store, since: token)
+            case .postgres: end = try writePostgres(store, since: token, source: try arguments.value(of: ImportExportCommands.source))
+            }
+            if let statePath {
+                invocation.notices.afterOutput.append {
+                    let replacement = try FileReplacement(replacing: statePath)
+                    do {
+                        try replacement.write(Data((end.description + "\n").utf8))
+                        try replacement.commit()
+                    } catch {
+                        replacement.discard()
+                        throw CommandFailure("cannot write the token to \(statePath): \(error)")
+                    }
+                }
+            }
+        })
+
+    /// The token in `path`, or nil when the file does not exist yet.
+    private static func readToken(_ path: String) throws -> String? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func writeNDJSON(_ store: Logbook, since token: ChangeToken?) throws -> ChangeToken {
+        let end = try store.changes(since: token) { logged in
+            var json = JSONText()
+            json.beginObject()
+            json.key("position")
+            json.raw(String(logged.position))
+            json.key("kind")
+            json.string(logged.change.kind == .drafts ? "draft" : "day")
+            json.key("op")
+            json.string(logged.change.isDeletion ? "delete" : "upsert")
+            switch logged.change {
+            case .draft(let draft):
+                json.key("record")
+                draft.writeJSON(to: &json)
+            case .day(let day):
+                json.key("record")
+                day.writeJSON(to: &json)
+            case .draftDeleted(let id), .dayDeleted(let id):
+                json.key("id")
+                json.string(id.uuidString)
+            }
+            json.endObject()
+            try Console.write(json.text + "\n")
+        }
+        try Console.write("{\"token\":\"\(end.description)\"}\n")
+        return end
+    }
+
+    private static func writePostgres(_ store: Logbook, since token: ChangeToken?, source: String?) throws -> ChangeToken {
+        let source = try source ?? store.logbookID()
+        var script = try PostgresScript(source: source, output: Console.write)
+        let title = "Logbook changes of \(source)" + (token.map { " since \($0)" } ?? ", every record")
+        // Begun with the first change (or at the end): a refused token writes nothing.
+        var begun = false
+        let end = try store.changes(since: token) { logged in
+            if !begun { try script.begin(title: title) }
+            begun = true
+            switch logged.change {
+            case .draft(let draft): try script.write(draft)
+            case .day(let day): try script.write(day)
+            case .draftDeleted(let id): try script.writeDeletion(of: .drafts, id: id)
+            case .dayDeleted(let id): try script.writeDeletion(of: .history, id: id)
+            }
+        }
+        if !begun { try script.begin(title: title) }
+        try script.end(replacing: token == nil ? [.drafts, .history] : [], token: end)
+        return end
+    }
+}
