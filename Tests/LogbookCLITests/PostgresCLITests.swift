@@ -1,0 +1,314 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// `export --format postgres` and `changes` against a real PostgreSQL server (a throwaway cluster
+/// per test): two logbooks' exports load side by side with nothing but `psql`, change feeds keep
+/// PostgreSQL equal to each logbook through adds, edits, renames and deletes (the `sqlite3`
+/// shell's included), and PostgreSQL's answers to the report questions equal `logbook report`.
+final class PostgresCLITests: XCTestCase {
+    /// Two logbooks of seeded adversarial text, exported and loaded (twice: idempotent); every
+    /// record byte for byte and every report equal, each under its own source.
+    func testTwoLogbooksLoadSideBySideAndAnswerAsTheirReports() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
+        let logbooks = try (0..<2).map { index in try Self.logbook(seed: seed &+ UInt64(index)) }
+        for cli in logbooks {
+            for _ in 0..<2 {
+                for kind in ["drafts", "history"] {
+                    let script = cli.folder.appendingPathComponent("\(kind).sql")
+                    let result = try cli.run(["export", kind, "--format", "postgres", "-o", script.path])
+                    XCTAssertEqual(result.status, 0, result.stderr)
+                    try postgres.load(script)
+                }
+            }
+        }
+        XCTAssertEqual(try postgres.query("SELECT count(DISTINCT source) FROM logbook_exercise_days"), ["2"])
+        for cli in logbooks { try Self.assertEqual(postgres, cli, seed: seed) }
+
+        // A filtered export only adds and updates; an unfiltered one also deletes what is gone.
+        let cli = logbooks[0]
+        let source = try Self.source(cli)
+        XCTAssertEqual(try cli.run(["history", "delete", "--day", try Self.firstDay(cli)]).status, 0)
+        let partial = cli.folder.appendingPathComponent("partial.sql")
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "postgres", "--limit", "3", "-o", partial.path]).status, 0)
+        try postgres.load(partial)
+        let stored = try postgres.query("SELECT count(*) FROM logbook_exercise_days WHERE source = '\(source)'")
+        XCTAssertEqual(stored, [String(try Self.dayCount(cli) + 1)], "the deleted day stays after a filtered export")
+        let full = cli.folder.appendingPathComponent("full.sql")
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "postgres", "-o", full.path]).status, 0)
+        try postgres.load(full)
+        try Self.assertEqual(postgres, cli, seed: seed)
+        try Self.assertEqual(postgres, logbooks[1], seed: seed)
+
+        // Text PostgreSQL cannot hold (U+0000) is refused by name, writing nothing.
+        let nul = try CLIHarness()
+        _ = try Logbook(path: nul.database.path).history.addDoneExercise("Nul\u{0}Name", at: Date(timeIntervalSinceReferenceDate: 0))
+        let refused = try nul.run(["export", "history", "--format", "postgres", "-o", "nul.sql"])
+        XCTAssertFailure(refused, status: 1, mentioning: "exercises[0] of record 1", "U+0000")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: nul.folder.appendingPathComponent("nul.sql").path))
+    }
+
+    /// A nightly `logbook changes --state FILE --format postgres | psql` keeps PostgreSQL equal to
+    /// the logbook through every kind of change, by Logbook and by the sqlite3 shell; a repeated
+    /// run changes nothing; a failed run leaves the token; an expired token is refused.
+    func testChangeFeedKeepsPostgresEqualThroughEveryKindOfChange() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
+        let cli = try Self.logbook(seed: seed)
+        let state = cli.folder.appendingPathComponent("sync.token")
+        let pipeline = ([CLIHarness.executable.path, "--db", cli.database.path, "changes", "--state", state.path, "--format", "postgres"]
+                        .map(Self.shellQuoted).joined(separator: " ")) + " | " + (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted)
+                        .joined(separator: " ")
+        func sync(_ step: String) throws {
+            let result = try Self.shell("set -o pipefail; " + pipeline)
+            XCTAssertEqual(result.status, 0, "\(step): \(result.output)")
+            try Self.assertEqual(postgres, cli, seed: seed, step: step)
+        }
+        try sync("the first run: every record")
+        let sqlite3 = "/usr/bin/sqlite3"
+        let steps: [(String, () throws -> Void)] = [
+            ("history add", { XCTAssertEqual(try cli.run(["history", "add", "Plank", "Row"]).status, 0) }),
+            ("drafts add", { XCTAssertEqual(try cli.run(["drafts", "add", "--version", "9.9", "--item", "A", "--item", "B"]).status, 0) }),
+            ("item check", { XCTAssertEqual(try cli.run(["drafts", "item", "check", "9.9", "1"]).status, 0) }),
+            ("history rename", { XCTAssertEqual(try cli.run(["history", "rename", "Plank", "Plank (side)"]).status, 0) }),
+            ("history move", {
+                let day = try Self.firstDay(cli)
+                XCTAssertEqual(try cli.run(["history", "move", "--day", day, "--to", "1999-12-31"]).status, 0)
+            }),
+            ("drafts delete", { XCTAssertEqual(try cli.run(["drafts", "delete", "9.9"]).status, 0) }),
+            ("sqlite3 deletes a day, foreign keys off", {
+                // Not the newest row: its row key would be reused by the next insert, which would adopt the orphans.
+                try Self.run(sqlite3, [cli.database.path, "DELETE FROM exercise_days WHERE pk = (SELECT pk FROM exercise_days ORDER BY day LIMIT 1 OFFSET 5)"])
+            }),
+            ("sqlite3 inserts a day", {
+                try Self.run(sqlite3, [cli.database.path, """
+                    PRAGMA foreign_keys = ON;
+                    INSERT INTO exercise_days (id, day, date) VALUES ('0F0F0F0F-0000-4000-8000-000000000001', '2031-01-01', 915148800);
+                    INSERT INTO exercises (day_pk, position, name, name_key)
+                        SELECT pk, 1, 'Swim', 'Swim' FROM exercise_days WHERE day = '2031-01-01';
+                    INSERT INTO exercises (day_pk, position, name, name_key)
+                        SELECT pk, 2, 'Run', 'Run' FROM exercise_days WHERE day = '2031-01-01';
+                    """])
+            }),
+            ("sqlite3 adds an exercise to an old day", {
+                try Self.run(sqlite3, [cli.database.path, """
+                    INSERT INTO exercises (day_pk, position, name, name_key)
+                        SELECT pk, 99, 'Stretch', 'Stretch' FROM exercise_days ORDER BY day LIMIT 1;
+                    """])
+            }),
+            ("sqlite3 renames a checklist item", {
+                try Self.run(sqlite3, [cli.database.path, "UPDATE checklist_items SET title = title || ' (edited)' WHERE position = 1"])
+            }),
+        ]
+        for (name, step) in steps {
+            try step()
+            try sync(name)
+        }
+        // A second run with nothing new changes nothing (the record at the token comes again).
+        try sync("a repeated run")
+
+        // A run whose output cannot be written keeps the token: the next run ships it all again.
+        let token = try String(contentsOf: state, encoding: .utf8)
+        XCTAssertEqual(try cli.run(["history", "add", "Lunge"]).status, 0)
+        let failed = try Self.shell("\(Self.shellQuoted(CLIHarness.executable.path)) --db \(Self.shellQuoted(cli.database.path)) "
+                                    + "changes --state \(Self.shellQuoted(state.path)) --format postgres > /dev/full")
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertEqual(try String(contentsOf: state, encoding: .utf8), token, "the token moves only after a complete output")
+        try sync("after a failed run")
+
+        // An expired token is refused with the way out.
+        XCTAssertEqual(try cli.run(["changes", "--set-retention", "1"]).status, 0)
+        // The newest entry is always kept, so the token's own entry goes only once newer ones are old too.
+        for _ in 0..<2 {
+            try Self.run(sqlite3, [cli.database.path, "UPDATE change_log SET at = at - 10 * 86400"])
+            XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0, "a writer prunes the log on open")
+        }
+        XCTAssertFailure(try cli.run(["changes", "--state", state.path]), status: 1, mentioning: "start again from a full export")
+    }
+
+    // MARK: - Comparing PostgreSQL with a logbook
+
+    /// Every record of `cli` byte for byte in PostgreSQL under its source, nothing else there, and
+    /// PostgreSQL's answers to the report questions equal to `logbook report`.
+    private static func assertEqual(_ postgres: PostgresCluster, _ cli: CLIHarness, seed: UInt64, step: String = "",
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
+        let context = "seed \(seed) \(step)"
+        let source = try source(cli)
+        let store = try Logbook.openForReading(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
+        let days = try store.history.fetch(RecordQuery())
+        let expectedDays = days.sorted { $0.day < $1.day }.flatMap { day -> [[String]] in
+            let fields = [day.id.uuidString, day.day.description, String(day.date.timeIntervalSinceReferenceDate), day.date.iso8601Microseconds]
+            guard !day.exercises.isEmpty else { return [fields + ["\\N", "\\N", "\\N"]] }
+            return day.exercises.enumerated().map { fields + [String($0.offset + 1), copyText($0.element), copyText($0.element.comparisonKey)] }
+        }
+        let storedDays = try postgres.copy("""
+            SELECT upper(d.id::text), d.day, d.date_seconds, to_char(d.date AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'),
+                   e.position, e.name, e.name_key
+            FROM logbook_exercise_days AS d LEFT JOIN logbook_exercises AS e ON e.source = d.source AND e.day_id = d.id
+            WHERE d.source = '\(source)' ORDER BY d.day, e.position
+            """).map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+        // The seconds compare as numbers (PostgreSQL and Swift both print the shortest exact text, spelled differently).
+        XCTAssertEqual(storedDays.map { Double($0[2]) }, expectedDays.map { Double($0[2]) }, "\(context): date_seconds", file: file, line: line)
+        let withoutSeconds = { (rows: [[String]]) in rows.map { $0.enumerated().filter { $0.offset != 2 }.map(\.element).joined(separator: "\t") } }
+        assertSameBytes(withoutSeconds(storedDays), withoutSeconds(expectedDays), "\(context): exercise rows", file: file, line: line)
+        let drafts = try store.drafts.fetch(RecordQuery())
+        let expectedDrafts = drafts.sorted { $0.id.uuidString < $1.id.uuidString }.flatMap { draft -> [[String]] in
+            let fields = [draft.id.uuidString, copyText(draft.version), copyText(draft.version.comparisonKey), copyText(draft.whatsNew),
+                          draft.submittedAt?.iso8601Microseconds ?? "\\N", draft.createdAt.iso8601Microseconds, draft.updatedAt.iso8601Microseconds]
+            guard !draft.checklist.isEmpty else { return [fields + ["\\N", "\\N", "\\N", "\\N"]] }
+            return draft.checklist.enumerated().map {
+                fields + [String($0.offset + 1), $0.element.id.uuidString, copyText($0.element.title), $0.element.isDone ? "t" : "f"]
+            }
+        }
+        let time = { (column: String) in "to_char(\(column) AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')" }
+        let storedDrafts = try postgres.copy("""
+            SELECT upper(d.id::text), d.version, d.version_key, d.whats_new, \(time("d.submitted_at")), \(time("d.created_at")),
+                   \(time("d.updated_at")), i.position, upper(i.id::text), i.title, i.is_done
+            FROM logbook_drafts AS d LEFT JOIN logbook_checklist_items AS i ON i.source = d.source AND i.draft_id = d.id
+            WHERE d.source = '\(source)' ORDER BY upper(d.id::text), i.position
+            """)
+        assertSameBytes(storedDrafts, expectedDrafts.map { $0.joined(separator: "\t") }, "\(context): drafts", file: file, line: line)
+        let exactSeconds = try postgres.query("""
+            SELECT count(*) FROM logbook_drafts WHERE source = '\(source)'
+            AND (created_at_seconds IS NULL OR updated_at_seconds IS NULL OR (submitted_at IS NULL) <> (submitted_at_seconds IS NULL))
+            """)
+        XCTAssertEqual(exactSeconds, ["0"], context, file: file, line: line)
+
+        // The report questions, asked of PostgreSQL.
+        let exercises = try JSONDecoder().decode([ExerciseReportRow].self, from: try cli.run(["report", "exercises", "--format", "json"]).output)
+        let storedExercises = try postgres.copy("""
+            SELECT min(e.name COLLATE "C"), count(*), count(DISTINCT d.day), min(d.day), max(d.day)
+            FROM logbook_exercises AS e JOIN logbook_exercise_days AS d ON d.source = e.source AND d.id = e.day_id
+            WHERE e.source = '\(source)' GROUP BY e.name_key ORDER BY min(e.name COLLATE "C")
+            """)
+        assertSameBytes(storedExercises,
+                        exercises.sorted { Array($0.exercise.utf8).lexicographicallyPrecedes(Array($1.exercise.utf8)) }
+                            .map { [copyText($0.exercise), String($0.count), String($0.days), $0.firstDay.description,
+                                    $0.lastDay.description].joined(separator: "\t") },
+                        "\(context): report exercises", file: file, line: line)
+        let months = try JSONDecoder().decode([HistoryReportRow].self,
+                                              from: try cli.run(["report", "history", "--by", "month", "--format", "json"]).output)
+        let storedMonths = try postgres.query("""
+            SELECT to_char(d.day, 'YYYY-MM'), count(DISTINCT d.id), count(e.position), count(DISTINCT e.name_key)
+            FROM logbook_exercise_days AS d JOIN logbook_exercises AS e ON e.source = d.source AND e.day_id = d.id
+            WHERE d.source = '\(source)' GROUP BY 1 ORDER BY 1
+            """)
+        XCTAssertEqual(storedMonths, months.filter { $0.exercises > 0 }.map { "\($0.period)|\($0.activeDays)|\($0.exercises)|\($0.distinctExercises)" },
+                       "\(context): report history --by month", file: file, line: line)
+        if let asOf = days.filter({ !$0.exercises.isEmpty }).map(\.day).max() {
+            let streaks = try JSONDecoder().decode([StreakReport].self,
+                                                   from: try cli.run(["report", "streaks", "--as-of", asOf.description, "--format", "json"]).output)
+            let storedLongest = try postgres.query("""
+                WITH active AS (SELECT DISTINCT d.day FROM logbook_exercise_days AS d
+                                JOIN logbook_exercises AS e ON e.source = d.source AND e.day_id = d.id WHERE d.source = '\(source)'),
+                     runs AS (SELECT min(day) AS first, max(day) AS last, count(*) AS length
+                              FROM (SELECT day, day - (row_number() OVER (ORDER BY day))::integer AS run FROM active) AS numbered
+                              GROUP BY run)
+                SELECT length || '|' || first || '|' || last || '|' ||
+                       coalesce((SELECT length FROM runs WHERE last = DATE '\(asOf)'), 0) FROM runs ORDER BY length DESC, last DESC LIMIT 1
+                """)
+            XCTAssertEqual(storedLongest, streaks.map {
+                "\($0.longestStreak)|\($0.longestStart?.description ?? "")|\($0.longestEnd?.description ?? "")|\($0.currentStreak)"
+            }, "\(context): report streaks", file: file, line: line)
+        }
+        struct DraftRow: Decodable { let version: String, isSubmitted: Bool, done: Int, total: Int }
+        let draftReport = try JSONDecoder().decode([DraftRow].self, from: try cli.run(["report", "drafts", "--format", "json"]).output)
+        let storedCompletion = try postgres.copy("""
+            SELECT d.version, d.submitted_at IS NOT NULL, count(i.position) FILTER (WHERE i.is_done), count(i.position)
+            FROM logbook_drafts AS d LEFT JOIN logbook_checklist_items AS i ON i.source = d.source AND i.draft_id = d.id
+            WHERE d.source = '\(source)' GROUP BY d.source, d.id
+            """)
+        let byBytes = { (rows: [String]) in rows.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) } }
+        assertSameBytes(byBytes(storedCompletion), byBytes(draftReport.map { "\(copyText($0.version))\t\($0.isSubmitted ? "t" : "f")\t\($0.done)\t\($0.total)" }),
+                        "\(context): report drafts", file: file, line: line)
+    }
+
+    /// How `COPY … TO STDOUT` spells `text`: backslash, backspace, tab, line feed, vertical tab,
+    /// form feed and carriage return escaped.
+    private static func copyText(_ text: String) -> String {
+        let escapes: [UInt8: String] = [0x5C: #"\\"#, 0x08: #"\b"#, 0x09: #"\t"#, 0x0A: #"\n"#, 0x0B: #"\v"#, 0x0C: #"\f"#, 0x0D: #"\r"#]
+        var bytes: [UInt8] = []
+        for byte in text.utf8 { bytes += escapes[byte].map { Array($0.utf8) } ?? [byte] }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Asserts `stored` and `expected` hold the same lines byte for byte, naming the first that differs.
+    private static func assertSameBytes(_ stored: [String], _ expected: [String], _ context: String,
+                                        file: StaticString, line: UInt) {
+        XCTAssertEqual(stored.count, expected.count, "\(context): rows", file: file, line: line)
+        if let index = zip(stored, expected).enumerated().first(where: { !$0.element.0.utf8.elementsEqual($0.element.1.utf8) })?.offset {
+            XCTFail("\(context): row \(index): \(stored[index].debugDescription) in PostgreSQL, \(expected[index].debugDescription) expected",
+                    file: file, line: line)
+        }
+    }
+
+    // MARK: - Making logbooks
+
+    /// A logbook of a few hundred days and drafts with adversarial text (no U+0000, which
+    /// PostgreSQL refuses), written through the library, in a CLI harness.
+    private static func logbook(seed: UInt64) throws -> CLIHarness {
+        var random = SplitMix64(seed: seed)
+        func text(nonEmpty: Bool = false) -> String {
+            var value = ""
+            repeat { value = AdversarialText.string(using: &random, maxPieces: 4, nonEmpty: nonEmpty) } while value.unicodeScalars.contains("\0")
+            return value
+        }
+        func instant(_ random: inout SplitMix64) -> Date {
+            let range = Date.supportedRange
+            return Date(timeIntervalSinceReferenceDate: AdversarialDates.seconds(
+                in: range.lowerBound.timeIntervalSinceReferenceDate...range.upperBound.timeIntervalSinceReferenceDate, using: &random))
+        }
+        let names = (0..<12).map { _ in text(nonEmpty: true) } + ["Burpee", "Squat", "Café", "Cafe\u{301}"]
+        let cli = try CLIHarness()
+        let store = try Logbook(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
+        var days: [ExerciseDay] = []
+        var day = CalendarDay(year: 2025, month: 12, day: 1)!.adding(days: Int(random.next() % 30))!
+        for _ in 0..<150 {
+            let exercises = (0...Int(random.next() % 4)).map { _ in names[Int(random.next() % UInt64(names.count))] }
+            days.append(ExerciseDay(date: instant(&random), day: day, exercises: exercises))
+            day = day.adding(days: 1 + Int(random.next() % 3))!
+        }
+        try store.history.save(days)
+        for _ in 0..<12 {
+            let checklist = (0..<Int(random.next() % 5)).map { _ in ChecklistItem(title: text(), isDone: random.next() % 2 == 0) }
+            _ = try store.drafts.save(ReleaseDraft(version: text(), whatsNew: text(), checklist: checklist,
+                                                   submittedAt: random.next() % 3 == 0 ? instant(&random) : nil))
+        }
+        return cli
+    }
+
+    private static func source(_ cli: CLIHarness) throws -> String {
+        try Logbook.openForReading(path: cli.database.path).logbookID()
+    }
+
+    private static func firstDay(_ cli: CLIHarness) throws -> String {
+        try Logbook.openForReading(path: cli.database.path).history.fetch(RecordQuery()).map(\.day).min()!.description
+    }
+
+    private static func dayCount(_ cli: CLIHarness) throws -> Int {
+        try Logbook.openForReading(path: cli.database.path).history.fetchCount()
+    }
+
+    private static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
+
+    private static func shell(_ command: String) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", command]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    private static func run(_ program: String, _ arguments: [String]) throws {
+        let result = try shell(([program] + arguments).map(shellQuoted).joined(separator: " "))
+        XCTAssertEqual(result.status, 0, result.output)
+    }
+}
