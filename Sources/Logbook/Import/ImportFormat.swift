@@ -2,12 +2,13 @@
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// `auto` decides from the file's extension, then its first bytes; `json` is an array of records,
     /// `ndjson` one record per line, `csv` the columns `export` writes, `plist` a binary or XML property list
-    /// as the apps write it.
-    case auto, json, ndjson, csv, plist
+    /// as the apps write it; `sqlite` another Logbook database (another device's), merged.
+    case auto, json, ndjson, csv, plist, sqlite
 
     /// The format of a file named `name` whose content starts with `prefix`.
     static func detect(name: String, prefix: [UInt8]) -> ImportFormat? {
         let lowered = name.lowercased()
+        if prefix.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
         if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") { return .ndjson }
         if lowered.hasSuffix(".plist") { return .plist }
         if lowered.hasSuffix(".csv") { return .csv }

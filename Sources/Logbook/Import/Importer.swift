@@ -40,13 +40,65 @@ extension Logbook {
     }
 
     private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
+        var format = options.format
+        if format == .auto {
+            guard let detected = ImportFormat.detect(name: file, prefix: try stream.prefix(64)) else {
+                throw ImportError(file: file, reason: "cannot tell the format; pass --format json|ndjson|csv|plist|sqlite")
+            }
+            format = detected
+        }
+        if format == .sqlite { return try merge(logbookAt: file, options: options) }
+        if format != .plist { try stream.skipByteOrderMark() }
+        let source: any RecordSource = switch format {
+        case .json, .auto, .sqlite: JSONRecordSource(file: file, stream: stream, isLines: false, kind: options.kind)
+        case .ndjson: JSONRecordSource(file: file, stream: stream, isLines: true, kind: options.kind)
+        case .csv: CSVRecordSource(file: file, stream: stream, kind: options.kind)
+        case .plist: try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
+        }
+        return try importAll(from: IDlessDayGrouping(source), file: file, options: options,
+                             progressOffset: { stream.offset }, afterRecords: { _, _ in })
+    }
+
+    /// Merges the Logbook database at `path` (another device's) with the rules of every import: ids,
+    /// the conflict policy, the same-day rule with aliases. A day both hold under different ids
+    /// becomes one record whichever way the merge goes: the record whose first exercise came first
+    /// gives its id and date and its exercises come first; the other id becomes an alias. The other
+    /// file's aliases come along, so merging again, or merging a third device that merged it,
+    /// changes nothing. Drafts come first, then days, each in the order stored.
+    private func merge(logbookAt path: String, options: ImportOptions) throws -> ImportSummary {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw ImportError(file: path, reason: "another logbook is merged from its file: give its path, not standard input")
+        }
+        let other: Logbook
+        do {
+            other = try Logbook.openForReading(path: path, timeZone: timeZone)
+        } catch LogbookError.migration(_, let error) {
+            throw ImportError(file: path, reason: "\(error); run 'logbook --db \(path) migrate' first (or merge a migrated copy)")
+        }
+        if try logbookID() == other.logbookID() && URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+            == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
+            throw ImportError(file: path, reason: "that is this logbook's own file")
+        }
+        return try other.database.read { otherConnection in
+            let source = try LogbookRecordSource(connection: otherConnection, kind: options.kind)
+            return try importAll(from: source, file: path, options: options, symmetricSameDay: true,
+                                 progressOffset: { 0 }, afterRecords: { writer, connection in
+                guard options.kind != .drafts else { return }
+                try writer.copyAliases(from: otherConnection, into: connection)
+            })
+        }
+    }
+
+    private func importAll(from source: some RecordSource, file: String, options: ImportOptions, symmetricSameDay: Bool = false,
+                           progressOffset: () -> Int,
+                           afterRecords: (inout ImportWriter, Connection) throws -> Void) throws -> ImportSummary {
         let started = Date()
         let cancellation = Cancellation.current
-        var source = IDlessDayGrouping(try makeSource(stream: stream, file: file, options: options))
+        var source = source
         var summary = ImportSummary()
         try database.write(dryRun: options.dryRun) { connection in
             var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
-                                      policy: options.onConflict)
+                                      policy: options.onConflict, symmetricSameDay: symmetricSameDay)
             while let record = try source.next() {
                 summary.read += 1
                 switch record {
@@ -55,36 +107,20 @@ extension Logbook {
                 }
                 if summary.read % 1_000 == 0 {
                     try cancellation?.checkCancellation()
-                    if summary.read % 5_000 == 0 { options.progress?(summary.read, stream.offset) }
+                    if summary.read % 5_000 == 0 { options.progress?(summary.read, progressOffset()) }
                 }
             }
+            try afterRecords(&writer, connection)
             try writer.tallies.apply(in: connection)
             summary.kind = source.kind
         }
-        options.progress?(summary.read, stream.offset)
+        options.progress?(summary.read, progressOffset())
         if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
             // Fresh statistics keep the planner on the right indexes as the tables grow.
             try database.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
         }
         summary.seconds = Date().timeIntervalSince(started)
         return summary
-    }
-
-    private func makeSource(stream: ByteStream, file: String, options: ImportOptions) throws -> any RecordSource {
-        var format = options.format
-        if format == .auto {
-            guard let detected = ImportFormat.detect(name: file, prefix: try stream.prefix(64)) else {
-                throw ImportError(file: file, reason: "cannot tell the format; pass --format json|ndjson|csv|plist")
-            }
-            format = detected
-        }
-        if format != .plist { try stream.skipByteOrderMark() }
-        switch format {
-        case .json, .auto: return JSONRecordSource(file: file, stream: stream, isLines: false, kind: options.kind)
-        case .ndjson: return JSONRecordSource(file: file, stream: stream, isLines: true, kind: options.kind)
-        case .csv: return CSVRecordSource(file: file, stream: stream, kind: options.kind)
-        case .plist: return try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
-        }
     }
 }
 
@@ -96,6 +132,9 @@ private struct ImportWriter {
     let timeZone: TimeZone
     let now: Date
     let policy: ConflictPolicy
+    /// Whether a day that meets a stored record of its calendar day is ordered by which came first
+    /// (merging another logbook: the same result either way) rather than appended to it.
+    var symmetricSameDay = false
     /// The exercises of new days, added to the week and month tallies at the end.
     var tallies = ExerciseTallies()
 
@@ -149,15 +188,44 @@ private struct ImportWriter {
             }
         }
         if let existing = try dayRecord(day) {
-            try Tables.merge(input.exercises, at: date, intoDayKey: existing, in: connection)
-            try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)",
-                               [id.databaseValue, .integer(existing)])
+            if symmetricSameDay, let stored = try storedIDAndDate(ofDayKey: existing),
+               (date, id.text) < (stored.date, stored.id.text) {
+                // The incoming record came first: it gives the id and date, its exercises first.
+                try Tables.prepend(input.exercises, id: id, date: date, toDayKey: existing, in: connection)
+                try addAlias(stored.id, toDayKey: existing)
+            } else {
+                try Tables.merge(input.exercises, at: date, intoDayKey: existing, in: connection)
+                try addAlias(id, toDayKey: existing)
+            }
             summary.merged += 1
         } else {
             let record = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
             try Tables.exerciseDays.insert(record, in: connection)
             try tallies.addNewDay(record, in: connection)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
+        }
+    }
+
+    private func storedIDAndDate(ofDayKey key: Int64) throws -> (id: UUID, date: Date)? {
+        let statement = try connection.cachedStatement("SELECT id, date FROM exercise_days WHERE pk = ?")
+        defer { statement.reset() }
+        try statement.bind(key, at: 1)
+        guard try statement.step() else { return nil }
+        return (try statement.column(0, as: UUID.self), try statement.column(1, as: Date.self))
+    }
+
+    private func addAlias(_ id: UUID, toDayKey key: Int64) throws {
+        try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)", [id.databaseValue, .integer(key)])
+    }
+
+    /// Adds the other logbook's aliases (ids of entries merged there) that this one does not know,
+    /// each to this logbook's record of the same calendar day.
+    func copyAliases(from other: Connection, into connection: Connection) throws {
+        let aliases = try other.prepare("SELECT a.id, d.day FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk")
+        while try aliases.step() {
+            let id = try aliases.column(0, as: UUID.self), day = try aliases.column(1, as: CalendarDay.self)
+            guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
+            try addAlias(id, toDayKey: key)
         }
     }
 

@@ -64,6 +64,18 @@ enum Tables {
         try connection.run("UPDATE exercise_days SET date = min(date, ?) WHERE pk = ?", [date.databaseValue, .integer(key)])
     }
 
+    /// Puts `names` before the exercises of the day record with row key `key`, which takes `id` and
+    /// `date`: merging a record that came first into a stored one of its day.
+    static func prepend(_ names: [String], id: UUID, date: Date, toDayKey key: Int64, in connection: Connection) throws {
+        let stored = try connection.prepare("SELECT name FROM exercises WHERE day_pk = ? ORDER BY position")
+        try stored.bind(key, at: 1)
+        var exercises = names
+        while try stored.step() { exercises.append(try stored.column(0, as: String.self)) }
+        try connection.run("DELETE FROM exercises WHERE day_pk = ?", [.integer(key)])
+        try connection.run("UPDATE exercise_days SET id = ?, date = ? WHERE pk = ?", [id.databaseValue, date.databaseValue, .integer(key)])
+        try appendExercises(exercises, toDayKey: key, in: connection)
+    }
+
     /// Appends exercise names to the day record with row key `key`, after its last position (not
     /// its count: another program may have left a gap), and marks the day's tallies stale.
     private static func appendExercises(_ names: [String], toDayKey key: Int64, in connection: Connection) throws {

@@ -6,7 +6,7 @@ enum ImportExportCommands {
     private static let kind = Option<RecordKind>.choice(
         "--kind", valueName: "KIND", among: RecordKind.allCases, help: "drafts or history (default: from the content).")
     private static let importFormat = Option<ImportFormat>.choice(
-        "--format", valueName: "FMT", among: ImportFormat.allCases, help: "auto|json|ndjson|csv|plist (default: auto).")
+        "--format", valueName: "FMT", among: ImportFormat.allCases, help: "auto|json|ndjson|csv|plist|sqlite (default: auto).")
     private static let onConflict = Option<ConflictPolicy>.choice(
         "--on-conflict", valueName: "POLICY", among: ConflictPolicy.allCases, help: "skip|replace|fail for ids already stored (default: skip).")
     private static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
@@ -25,12 +25,15 @@ enum ImportExportCommands {
             name: "import", abstract: "Import drafts or history from a file, in one transaction.",
             discussion: """
                 Formats: json (this tool's or the apps' JSONEncoder output), ndjson, csv, plist (release-draft.plist, \
-                history.plist). Any invalid record rejects the whole file and nothing is written. Records already \
-                stored (matched by id) are skipped, so importing a file twice changes nothing.
+                history.plist), sqlite (another device's logbook: drafts and days merged; a day both have becomes one \
+                record, the one started first giving its id, the same whichever file is merged into which). Any invalid \
+                record rejects the whole file and nothing is written. Records already stored (matched by id) are \
+                skipped, so importing a file twice changes nothing.
                 """,
             positionals: [PositionalSpec(name: "file", help: "The file to read, or - for stdin.")],
             options: [kind.spec, importFormat.spec, onConflict.spec, dryRun.spec],
             examples: ["logbook import ~/Library/…/history.plist", "logbook import drafts.json --dry-run",
+                       "logbook import phone.sqlite",
                        "cat days.ndjson | logbook import - --kind history --format ndjson"]),
         run: { invocation in
             let arguments = invocation.arguments

@@ -1,0 +1,90 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import XCTest
+
+/// `logbook import OTHER.sqlite`: another device's logbook merged with the rules of every import.
+final class MergeCLITests: XCTestCase {
+    /// Two devices that once shared a history, each then recording on its own (often on the same
+    /// calendar days): merging A into B and B into A gives the same records, byte for byte; merging
+    /// again changes nothing; a dry run writes nothing; the merged file passes `check`. (A record
+    /// both devices changed under the same id is a conflict `--on-conflict` settles, one way.)
+    func testMergingEitherWayGivesTheSameRecordsAndMergingTwiceChangesNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_MERGE_SEED", default: 0x4D45_5247)
+        var random = SplitMix64(seed: seed)
+        let base = try CLIHarness()
+        try Self.record(into: base, days: 20, from: CalendarDay(year: 2026, month: 1, day: 1)!, random: &random)
+        let (a, b) = (try CLIHarness(), try CLIHarness())
+        for device in [a, b] {
+            try FileManager.default.copyItem(at: base.database, to: device.database)
+            // After the copy, each device records its own days (often the same calendar days as the other's).
+            try Self.record(into: device, days: 30, from: CalendarDay(year: 2026, month: 1, day: 25)!, random: &random)
+        }
+        // Each direction on copies of the two originals.
+        let (aIntoB, bIntoA) = (try CLIHarness(), try CLIHarness())
+        try FileManager.default.copyItem(at: b.database, to: aIntoB.database)
+        try FileManager.default.copyItem(at: a.database, to: bIntoA.database)
+
+        let before = aIntoB.snapshot()
+        let dryRun = try aIntoB.run(["import", a.database.path, "--dry-run"])
+        XCTAssertEqual(dryRun.status, 0, dryRun.stderr)
+        XCTAssertEqual(aIntoB.snapshot(), before, "seed \(seed): a dry run writes nothing")
+
+        let first = try aIntoB.run(["import", a.database.path])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.contains("merged"), first.stderr)
+        XCTAssertEqual(try bIntoA.run(["import", b.database.path]).status, 0)
+        for kind in ["history", "drafts"] {
+            let one = try aIntoB.run(["export", kind, "--format", "ndjson", "--sort", kind == "history" ? "day" : "id"])
+            let other = try bIntoA.run(["export", kind, "--format", "ndjson", "--sort", kind == "history" ? "day" : "id"])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            XCTAssertEqual(one.output, other.output, "seed \(seed): \(kind) differ between the two directions")
+        }
+        for merged in [aIntoB, bIntoA] {
+            let check = try merged.run(["check"])
+            XCTAssertEqual(check.status, 0, "seed \(seed): \(check.stdout)")
+        }
+
+        // Merging again, either file into either, changes nothing.
+        let settled = aIntoB.snapshot()
+        for other in [a, b, bIntoA] {
+            let again = try aIntoB.run(["import", other.database.path])
+            XCTAssertEqual(again.status, 0, again.stderr)
+            XCTAssertTrue(again.stderr.contains("inserted 0, skipped"), "seed \(seed): \(again.stderr)")
+            XCTAssertTrue(again.stderr.contains("merged 0, replaced 0"), "seed \(seed): \(again.stderr)")
+        }
+        XCTAssertEqual(try aIntoB.run(["export", "history", "--format", "ndjson"]).output,
+                       try Self.exported(settled, into: try CLIHarness()), "seed \(seed): nothing changed")
+
+        // Only one kind when asked; never the logbook's own file; never from stdin.
+        let historyOnly = try CLIHarness()
+        XCTAssertEqual(try historyOnly.run(["import", a.database.path, "--kind", "history"]).status, 0)
+        XCTAssertEqual(try historyOnly.run(["count", "drafts"]).stdout, "0\n")
+        XCTAssertFailure(try a.run(["import", a.database.path]), status: 1, mentioning: "this logbook's own file")
+        XCTAssertFailure(try a.run(["import", "-"], stdin: "SQLite format 3\u{0}"), status: 1, mentioning: "from its file")
+    }
+
+    /// Days from `from` on, about half recorded, one to three exercises each at random times, and
+    /// a draft now and then; through the CLI, as a person on one device would.
+    private static func record(into cli: CLIHarness, days: Int, from: CalendarDay, random: inout SplitMix64) throws {
+        let names = ["Burpee", "Squat", "Row", "Café", "Cafe\u{301}", "Plank"]
+        for offset in 0..<days where random.next() % 2 == 0 {
+            let day = from.adding(days: offset)!
+            for _ in 0...(random.next() % 3) {
+                let time = String(format: "%02d:%02d:%02d", 5 + Int(random.next() % 15), Int(random.next() % 60), Int(random.next() % 60))
+                let result = try cli.run(["-q", "history", "add", names[Int(random.next() % UInt64(names.count))], "--at", "\(day) \(time)"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+            }
+            if random.next() % 5 == 0 {
+                XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1.\(random.next() % 100)", "--item", "Tag"]).status, 0)
+            }
+        }
+    }
+
+    /// The history export of a database whose file bytes were `snapshot`.
+    private static func exported(_ snapshot: [Data?], into cli: CLIHarness) throws -> Data {
+        try snapshot[0]!.write(to: cli.database)
+        if let wal = snapshot[1] { try wal.write(to: URL(fileURLWithPath: cli.database.path + "-wal")) }
+        return try cli.run(["export", "history", "--format", "ndjson"]).output
+    }
+}
