@@ -129,6 +129,14 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["changes", "--state", state.path]), status: 1, mentioning: "start again from a full export")
     }
 
+    /// The README shows the schema the scripts create, as they create it.
+    func testReadmeShowsTheSchema() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        XCTAssertTrue(readme.utf8.firstRange(of: ("```sql\n" + PostgresScript.schema + "```").utf8) != nil,
+                      "README's PostgreSQL schema differs from PostgresScript.schema")
+    }
+
     // MARK: - Comparing PostgreSQL with a logbook
 
     /// Every record of `cli` byte for byte in PostgreSQL under its source, nothing else there, and

@@ -74,7 +74,9 @@ public final class Logbook: Sendable {
                                     reportError: { LogbookError.reported($0, path: path) })
             if mode == .migrate && !options.readOnly {
                 try ComparisonKeyRefresh.refreshIfNeeded(database)
-                try Self.pruneChangeLogIfNeeded(database, now: now())
+                // Housekeeping: a failure here (a damaged page in the log, a busy writer) leaves the
+                // log as it is; the next write meets the same problem and reports it.
+                try? Self.pruneChangeLogIfNeeded(database, now: now())
             }
             if let appMigrations {
                 guard appMigrations.setName != nil else { throw MigrationError.invalidSetName("") }
