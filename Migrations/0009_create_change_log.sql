@@ -30,7 +30,11 @@ INSERT INTO change_log (kind, pk, id) SELECT 'draft', pk, id FROM drafts ORDER B
 INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM exercise_days ORDER BY pk;
 INSERT INTO logbook_settings (name, value) VALUES ('change_log_start', '1');
 
-CREATE TRIGGER drafts_inserted_change_log AFTER INSERT ON drafts BEGIN
+-- A new row may reuse the row key of one another program deleted with foreign keys off (the
+-- sqlite3 shell's default), whose checklist or exercise rows were left behind: those orphans are
+-- removed first, so the new record never adopts them (nor collides with their positions).
+CREATE TRIGGER drafts_inserted AFTER INSERT ON drafts BEGIN
+    DELETE FROM checklist_items WHERE draft_pk = NEW.pk;
     INSERT INTO change_log (kind, pk, id) VALUES ('draft', NEW.pk, NEW.id);
 END;
 
@@ -43,7 +47,8 @@ CREATE TRIGGER drafts_deleted_change_log AFTER DELETE ON drafts BEGIN
     INSERT INTO change_log (kind, pk, id) VALUES ('draft', OLD.pk, OLD.id);
 END;
 
-CREATE TRIGGER exercise_days_inserted_change_log AFTER INSERT ON exercise_days BEGIN
+CREATE TRIGGER exercise_days_inserted AFTER INSERT ON exercise_days BEGIN
+    DELETE FROM exercises WHERE day_pk = NEW.pk;
     INSERT INTO change_log (kind, pk, id) VALUES ('day', NEW.pk, NEW.id);
 END;
 

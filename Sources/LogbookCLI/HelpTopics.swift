@@ -63,9 +63,12 @@ enum HelpTopics {
 
           json     one array; dates ISO-8601 UTC with microseconds
           ndjson   one object per line
-          csv      RFC 4180 with a header; drafts one row per checklist item, history one row per exercise
+          csv      RFC 4180 with a header; empty text "", a missing value nothing; drafts one row per
+                   checklist item (--csv-header snake_case for PostgreSQL's names), history one row per exercise
                    (id,day,date,position,exercise); a hand-made day,exercise or date,exercise file imports too
           plist    the apps' own files: release-draft.plist, history.plist
+          postgres export only: a SQL script psql loads alone (schema, COPY, upserts, one transaction)
+          sqlite   import only: another device's logbook, merged (a day both have becomes one record)
           html     report only: one self-contained page (inline SVG and CSS, no script) with the
                    calendar, bars per week, streaks, exercise totals and open drafts
 

@@ -69,4 +69,14 @@ extension Logbook {
                              to url: URL) async throws {
         try await database.perform { try self.exportHistory(query, format: format, options: options, to: url) }
     }
+
+    /// The changes since `token` (every record without one) and the token to give next time,
+    /// read off the caller's thread, as ``changes(since:_:)`` reads them.
+    public func changes(since token: ChangeToken?) async throws -> (changes: [LoggedChange], token: ChangeToken) {
+        try await database.perform {
+            var changes: [LoggedChange] = []
+            let next = try self.changes(since: token) { changes.append($0) }
+            return (changes, next)
+        }
+    }
 }
