@@ -161,7 +161,7 @@ extension Logbook {
 
 /// Gathers text into 64 KiB chunks before handing it on as bytes: one conversion and one write
 /// per chunk instead of per record.
-final class OutputBuffer {
+private final class OutputBuffer {
     private let output: (Data) throws -> Void
     private var text = ""
 

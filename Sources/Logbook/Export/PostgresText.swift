@@ -28,6 +28,8 @@ enum PostgresText {
 
     /// `value` for a `--` comment: control characters (a line break would end the comment) dropped.
     static func comment(_ value: String) -> String {
-        String(String.UnicodeScalarView(value.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) && $0 != "\u{2028}" && $0 != "\u{2029}" }))
+        String(String.UnicodeScalarView(value.unicodeScalars.filter { scalar in
+            !(0...0x1F).contains(scalar.value) && !(0x7F...0x9F).contains(scalar.value) && scalar != "\u{2028}" && scalar != "\u{2029}"
+        }))
     }
 }
