@@ -10,6 +10,15 @@ enum CalendarHeatmap {
     /// 256-colour greens for levels 1 to 4.
     private static let colours = [22, 28, 34, 46]
 
+    /// Exercises per active day from `first` to `last`: what both heatmaps (terminal and HTML) shade.
+    static func counts(_ reports: Reports, from first: CalendarDay, to last: CalendarDay) throws -> [CalendarDay: Int] {
+        var counts: [CalendarDay: Int] = [:]
+        try reports.history(by: .day, from: first, to: last) { row in
+            if let day = CalendarDay(row.period), row.exercises > 0 { counts[day] = row.exercises }
+        }
+        return counts
+    }
+
     /// The level of a day with `count` exercises when the busiest day of the range had `maximum`:
     /// 0 for none, else 1 to 4 in equal steps of the maximum.
     static func level(_ count: Int, maximum: Int) -> Int {

@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import XCTest
 
 /// The manual page and the shell completions are generated from the commands' declarations: a
@@ -95,8 +96,7 @@ final class HelpAndCompletionCLITests: XCTestCase {
         XCTAssertTrue(try cli.run(["help", "dates"]).stdout.contains("2026-11, 2026-W47, 2026"))
         XCTAssertTrue(try cli.run(["help", "reports"]).stdout.contains("streaks: currentStreak"))
         // The README's table of dates is DateExpression.forms, row by row, in order.
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Fixtures.readme()
         let rows = DateExpression.forms.map { "| \($0.text) | \($0.meaning) |" }
         XCTAssertTrue(readme.contains(rows.joined(separator: "\n")), "README's dates table differs from DateExpression.forms")
     }

@@ -131,8 +131,7 @@ final class PostgresCLITests: XCTestCase {
 
     /// The README shows the schema the scripts create, as they create it.
     func testReadmeShowsTheSchema() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try Fixtures.readme()
         XCTAssertTrue(readme.utf8.firstRange(of: ("```sql\n" + PostgresScript.schema + "```").utf8) != nil,
                       "README's PostgreSQL schema differs from PostgresScript.schema")
     }

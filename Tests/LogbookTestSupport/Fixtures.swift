@@ -7,6 +7,12 @@ public enum Fixtures {
 
     public static func url(_ name: String) -> URL { folder.appendingPathComponent(name) }
 
+    /// The project's README, for tests that keep a table or a block of it equal to the code.
+    public static func readme() throws -> String {
+        try String(contentsOf: folder.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"),
+                   encoding: .utf8)
+    }
+
     /// A copy of fixture `name` in a new temporary folder (so a database can be opened and
     /// migrated without touching the original); the caller removes the folder.
     public static func copy(_ name: String, as fileName: String? = nil) throws -> URL {

@@ -42,7 +42,7 @@ extension Logbook {
             }
             guard token.position >= start else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "the change log keeps entries from position "
-                                                      + "\(start) (\(try changeLogRetentionDays(in: connection)) days); start again "
+                                                      + "\(start) (\(try Self.retentionDays(in: connection)) days); start again "
                                                       + "from a full export ('logbook export … --format postgres', or 'logbook changes' "
                                                       + "without --since)")
             }
@@ -59,7 +59,7 @@ extension Logbook {
     /// ``defaultChangeLogRetentionDays``). Older entries are pruned when Logbook opens the file to
     /// write; a token older than them is refused.
     public func changeLogRetentionDays() throws -> Int {
-        try database.read { try changeLogRetentionDays(in: $0) }
+        try database.read { try Self.retentionDays(in: $0) }
     }
 
     /// Sets how many days the change log keeps an entry (at least 1), pruning what is older now.
@@ -79,24 +79,25 @@ extension Logbook {
     /// first and writes only when the oldest entry has expired.
     static func pruneChangeLogIfNeeded(_ database: Database, now: Date) throws {
         let expired = try database.read { connection in
-            try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1",
-                                  [.real(now.timeIntervalSinceReferenceDate - Double(try retentionDays(in: connection)) * 86_400)],
+            try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1", [.real(try cutoff(in: connection, now: now))],
                                   as: Bool.self) ?? false
         }
         if expired == true { try database.write { try pruneChangeLog(in: $0, now: now) } }
     }
 
     private static func pruneChangeLog(in connection: Connection, now: Date) throws {
-        let cutoff = now.timeIntervalSinceReferenceDate - Double(try retentionDays(in: connection)) * 86_400
         guard let firstKept = try connection.scalar("""
             SELECT coalesce((SELECT min(seq) FROM change_log WHERE at >= ?1), (SELECT max(seq) FROM change_log))
-            """, [.real(cutoff)], as: Int64?.self) ?? nil else { return }
+            """, [.real(try cutoff(in: connection, now: now))], as: Int64?.self) ?? nil else { return }
         try connection.run("DELETE FROM change_log WHERE seq < ?", [.integer(firstKept)])
         try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_start', ?)",
                            [.text(String(firstKept))])
     }
 
-    private func changeLogRetentionDays(in connection: Connection) throws -> Int { try Self.retentionDays(in: connection) }
+    /// The time (seconds since 2001) before which entries have expired at `now`.
+    private static func cutoff(in connection: Connection, now: Date) throws -> Double {
+        now.timeIntervalSinceReferenceDate - Double(try retentionDays(in: connection)) * 86_400
+    }
 
     private static func retentionDays(in connection: Connection) throws -> Int {
         let text = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'change_log_retention_days'", as: String.self)

@@ -75,7 +75,7 @@ extension Logbook {
         } catch LogbookError.migration(_, let error) {
             throw ImportError(file: path, reason: "\(error); run 'logbook --db \(path) migrate' first (or merge a migrated copy)")
         }
-        if try logbookID() == other.logbookID() && URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
             == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
             throw ImportError(file: path, reason: "that is this logbook's own file")
         }

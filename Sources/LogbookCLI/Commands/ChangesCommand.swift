@@ -61,15 +61,10 @@ enum ChangesCommand {
             case .postgres: end = try writePostgres(store, since: token, source: try arguments.value(of: ImportExportCommands.source))
             }
             if let statePath {
+                // With -o's rules: replaced whole once written, links followed, the database refused.
+                let database = try invocation.databasePath()
                 invocation.notices.afterOutput.append {
-                    let replacement = try FileReplacement(replacing: statePath)
-                    do {
-                        try replacement.write(Data((end.description + "\n").utf8))
-                        try replacement.commit()
-                    } catch {
-                        replacement.discard()
-                        throw CommandFailure("cannot write the token to \(statePath): \(error)")
-                    }
+                    try OutputDestination.write(to: statePath, protecting: database) { try $0(Data((end.description + "\n").utf8)) }
                 }
             }
         })

@@ -109,10 +109,7 @@ enum ReportCommand {
 
     private static func renderCalendar(_ reports: Reports, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay,
                                        format: OutputFormat, colour: Bool) throws {
-        var counts: [CalendarDay: Int] = [:]
-        try reports.history(by: .day, from: first, to: last) { row in
-            if let day = CalendarDay(row.period), row.exercises > 0 { counts[day] = row.exercises }
-        }
+        let counts = try CalendarHeatmap.counts(reports, from: first, to: last)
         guard format == .table else {
             let maximum = counts.values.max() ?? 0
             var output = try CellOutput(columns: ["day", "exercises", "level"], format: format)

@@ -28,11 +28,7 @@ struct HTMLReport {
     init(store: Logbook, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay, period: ReportPeriod?,
          timeZone: TimeZone) throws {
         let reports = store.reports
-        var counts: [CalendarDay: Int] = [:]
-        try reports.history(by: .day, from: first, to: last) { row in
-            if let day = CalendarDay(row.period), row.exercises > 0 { counts[day] = row.exercises }
-        }
-        self.counts = counts
+        counts = try CalendarHeatmap.counts(reports, from: first, to: last)
         (self.first, self.last) = (first, last)
         self.period = period ?? (last.dayNumber - first.dayNumber > 2 * 371 ? .month : .week)
         periods = try reports.history(by: self.period, from: first, to: last)
@@ -47,7 +43,7 @@ struct HTMLReport {
     /// The whole page.
     var html: String {
         let range = "\(first) to \(last)"
-        let activeDays = counts.count, total = counts.values.reduce(0, +)
+        let activeDays = counts.count, total = counts.values.reduce(0, +), busiest = counts.values.max() ?? 0
         var page = """
             <!DOCTYPE html>
             <html lang="en">
@@ -70,8 +66,8 @@ struct HTMLReport {
             """
         page += "<section><h2>Calendar</h2>\n"
         page += #"<div class="chart">\#(SVGCharts.heatmap(counts, from: first, to: last, streaks: streaks))</div>"# + "\n"
-        page += #"<p class="key">less \#(SVGCharts.legend(maximum: counts.values.max() ?? 0)) more · busiest day: "#
-            + "\(SVGCharts.plural(counts.values.max() ?? 0, "exercise")) · outlined: the longest streak</p></section>\n"
+        page += #"<p class="key">less \#(SVGCharts.legend) more · busiest day: "#
+            + "\(SVGCharts.plural(busiest, "exercise")) · outlined: the longest streak</p></section>\n"
         let periodName = period.rawValue
         page += "<section><h2>Exercises per \(periodName)</h2>\n"
         let caption = "Exercises per \(periodName), \(range)"

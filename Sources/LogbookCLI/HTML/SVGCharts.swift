@@ -37,7 +37,7 @@ enum SVGCharts {
     }
 
     /// The legend of the heatmap's shades, from none to the busiest.
-    static func legend(maximum: Int) -> String {
+    static var legend: String {
         var svg = #"<svg class="legend" viewBox="0 0 \#(5 * step) \#(cell)" width="\#(5 * step)" height="\#(cell)" "#
             + #"xmlns="http://www.w3.org/2000/svg" aria-hidden="true">"#
         for level in 0...4 {
