@@ -63,9 +63,20 @@ final class PostgresCLITests: XCTestCase {
                         .map(Self.shellQuoted).joined(separator: " ")) + " | " + (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted)
                         .joined(separator: " ")
         func sync(_ step: String) throws {
+            // The same changes as NDJSON first: a line per record, positions in commit order, the token last.
+            let since = (try? String(contentsOf: state, encoding: .utf8)).map { ["--since", $0.trimmingCharacters(in: .newlines)] } ?? []
+            let lines = try cli.run(["changes", "--format", "ndjson"] + since).lines
+            let objects = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] ?? [:] }
+            let positions = objects.dropLast().compactMap { $0["position"] as? Int }
+            XCTAssertEqual(positions, positions.sorted(), "\(step): commit order")
+            XCTAssertEqual(positions.count, objects.count - 1, "\(step): every line but the last is a change")
             let result = try Self.shell("set -o pipefail; " + pipeline)
             XCTAssertEqual(result.status, 0, "\(step): \(result.output)")
             try Self.assertEqual(postgres, cli, seed: seed, step: step)
+            // The script records the token it ends with, as the state file does (the exactly-once recipe).
+            let token = try String(contentsOf: state, encoding: .utf8).trimmingCharacters(in: .newlines)
+            XCTAssertEqual(objects.last?["token"] as? String, token, "\(step): the NDJSON feed ends with the same token")
+            XCTAssertEqual(try postgres.query("SELECT token FROM logbook_sources WHERE source = '\(try Self.source(cli))'"), [token], step)
         }
         try sync("the first run: every record")
         let sqlite3 = "/usr/bin/sqlite3"

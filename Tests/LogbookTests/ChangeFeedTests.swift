@@ -18,7 +18,12 @@ final class ChangeFeedTests: XCTestCase {
         var drafts: [UUID: ReleaseDraft] = [:], days: [UUID: ExerciseDay] = [:]
         var token: ChangeToken?
         func pull() throws {
+            var seen: [(kind: RecordKind, id: UUID, position: Int64)] = []
             token = try store.changes(since: token) { logged in
+                // Commit order, each record at most once per pull.
+                XCTAssertFalse(seen.contains { $0.kind == logged.change.kind && $0.id == logged.change.id }, "seed \(seed): twice")
+                XCTAssertGreaterThanOrEqual(logged.position, seen.last?.position ?? 0, "seed \(seed): out of order")
+                seen.append((logged.change.kind, logged.change.id, logged.position))
                 switch logged.change {
                 case .draft(let draft): drafts[draft.id] = draft
                 case .day(let day): days[day.id] = day
