@@ -1,8 +1,8 @@
 import Foundation
 
 extension Database {
-    /// Runs `work` on the database's own queue, never on the caller's thread or actor, and returns
-    /// its result. Cancelling the calling task cancels the work's SQL through a ``Cancellation``:
+    /// Runs `work` on the database's own queue, never on the caller's thread or actor, at the
+    /// calling task's priority, and returns its result. Cancelling the calling task cancels the work's SQL through a ``Cancellation``:
     /// a statement running is interrupted, a transaction rolls back, and the call throws
     /// `CancellationError`.
     ///
@@ -10,9 +10,10 @@ extension Database {
     /// main actor never waits for the file's lock on the main thread.
     public func perform<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         let cancellation = Cancellation()
+        let queue = workQueues.queue(for: Task.currentPriority)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, Error>) in
-                workQueue.async {
+                queue.async {
                     continuation.resume(with: Swift.Result {
                         do {
                             try cancellation.checkCancellation()

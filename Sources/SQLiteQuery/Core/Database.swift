@@ -31,9 +31,8 @@ public final class Database: @unchecked Sendable {
     /// The read connections; nil when reads share the writer (an in-memory or non-WAL database,
     /// ``Connection/Options/maximumReaders`` 0, or a database opened to inspect).
     private var readers: ReaderPool?
-    /// Where ``perform(_:)`` runs work: concurrent, since reads run side by side and writes wait
-    /// for each other on the writer's lock.
-    let workQueue = DispatchQueue(label: "org.logbook.SQLiteQuery.Database", qos: .userInitiated, attributes: .concurrent)
+    /// Where ``perform(_:)`` runs work, at its caller's priority.
+    let workQueues = WorkQueues()
     /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
     private let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
