@@ -6,17 +6,22 @@ import XCTest
 final class OtherProgramsCLITests: XCTestCase {
     private static let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-    private func sqlite3(_ cli: CLIHarness, _ sql: String) throws {
+    /// Runs `sql` with the shell; what it printed.
+    @discardableResult
+    private func sqlite3(_ cli: CLIHarness, _ sql: String) throws -> String {
         guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: shell)
         process.arguments = ["-bail", cli.database.path, sql]
-        let errors = Pipe()
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(process.terminationStatus, 0, "sqlite3: \(message)")
+        return printed
     }
 
     private func report(_ cli: CLIHarness, _ arguments: [String]) throws -> [String] {
@@ -48,14 +53,17 @@ final class OtherProgramsCLITests: XCTestCase {
         XCTAssertTrue(try cli.run(["report", "exercises"]).stderr.contains("'logbook repair' recounts the tallies"),
                       "the slower report says why and what makes it fast again")
 
-        // A day deleted with foreign keys off (the shell's default): its exercises stay, orphaned.
+        // A day deleted with foreign keys off (the shell's default): its exercises go with it (the
+        // delete trigger), as with them on. Exercise rows written for a day that is not there stay.
         try sqlite3(cli, "DELETE FROM exercise_days WHERE day = '2026-01-12';")
         XCTAssertEqual(try report(cli, ["history", "--by", "day", "--from", "2026-01-12", "--to", "2026-01-12"]).last,
                        "2026-01-12,0,0,0,\r")
+        XCTAssertEqual(try sqlite3(cli, "SELECT count(*) FROM exercises WHERE day_pk NOT IN (SELECT pk FROM exercise_days);"), "0\n")
+        try sqlite3(cli, "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (9999, 1, 'Row', 'Row'), (9999, 2, 'Row', 'Row');")
         let check = try cli.run(["check"])
         XCTAssertEqual(check.status, 1)
         XCTAssertTrue(check.stdout.contains("exercises: 2 rows whose exercise_days row is gone (run 'logbook repair')"), check.stdout)
-        XCTAssertTrue(check.stdout.contains("foreign keys: exercises: 2 rows refer to exercise_days pk 1, which is gone"), check.stdout)
+        XCTAssertTrue(check.stdout.contains("foreign keys: exercises: 2 rows refer to exercise_days pk 9999, which is gone"), check.stdout)
 
         // A rename without name_key: an ASCII name gets its key from a trigger, so lookups find it.
         try sqlite3(cli, "UPDATE exercises SET name = 'Burpees' WHERE name = 'Burpee';")

@@ -36,7 +36,7 @@ final class ChangeFeedTests: XCTestCase {
         let raw = store.underlyingDatabase
         for step in 0..<PropertyTestSettings.scaled(400, by: "LOGBOOK_CHANGES_SCALE") {
             let day = someDay()
-            switch random.int(0...11) {
+            switch random.int(0...16) {
             case 0, 1:
                 _ = try store.history.addDoneExercise(names[random.int(0...names.count - 1)],
                                                       at: day.start(in: utc).addingTimeInterval(Double(random.int(0...86_399))))
@@ -54,7 +54,7 @@ final class ChangeFeedTests: XCTestCase {
                 // Another program appends an exercise to a day, with foreign keys on and the key it documents.
                 try raw.write { try $0.run("""
                     INSERT INTO exercises (day_pk, position, name, name_key)
-                        SELECT pk, (SELECT max(position) + 1 FROM exercises WHERE day_pk = d.pk), 'Swim', 'Swim'
+                        SELECT pk, coalesce((SELECT max(position) + 1 FROM exercises WHERE day_pk = d.pk), 1), 'Swim', 'Swim'
                         FROM exercise_days AS d WHERE day = ?
                     """, [.text(day.description)]) }
             case 9:
@@ -64,6 +64,40 @@ final class ChangeFeedTests: XCTestCase {
                 try raw.write { try $0.run("""
                     DELETE FROM checklist_items WHERE (draft_pk, position) IN (SELECT draft_pk, position FROM checklist_items LIMIT 1)
                     """) }
+            case 11:
+                // Another program stores a new day, with up to three exercises (no trigger logs it).
+                try raw.write { connection in
+                    try connection.run("INSERT OR IGNORE INTO exercise_days (id, day, date) VALUES (?, ?, ?)",
+                                       [.text(UUID().uuidString), .text(day.description), day.start(in: utc).databaseValue])
+                    for position in 0..<random.int(0...3) {
+                        try connection.run("""
+                            INSERT OR IGNORE INTO exercises (day_pk, position, name, name_key)
+                                SELECT pk, ?, 'Swim', 'Swim' FROM exercise_days WHERE day = ?
+                            """, [.integer(Int64(position + 1)), .text(day.description)])
+                    }
+                }
+            case 12:
+                // Another program deletes the newest day (foreign keys on or off) and stores one,
+                // which SQLite gives the same row key.
+                try Connection(path: store.path).execute("""
+                    PRAGMA foreign_keys = \(random.chance(0.5) ? "ON" : "OFF");
+                    DELETE FROM exercise_days WHERE pk = (SELECT max(pk) FROM exercise_days);
+                    INSERT OR IGNORE INTO exercise_days (id, day, date) VALUES ('\(UUID().uuidString)', '\(day)', 0);
+                    """)
+            case 13:
+                // Another program deletes a day's last exercise (logged; the day's totals are stale)…
+                try raw.write { try $0.run("""
+                    DELETE FROM exercises WHERE (day_pk, position) IN
+                        (SELECT day_pk, max(position) FROM exercises WHERE day_pk = (SELECT pk FROM exercise_days WHERE day = ?))
+                    """, [.text(day.description)]) }
+            case 14:
+                // … and adds one to a day whose totals are stale, unlogged, until Logbook's next
+                // write recounts the day.
+                try raw.write { try $0.run("""
+                    INSERT INTO exercises (day_pk, position, name, name_key)
+                        SELECT pk, coalesce((SELECT max(position) + 1 FROM exercises WHERE day_pk = d.pk), 1), 'Row', 'Row'
+                        FROM exercise_days AS d ORDER BY day IN (SELECT day FROM exercise_tallies_stale) DESC, day = ? DESC LIMIT 1
+                    """, [.text(day.description)]) }
             default:
                 try pull()
                 if random.chance(0.3) { try pull() }
@@ -76,6 +110,57 @@ final class ChangeFeedTests: XCTestCase {
         var fromStart: [UUID: ExerciseDay] = [:]
         try store.changes(since: nil) { if case .day(let day) = $0.change { fromStart[day.id] = day } }
         XCTAssertEqual(fromStart, days, "seed \(seed)")
-        XCTAssertThrowsError(try store.changes(since: ChangeToken(logbookID: "another", position: 1)) { _ in })
+        XCTAssertThrowsError(try store.changes(since: ChangeToken(logbookID: "another", position: 1, dayMark: 0)) { _ in })
+    }
+
+    /// Rows another program adds to a day whose totals are stale are unlogged until Logbook
+    /// recounts the day; Logbook logs the day before the recount, so the next feed still has it.
+    func testRowsAnotherProgramAddsBeforeLogbooksRecountReachTheFeed() throws {
+        let folder = try TemporaryFolder("logbook-changes")
+        let utc = TimeZone(identifier: "UTC")!
+        let store = try Logbook(path: folder.file("feed.sqlite").path, timeZone: utc)
+        let dayA = Date(timeIntervalSinceReferenceDate: 3_600), dayB = dayA.addingTimeInterval(86_400)
+        _ = try store.history.addDoneExercises(["Squat", "Row"], at: dayA)
+        _ = try store.history.addDoneExercises(["Run"], at: dayB)
+        let raw = store.underlyingDatabase
+        try raw.write { connection in
+            try connection.execute("DELETE FROM exercises WHERE day_pk = 1 AND position = 2")  // logged, day A stale
+            try connection.execute("UPDATE exercises SET name = 'Run' WHERE day_pk = 2")       // logged after it
+        }
+        let token = try store.changes(since: nil) { _ in }
+        try raw.write { try $0.execute("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (1, 2, 'Swim', 'Swim')") }
+        _ = try store.history.addDoneExercise("Row", at: dayB)  // recounts day A
+        var changed: [UUID: ExerciseDay] = [:]
+        try store.changes(since: token) { if case .day(let day) = $0.change { changed[day.id] = day } }
+        let stored = try store.history.fetchAll()
+        XCTAssertEqual(stored.first?.exercises, ["Squat", "Swim"])
+        XCTAssertEqual(changed[stored[0].id], stored[0])
+        XCTAssertEqual(changed[stored[1].id], stored[1])
+    }
+
+    /// A token written before day marks (`ID:POSITION`) is answered from the entry migration 0010
+    /// left, so a feed that started before the upgrade misses no day stored after it; a token
+    /// without a mark from after that entry cannot be answered and is refused.
+    func testATokenWithoutADayMarkIsAnsweredUpToTheMigrationsEntry() throws {
+        let folder = try TemporaryFolder("logbook-changes")
+        let utc = TimeZone(identifier: "UTC")!
+        let store = try Logbook(path: folder.file("feed.sqlite").path, timeZone: utc)
+        let id = try store.logbookID()
+        let first = try store.changes(since: nil) { _ in }
+        XCTAssertNotNil(first.dayMark)
+        _ = try store.history.addDoneExercise("Squat", at: Date(timeIntervalSinceReferenceDate: 0))
+        _ = try store.history.addDoneExercise("Row", at: Date(timeIntervalSinceReferenceDate: 60))  // logged: the day's update
+        try store.underlyingDatabase.write { try $0.run("""
+            INSERT INTO exercise_days (id, day, date) VALUES ('0F0F0F0F-0000-4000-8000-000000000001', '2031-01-01', 915148800)
+            """) }
+        var days: [UUID] = []
+        // A new logbook's log starts with the migration's entry, at position 1.
+        let next = try store.changes(since: ChangeToken("\(id):1")!) { days.append($0.change.id) }
+        XCTAssertEqual(Set(days), Set(try store.history.fetchAll().map(\.id)))
+        XCTAssertEqual(days.count, 2)
+        XCTAssertGreaterThan(next.position, 1)
+        XCTAssertThrowsError(try store.changes(since: ChangeToken("\(id):\(next.position)")!) { _ in }) { error in
+            XCTAssertTrue("\(error)".contains("no day mark"), "\(error)")
+        }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import SQLiteQuery
 
 /// The change feed: what changed since a ``ChangeToken``, read from the change log that triggers
-/// keep for every writer (migration 0009), so that another database (PostgreSQL, another tool)
-/// can follow this logbook with exactly what changed.
+/// keep for every writer (migrations 0009 and 0010) and from the inserted days no trigger logs
+/// (``UnloggedDayChanges``), so that another database (PostgreSQL, another tool) can follow this
+/// logbook with exactly what changed.
 extension Logbook {
     /// How long the change log keeps entries when `change_log_retention_days` is not set.
     public static let defaultChangeLogRetentionDays = 90
@@ -31,7 +32,7 @@ extension Logbook {
             let id = try Self.logbookID(in: connection)
             let newest = try connection.scalar("SELECT max(seq) FROM change_log", as: Int64?.self) ?? nil
             let start = try Self.changeLogStart(in: connection)
-            let end = ChangeToken(logbookID: id, position: newest ?? start)
+            let end = ChangeToken(logbookID: id, position: newest ?? start, dayMark: try UnloggedDayChanges.dayMark(in: connection))
             guard let token else {
                 try snapshot(in: connection, position: end.position, body)
                 return end
@@ -50,7 +51,11 @@ extension Logbook {
                 throw LogbookError.changeTokenRefused(token.description, reason: "it is ahead of this logbook's change log "
                                                       + "(newest position \(end.position)): was the file restored from a backup?")
             }
-            try changes(in: connection, from: token.position, body)
+            guard let unlogged = try UnloggedDayChanges.ids(since: token, in: connection) else {
+                throw LogbookError.changeTokenRefused(token.description, reason: "it has no day mark and is newer than this "
+                                                      + "logbook's change log answers without one; start again from a full export")
+            }
+            try changes(in: connection, from: token.position, unloggedDays: unlogged, at: end.position, body)
             return end
         }
     }
@@ -125,8 +130,9 @@ extension Logbook {
     }
 
     /// The records named by entries from `position` on, each once at its newest entry, in the
-    /// order of those entries.
-    private func changes(in connection: Connection, from position: Int64, _ body: (LoggedChange) throws -> Void) throws {
+    /// order of those entries; then the days `unloggedDays` names that no entry named, at `end`.
+    private func changes(in connection: Connection, from position: Int64, unloggedDays: [UUID], at end: Int64,
+                         _ body: (LoggedChange) throws -> Void) throws {
         // An entry without an id (a checklist or exercise row's) names its record by row key; a
         // record deleted since has a later entry with its id, so an unresolved one is dropped.
         let entries = try connection.prepare("""
@@ -141,7 +147,12 @@ extension Logbook {
             let isDraft = try entries.column(1, as: String.self) == "draft"
             newest[(isDraft ? "d" : "h") + id.text] = (try entries.column(0, as: Int64.self), isDraft, id)
         }
-        for entry in newest.values.sorted(by: { $0.position < $1.position }) {
+        var ordered = newest.values.sorted { $0.position < $1.position }
+        for id in unloggedDays where newest["h" + id.text] == nil {
+            newest["h" + id.text] = (end, false, id)
+            ordered.append((end, false, id))
+        }
+        for entry in ordered {
             let change: Change = entry.isDraft
                 ? try Tables.drafts.fetchOne(identity: entry.id, in: connection).map(Change.draft) ?? .draftDeleted(entry.id)
                 : try Tables.exerciseDays.fetchOne(identity: entry.id, in: connection).map(Change.day) ?? .dayDeleted(entry.id)

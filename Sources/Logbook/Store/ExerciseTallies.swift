@@ -101,15 +101,17 @@ struct ExerciseTallies {
     }
 
     /// Recounts every day, week and month from the exercises table, as after exercise rows that
-    /// another program inserted (which no trigger sees): `Logbook.repair(dryRun:)`.
+    /// another program inserted (which no trigger sees): `Logbook.repair(dryRun:)`. Logs the days
+    /// those rows changed first (``UnloggedDayChanges``).
     static func rebuild(in connection: Connection) throws {
+        try UnloggedDayChanges.logMiscountedDays(in: connection)
         try connection.execute("""
             DELETE FROM exercise_weeks;
             DELETE FROM exercise_months;
             DELETE FROM exercise_day_totals;
             INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
             """)
-        try recountStaleDays(in: connection)
+        try recountMarkedDays(in: connection)
     }
 
     /// For each derived table, how many of its rows differ from a recount of the exercises table
@@ -177,14 +179,22 @@ struct ExerciseTallies {
         return try statement.column(0, as: Bool.self)
     }
 
-    /// Recounts the days, weeks and months of the days marked stale, and clears the marks. The
-    /// exercise rows of those days get their keys recomputed first, so a name another program
-    /// changed without its `name_key` is counted under its own name.
+    /// Recounts the days, weeks and months of the days marked stale, and clears the marks, after
+    /// logging those days (a recount would hide exercise rows another program added to them from
+    /// the change feed, ``UnloggedDayChanges``).
     static func recountStaleDays(in connection: Connection) throws {
         let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
         defer { anyStale.reset() }
         guard try anyStale.step(), try anyStale.column(0, as: Bool.self) else { return }
         anyStale.reset()
+        try UnloggedDayChanges.logStaleDays(in: connection)
+        try recountMarkedDays(in: connection)
+    }
+
+    /// Recounts the days marked stale, as ``recountStaleDays(in:)`` without logging them. The
+    /// exercise rows of those days get their keys recomputed first, so a name another program
+    /// changed without its `name_key` is counted under its own name.
+    private static func recountMarkedDays(in connection: Connection) throws {
         try connection.execute("""
             UPDATE exercises SET name_key = swift_key(name)
             WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)

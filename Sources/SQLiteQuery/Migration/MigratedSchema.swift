@@ -34,18 +34,28 @@ extension Migrator {
     /// Each migration after `version` whose tables, indexes or triggers the file already has: its
     /// row in the history was deleted (or another program made them), so migrating would fail.
     public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
-        let actual = try Self.schemaObjects(of: connection)
         var problems: [String] = []
         for migration in migrations where migration.version > version {
-            let before = try referenceObjects(upTo: migration.version - 1)
-            let present = try referenceObjects(upTo: migration.version).keys
-                .filter { before[$0] == nil && actual[$0] != nil }.sorted()
+            let present = try objectsAlreadyMade(by: migration, in: connection)
             if !present.isEmpty {
                 problems.append("migration \(migration.identifier) is pending but its objects exist (\(present.joined(separator: ", "))): "
                                 + "a row of schema_migrations was deleted or another program made them")
             }
         }
         return problems
+    }
+
+    /// The objects `migration` creates, or redefines, that `connection`'s file already has as the
+    /// migration leaves them: an object it creates, present under its name; one it redefines
+    /// (a trigger dropped and created again, a column added), present with its new definition.
+    func objectsAlreadyMade(by migration: Migration, in connection: Connection) throws -> [String] {
+        let actual = try Self.schemaObjects(of: connection)
+        let before = try referenceObjects(upTo: migration.version - 1)
+        return try referenceObjects(upTo: migration.version).filter { name, object in
+            guard let found = actual[name] else { return false }
+            guard let previous = before[name] else { return true }
+            return !previous.sql.utf8.elementsEqual(object.sql.utf8) && found.sql.utf8.elementsEqual(object.sql.utf8)
+        }.keys.sorted()
     }
 
     /// What migrations 1 to `version` create, by name.

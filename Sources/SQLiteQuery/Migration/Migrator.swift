@@ -165,9 +165,17 @@ public struct Migrator: Sendable {
                 guard stillPending else { return false }
                 try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
                 do {
+                    try connection.execute("SAVEPOINT migration")
                     try connection.execute(migration.sql)
-                } catch let error as SQLiteError where error.message.hasSuffix("already exists") {
-                    throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
+                    try connection.execute("RELEASE migration")
+                } catch let error as SQLiteError {
+                    // Undone first, so that what the file had before the migration is what is compared.
+                    try connection.execute("ROLLBACK TO migration; RELEASE migration")
+                    let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
+                    if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty {
+                        throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
+                    }
+                    throw error
                 }
                 if migration.runsWithForeignKeysOff {
                     let violations = try connection.foreignKeyViolations()

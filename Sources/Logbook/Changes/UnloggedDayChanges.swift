@@ -1,0 +1,68 @@
+import Foundation
+import SQLiteQuery
+
+/// The changes of day records that no trigger logs (migration 0010), found when the feed is read:
+/// days stored after a token, by row key; exercise rows another program added to a stored day, by
+/// the day's exercise count against its `exercise_day_totals` row. Logbook keeps that second way
+/// sound by logging every day before it recounts the day's totals.
+enum UnloggedDayChanges {
+    /// The days whose exercise rows may have changed without an entry: marked stale, or with a
+    /// count of exercise rows other than their totals row's (every change but an insert marks the
+    /// day stale; Logbook's own inserts keep the totals equal). Columns `pk`, `id`.
+    private static let miscountedDays = """
+        SELECT d.pk, d.id FROM exercise_days AS d
+        WHERE d.day IN (SELECT day FROM exercise_tallies_stale)
+           OR (SELECT count(*) FROM exercises WHERE day_pk = d.pk)
+              IS NOT coalesce((SELECT exercises FROM exercise_day_totals WHERE day = d.day), 0)
+        ORDER BY d.pk
+        """
+
+    /// Logs the days marked stale: called before a recount clears the marks and makes the totals
+    /// equal to the rows again, which would hide exercise rows another program added to them.
+    static func logStaleDays(in connection: Connection) throws {
+        try connection.run("""
+            INSERT INTO change_log (kind, pk, id)
+            SELECT 'day', d.pk, d.id FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day ORDER BY d.pk
+            """)
+    }
+
+    /// Logs every day whose rows may have changed without an entry: called before all totals are
+    /// recounted (`logbook repair`).
+    static func logMiscountedDays(in connection: Connection) throws {
+        try connection.run("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM (\(miscountedDays))")
+    }
+
+    /// The ids of the days changed since `token` that the log has no entry for, in row-key order:
+    /// the days above the token's day mark (or above a mark logged since, when days were deleted),
+    /// then, when the totals do not account for every exercise row, the miscounted days. Nil when
+    /// `token` has no day mark and is newer than the entry migration 0010 left: it cannot be answered.
+    static func ids(since token: ChangeToken, in connection: Connection) throws -> [UUID]? {
+        if token.dayMark == nil {
+            // Only the migration's own entry (row key 0) vouches that every earlier day was logged.
+            guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM change_log WHERE seq >= ? AND pk = 0 AND day_mark IS NOT NULL)",
+                                        [.integer(token.position)], as: Bool.self) == true else { return nil }
+        }
+        let loggedMark = try connection.scalar("SELECT min(day_mark) FROM change_log WHERE seq >= ?",
+                                               [.integer(token.position)], as: Int64?.self) ?? nil
+        guard let bound = [token.dayMark, loggedMark].compactMap({ $0 }).min() else { return nil }
+        var ids = try self.ids("SELECT id FROM exercise_days WHERE pk > ? ORDER BY pk", [.integer(bound)], in: connection)
+        if try !ExerciseTallies.areCurrent(in: connection) {
+            ids += try self.ids("SELECT id FROM (\(miscountedDays))", in: connection)
+        }
+        return ids
+    }
+
+    private static func ids(_ sql: String, _ arguments: [DatabaseValue] = [], in connection: Connection) throws -> [UUID] {
+        let statement = try connection.prepare(sql)
+        try statement.bind(arguments)
+        var ids: [UUID] = []
+        // Text that is no UUID (another program's) names no record the feed can give, as in the log.
+        while try statement.step() { UUID(text: try statement.column(0, as: String.self)).map { ids.append($0) } }
+        return ids
+    }
+
+    /// The highest row key of a day record now: the day mark of a token read now.
+    static func dayMark(in connection: Connection) throws -> Int64 {
+        try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0
+    }
+}
