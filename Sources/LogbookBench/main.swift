@@ -309,6 +309,33 @@ if FileManager.default.isExecutableFile(atPath: executable) {
             """])
     } : 0
     report("logbook export --format csv (peak \(exportPeak / 1024) MiB)", logbook: exportTime, raw: shellTime, target: "≤2x sqlite3 -csv")
+
+    // Start-up: a script that logs one exercise per call pays a whole process each time. Against
+    // the sqlite3 shell (a C program) appending one exercise row to a copy of the same file.
+    if FileManager.default.isExecutableFile(atPath: shell) {
+        let calls = quick ? 5 : 200
+        let small = try Logbook(path: path("startup.sqlite"))
+        _ = try small.history.addDoneExercises(["Squat", "Row"], at: Date())
+        _ = try small.backup(to: path("startup-shell.sqlite"))
+        func processes(_ program: String, _ arguments: [String]) -> Double {
+            (0..<calls).reduce(0) { total, _ in
+                let result = spawn(program, arguments)
+                agree(result.status == 0, "start-up: \(program) \(arguments.joined(separator: " "))")
+                return total + result.seconds
+            }
+        }
+        let logbookVersion = try median(runs: runs) { _ = processes(executable, ["--version"]) }
+        let shellVersion = try median(runs: runs) { _ = processes(shell, ["--version"]) }
+        report("\(calls) × logbook --version / sqlite3 --version", logbook: logbookVersion, raw: shellVersion, target: "as close as Swift allows")
+        let logbookAdd = try median(runs: runs) { _ = processes(executable, ["--db", path("startup.sqlite"), "history", "add", "Squat"]) }
+        let shellAdd = try median(runs: runs) {
+            _ = processes(shell, [path("startup-shell.sqlite"), """
+                INSERT INTO exercises (day_pk, position, name, name_key)
+                    SELECT day_pk, max(position) + 1, 'Squat', 'Squat' FROM exercises GROUP BY day_pk ORDER BY day_pk DESC LIMIT 1
+                """])
+        }
+        report("\(calls) × logbook history add / sqlite3 insert", logbook: logbookAdd, raw: shellAdd, target: "≤3x sqlite3")
+    }
 } else {
     write("(process workloads skipped: no logbook executable beside logbook-bench; run `swift build` first)")
 }
