@@ -22,7 +22,7 @@ let package = Package(
         // Each library declares its required-reason API (stat) in its privacy manifest.
         .target(name: "SQLiteQuery", dependencies: ["CSQLite"], resources: [.copy("PrivacyInfo.xcprivacy")]),
         // Turns Migrations/*.sql into Swift source at build time, so the binary carries its schema.
-        .executableTarget(name: "MigrationsEmbedder"),
+        .executableTarget(name: "MigrationsEmbedder", dependencies: ["SQLiteQuery", "CSQLite"]),
         .plugin(name: "MigrationsPlugin", capability: .buildTool(), dependencies: ["MigrationsEmbedder"],
                 path: "Sources/MigrationsPlugin"),
         .target(name: "Logbook", dependencies: ["SQLiteQuery"], resources: [.copy("PrivacyInfo.xcprivacy")],

@@ -1,8 +1,19 @@
 import Foundation
+import CSQLite
 import XCTest
 @testable import Logbook
+import SQLiteQuery
 
 final class SchemaTests: XCTestCase {
+    /// The reference schema computed at build time (so that no process applies every migration in
+    /// memory to check a file) is what applying the migrations gives with the SQLite linked now,
+    /// and was computed with that same version, so every open here uses it.
+    func testTheReferenceSchemaComputedAtBuildTimeIsWhatTheMigrationsCreate() throws {
+        XCTAssertEqual(embeddedReferenceSchema.objects, try Schema.migrator().buildReferenceSchema())
+        XCTAssertEqual(embeddedReferenceSchema.sqliteVersion, String(cString: sqlite3_libversion()))
+        XCTAssertGreaterThan(embeddedReferenceSchema.objects.count, 20)
+    }
+
     /// The binary carries exactly the files of `Migrations/`: the folder is the single source of truth.
     func testEmbeddedMigrationsAreTheMigrationsFolder() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

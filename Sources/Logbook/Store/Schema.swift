@@ -9,7 +9,9 @@ public enum Schema {
 
     /// Built once: every store opened in the process shares it (and its checksums).
     private static let embeddedMigrator = Result<Migrator, any Error> {
-        try Migrator(migrations: embeddedMigrationFiles.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
+        let migrator = try Migrator(migrations: embeddedMigrationFiles.map { try Migration(fileName: $0.fileName, sql: $0.sql) })
+        migrator.adoptReferenceSchema(embeddedReferenceSchema.objects, builtWithSQLite: embeddedReferenceSchema.sqliteVersion)
+        return migrator
     }
 
     /// The embedded files, for tests that compare them with the `Migrations` folder.

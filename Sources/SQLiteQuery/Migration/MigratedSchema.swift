@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// A table, index, trigger or view as `sqlite_master` records it.
@@ -7,6 +8,12 @@ public struct SchemaObject: Sendable, Equatable {
     /// The `CREATE` statement as `sqlite_master` keeps it (its original text), or empty when there is
     /// none; ``Migrator/schemaDifferences(of:upTo:)`` compares it byte for byte.
     public let sql: String
+
+    /// An object of `type` defined by `sql`.
+    public init(type: String, sql: String) {
+        self.type = type
+        self.sql = sql
+    }
 }
 
 extension Migrator {
@@ -58,20 +65,42 @@ extension Migrator {
         }.keys.sorted()
     }
 
-    /// What migrations 1 to `version` create, by name.
+    /// What migrations 1 to `version` create, by name: built once per process (or adopted, see
+    /// ``adoptReferenceSchema(_:builtWithSQLite:)``).
     private func referenceObjects(upTo version: Int) throws -> [String: SchemaObject] {
         let included = migrations.filter { $0.version <= version }
-        let key = included.map(\.checksum).joined(separator: ",")
-        return try ReferenceSchemas.shared.objects(for: key) {
-            // The migrations' SQL alone, in one transaction: the history's bookkeeping (checksums,
-            // a transaction per migration) would only slow down every open.
-            let connection = try Connection(path: ":memory:")
-            try connection.transaction(.immediate) {
-                try connection.execute(Self.historyTableSQL)
-                for migration in included { try connection.execute(migration.sql) }
-            }
-            return try Self.schemaObjects(of: connection)
+        return try ReferenceSchemas.shared.objects(for: Self.referenceKey(included)) { try Self.buildReferenceSchema(of: included) }
+    }
+
+    /// What all the migrations create, by name, built now by applying them to an empty database in
+    /// memory: what a build tool computes ahead of time for ``adoptReferenceSchema(_:builtWithSQLite:)``.
+    public func buildReferenceSchema() throws -> [String: SchemaObject] {
+        try Self.buildReferenceSchema(of: migrations)
+    }
+
+    /// Takes `objects`, what ``buildReferenceSchema()`` returned for these migrations in a build
+    /// tool, as the reference the schema checks compare a file with, instead of building it again
+    /// in every process (applying every migration in memory: about a quarter of a one-line CLI
+    /// command's time). Ignored unless `version` is the SQLite library's version now, since
+    /// `sqlite_master` keeps statements as SQLite wrote them (`ALTER TABLE` rewrites them).
+    public func adoptReferenceSchema(_ objects: [String: SchemaObject], builtWithSQLite version: String) {
+        guard version == String(cString: sqlite3_libversion()) else { return }
+        ReferenceSchemas.shared.adopt(objects, for: Self.referenceKey(migrations))
+    }
+
+    private static func referenceKey(_ migrations: [Migration]) -> String {
+        migrations.map(\.checksum).joined(separator: ",")
+    }
+
+    private static func buildReferenceSchema(of migrations: [Migration]) throws -> [String: SchemaObject] {
+        // The migrations' SQL alone, in one transaction: the history's bookkeeping (checksums, a
+        // transaction per migration) would only slow it down.
+        let connection = try Connection(path: ":memory:")
+        try connection.transaction(.immediate) {
+            try connection.execute(historyTableSQL)
+            for migration in migrations { try connection.execute(migration.sql) }
         }
+        return try schemaObjects(of: connection)
     }
 
     private static func schemaObjects(of connection: Connection) throws -> [String: SchemaObject] {
@@ -90,6 +119,12 @@ private final class ReferenceSchemas: @unchecked Sendable {
     static let shared = ReferenceSchemas()
     private let lock = NSLock()
     private var schemas: [String: [String: SchemaObject]] = [:]
+
+    func adopt(_ objects: [String: SchemaObject], for key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        schemas[key] = objects
+    }
 
     func objects(for key: String, _ build: () throws -> [String: SchemaObject]) throws -> [String: SchemaObject] {
         lock.lock()
