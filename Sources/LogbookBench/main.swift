@@ -4,6 +4,7 @@ import Logbook
 import SQLiteQuery
 
 // logbook-bench [--quick] [--runs N] [--only-insert]     (LOGBOOK_BENCH_READERS=N sets the store's read pool)
+// logbook-bench --scale [--sizes 1000000,5000000,10000000]
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -26,6 +27,13 @@ defer { try? FileManager.default.removeItem(at: folder) }
 func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 func remove(_ name: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+}
+
+let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("logbook").path
+if arguments.contains("--scale") {
+    let sizes = arguments.firstIndex(of: "--sizes").map { arguments[arguments.index(after: $0)].split(separator: ",").compactMap { Int($0) } }
+    try ScaleCurve.run(sizes: sizes ?? [1_000_000, 5_000_000, 10_000_000], executable: executable, folder: path)
+    exit(0)
 }
 
 var disagreements: [String] = []
@@ -275,7 +283,6 @@ for (name, run) in reportWorkloads {
 
 // MARK: Whole processes: import, export, peak memory
 
-let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("logbook").path
 if FileManager.default.isExecutableFile(atPath: executable) {
     let ndjson = path("days.ndjson"), appJSON = path("days.json")
     let exported = runProcess(executable, ["--db", path("logbook.sqlite"), "export", "history", "--format", "ndjson", "-o", ndjson])
@@ -310,32 +317,41 @@ if FileManager.default.isExecutableFile(atPath: executable) {
     } : 0
     report("logbook export --format csv (peak \(exportPeak / 1024) MiB)", logbook: exportTime, raw: shellTime, target: "≤2x sqlite3 -csv")
 
-    // Start-up: a script that logs one exercise per call pays a whole process each time. Against
-    // the sqlite3 shell (a C program) appending one exercise row to a copy of the same file.
+    // Start-up: a script that logs one exercise per call pays a whole process each time. Each call
+    // appends one exercise to another day of a small history (as a day's sessions are logged), against
+    // the sqlite3 shell (a C program) appending the same row to a copy of the same file.
     if FileManager.default.isExecutableFile(atPath: shell) {
         let calls = quick ? 5 : 200
-        let small = try Logbook(path: path("startup.sqlite"))
-        _ = try small.history.addDoneExercises(["Squat", "Row"], at: Date())
+        let small = try Logbook(path: path("startup.sqlite"), timeZone: TimeZone(identifier: "UTC")!)
+        let firstDay = CalendarDay(year: 2026, month: 1, day: 1)!
+        let startupDays = (0..<calls).map { firstDay.adding(days: $0)! }
+        try small.history.save(startupDays.map { ExerciseDay(id: UUID(), date: $0.start(in: TimeZone(identifier: "UTC")!) + 3_600, day: $0,
+                                                             exercises: ["Squat", "Row", "Plank"]) })
         _ = try small.backup(to: path("startup-shell.sqlite"))
-        func processes(_ program: String, _ arguments: [String]) -> Double {
-            (0..<calls).reduce(0) { total, _ in
-                let result = spawn(program, arguments)
-                agree(result.status == 0, "start-up: \(program) \(arguments.joined(separator: " "))")
+        func processes(_ program: String, _ arguments: (Int) -> [String]) -> Double {
+            (0..<calls).reduce(0) { total, call in
+                let result = spawn(program, arguments(call))
+                agree(result.status == 0, "start-up: \(program) \(arguments(call).joined(separator: " "))")
                 return total + result.seconds
             }
         }
-        let logbookVersion = try median(runs: runs) { _ = processes(executable, ["--version"]) }
-        let shellVersion = try median(runs: runs) { _ = processes(shell, ["--version"]) }
+        let logbookVersion = try median(runs: runs) { _ = processes(executable) { _ in ["--version"] } }
+        let shellVersion = try median(runs: runs) { _ = processes(shell) { _ in ["--version"] } }
         report("\(calls) × logbook --version / sqlite3 --version", logbook: logbookVersion, raw: shellVersion, target: "as close as Swift allows")
-        let logbookAdd = try median(runs: runs) { _ = processes(executable, ["--db", path("startup.sqlite"), "history", "add", "Squat"]) }
+        let logbookAdd = try median(runs: runs) {
+            _ = processes(executable) { ["--db", path("startup.sqlite"), "--time-zone", "UTC", "history", "add", "--at", "\(startupDays[$0]) 18:00", "Run"] }
+        }
         let shellAdd = try median(runs: runs) {
-            _ = processes(shell, [path("startup-shell.sqlite"), """
+            _ = processes(shell) { [path("startup-shell.sqlite"), """
                 INSERT INTO exercises (day_pk, position, name, name_key)
-                    SELECT day_pk, max(position) + 1, 'Squat', 'Squat' FROM exercises GROUP BY day_pk ORDER BY day_pk DESC LIMIT 1
-                """])
+                    SELECT pk, (SELECT max(position) + 1 FROM exercises WHERE day_pk = d.pk), 'Run', 'Run'
+                    FROM exercise_days AS d WHERE day = '\(startupDays[$0])'
+                """] }
         }
         report("\(calls) × logbook history add / sqlite3 insert", logbook: logbookAdd, raw: shellAdd, target: "≤3x sqlite3")
     }
+    // CI's guard that the scale curve runs too, at tiny sizes.
+    if quick { try ScaleCurve.run(sizes: [5_000, 10_000], executable: executable, folder: path) }
 } else {
     write("(process workloads skipped: no logbook executable beside logbook-bench; run `swift build` first)")
 }

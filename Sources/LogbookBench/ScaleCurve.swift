@@ -1,0 +1,82 @@
+import Foundation
+import Logbook
+
+/// `logbook-bench --scale [--sizes N,N,…]`: imports histories of 1, 5 and 10 million exercises
+/// (5 a day) with the `logbook` executable, and prints for each size the import's time per
+/// exercise and peak memory, the file's size, the latency of a 30-day range fetch and of a
+/// 365-day count, and each report's time, so the curve shows what grows with the history.
+enum ScaleCurve {
+    static func run(sizes: [Int], executable: String, folder: (String) -> String) throws {
+        write("logbook-bench --scale: \(sizes.map(String.init).joined(separator: ", ")) exercises, 5 a day")
+        write(["exercises", "import µs/ex", "peak MiB", "file MiB", "range ms", "count ms"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
+                .joined() + "reports (s): " + reports.map(\.name).joined(separator: " | "))
+        for size in sizes {
+            let dayCount = size / 5
+            let ndjson = folder("scale-\(size).ndjson"), database = folder("scale-\(size).sqlite")
+            try writeHistory(days: dayCount, to: ndjson)
+            let imported = runProcess(executable, ["--db", database, "--time-zone", "UTC", "import", ndjson])
+            try? FileManager.default.removeItem(atPath: ndjson)
+            guard imported.status == 0 else { throw ScaleError.importFailed(size) }
+            let fileSize = (try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
+            let store = try Logbook(path: database, timeZone: TimeZone(identifier: "UTC")!)
+            guard try store.history.count() == dayCount else { throw ScaleError.wrongCount(size) }
+            let last = SampleData.firstDay.adding(days: dayCount - 1)!
+            let probes = 200
+            var random = SampleData(seed: UInt64(size))
+            let range = try seconds {
+                for _ in 0..<probes {
+                    let first = SampleData.firstDay.adding(days: random.below(dayCount - 30))!, end = first.adding(days: 29)!
+                    let found = try store.history.fetch(FetchDescriptor(
+                        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= end }, sortBy: [SortDescriptor(\.day)]))
+                    guard found.count == 30 else { throw ScaleError.wrongCount(size) }
+                }
+            } / Double(probes)
+            let count = try seconds {
+                for _ in 0..<probes {
+                    let first = SampleData.firstDay.adding(days: random.below(dayCount - 365))!, end = first.adding(days: 364)!
+                    let name = SampleData.exerciseNames[random.below(SampleData.exerciseNames.count)]
+                    _ = try store.history.fetchCount(FetchDescriptor(
+                        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= end && $0.exercises.contains(name) }))
+                }
+            } / Double(probes)
+            let reportTimes = try reports.map { report in try seconds { try report.run(store, last) } }
+            let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6), String(imported.peakKiB / 1024),
+                         String(fileSize / 1_048_576), String(format: "%.3f", range * 1000), String(format: "%.3f", count * 1000)]
+            write(cells.map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }.joined()
+                  + reportTimes.map { String(format: "%.3f", $0) }.joined(separator: " | "))
+            try? FileManager.default.removeItem(atPath: database)
+        }
+    }
+
+    private enum ScaleError: Error {
+        case importFailed(Int), wrongCount(Int)
+    }
+
+    /// Every report, each reading all its rows.
+    private static let reports: [(name: String, run: @Sendable (Logbook, CalendarDay) throws -> Void)] = [
+        ("by day", { store, _ in try store.reports.history(by: .day) { _ in } }),
+        ("by week", { store, _ in try store.reports.history(by: .week) { _ in } }),
+        ("by month", { store, _ in try store.reports.history(by: .month) { _ in } }),
+        ("by year", { store, _ in try store.reports.history(by: .year) { _ in } }),
+        ("exercises", { store, _ in try store.reports.exercises { _ in } }),
+        ("streaks", { store, last in _ = try store.reports.streaks(asOf: last) }),
+    ]
+
+    /// `days` days of 5 exercises from SampleData.firstDay as NDJSON, written in pieces so memory stays flat.
+    private static func writeHistory(days: Int, to path: String) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        var sample = SampleData(seed: 7)
+        let chunk = 20_000
+        for start in stride(from: 0, to: days, by: chunk) {
+            let piece = sample.days(min(chunk, days - start), perDay: 5, from: SampleData.firstDay.adding(days: start)!)
+            var text = ""
+            for day in piece {
+                text += #"{"id":"\#(day.id.uuidString)","day":"\#(day.day)","date":"\#(day.date.iso8601Microseconds)","exercises":["#
+                    + day.exercises.map { "\"\($0)\"" }.joined(separator: ",") + "]}\n"
+            }
+            try file.write(contentsOf: Data(text.utf8))
+        }
+    }
+}
