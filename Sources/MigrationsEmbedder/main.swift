@@ -47,14 +47,17 @@ for url in files {
     }
 }
 
-/// What the migrations create, as SQLite (the version this tool runs with) records it.
-let reference: [String: SchemaObject]
+/// What the migrations create, as SQLite (the version this tool runs with) records it; none when
+/// they do not apply to an empty database (the binary then builds it, and reports the error, at
+/// run time: this tool's job is to embed the files whatever they hold).
+var reference: [String: SchemaObject] = [:]
+var referenceSQLiteVersion = String(cString: sqlite3_libversion())
 do {
     let migrator = try Migrator(migrations: files.map { try Migration(fileName: $0.lastPathComponent, sql: String(decoding: try Data(contentsOf: $0), as: UTF8.self)) })
     reference = try migrator.buildReferenceSchema()
 } catch {
-    FileHandle.standardError.write(Data("MigrationsEmbedder: the migrations do not apply to an empty database: \(error)\n".utf8))
-    exit(1)
+    FileHandle.standardError.write(Data("MigrationsEmbedder: warning: no reference schema embedded, the migrations do not apply: \(error)\n".utf8))
+    referenceSQLiteVersion = ""
 }
 let referenceEntries = reference.sorted { $0.key < $1.key }.map { name, object in
     "        (\(literal(Data(name.utf8))), \(literal(Data(object.type.utf8))), \(literal(Data(object.sql.utf8)))),  // \(name)"
@@ -74,7 +77,7 @@ let source = """
     /// What the migrations above create (`sqlite_master`'s rows by name), computed when this file
     /// was generated, with the SQLite version given.
     let embeddedReferenceSchema: (sqliteVersion: String, objects: [String: SchemaObject]) = (
-        decodedText(\(literal(Data(String(cString: sqlite3_libversion()).utf8)))),
+        decodedText(\(literal(Data(referenceSQLiteVersion.utf8)))),
         Dictionary(uniqueKeysWithValues: [
     \(referenceEntries.joined(separator: "\n"))
         ].map { (decodedText($0.0), SchemaObject(type: decodedText($0.1), sql: decodedText($0.2))) })
