@@ -14,11 +14,23 @@ public struct FetchPage: Sendable {
     let orderArguments: [DatabaseValue]
     /// ` LIMIT … OFFSET …` or "".
     let limitSQL: String
+    /// The most parent rows the page holds, or nil for no limit.
+    let limit: Int?
 
     /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
     /// tools and tests can see (and `EXPLAIN`) the SQL a fetch runs.
     public func parentStatement(columns: String) -> (sql: String, arguments: [DatabaseValue]) {
         ("SELECT \(columns) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)", whereArguments + orderArguments)
+    }
+
+    /// The same parents in the same order, named by their row keys: what the child statements of a
+    /// page whose parents were already read select from, so that the page's condition, which may
+    /// be costly (functions, subqueries), runs once per fetch instead of once per statement.
+    func restricted(toRowKeys keys: [Int64]) -> FetchPage {
+        FetchPage(table: table, rowKey: rowKey,
+                  whereSQL: " WHERE \(table).\(rowKey) IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")",
+                  whereArguments: keys.map { .integer($0) }, orderSQL: orderSQL, orderArguments: orderArguments,
+                  limitSQL: "", limit: nil)
     }
 
     /// Child rows joined to their parents in parent order, then `childOrder`:

@@ -1,12 +1,36 @@
 extension TableDescription {
     /// A cursor over the records of `page`, each with its child collections.
+    ///
+    /// A page of at most ``pageReadFirst`` records is read whole first, and its child collections
+    /// are then selected by the records' row keys: the page's condition runs once. Larger or
+    /// unlimited pages stream, the child statements repeating the page's condition, so that memory
+    /// stays flat however many records they hold.
     public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
         let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        let readers = try children.map { try $0.makeReader(for: page, in: connection) }
-        return RecordCursor(statement: statement, readers: readers, keyColumn: columns.count, decode: decode)
+        guard !children.isEmpty, let limit = page.limit, (0...Self.pageReadFirst).contains(limit) else {
+            let readers = try children.map { try $0.makeReader(for: page, in: connection) }
+            return RecordCursor(statement: statement, readers: readers, keyColumn: columns.count, decode: decode)
+        }
+        var records: [(record: Record, key: Int64)] = []
+        defer { statement.reset() }
+        while try statement.step() {
+            records.append((try decode(ElementRow(statement: statement, offset: 0)), try statement.column(columns.count)))
+        }
+        guard !records.isEmpty else { return RecordCursor(records: []) }
+        let keyed = page.restricted(toRowKeys: records.map(\.key))
+        let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
+        return RecordCursor(records: try records.map { entry in
+            var record = entry.record
+            for reader in readers { try fillCollection(reader, &record, parentKey: entry.key) }
+            return record
+        })
     }
+
+    /// The largest page read whole before its child collections (a screenful or a few: a page of
+    /// a list, `--limit`); bound parameters stay far below SQLite's limit of 32,766.
+    static var pageReadFirst: Int { 1_000 }
 
     /// The page of records an SQL condition and order select. `condition` and `orderBy` are SQL
     /// over this table, qualified by its name, with `?` parameters bound from `arguments`.
@@ -15,7 +39,7 @@ extension TableDescription {
         FetchPage(table: name, rowKey: rowKey, whereSQL: condition.map { " WHERE \($0)" } ?? "",
                   whereArguments: arguments,
                   orderSQL: (orderBy.map { $0 + ", " } ?? "") + "\(name).\(rowKey)", orderArguments: [],
-                  limitSQL: limitSQL(limit, offset))
+                  limitSQL: limitSQL(limit, offset), limit: limit)
     }
 
     /// The page of records a `RecordQuery` selects.
@@ -33,7 +57,7 @@ extension TableDescription {
         order.appendText("\(name).\(schema.identity)")
         return FetchPage(table: name, rowKey: rowKey, whereSQL: query.condition == nil ? "" : " WHERE " + condition.sql,
                          whereArguments: condition.arguments, orderSQL: order.sql, orderArguments: order.arguments,
-                         limitSQL: limitSQL(query.limit, query.offset))
+                         limitSQL: limitSQL(query.limit, query.offset), limit: query.limit)
     }
 
     private func limitSQL(_ limit: Int?, _ offset: Int?) -> String {
