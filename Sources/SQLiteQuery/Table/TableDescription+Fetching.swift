@@ -1,7 +1,7 @@
 extension TableDescription {
     /// A cursor over the records of `page`, each with its child collections.
     ///
-    /// A page of at most ``pageReadFirst`` records is read whole first, and its child collections
+    /// A page of at most 1,000 records (`pageReadFirst`) is read whole first, and its child collections
     /// are then selected by the records' row keys: the page's condition runs once. Larger or
     /// unlimited pages stream, the child statements repeating the page's condition, so that memory
     /// stays flat however many records they hold.
