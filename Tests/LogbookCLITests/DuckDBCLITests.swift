@@ -83,20 +83,6 @@ final class DuckDBCLITests: XCTestCase {
     /// Runs `script` with python3 in `folder`; its stdout, or a thrown error with its stderr.
     @discardableResult
     private static func python(_ script: String, in folder: URL? = nil) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script]
-        if let folder { process.currentDirectoryURL = folder }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: String(decoding: errorData, as: UTF8.self)])
-        }
-        return String(decoding: data, as: UTF8.self)
+        try ExternalProgram.output(of: "/usr/bin/env", ["python3", "-c", script], in: folder)
     }
 }

@@ -10,18 +10,9 @@ final class OtherProgramsCLITests: XCTestCase {
     @discardableResult
     private func sqlite3(_ cli: CLIHarness, _ sql: String) throws -> String {
         guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: shell)
-        process.arguments = ["-bail", cli.database.path, sql]
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        XCTAssertEqual(process.terminationStatus, 0, "sqlite3: \(message)")
-        return printed
+        let result = try ExternalProgram.run(shell, ["-bail", cli.database.path, sql])
+        XCTAssertEqual(result.status, 0, "sqlite3: \(result.errors)")
+        return result.output
     }
 
     private func report(_ cli: CLIHarness, _ arguments: [String]) throws -> [String] {

@@ -17,20 +17,10 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
 
     /// Runs `script` in bash in the harness's folder, with `$LOGBOOK` the binary and `$DB` the database.
     private func shell(_ cli: CLIHarness, _ script: String) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = cli.folder
-        process.environment = ["TZ": "UTC", "HOME": cli.folder.path, "PATH": "/usr/bin:/bin",
-                               "LOGBOOK": CLIHarness.executable.path, "DB": cli.database.path]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+        let result = try ExternalProgram.run("/bin/bash", ["-c", script], in: cli.folder,
+                                             environment: ["TZ": "UTC", "HOME": cli.folder.path, "PATH": "/usr/bin:/bin",
+                                                           "LOGBOOK": CLIHarness.executable.path, "DB": cli.database.path])
+        return (result.status, result.output, result.errors)
     }
 
     private func leftovers(_ cli: CLIHarness) throws -> [String] {

@@ -71,7 +71,7 @@ final class PostgresCLITests: XCTestCase {
             XCTAssertEqual(positions, positions.sorted(), "\(step): commit order")
             XCTAssertEqual(positions.count, objects.count - 1, "\(step): every line but the last is a change")
             let result = try Self.shell("set -o pipefail; " + pipeline)
-            XCTAssertEqual(result.status, 0, "\(step): \(result.output)")
+            XCTAssertEqual(result.status, 0, "\(step): \(result.errors)")
             try Self.assertEqual(postgres, cli, seed: seed, step: step)
             // The script records the token it ends with, as the state file does (the exactly-once recipe).
             let token = try String(contentsOf: state, encoding: .utf8).trimmingCharacters(in: .newlines)
@@ -312,21 +312,12 @@ final class PostgresCLITests: XCTestCase {
 
     private static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
 
-    private static func shell(_ command: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    private static func shell(_ command: String) throws -> ExternalProgram.Result {
+        try ExternalProgram.run("/bin/bash", ["-c", command])
     }
 
     private static func run(_ program: String, _ arguments: [String]) throws {
-        let result = try shell(([program] + arguments).map(shellQuoted).joined(separator: " "))
-        XCTAssertEqual(result.status, 0, result.output)
+        let result = try ExternalProgram.run(program, arguments)
+        XCTAssertEqual(result.status, 0, result.errors)
     }
 }

@@ -24,8 +24,8 @@ final class PostgresCluster {
         folder = try TemporaryFolder("logbook-postgres")
         runAs = getuid() == 0 ? "nobody" : nil
         if let runAs {
-            try Self.run("/bin/chown", ["-R", runAs, folder.url.path])
-            try Self.run("/bin/chmod", ["755", folder.url.path])
+            try ExternalProgram.output(of: "/bin/chown", ["-R", runAs, folder.url.path], environment: Self.environment)
+            try ExternalProgram.output(of: "/bin/chmod", ["755", folder.url.path], environment: Self.environment)
         }
         try server("initdb", ["-D", data, "-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
         try server("pg_ctl", ["-D", data, "-l", folder.url.appendingPathComponent("server.log").path, "-w", "-t", "60", "-o",
@@ -57,10 +57,13 @@ final class PostgresCluster {
     var psqlArguments: [String] { ["-X", "-q", "-h", folder.url.path, "-U", "postgres", "-d", "postgres", "-v", "ON_ERROR_STOP=1"] }
 
     private func psql(_ arguments: [String]) throws -> String {
-        try Self.run("/usr/bin/psql", psqlArguments + arguments)
+        try ExternalProgram.output(of: "/usr/bin/psql", psqlArguments + arguments, environment: Self.environment)
     }
 
     private var data: String { folder.url.appendingPathComponent("data").path }
+
+    /// What `psql` and the tools it needs see: no user settings, UTF-8, a bounded wait to connect.
+    private static let environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PGCONNECT_TIMEOUT": "30"]
 
     /// Runs a server program (initdb, pg_ctl) with `posix_spawn` and `waitpid`, output to a log
     /// file: the server that `pg_ctl start` leaves running inherits descriptors, and Foundation's
@@ -81,12 +84,12 @@ final class PostgresCluster {
         defer { for pointer in environment { free(pointer) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environment)
-        guard spawned == 0 else { throw Failure(description: "cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
+        guard spawned == 0 else { throw ExternalProgram.Failure(description: "cannot start \(command[0]): \(String(cString: strerror(spawned)))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         guard status == 0 else {
             let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(output.suffix(2_000))")
+            throw ExternalProgram.Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(output.suffix(2_000))")
         }
     }
 
@@ -104,34 +107,5 @@ final class PostgresCluster {
                 && FileManager.default.isExecutableFile(atPath: bin.appendingPathComponent("pg_ctl").path) { return bin }
         }
         return nil
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    @discardableResult
-    private static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PGCONNECT_TIMEOUT": "30"]
-        // Both streams to files, and the wait is for the exit, not for the end of a pipe: the server
-        // that pg_ctl starts outlives it and may hold the descriptors it inherited.
-        let files = ["stdout", "stderr"].map { URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("postgres-\($0)-\(UUID().uuidString)") }
-        for file in files { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-        defer { for file in files { try? FileManager.default.removeItem(at: file) } }
-        let handles = try files.map { try FileHandle(forWritingTo: $0) }
-        process.standardOutput = handles[0]
-        process.standardError = handles[1]
-        try process.run()
-        process.waitUntilExit()
-        for handle in handles { try handle.close() }
-        let data = try Data(contentsOf: files[0]), errorData = try Data(contentsOf: files[1])
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "\(program) \(arguments.joined(separator: " ").prefix(300)) exited \(process.terminationStatus): "
-                            + String(decoding: errorData, as: UTF8.self).prefix(2_000))
-        }
-        return String(decoding: data, as: UTF8.self)
     }
 }
