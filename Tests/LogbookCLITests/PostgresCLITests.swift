@@ -121,6 +121,16 @@ final class PostgresCLITests: XCTestCase {
         // A second run with nothing new changes nothing (the record at the token comes again).
         try sync("a repeated run")
 
+        // The README's exactly-once recipe: the token PostgreSQL recorded, not the state file.
+        XCTAssertEqual(try cli.run(["history", "add", "Swim"]).status, 0)
+        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        let recipe = try Self.shell("set -o pipefail; " + Self.shellQuoted(CLIHarness.executable.path) + " --db "
+                                    + Self.shellQuoted(cli.database.path) + " changes --since \"$(" + psql
+                                    + " -At -c \"SELECT token FROM logbook_sources WHERE source = '" + (try Self.source(cli))
+                                    + "'\")\" --format postgres | " + psql)
+        XCTAssertEqual(recipe.status, 0, recipe.errors)
+        try Self.assertEqual(postgres, cli, seed: seed, step: "the exactly-once recipe")
+
         // A run whose output cannot be written keeps the token: the next run ships it all again.
         let token = try String(contentsOf: state, encoding: .utf8)
         XCTAssertEqual(try cli.run(["history", "add", "Lunge"]).status, 0)

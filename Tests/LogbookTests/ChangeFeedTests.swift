@@ -138,6 +138,30 @@ final class ChangeFeedTests: XCTestCase {
         XCTAssertEqual(changed[stored[1].id], stored[1])
     }
 
+    /// The log keeps 90 days unless told otherwise: entries 89 days old survive a writer's open,
+    /// and at 91 days they are pruned and a token at them is refused.
+    func testTheLogKeepsNinetyDaysByDefault() throws {
+        let folder = try TemporaryFolder("logbook-changes")
+        let path = folder.file("feed.sqlite").path
+        let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
+        XCTAssertEqual(try store.changeLogRetentionDays(), 90)
+        let oldest = ChangeToken(logbookID: try store.logbookID(), position: 1, dayMark: 0)
+        _ = try store.history.addDoneExercise("Squat", at: Date(timeIntervalSinceReferenceDate: 0))
+        _ = try store.history.addDoneExercise("Row", at: Date(timeIntervalSinceReferenceDate: 60))  // logged
+        func age(days: Double) throws {
+            try store.underlyingDatabase.write { try $0.run("UPDATE change_log SET at = at - ?", [.real(days * 86_400)]) }
+            _ = try store.history.addDoneExercise("Run", at: Date(timeIntervalSinceReferenceDate: 120))  // a fresh newest entry
+        }
+        try age(days: 89)
+        _ = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)  // a writer's open prunes
+        XCTAssertNoThrow(try store.changes(since: oldest) { _ in })
+        try age(days: 2)
+        _ = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
+        XCTAssertThrowsError(try store.changes(since: oldest) { _ in }) { error in
+            XCTAssertTrue("\(error)".contains("90 days"), "\(error)")
+        }
+    }
+
     /// A token written before day marks (`ID:POSITION`) is answered from the entry migration 0010
     /// left, so a feed that started before the upgrade misses no day stored after it; a token
     /// without a mark from after that entry cannot be answered and is refused.
