@@ -12,6 +12,16 @@ enum ReportOracle {
         case .day: return day.description
         case .month: return String(day.description.prefix(7))
         case .year: return String(day.description.prefix(4))
+        case .week where !(1600...9998).contains(day.year):
+            // Foundation's calendar turns Julian before 1582: ISO 8601's own rule instead, week 1
+            // being the week of January 4th.
+            func weekOneMonday(_ year: Int) -> Int {
+                let january4 = CalendarDay(year: year, month: 1, day: 4)?.dayNumber ?? Int.max
+                return january4 - ((january4 % 7 + 7 + 3) % 7)
+            }
+            let year = day.dayNumber >= weekOneMonday(day.year + 1) ? day.year + 1
+                     : day.dayNumber >= weekOneMonday(day.year) ? day.year : day.year - 1
+            return String(format: "%04d-W%02d", year, (day.dayNumber - weekOneMonday(year)) / 7 + 1)
         case .week:
             var calendar = Calendar(identifier: .iso8601)
             calendar.timeZone = TimeZone(identifier: "UTC")!
@@ -24,12 +34,11 @@ enum ReportOracle {
         let byDay = Dictionary(uniqueKeysWithValues: days.filter { !$0.exercises.isEmpty }.map { ($0.day, $0) })
         var order: [String] = []
         var grouped: [String: [ExerciseDay]] = [:]
-        var day = from
-        while day <= to {
+        for number in from.dayNumber...max(from.dayNumber, to.dayNumber) where from <= to {
+            let day = CalendarDay(dayNumber: number)!
             let period = label(day, period)
             if grouped[period] == nil { order.append(period); grouped[period] = [] }
             if let record = byDay[day] { grouped[period]?.append(record) }
-            day = day.adding(days: 1)!
         }
         return order.sorted().map { period in
             let records = grouped[period] ?? []

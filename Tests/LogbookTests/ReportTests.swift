@@ -62,6 +62,58 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// Every report against the oracle, read from the tallies and counted from the rows, on
+    /// seeded histories at the calendar's edges (0001-01-01, 9999-12-31, year ends, ISO week 53,
+    /// leap days) and random ranges that cut periods, hold none whole, or are left open.
+    /// `LOGBOOK_REPORT_SEED` repeats a run; `LOGBOOK_PROPERTY_SCALE` makes it longer.
+    func testEveryReportMatchesTheOracleOnRandomRangesAtTheCalendarsEdges() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_REPORT_SEED", default: 2_111))
+        let centres = ["0001-01-01", "0001-12-20", "1582-10-10", "2020-12-28", "2024-02-29", "2026-12-31", "9999-12-31"]
+            .map { CalendarDay($0)! }
+        for round in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let centre = random.pick(centres).dayNumber
+            let span = (max(CalendarDay.first.dayNumber, centre - random.int(0...80)))...(min(CalendarDay.last.dayNumber, centre + random.int(0...80)))
+            var days: [ExerciseDay] = []
+            for number in span where random.chance(0.6) {
+                let day = CalendarDay(dayNumber: number)!
+                days.append(ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: day,
+                                        exercises: (0..<random.int(1...4)).map { _ in random.pick(names) }))
+            }
+            guard let recordedFirst = days.first?.day, let recordedLast = days.last?.day else { continue }
+            let test = try store(with: days)
+            func randomBound() -> CalendarDay? {
+                random.chance(0.25) ? nil : CalendarDay(dayNumber: random.int((span.lowerBound - 5)...(span.upperBound + 5)))
+            }
+            for tallied in [true, false] {
+                if !tallied {
+                    // A day marked for a recount: the reports count the rows until Logbook next writes.
+                    try test.store.database.write { try $0.execute("INSERT INTO exercise_tallies_stale (day) VALUES ('2000-01-01')") }
+                }
+                XCTAssertEqual(try test.store.reports.readsTallies(), tallied)
+                for _ in 0..<6 {
+                    let (from, to) = (randomBound(), randomBound())
+                    let context = "round \(round), \(tallied ? "tallied" : "counted"), \(from?.description ?? "nil")...\(to?.description ?? "nil")"
+                    let first = from ?? recordedFirst, last = to ?? recordedLast
+                    for period in ReportPeriod.allCases {
+                        let expected = first <= last ? ReportOracle.history(days, period, from: first, to: last) : []
+                        XCTAssertEqual(try test.store.reports.history(by: period, from: from, to: to), expected, "\(context) by \(period)")
+                    }
+                    let inRange = days.filter { (from ?? .first) <= $0.day && $0.day <= (to ?? .last) }
+                    XCTAssertEqual(try test.store.reports.exercises(from: from, to: to), ReportOracle.exercises(inRange), "\(context) exercises")
+                    let asOf = randomBound() ?? recordedLast
+                    let runs = self.runs(inRange.map(\.day).filter { $0 <= asOf })
+                    let length = { (run: (first: CalendarDay, last: CalendarDay)) in run.last.dayNumber - run.first.dayNumber + 1 }
+                    let longest = runs.max { length($0) != length($1) ? length($0) < length($1) : $0.first < $1.first }
+                    let current = runs.last.flatMap { asOf.dayNumber - $0.last.dayNumber <= 1 ? length($0) : nil } ?? 0
+                    let streaks = try test.store.reports.streaks(from: from, to: to, asOf: asOf)
+                    XCTAssertEqual([streaks.currentStreak, streaks.longestStreak], [current, longest.map(length) ?? 0], "\(context) as of \(asOf)")
+                    XCTAssertEqual(streaks.longestStart, longest?.first, context)
+                    XCTAssertEqual(streaks.longestEnd, longest?.last, context)
+                }
+            }
+        }
+    }
+
     func testEmptyPeriodsInsideTheRangeHaveZeros() throws {
         let test = try store(with: [ExerciseDay(date: Date(), day: CalendarDay("2026-03-15")!, exercises: ["Squat"])])
         var rows: [HistoryReportRow] = []

@@ -27,10 +27,24 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: some StringProtocol) {
-        var reader = DigitReader(bytes: Array(text.utf8))
-        guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
-              let day = reader.number(2), reader.isAtEnd else { return nil }
-        self.init(year: year, month: month, day: day)
+        // Byte by byte, with no copy: reports and fetches read a day per row.
+        guard text.utf8.count == 10 else { return nil }
+        var fields = (year: 0, month: 0, day: 0), position = 0
+        for byte in text.utf8 {
+            defer { position += 1 }
+            if position == 4 || position == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            switch position {
+            case ..<4: fields.year = fields.year * 10 + digit
+            case ..<7: fields.month = fields.month * 10 + digit
+            default: fields.day = fields.day * 10 + digit
+            }
+        }
+        self.init(year: fields.year, month: fields.month, day: fields.day)
     }
 
     /// The day that `date` falls on in `timeZone` (what a wall calendar there showed at that
@@ -100,10 +114,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     public var description: String {
         String(unsafeUninitializedCapacity: 10) { buffer in
             var index = 0
-            for (value, width) in [(year, 4), (month, 2), (day, 2)] {
-                if index > 0 { buffer[index] = UInt8(ascii: "-"); index += 1 }
-                writeDigits(value, width: width, into: buffer, at: &index)
-            }
+            writeDigits(year, width: 4, into: buffer, at: &index)
+            buffer[index] = UInt8(ascii: "-")
+            index += 1
+            writeDigits(month, width: 2, into: buffer, at: &index)
+            buffer[index] = UInt8(ascii: "-")
+            index += 1
+            writeDigits(day, width: 2, into: buffer, at: &index)
             return index
         }
     }

@@ -1,38 +1,5 @@
 import Foundation
 
-/// How `report history` groups days.
-public enum ReportPeriod: String, Sendable, CaseIterable {
-    /// `2026-01-31`
-    case day
-    /// ISO 8601 weeks, Monday first: `2026-W05`
-    case week
-    /// `2026-01`
-    case month
-    /// `2026`
-    case year
-
-    /// The first day of the period a report labels `label` (`2026-01-31`, `2026-W05`, `2026-01`,
-    /// `2026`), or nil for text that is no such label.
-    public static func firstDay(ofPeriod label: String) -> CalendarDay? {
-        let parts = label.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, first.count == 4, let year = Int(first) else { return nil }
-        switch parts.count {
-        case 1:
-            return CalendarDay(year: year, month: 1, day: 1)
-        case 2 where parts[1].hasPrefix("W"):
-            // ISO 8601: week 1 is the week holding January 4th; weeks start on Monday.
-            guard parts[1].count == 3, let week = Int(parts[1].dropFirst()), (1...53).contains(week),
-                  let january4 = CalendarDay(year: year, month: 1, day: 4) else { return nil }
-            return january4.adding(days: 7 * (week - 1) - january4.daysSinceMonday)
-        case 2:
-            guard parts[1].count == 2, let month = Int(parts[1]) else { return nil }
-            return CalendarDay(year: year, month: month, day: 1)
-        default:
-            return CalendarDay(label)
-        }
-    }
-}
-
 /// One period of `report history`.
 public struct HistoryReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The period's label, as ``ReportPeriod`` shows: `2026-01-31`, `2026-W05` (the ISO week belongs to the

@@ -14,29 +14,74 @@ public struct Reports: Sendable {
 
     /// Activity per period from `from` to `to` (default: the first to the last recorded day).
     /// Periods inside the range with no exercise appear with zeros.
+    ///
+    /// Days come from the day totals, whole weeks, months and years from the period totals, and a
+    /// first or last period that the range cuts is counted from the exercise rows of its days in
+    /// the range; when the tallies are behind the rows, everything is counted from the rows.
     public func history(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
                         _ body: (HistoryReportRow) throws -> Void) throws {
         try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.history(period, tallied: try ExerciseTallies.areCurrent(in: connection)))
-            defer { statement.reset() }
-            try statement.bind(from, at: 1)
-            try statement.bind(to, at: 2)
-            while try statement.step() {
-                try body(HistoryReportRow(period: try statement.column(0), activeDays: try statement.column(1),
-                                          exercises: try statement.column(2), distinctExercises: try statement.column(3),
-                                          topExercise: try statement.column(4)))
+            let bounds = try connection.cachedStatement(ReportSQL.historyBounds)
+            defer { bounds.reset() }
+            try bounds.bind(from, at: 1)
+            try bounds.bind(to, at: 2)
+            guard try bounds.step(), let first: CalendarDay = try bounds.column(0), let last: CalendarDay = try bounds.column(1),
+                  first <= last else { return }
+            bounds.reset()
+            var calendar = HistoryCalendar(period, from: first, through: last)
+            for (sql, range) in try Self.historyQueries(period, from: first, through: last, in: connection) {
+                let statement = try connection.cachedStatement(sql)
+                defer { statement.reset() }
+                try statement.bind(range.lowerBound, at: 1)
+                try statement.bind(range.upperBound, at: 2)
+                while try statement.step() {
+                    try calendar.add(start: try statement.column(0), activeDays: try statement.column(1), exercises: try statement.column(2),
+                                     distinctExercises: try statement.column(3), topExercise: try statement.column(4), to: body)
+                }
             }
+            try calendar.finish(to: body)
         }
     }
 
+    /// The queries of a history report over `first...last` and the days each covers, in order.
+    private static func historyQueries(_ period: ReportPeriod, from first: CalendarDay, through last: CalendarDay,
+                                       in connection: Connection) throws -> [(sql: String, days: ClosedRange<CalendarDay>)] {
+        guard try ExerciseTallies.areCurrent(in: connection) else {
+            return [(ReportSQL.countedHistory(period, tallied: false), first...last)]
+        }
+        guard let whole = period == .day ? first...last : period.wholePeriods(from: first, through: last) else {
+            return [(ReportSQL.countedHistory(period, tallied: true), first...last)]
+        }
+        var queries = [(ReportSQL.talliedHistory(period), whole)]
+        if first < whole.lowerBound, let end = whole.lowerBound.adding(days: -1) {
+            queries.insert((ReportSQL.countedHistory(period, tallied: true), first...end), at: 0)
+        }
+        if whole.upperBound < last, let start = whole.upperBound.adding(days: 1) {
+            queries.append((ReportSQL.countedHistory(period, tallied: true), start...last))
+        }
+        return queries
+    }
+
     /// Every exercise name with how often and on how many days it was done, most done first.
+    ///
+    /// Whole years inside the range come from the year tallies, other whole months from the month
+    /// tallies, the days left from the exercise rows; when the tallies are behind the rows,
+    /// everything is counted from the rows.
     public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                           _ body: (ExerciseReportRow) throws -> Void) throws {
+        let first = from ?? .first, last = to ?? .last
         try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.exercises(tallied: try ExerciseTallies.areCurrent(in: connection)))
+            let tallied = try ExerciseTallies.areCurrent(in: connection)
+            let statement = try connection.cachedStatement(ReportSQL.exercises(tallied: tallied))
             defer { statement.reset() }
-            try statement.bind(from, at: 1)
-            try statement.bind(to, at: 2)
+            try statement.bind(first, at: 1)
+            try statement.bind(last, at: 2)
+            let years = tallied ? ReportPeriod.year.wholePeriods(from: first, through: last) : nil
+            try statement.bind(years.map { String($0.lowerBound.description.prefix(4)) }, at: 3)
+            try statement.bind(years.map { String($0.upperBound.description.prefix(4)) }, at: 4)
+            let months = tallied ? ReportPeriod.month.wholePeriods(from: first, through: last) : nil
+            try statement.bind(months?.lowerBound, at: 5)
+            try statement.bind(months?.upperBound, at: 6)
             while try statement.step() {
                 try body(ExerciseReportRow(exercise: try statement.column(0), count: try statement.column(1),
                                            days: try statement.column(2), firstDay: try statement.column(3),
@@ -50,16 +95,14 @@ public struct Reports: Sendable {
     public func streaks(from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay? = nil) throws -> StreakReport {
         let asOf = asOf ?? CalendarDay(Date(), in: timeZone)
         return try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.streaks)
+            let statement = try connection.cachedStatement(ReportSQL.streakDays)
             defer { statement.reset() }
             try statement.bind(from, at: 1)
             try statement.bind(to, at: 2)
             try statement.bind(asOf, at: 3)
-            guard try statement.step() else {
-                return StreakReport(currentStreak: 0, longestStreak: 0, longestStart: nil, longestEnd: nil, asOf: asOf)
-            }
-            return StreakReport(currentStreak: try statement.column(0), longestStreak: try statement.column(1),
-                                longestStart: try statement.column(2), longestEnd: try statement.column(3), asOf: asOf)
+            var runs = StreakRuns()
+            while try statement.step() { runs.add(try statement.column(0)) }
+            return runs.report(asOf: asOf)
         }
     }
 

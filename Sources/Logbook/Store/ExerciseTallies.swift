@@ -1,23 +1,25 @@
 import Foundation
 import SQLiteQuery
 
-/// Keeps `exercise_weeks`, `exercise_months` (migration 0004) and `exercise_day_totals` (0005)
-/// equal to what the exercises table says, within the writing transaction: every history write
-/// ends with ``apply(in:)``.
+/// Keeps `exercise_weeks`, `exercise_months` (migration 0004), `exercise_day_totals` (0005),
+/// `exercise_years` and `exercise_period_totals` (0011) equal to what the exercises table says,
+/// within the writing transaction: every history write ends with ``apply(in:)``.
 ///
 /// A new day's totals are written at once, and its exercises are counted here in memory
-/// (``addNewDay(_:in:)``) and added to the week and month tables in one pass at the end, which
-/// keeps bulk imports cheap. Every other change marks its day in
+/// (``addNewDay(_:in:)``) and added to the week, month and year tables in one pass at the end,
+/// then the totals of each period they touched are recomputed (``PeriodTotals``), which keeps
+/// bulk imports cheap. Every other change marks its day in
 /// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
-/// exercises); ``apply(in:)`` then recounts those days' weeks and months from the exercises
+/// exercises); ``apply(in:)`` then recounts those days' weeks, months and years from the exercises
 /// table, after the additions, so a day both added and changed ends up counted once.
 ///
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
 /// done, the smallest name key (in UTF-8 byte order) among equals, shown in its smallest spelling.
 struct ExerciseTallies {
     private struct Key: Hashable {
-        /// The week's Monday or the month's first day, as a day number.
-        let period: Int
+        let period: ReportPeriod
+        /// The period's first day.
+        let start: CalendarDay
         let nameKey: String
     }
 
@@ -38,11 +40,10 @@ struct ExerciseTallies {
         }
     }
 
-    private var weeks: [Key: Tally] = [:]
-    private var months: [Key: Tally] = [:]
+    private var pending: [Key: Tally] = [:]
 
-    /// Counts in memory at most this many week and month rows before writing them, so that the
-    /// memory of a bulk import stays flat however long the history.
+    /// Counts in memory at most this many week, month and year rows before writing them, so that
+    /// the memory of a bulk import stays flat however long the history.
     private static let pendingLimit = 2_000
 
     /// Counts the exercises of a day record that did not exist before this transaction.
@@ -50,7 +51,7 @@ struct ExerciseTallies {
         let names = Self.distinctNames(record.exercises)
         try Self.writeTotals(of: record.day, names, in: connection)
         count(names, on: record.day)
-        if weeks.count + months.count > Self.pendingLimit { try writeAdditions(in: connection) }
+        if pending.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
     /// Writes the day's row of `exercise_day_totals`. (A day replaced in this transaction has a
@@ -71,13 +72,12 @@ struct ExerciseTallies {
     }
 
     private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
-        let week = day.dayNumber - day.daysSinceMonday
-        let month = day.dayNumber - (day.day - 1)
-        for (nameKey, name, count) in names {
-            weeks[Key(period: week, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
-                .add(name: name, count: count, on: day)
-            months[Key(period: month, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
-                .add(name: name, count: count, on: day)
+        for period in ReportPeriod.tallied {
+            let start = period.start(of: day)
+            for (nameKey, name, count) in names {
+                pending[Key(period: period, start: start, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
+                    .add(name: name, count: count, on: day)
+            }
         }
     }
 
@@ -87,11 +87,29 @@ struct ExerciseTallies {
         try Self.recountStaleDays(in: connection)
     }
 
+    /// Adds the counted tallies to their tables, period by period so that each B-tree is written
+    /// front to back, then recomputes the totals of every period they touched.
     private mutating func writeAdditions(in connection: Connection) throws {
-        try upsert(weeks, Self.addToWeek, withDays: false, in: connection)
-        try upsert(months, Self.addToMonth, withDays: true, in: connection)
-        weeks = [:]
-        months = [:]
+        guard !pending.isEmpty else { return }
+        let ordered = pending.sorted { $0.key.start < $1.key.start }
+        for period in ReportPeriod.tallied {
+            let statement = try connection.cachedStatement(Self.addition(to: period))
+            for (key, tally) in ordered where key.period == period {
+                try statement.bind(key.start, at: 1)
+                try statement.bind(key.nameKey, at: 2)
+                try statement.bind(tally.name, at: 3)
+                try statement.bind(tally.exercises, at: 4)
+                if period.talliesDays {
+                    try statement.bind(tally.days, at: 5)
+                    try statement.bind(tally.firstDay, at: 6)
+                    try statement.bind(tally.lastDay, at: 7)
+                }
+                try statement.execute()
+            }
+        }
+        let touched = Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) })
+        try PeriodTotals.refresh(touched, in: connection)
+        pending = [:]
     }
 
     /// Marks the day with row key `dayKey` stale, for a change the triggers do not see.
@@ -100,7 +118,7 @@ struct ExerciseTallies {
                            [.integer(dayKey)])
     }
 
-    /// Recounts every day, week and month from the exercises table, as after exercise rows that
+    /// Recounts every day, week, month and year from the exercises table, as after exercise rows that
     /// another program inserted (which no trigger sees): `Logbook.repair(dryRun:)`. Logs the days
     /// those rows changed first (``UnloggedDayChanges``).
     static func rebuild(in connection: Connection) throws {
@@ -108,6 +126,8 @@ struct ExerciseTallies {
         try connection.execute("""
             DELETE FROM exercise_weeks;
             DELETE FROM exercise_months;
+            DELETE FROM exercise_years;
+            DELETE FROM exercise_period_totals;
             DELETE FROM exercise_day_totals;
             INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
             """)
@@ -117,41 +137,43 @@ struct ExerciseTallies {
     /// For each derived table, how many of its rows differ from a recount of the exercises table
     /// (rows missing, extra or with other values); every count 0 when they agree.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
+        let recounts = ReportPeriod.tallied.map { period in
+            "\(period.rawValue)s AS (\(tallyCounts(period, days: "exercise_days")))"
+        }
+        let periodTotals = ReportPeriod.tallied.map { period in
+            PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
+                                days: "(SELECT day FROM days)")
+        }.joined(separator: " UNION ALL ")
+        let differences = [("exercise_weeks", "weeks", "week, name_key, name, exercises"), ("exercise_months", "months", "*"),
+                           ("exercise_years", "years", "*"), ("exercise_day_totals", "days", "*"),
+                           ("exercise_period_totals", "period_totals", "*")].map { table, recount, columns in
+            """
+            (SELECT count(*) FROM (SELECT * FROM \(recount) EXCEPT SELECT \(columns) FROM \(table)))
+            + (SELECT count(*) FROM (SELECT \(columns) FROM \(table) EXCEPT SELECT * FROM \(recount)))
+            """
+        }
         let statement = try connection.cachedStatement("""
-            WITH weeks AS (\(weekCounts(days: "exercise_days"))), months AS (\(monthCounts(days: "exercise_days"))),
-                 days AS (\(dayTotals(days: "exercise_days")))
-            SELECT (SELECT count(*) FROM (SELECT * FROM weeks EXCEPT SELECT week, name_key, name, exercises FROM exercise_weeks))
-                 + (SELECT count(*) FROM (SELECT week, name_key, name, exercises FROM exercise_weeks EXCEPT SELECT * FROM weeks)),
-                   (SELECT count(*) FROM (SELECT * FROM months EXCEPT SELECT * FROM exercise_months))
-                 + (SELECT count(*) FROM (SELECT * FROM exercise_months EXCEPT SELECT * FROM months)),
-                   (SELECT count(*) FROM (SELECT * FROM days EXCEPT SELECT * FROM exercise_day_totals))
-                 + (SELECT count(*) FROM (SELECT * FROM exercise_day_totals EXCEPT SELECT * FROM days))
+            WITH \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
+                 period_totals AS (\(periodTotals))
+            SELECT \(differences.joined(separator: ", "))
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return [("exercise_weeks", try statement.column(0)), ("exercise_months", try statement.column(1)),
-                ("exercise_day_totals", try statement.column(2))]
+        return try ["exercise_weeks", "exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals"]
+            .enumerated().map { ($1, try statement.column($0)) }
     }
 
     // MARK: SQL
 
-    /// The Monday on or before the day in the text column `day`, as SQL.
-    static func weekStart(of day: String) -> String { "date(\(day), '-6 days', 'weekday 1')" }
-
-    /// Week counts of the days in the `days` relation (columns `pk`, `day`), as rows of `exercise_weeks`.
-    private static func weekCounts(days: String) -> String {
-        """
-        SELECT \(weekStart(of: "d.day")), e.name_key, min(e.name), count(*)
-        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
-        """
-    }
-
-    /// Month counts of the days in the `days` relation, as rows of `exercise_months`.
-    private static func monthCounts(days: String) -> String {
-        """
-        SELECT substr(d.day, 1, 7), e.name_key, min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
-        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
-        """
+    /// The tally rows of `period` (a week, month or year) that the days in the `days` relation
+    /// (columns `pk`, `day`) make, counted from their exercise rows: rows of the period's table.
+    private static func tallyCounts(_ period: ReportPeriod, days: String) -> String {
+        let key = period.tallyKey(ofStart: period.startSQL(of: "d.day"))
+        let dayColumns = period.talliesDays ? ", count(DISTINCT d.pk) AS days, min(d.day) AS first_day, max(d.day) AS last_day" : ""
+        return """
+            SELECT \(key) AS key, e.name_key, min(e.name) AS name, count(*) AS exercises\(dayColumns)
+            FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
+            """
     }
 
     /// Totals of the days in the `days` relation, as rows of `exercise_day_totals`.
@@ -200,61 +222,56 @@ struct ExerciseTallies {
             WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
               AND name_key IS NOT swift_key(name)
             """)
-        // Every day of every stale week and month, found through the day index.
+        // Every day of every stale week, month and year, found through the day index.
+        for period in ReportPeriod.tallied {
+            let columns = "\(period.tallyColumn), name_key, name, exercises" + (period.talliesDays ? ", days, first_day, last_day" : "")
+            let start = period.startSQL(of: "day")
+            try connection.execute("""
+                DELETE FROM \(period.tallyTable)
+                WHERE \(period.tallyColumn) IN (SELECT \(period.tallyKey(ofStart: start)) FROM exercise_tallies_stale);
+                INSERT INTO \(period.tallyTable) (\(columns)) \(tallyCounts(period, days: """
+                    (SELECT d.pk, d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS s
+                     JOIN exercise_days AS d ON d.day BETWEEN s.start AND \(period.endSQL(ofStart: "s.start")))
+                    """));
+                """)
+        }
         try connection.execute("""
-            DELETE FROM exercise_weeks WHERE week IN (SELECT \(weekStart(of: "day")) FROM exercise_tallies_stale);
-            INSERT INTO exercise_weeks (week, name_key, name, exercises) \(weekCounts(days: """
-                (SELECT d.pk, d.day FROM (SELECT DISTINCT \(weekStart(of: "day")) AS week FROM exercise_tallies_stale) AS s
-                 JOIN exercise_days AS d ON d.day BETWEEN s.week AND date(s.week, '+6 days'))
-                """));
-            DELETE FROM exercise_months WHERE month IN (SELECT substr(day, 1, 7) FROM exercise_tallies_stale);
-            INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day) \(monthCounts(days: """
-                (SELECT d.pk, d.day FROM (SELECT DISTINCT substr(day, 1, 7) AS month FROM exercise_tallies_stale) AS s
-                 JOIN exercise_days AS d ON d.day BETWEEN s.month || '-01' AND s.month || '-31')
-                """));
             DELETE FROM exercise_day_totals WHERE day IN (SELECT day FROM exercise_tallies_stale);
             INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) \(dayTotals(days: """
                 (SELECT d.pk, d.day FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
                 """));
-            DELETE FROM exercise_tallies_stale;
             """)
+        var stalePeriods = Set<PeriodStart>()
+        let staleDays = try connection.cachedStatement("SELECT day FROM exercise_tallies_stale")
+        defer { staleDays.reset() }
+        while try staleDays.step() {
+            let day: CalendarDay = try staleDays.column(0)
+            for period in ReportPeriod.tallied { stalePeriods.insert(PeriodStart(period: period, start: period.start(of: day))) }
+        }
+        staleDays.reset()
+        try PeriodTotals.refresh(stalePeriods, in: connection)
+        try connection.execute("DELETE FROM exercise_tallies_stale")
     }
 
-    private static let addToWeek = """
-        INSERT INTO exercise_weeks (week, name_key, name, exercises) VALUES (?1, ?2, ?3, ?4)
-        ON CONFLICT (week, name_key) DO UPDATE SET name = min(name, excluded.name), exercises = exercises + excluded.exercises
-        """
-
-    private static let addToMonth = """
-        INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day)
-        VALUES (substr(?1, 1, 7), ?2, ?3, ?4, ?5, ?6, ?7)
-        ON CONFLICT (month, name_key) DO UPDATE SET name = min(name, excluded.name),
-            exercises = exercises + excluded.exercises, days = days + excluded.days,
-            first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
-        """
-
-    /// Upserts period by period, so the B-tree is written front to back. `withDays`: the statement
-    /// also takes the days and the first and last day (months).
-    private func upsert(_ tallies: [Key: Tally], _ sql: String, withDays: Bool, in connection: Connection) throws {
-        guard !tallies.isEmpty else { return }
-        let statement = try connection.cachedStatement(sql)
-        var period: Int?, periodText: String?
-        for (key, tally) in tallies.sorted(by: { $0.key.period < $1.key.period }) {
-            if key.period != period {
-                period = key.period
-                periodText = CalendarDay(dayNumber: key.period)?.description
-            }
-            try statement.bind(periodText, at: 1)
-            try statement.bind(key.nameKey, at: 2)
-            try statement.bind(tally.name, at: 3)
-            try statement.bind(tally.exercises, at: 4)
-            if withDays {
-                try statement.bind(tally.days, at: 5)
-                try statement.bind(tally.firstDay, at: 6)
-                try statement.bind(tally.lastDay, at: 7)
-            }
-            try statement.execute()
+    /// The upsert that adds a count of one name to a period's tally row: `?1` the period's first
+    /// day, `?2` the name key, `?3` the spelling, `?4` the count; for months and years `?5` the
+    /// days, `?6` and `?7` the first and last of them.
+    private static func addition(to period: ReportPeriod) -> String {
+        let key = period.tallyKey(ofStart: "?1")
+        if !period.talliesDays {
+            return """
+                INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises) VALUES (\(key), ?2, ?3, ?4)
+                ON CONFLICT (\(period.tallyColumn), name_key) DO UPDATE SET name = min(name, excluded.name),
+                    exercises = exercises + excluded.exercises
+                """
         }
+        return """
+            INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day)
+            VALUES (\(key), ?2, ?3, ?4, ?5, ?6, ?7)
+            ON CONFLICT (\(period.tallyColumn), name_key) DO UPDATE SET name = min(name, excluded.name),
+                exercises = exercises + excluded.exercises, days = days + excluded.days,
+                first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
+            """
     }
 
     /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.

@@ -1,0 +1,31 @@
+/// The runs of consecutive days in a list of days given in order, as `report streaks` counts them:
+/// one pass, no sort.
+struct StreakRuns {
+    private var current: (first: CalendarDay, last: CalendarDay, length: Int)?
+    private var longest: (first: CalendarDay, last: CalendarDay, length: Int)?
+
+    /// Adds the next day, later than every day added before.
+    mutating func add(_ day: CalendarDay) {
+        if let run = current, run.last.dayNumber + 1 == day.dayNumber {
+            current = (run.first, day, run.length + 1)
+        } else {
+            closeRun()
+            current = (day, day, 1)
+        }
+    }
+
+    /// The streaks as of `asOf`, on or after every day added: the current one is the last run
+    /// when it ends on `asOf` or the day before; the longest is the latest of the longest runs.
+    mutating func report(asOf: CalendarDay) -> StreakReport {
+        let last = current
+        closeRun()
+        let alive = last.map { asOf.dayNumber - $0.last.dayNumber <= 1 } ?? false
+        return StreakReport(currentStreak: alive ? last?.length ?? 0 : 0, longestStreak: longest?.length ?? 0,
+                            longestStart: longest?.first, longestEnd: longest?.last, asOf: asOf)
+    }
+
+    private mutating func closeRun() {
+        if let run = current, run.length >= longest?.length ?? 0 { longest = run }
+        current = nil
+    }
+}
