@@ -1,9 +1,9 @@
 import Foundation
 import SQLiteQuery
 
-/// The reports of `logbook report`, for app code: each is one SQL query run in the database
-/// (aggregates, window functions, a recursive CTE for the calendar), its rows handed over as
-/// they are stepped. Ranges are inclusive calendar days.
+/// The reports of `logbook report`, for app code: each reads the tallies (one row per period
+/// printed) or runs its aggregates in the database, its rows handed over as they are stepped.
+/// Ranges are inclusive calendar days.
 ///
 /// Reports are exact whoever wrote the file: when another program's writes left the tallies
 /// behind the exercise rows, the history and exercise reports count the rows themselves (slower)
