@@ -15,6 +15,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
         ("Store/ExerciseTallies.swift", "struct Key: Hashable", "keyed by NFC keys: distinct NFC strings are never canonically equal"),
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
+        ("Store/ExerciseTallies.swift", "nameIndexes: [String: Int]", "NFC name keys, as Key above"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),

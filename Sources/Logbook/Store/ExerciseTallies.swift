@@ -20,7 +20,8 @@ struct ExerciseTallies {
         let period: ReportPeriod
         /// The period's first day.
         let start: CalendarDay
-        let nameKey: String
+        /// The name key's index in `nameKeys`: one string hash per name and day, not one per period.
+        let name: Int
     }
 
     private struct Tally {
@@ -41,6 +42,9 @@ struct ExerciseTallies {
     }
 
     private var pending: [Key: Tally] = [:]
+    /// The name keys of `pending`, each once.
+    private var nameKeys: [String] = []
+    private var nameIndexes: [String: Int] = [:]
 
     /// Counts in memory at most this many week, month and year rows before writing them, so that
     /// the memory of a bulk import stays flat however long the history.
@@ -57,9 +61,7 @@ struct ExerciseTallies {
     /// Writes the day's row of `exercise_day_totals`. (A day replaced in this transaction has a
     /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
     private static func writeTotals(of day: CalendarDay, _ names: [DistinctName], in connection: Connection) throws {
-        let mostDone = names.min { $0.count != $1.count ? $0.count > $1.count
-                                                        : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        guard let mostDone else { return }
+        guard let mostDone = mostDone(names) else { return }
         let statement = try connection.cachedStatement("""
             INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise)
             VALUES (?, ?, ?, ?)
@@ -72,10 +74,16 @@ struct ExerciseTallies {
     }
 
     private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
+        let indexes = names.map { name in
+            if let index = nameIndexes[name.key] { return index }
+            nameKeys.append(name.key)
+            nameIndexes[name.key] = nameKeys.count - 1
+            return nameKeys.count - 1
+        }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
-            for (nameKey, name, count) in names {
-                pending[Key(period: period, start: start, nameKey: nameKey), default: Tally(name: name, firstDay: day, lastDay: day)]
+            for (index, (_, name, count)) in zip(indexes, names) {
+                pending[Key(period: period, start: start, name: index), default: Tally(name: name, firstDay: day, lastDay: day)]
                     .add(name: name, count: count, on: day)
             }
         }
@@ -96,7 +104,7 @@ struct ExerciseTallies {
             let statement = try connection.cachedStatement(Self.addition(to: period))
             for (key, tally) in ordered where key.period == period {
                 try statement.bind(key.start, at: 1)
-                try statement.bind(key.nameKey, at: 2)
+                try statement.bind(nameKeys[key.name], at: 2)
                 try statement.bind(tally.name, at: 3)
                 try statement.bind(tally.exercises, at: 4)
                 if period.talliesDays {
@@ -109,7 +117,9 @@ struct ExerciseTallies {
         }
         let touched = Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) })
         try PeriodTotals.refresh(touched, in: connection)
-        pending = [:]
+        pending.removeAll(keepingCapacity: true)
+        nameKeys.removeAll(keepingCapacity: true)
+        nameIndexes.removeAll(keepingCapacity: true)
     }
 
     /// Marks the day with row key `dayKey` stale, for a change the triggers do not see.
@@ -275,7 +285,13 @@ struct ExerciseTallies {
     }
 
     /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.
-    private typealias DistinctName = (key: String, name: String, count: Int)
+    typealias DistinctName = (key: String, name: String, count: Int)
+
+    /// The top exercise of a day or period: the most done, the smallest name key (in UTF-8 byte
+    /// order, as SQLite compares text) among equals; nil for none.
+    static func mostDone(_ names: [DistinctName]) -> DistinctName? {
+        names.min { $0.count != $1.count ? $0.count > $1.count : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    }
 
     /// Each distinct name key of `names` with its smallest spelling and how often it occurs.
     private static func distinctNames(_ names: [String]) -> [DistinctName] {

@@ -2,7 +2,7 @@ import SQLiteQuery
 
 /// `exercise_period_totals` (migration 0011): each week, month and year as a whole (active days,
 /// exercises, different names, the top one), recomputed from the tally table of the period and
-/// the day totals whenever ``ExerciseTallies`` changes them, so that a history report reads one
+/// its days whenever ``ExerciseTallies`` changes them, so that a history report reads one
 /// row per period it prints.
 enum PeriodTotals {
     /// Recomputes the totals of each period of `periods`, in order.
@@ -12,22 +12,37 @@ enum PeriodTotals {
         }
     }
 
-    /// Recomputes the totals of the `period` that starts on `start` from its tally rows and the
-    /// day totals; removes them when the period has no exercise left.
-    static func refresh(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws {
-        let remove = try connection.cachedStatement("DELETE FROM exercise_period_totals WHERE period = ? AND start = ?")
-        try remove.bind(period.rawValue, at: 1)
-        try remove.bind(start, at: 2)
-        try remove.execute()
-        let insert = try connection.cachedStatement("""
-            INSERT INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise)
-            \(totals(period, names: """
-                (SELECT ?1 AS start, name_key, name, exercises FROM \(period.tallyTable)
-                 WHERE \(period.tallyColumn) = \(period.tallyKey(ofStart: "?1")))
-                """, days: "(SELECT day FROM exercise_day_totals WHERE day BETWEEN ?1 AND ?2)"))
+    /// Recomputes the totals of the `period` that starts on `start` from its few tally rows (read
+    /// by their primary key) and its days with an exercise row (from the rows themselves, as the
+    /// tallies are: a day another program inserted has no day totals yet); removes them when the
+    /// period has no exercise left. The top exercise is ``ExerciseTallies/mostDone(_:)``, as in
+    /// the day totals and in ``totals(_:names:days:)``.
+    private static func refresh(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws {
+        let tallies = try connection.cachedStatement("""
+            SELECT name_key, name, exercises FROM \(period.tallyTable) WHERE \(period.tallyColumn) = \(period.tallyKey(ofStart: "?1"))
             """)
-        try insert.bind(start, at: 1)
-        try insert.bind(period.end(ofPeriodStartingOn: start), at: 2)
+        defer { tallies.reset() }
+        try tallies.bind(start, at: 1)
+        var names: [ExerciseTallies.DistinctName] = []
+        while try tallies.step() { names.append((try tallies.column(0), try tallies.column(1), try tallies.column(2))) }
+        tallies.reset()
+        guard let top = ExerciseTallies.mostDone(names) else {
+            try connection.run("DELETE FROM exercise_period_totals WHERE period = ? AND start = ?",
+                               [.text(period.rawValue), start.databaseValue])
+            return
+        }
+        let insert = try connection.cachedStatement("""
+            INSERT OR REPLACE INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise)
+            VALUES (?1, ?2, (SELECT count(*) FROM exercise_days AS d
+                             WHERE d.day BETWEEN ?2 AND ?3 AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)),
+                    ?4, ?5, ?6)
+            """)
+        try insert.bind(period.rawValue, at: 1)
+        try insert.bind(start, at: 2)
+        try insert.bind(period.end(ofPeriodStartingOn: start), at: 3)
+        try insert.bind(names.reduce(0) { $0 + $1.count }, at: 4)
+        try insert.bind(names.count, at: 5)
+        try insert.bind(top.name, at: 6)
         try insert.execute()
     }
 
