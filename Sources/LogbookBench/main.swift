@@ -254,6 +254,22 @@ agree(logbookPages == rawPages && rawPages.contains { !$0.isEmpty }, "drafts fet
 report("\(draftFetchCount) draft pages with checklists (#Predicate, 2 sorts, 20)", logbook: logbookDrafts, raw: rawDrafts,
        target: "-")
 
+// MARK: Hostile predicates: nested quantifiers, SQL against fetching everything and evaluating
+
+var worstHostile = 0.0
+for (name, predicate) in HostilePredicates.shapes {
+    let byCreation = [SortDescriptor(\ReleaseDraft.createdAt)]
+    var viaSQL: [ReleaseDraft] = [], inSwift: [ReleaseDraft] = []
+    let sql = try median(runs: runs) { viaSQL = try store.drafts.fetch(FetchDescriptor(predicate: predicate, sortBy: byCreation)) }
+    let evaluated = try median(runs: runs) {
+        inSwift = try store.drafts.fetch(FetchDescriptor(sortBy: byCreation)).filter { try predicate.evaluate($0) }
+    }
+    agree(viaSQL == inSwift, "hostile predicate: \(name)")
+    worstHostile = max(worstHostile, sql / evaluated)
+    report("hostile: \(name) (vs evaluate)", logbook: sql, raw: evaluated, target: "≤ 2x")
+}
+write("hostile-predicates: worst ratio \(String(format: "%.2fx", worstHostile)) (SQL against fetch-all + evaluate)")
+
 // MARK: Reports on the whole history
 
 /// How many rows a streaming report hands to its body.

@@ -27,6 +27,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Reports/ReportRows.swift", "Hashable", "report rows compare as Swift values do, by design; never keys on a byte path"),
         ("SQLiteQuery/Core/Values/DatabaseValue.swift", "Hashable", "value equality in Swift's sense; never a key on a byte path"),
         ("SQLiteQuery/Core/Connection.swift", "registeredCollations: Set<String>", "generated ASCII collation names"),
+        ("SQLiteQuery/Core/Connection.swift", "unchangedValues: [String:", "keys named by code, not data"),
         ("SQLiteQuery/Core/Values/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
         ("SQLiteQuery/Core/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),

@@ -146,4 +146,39 @@ final class ConnectionTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
         XCTAssertEqual(try Connection(path: path).scalar("SELECT x FROM t", as: Int.self), 1)
     }
+
+    /// A value kept while the file is unchanged is computed again after every kind of write: a
+    /// commit by another connection, a row this connection changed (committed or rolled back), a
+    /// write by another process's connection; and never handed out after one.
+    func testAValueKeptWhileTheFileIsUnchangedIsComputedAgainAfterAnyWrite() throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("stamp.sqlite").path
+        let reader = try Connection(path: path), other = try Connection(path: path)
+        try other.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1)")
+        var computations = 0
+        func sum() throws -> Int {
+            try reader.valueWhileUnchanged("sum") {
+                computations += 1
+                return try reader.scalar("SELECT sum(x) FROM t", as: Int.self) ?? 0
+            }
+        }
+        XCTAssertEqual(try sum(), 1)
+        XCTAssertEqual(try sum(), 1)
+        XCTAssertEqual(computations, 1, "nothing changed: kept")
+        try other.execute("INSERT INTO t VALUES (2)")
+        XCTAssertEqual(try sum(), 3, "another connection committed")
+        try reader.execute("INSERT INTO t VALUES (4)")
+        XCTAssertEqual(try sum(), 7, "this connection wrote")
+        try reader.execute("BEGIN; INSERT INTO t VALUES (8); ROLLBACK")
+        XCTAssertEqual(try sum(), 7)
+        XCTAssertEqual(computations, 4, "a rolled-back change computes again too")
+        let sqlite3 = Process()
+        sqlite3.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        sqlite3.arguments = [path, "INSERT INTO t VALUES (16)"]
+        try sqlite3.run()
+        sqlite3.waitUntilExit()
+        XCTAssertEqual(sqlite3.terminationStatus, 0)
+        XCTAssertEqual(try sum(), 23, "another process committed")
+        XCTAssertEqual(try reader.valueWhileUnchanged("count") { try reader.scalar("SELECT count(*) FROM t", as: Int.self) ?? 0 }, 4,
+                       "each key its own value")
+    }
 }

@@ -200,15 +200,18 @@ struct ExerciseTallies {
     /// Whether the tallies and day totals account for every exercise row: no day is marked stale
     /// (every update and delete, by any program, marks its day), and the totals add up to the
     /// rows (an exercise row another program inserted is the one change no trigger sees: an insert
-    /// trigger would cost every import its own rows, measured at 60% more CPU). Costs two counts.
+    /// trigger would cost every import its own rows, measured at 60% more CPU). Costs two counts,
+    /// once per connection until the file changes (``Connection/valueWhileUnchanged(_:_:)``).
     static func areCurrent(in connection: Connection) throws -> Bool {
-        let statement = try connection.cachedStatement("""
-            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
-               AND (SELECT count(*) FROM exercises) = (SELECT coalesce(sum(exercises), 0) FROM exercise_day_totals)
-            """)
-        defer { statement.reset() }
-        guard try statement.step() else { return false }
-        return try statement.column(0, as: Bool.self)
+        try connection.valueWhileUnchanged("ExerciseTallies.areCurrent") {
+            let statement = try connection.cachedStatement("""
+                SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
+                   AND (SELECT count(*) FROM exercises) = (SELECT coalesce(sum(exercises), 0) FROM exercise_day_totals)
+                """)
+            defer { statement.reset() }
+            guard try statement.step() else { return false }
+            return try statement.column(0, as: Bool.self)
+        }
     }
 
     /// Recounts the days, weeks and months of the days marked stale, and clears the marks, after

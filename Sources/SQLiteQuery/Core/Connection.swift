@@ -55,6 +55,8 @@ public final class Connection {
     var hasCommittedChanges = false
     /// Collations registered for sort comparators (see `collationName(for:)`).
     var registeredCollations: Set<String> = []
+    /// The values of ``valueWhileUnchanged(_:_:)`` by key, with the file's stamp when each was computed.
+    var unchangedValues: [String: (stamp: FileStamp, value: Any)] = [:]
 
     /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
     public init(path: String, options: Options = Options()) throws {
