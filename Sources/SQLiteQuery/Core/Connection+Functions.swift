@@ -59,6 +59,23 @@ extension Connection {
         }
     }
 
+    /// `swift_key`, called once or twice per row a text comparison reads, without the generic
+    /// function's argument array and strings where it can: ASCII text (its own key, like every
+    /// value that is not text) is handed back as it is; other text gets
+    /// ``Swift/String/comparisonKey``.
+    private func registerComparisonKeyFunction(options: SQLFunctionOptions) throws {
+        let code = sqlite3_create_function_v2(handle, "swift_key", 1, SQLITE_UTF8 | options.rawValue, nil, { context, _, arguments in
+            guard let context, let argument = arguments?[0] else { return }
+            guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument) else {
+                return sqlite3_result_value(context, argument)
+            }
+            let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
+            if bytes.allSatisfy({ $0 < 0x80 }) { return sqlite3_result_value(context, argument) }
+            DatabaseValue.text(String(decoding: bytes, as: UTF8.self).comparisonKey).setResult(of: context)
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_key") }
+    }
+
     /// Functions every connection has, so that SQL gives the answers Swift gives. The string
     /// functions run the very algorithms `Predicate.evaluate` runs; NULL in gives NULL out.
     ///
@@ -76,10 +93,7 @@ extension Connection {
     ///   instead of silently turning into a REAL or NULL.
     func registerStandardFunctions() throws {
         let pure: SQLFunctionOptions = [.deterministic, .innocuous]
-        try createFunction("swift_key", argumentCount: 1, options: pure) { arguments in
-            guard case .text(let text) = arguments[0] else { return arguments[0] }
-            return .text(text.comparisonKey)
-        }
+        try registerComparisonKeyFunction(options: pure)
         try createTextFunction("swift_contains", argumentCount: 2, options: pure) { texts in
             .integer(try PredicateExpressions.CollectionContainsCollection(
                 base: PredicateExpressions.Value(texts[0]), other: PredicateExpressions.Value(texts[1])
