@@ -93,6 +93,27 @@ final class NoteTagTableTests: XCTestCase {
         }
     }
 
+    /// More records than a cursor's batch, in a descending order, with a condition: every record
+    /// with its own children in order, across batch boundaries; a cursor left early leaves the
+    /// connection usable.
+    func testFetchesLargerThanABatchKeepEveryRecordsChildren() throws {
+        let tags = (0..<7).map { Tag(id: UUID(), name: "tag \($0)") }
+        let count = TableDescription<Note>.batchSize * 2 + 345
+        let notes = (0..<count).map { index in
+            Note(id: UUID(), title: "note \(index)", createdAt: Date(timeIntervalSinceReferenceDate: Double(index)),
+                 tags: (0..<(index % 5)).map { tags[(index + $0) % tags.count] })
+        }
+        try database.write { connection in for note in notes { try Self.notes.insert(note, in: connection) } }
+        try database.read { connection in
+            let expected = notes.filter { $0.tags.count != 2 }.reversed()
+            XCTAssertEqual(try Self.notes.fetchAll(where: "(SELECT count(*) FROM note_tags WHERE note_pk = notes.pk) != 2",
+                                                   orderBy: "notes.created_at DESC", in: connection), Array(expected))
+            let cursor = try Self.notes.cursor(Self.notes.page(orderBy: "notes.created_at"), in: connection)
+            for note in notes.prefix(TableDescription<Note>.batchSize + 10) { XCTAssertEqual(try cursor.next(), note) }
+        }
+        try database.read { connection in XCTAssertEqual(try Self.notes.count(in: connection), count) }
+    }
+
     func testUpdateOfMissingRecordThrowsAndInsertOfDuplicateFails() throws {
         let note = Note(id: UUID(), title: "x", createdAt: Date(), tags: [])
         XCTAssertThrowsError(try database.write { try Self.notes.update(note, in: $0) }) { error in

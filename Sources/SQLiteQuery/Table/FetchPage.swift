@@ -1,6 +1,7 @@
-/// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement and each
-/// child collection's statement are built from the same pieces, so children arrive in the order of
-/// their parents and are read in lockstep, one ordered query per collection.
+/// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement is built
+/// from them, and each child collection's statement from the same pieces restricted to a batch of
+/// parents already read (``restricted(toRowKeys:)``), so children arrive in the order of their
+/// parents and are read in lockstep, one ordered query per collection.
 public struct FetchPage: Sendable {
     /// The parent table.
     public let table: String
@@ -14,8 +15,6 @@ public struct FetchPage: Sendable {
     let orderArguments: [DatabaseValue]
     /// ` LIMIT … OFFSET …` or "".
     let limitSQL: String
-    /// The most parent rows the page holds, or nil for no limit.
-    let limit: Int?
 
     /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
     /// tools and tests can see (and `EXPLAIN`) the SQL a fetch runs.
@@ -24,25 +23,21 @@ public struct FetchPage: Sendable {
     }
 
     /// The same parents in the same order, named by their row keys: what the child statements of a
-    /// page whose parents were already read select from, so that the page's condition, which may
-    /// be costly (functions, subqueries), runs once per fetch instead of once per statement.
+    /// batch of parents already read select from, so that the page's condition, which may be
+    /// costly (functions, nested subqueries), runs once per fetch instead of once per statement.
     func restricted(toRowKeys keys: [Int64]) -> FetchPage {
         FetchPage(table: table, rowKey: rowKey,
                   whereSQL: " WHERE \(table).\(rowKey) IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")",
                   whereArguments: keys.map { .integer($0) }, orderSQL: orderSQL, orderArguments: orderArguments,
-                  limitSQL: "", limit: nil)
+                  limitSQL: "")
     }
 
     /// Child rows joined to their parents in parent order, then `childOrder`:
-    /// `SELECT table.rowKey, <columns> FROM table <joins> WHERE … ORDER BY …, childOrder`.
+    /// `SELECT table.rowKey, <columns> FROM table <joins> WHERE … ORDER BY …, childOrder`. Built on
+    /// a ``restricted(toRowKeys:)`` page, which has no LIMIT.
     func childStatement(columns: String, joins: String, childOrder: String) -> (sql: String, arguments: [DatabaseValue]) {
-        let head = "SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)"
-        if limitSQL.isEmpty {
-            return (head + whereSQL + " ORDER BY \(orderSQL), \(childOrder)", whereArguments + orderArguments)
-        }
-        let page = "SELECT \(table).\(rowKey) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)"
-        return (head + " WHERE \(table).\(rowKey) IN (\(page)) ORDER BY \(orderSQL), \(childOrder)",
-                whereArguments + orderArguments + orderArguments)
+        ("SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)" + whereSQL + " ORDER BY \(orderSQL), \(childOrder)",
+         whereArguments + orderArguments)
     }
 }
 

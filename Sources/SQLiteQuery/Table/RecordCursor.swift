@@ -1,6 +1,10 @@
-/// Steps through the records of a fetch one at a time, each with its child collections, holding
-/// one row of each statement in memory: for listings and exports of any size. (A page of at most
-/// 1,000 records is read whole first, see ``TableDescription/cursor(_:in:)``.)
+/// Steps through the records of a fetch, each with its child collections, holding at most
+/// ``TableDescription/batchSize`` records in memory: for listings and exports of any size.
+///
+/// The parent statement runs once and is stepped as the records are asked for; a table with child
+/// collections reads its parents a batch at a time and selects the batch's children by their row
+/// keys, so the fetch's condition (which may be costly: functions, nested subqueries) runs once,
+/// in the parent statement, whatever the order or size of the fetch.
 ///
 /// ```swift
 /// let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
@@ -8,52 +12,58 @@
 /// ```
 /// Use it inside one read transaction and finish with it before the connection runs other work.
 public final class RecordCursor<Record> {
-    private enum Source {
-        /// Parent rows stepped one at a time, each record's children filled by `readers` in lockstep.
-        case statement(Statement, readers: [any ChildRowReader<Record>], keyColumn: Int, decode: (ElementRow) throws -> Record)
-        /// A page read whole, children included.
-        case records(IndexingIterator<[Record]>)
-    }
-
-    private var source: Source
+    private let statement: Statement
+    private let keyColumn: Int
+    private let decode: (ElementRow) throws -> Record
+    /// Gives a batch of parent records (with their row keys) their child collections; nil for a
+    /// table without any.
+    private let fillChildren: (([(record: Record, key: Int64)]) throws -> [Record])?
+    private let batchSize: Int
+    private var batch: [Record] = []
+    private var position = 0
     private var isDone = false
 
-    init(statement: Statement, readers: [any ChildRowReader<Record>], keyColumn: Int,
-         decode: @escaping (ElementRow) throws -> Record) {
-        source = .statement(statement, readers: readers, keyColumn: keyColumn, decode: decode)
-    }
-
-    /// A cursor over records already read.
-    init(records: [Record]) {
-        source = .records(records.makeIterator())
+    init(statement: Statement, keyColumn: Int, batchSize: Int, decode: @escaping (ElementRow) throws -> Record,
+         fillChildren: (([(record: Record, key: Int64)]) throws -> [Record])?) {
+        self.statement = statement
+        self.keyColumn = keyColumn
+        self.batchSize = batchSize
+        self.decode = decode
+        self.fillChildren = fillChildren
     }
 
     // Once done, the statement was reset and may be in use elsewhere (it is cached): only a cursor
     // dropped before its last row still owns it.
     deinit {
-        if !isDone, case .statement(let statement, _, _, _) = source { statement.reset() }
+        if !isDone { statement.reset() }
     }
 
     /// The next record, or nil after the last.
     public func next() throws -> Record? {
-        guard !isDone else { return nil }
-        switch source {
-        case .records(var iterator):
-            let record = iterator.next()
-            source = .records(iterator)
-            if record == nil { isDone = true }
-            return record
-        case .statement(let statement, let readers, let keyColumn, let decode):
+        if position == batch.count {
+            guard !isDone else { return nil }
+            try readBatch()
+            guard position < batch.count else { return nil }
+        }
+        defer { position += 1 }
+        return batch[position]
+    }
+
+    /// Steps the parent statement for the next records: one at a time without child collections,
+    /// else a batch, then its children.
+    private func readBatch() throws {
+        var parents: [(record: Record, key: Int64)] = []
+        let wanted = fillChildren == nil ? 1 : batchSize
+        while parents.count < wanted {
             guard try statement.step() else {
                 isDone = true
                 statement.reset()
-                return nil
+                break
             }
-            var record = try decode(ElementRow(statement: statement, offset: 0))
-            let key: Int64 = try statement.column(keyColumn)
-            for reader in readers { try fillCollection(reader, &record, parentKey: key) }
-            return record
+            parents.append((try decode(ElementRow(statement: statement, offset: 0)), try statement.column(keyColumn)))
         }
+        batch = try fillChildren.map { try $0(parents) } ?? parents.map(\.record)
+        position = 0
     }
 
     /// Every remaining record.

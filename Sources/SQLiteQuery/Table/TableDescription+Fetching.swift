@@ -1,36 +1,29 @@
 extension TableDescription {
-    /// A cursor over the records of `page`, each with its child collections.
-    ///
-    /// A page of at most 1,000 records (`pageReadFirst`) is read whole first, and its child collections
-    /// are then selected by the records' row keys: the page's condition runs once. Larger or
-    /// unlimited pages stream, the child statements repeating the page's condition, so that memory
-    /// stays flat however many records they hold.
+    /// A cursor over the records of `page`, each with its child collections: the parents stream
+    /// from one statement, and each batch of ``batchSize`` parents has its child collections
+    /// selected by the parents' row keys, so the page's condition runs once and memory stays flat
+    /// however many records the page holds.
     public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
         let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        guard !children.isEmpty, let limit = page.limit, (0...Self.pageReadFirst).contains(limit) else {
-            let readers = try children.map { try $0.makeReader(for: page, in: connection) }
-            return RecordCursor(statement: statement, readers: readers, keyColumn: columns.count, decode: decode)
+        let fillChildren: ([(record: Record, key: Int64)]) throws -> [Record] = { [children] parents in
+            guard !parents.isEmpty else { return [] }
+            let keyed = page.restricted(toRowKeys: parents.map(\.key))
+            let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
+            return try parents.map { parent in
+                var record = parent.record
+                for reader in readers { try fillCollection(reader, &record, parentKey: parent.key) }
+                return record
+            }
         }
-        var records: [(record: Record, key: Int64)] = []
-        defer { statement.reset() }
-        while try statement.step() {
-            records.append((try decode(ElementRow(statement: statement, offset: 0)), try statement.column(columns.count)))
-        }
-        guard !records.isEmpty else { return RecordCursor(records: []) }
-        let keyed = page.restricted(toRowKeys: records.map(\.key))
-        let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
-        return RecordCursor(records: try records.map { entry in
-            var record = entry.record
-            for reader in readers { try fillCollection(reader, &record, parentKey: entry.key) }
-            return record
-        })
+        return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: Self.batchSize, decode: decode,
+                            fillChildren: children.isEmpty ? nil : fillChildren)
     }
 
-    /// The largest page read whole before its child collections (a screenful or a few: a page of
-    /// a list, `--limit`); bound parameters stay far below SQLite's limit of 32,766.
-    static var pageReadFirst: Int { 1_000 }
+    /// How many parent records a cursor reads before selecting their child collections (a screenful
+    /// or a few: a page of a list, `--limit`); bound parameters stay far below SQLite's limit of 32,766.
+    public static var batchSize: Int { 1_000 }
 
     /// The page of records an SQL condition and order select. `condition` and `orderBy` are SQL
     /// over this table, qualified by its name, with `?` parameters bound from `arguments`.
@@ -39,7 +32,7 @@ extension TableDescription {
         FetchPage(table: name, rowKey: rowKey, whereSQL: condition.map { " WHERE \($0)" } ?? "",
                   whereArguments: arguments,
                   orderSQL: (orderBy.map { $0 + ", " } ?? "") + "\(name).\(rowKey)", orderArguments: [],
-                  limitSQL: limitSQL(limit, offset), limit: limit)
+                  limitSQL: limitSQL(limit, offset))
     }
 
     /// The page of records a `RecordQuery` selects.
@@ -57,7 +50,7 @@ extension TableDescription {
         order.appendText("\(name).\(schema.identity)")
         return FetchPage(table: name, rowKey: rowKey, whereSQL: query.condition == nil ? "" : " WHERE " + condition.sql,
                          whereArguments: condition.arguments, orderSQL: order.sql, orderArguments: order.arguments,
-                         limitSQL: limitSQL(query.limit, query.offset), limit: query.limit)
+                         limitSQL: limitSQL(query.limit, query.offset))
     }
 
     private func limitSQL(_ limit: Int?, _ offset: Int?) -> String {
