@@ -5,6 +5,7 @@ import SQLiteQuery
 
 // logbook-bench [--quick] [--runs N] [--only-insert]     (LOGBOOK_BENCH_READERS=N sets the store's read pool)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
+// logbook-bench --reports FILE                           (each report's time on an existing logbook)
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -33,6 +34,11 @@ let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPath
 if arguments.contains("--scale") {
     let sizes = arguments.firstIndex(of: "--sizes").map { arguments[arguments.index(after: $0)].split(separator: ",").compactMap { Int($0) } }
     try ScaleCurve.run(sizes: sizes ?? [1_000_000, 5_000_000, 10_000_000], executable: executable, folder: path)
+    exit(0)
+}
+
+if let index = arguments.firstIndex(of: "--reports") {
+    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)])
     exit(0)
 }
 

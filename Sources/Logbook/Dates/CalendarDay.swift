@@ -27,24 +27,31 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?(_ text: some StringProtocol) {
-        // Byte by byte, with no copy: reports and fetches read a day per row.
-        guard text.utf8.count == 10 else { return nil }
-        var fields = (year: 0, month: 0, day: 0), position = 0
-        for byte in text.utf8 {
-            defer { position += 1 }
-            if position == 4 || position == 7 {
+        // Reports and fetches read a day per row: from the string's own bytes where it has them.
+        guard let fields = text.utf8.withContiguousStorageIfAvailable(Self.fields(of:)) ?? Self.fields(of: Array(text.utf8)) else {
+            return nil
+        }
+        self.init(year: fields.year, month: fields.month, day: fields.day)
+    }
+
+    /// The numbers of `YYYY-MM-DD` in `bytes`, or nil for other bytes (not yet checked as a date).
+    private static func fields(of bytes: some RandomAccessCollection<UInt8>) -> (year: Int, month: Int, day: Int)? {
+        guard bytes.count == 10 else { return nil }
+        var values = (0, 0, 0)
+        for (offset, byte) in bytes.enumerated() {
+            if offset == 4 || offset == 7 {
                 guard byte == UInt8(ascii: "-") else { return nil }
                 continue
             }
-            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-            let digit = Int(byte - UInt8(ascii: "0"))
-            switch position {
-            case ..<4: fields.year = fields.year * 10 + digit
-            case ..<7: fields.month = fields.month * 10 + digit
-            default: fields.day = fields.day * 10 + digit
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }
+            switch offset {
+            case ..<4: values.0 = values.0 * 10 + Int(digit)
+            case ..<7: values.1 = values.1 * 10 + Int(digit)
+            default: values.2 = values.2 * 10 + Int(digit)
             }
         }
-        self.init(year: fields.year, month: fields.month, day: fields.day)
+        return values
     }
 
     /// The day that `date` falls on in `timeZone` (what a wall calendar there showed at that

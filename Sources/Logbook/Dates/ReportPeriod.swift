@@ -72,17 +72,20 @@ extension ReportPeriod {
             let thursday = start.dayNumber + 3
             let year = CalendarDay(dayNumber: thursday)?.year ?? start.year
             let dayOfYear = thursday - (CalendarDay(year: year, month: 1, day: 1)?.dayNumber ?? thursday)
-            return Self.digits(year, 4) + "-W" + Self.digits(dayOfYear / 7 + 1, 2)
+            return String(unsafeUninitializedCapacity: 8) { buffer in
+                var index = 0
+                writeDigits(year, width: 4, into: buffer, at: &index)
+                buffer[4] = UInt8(ascii: "-")
+                buffer[5] = UInt8(ascii: "W")
+                index = 6
+                writeDigits(dayOfYear / 7 + 1, width: 2, into: buffer, at: &index)
+                return index
+            }
         case .month:
             return String(start.description.prefix(7))
         case .year:
             return String(start.description.prefix(4))
         }
-    }
-
-    private static func digits(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
     }
 }
 

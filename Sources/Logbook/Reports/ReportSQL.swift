@@ -46,21 +46,22 @@ enum ReportSQL {
             """
     }
 
-    /// Totals per exercise of the days from `?1` to `?2`: the whole years inside the range (`?3`
-    /// to `?4`, `YYYY`) from the year tallies, the other whole months (the days `?5` to `?6`)
-    /// from the month tallies, the remaining days from the exercise rows; `?3` to `?6` NULL to
-    /// count every row.
+    /// Totals per exercise: the whole years `?9` to `?10` from the year tallies, the whole months
+    /// `?5` to `?6` and `?7` to `?8` from the month tallies, the days `?1` to `?2` and `?3` to `?4`
+    /// from the exercise rows (each pair a range of days, both NULL for none; each range read
+    /// through its table's index).
     static func exercises(tallied: Bool) -> String {
         """
         WITH names(name_key, name, done, days, first_day, last_day) AS (
-            SELECT name_key, name, exercises, days, first_day, last_day FROM exercise_years WHERE year BETWEEN ?3 AND ?4
+            SELECT name_key, name, exercises, days, first_day, last_day FROM exercise_years
+            WHERE year BETWEEN substr(?9, 1, 4) AND substr(?10, 1, 4)
             UNION ALL
             SELECT name_key, name, exercises, days, first_day, last_day FROM exercise_months
-            WHERE month BETWEEN substr(?5, 1, 7) AND substr(?6, 1, 7) AND (?3 IS NULL OR month NOT BETWEEN ?3 || '-01' AND ?4 || '-12')
+            WHERE month BETWEEN substr(?5, 1, 7) AND substr(?6, 1, 7) OR month BETWEEN substr(?7, 1, 7) AND substr(?8, 1, 7)
             UNION ALL
             SELECT \(key(tallied: tallied)), min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
             FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE d.day BETWEEN ?1 AND ?2 AND (?5 IS NULL OR d.day NOT BETWEEN ?5 AND ?6)
+            WHERE d.day BETWEEN ?1 AND ?2 OR d.day BETWEEN ?3 AND ?4
             GROUP BY 1)
         SELECT min(name), sum(done), sum(days), min(first_day), max(last_day)
         FROM names GROUP BY name_key

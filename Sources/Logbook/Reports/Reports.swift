@@ -70,24 +70,36 @@ public struct Reports: Sendable {
     public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                           _ body: (ExerciseReportRow) throws -> Void) throws {
         let first = from ?? .first, last = to ?? .last
+        guard first <= last else { return }
+        let range = first...last
         try database.read { connection in
             let tallied = try ExerciseTallies.areCurrent(in: connection)
+            let months = tallied ? ReportPeriod.month.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
+            let years = tallied ? ReportPeriod.year.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
+            let days = Self.split(range, around: months)
+            let monthsLeft = months.map { Self.split($0, around: years) } ?? (before: nil, after: nil)
             let statement = try connection.cachedStatement(ReportSQL.exercises(tallied: tallied))
             defer { statement.reset() }
-            try statement.bind(first, at: 1)
-            try statement.bind(last, at: 2)
-            let years = tallied ? ReportPeriod.year.wholePeriods(from: first, through: last) : nil
-            try statement.bind(years.map { String($0.lowerBound.description.prefix(4)) }, at: 3)
-            try statement.bind(years.map { String($0.upperBound.description.prefix(4)) }, at: 4)
-            let months = tallied ? ReportPeriod.month.wholePeriods(from: first, through: last) : nil
-            try statement.bind(months?.lowerBound, at: 5)
-            try statement.bind(months?.upperBound, at: 6)
+            for (index, part) in [days.before, days.after, monthsLeft.before, monthsLeft.after, years].enumerated() {
+                try statement.bind(part?.lowerBound, at: 2 * index + 1)
+                try statement.bind(part?.upperBound, at: 2 * index + 2)
+            }
             while try statement.step() {
                 try body(ExerciseReportRow(exercise: try statement.column(0), count: try statement.column(1),
                                            days: try statement.column(2), firstDay: try statement.column(3),
                                            lastDay: try statement.column(4)))
             }
         }
+    }
+
+    /// The days of `range` before and after `inner` (which lies inside it), each nil when there are
+    /// none; all of `range` when `inner` is nil.
+    private static func split(_ range: ClosedRange<CalendarDay>, around inner: ClosedRange<CalendarDay>?)
+        -> (before: ClosedRange<CalendarDay>?, after: ClosedRange<CalendarDay>?) {
+        guard let inner else { return (range, nil) }
+        let before = inner.lowerBound.adding(days: -1).flatMap { range.lowerBound <= $0 ? range.lowerBound...$0 : nil }
+        let after = inner.upperBound.adding(days: 1).flatMap { $0 <= range.upperBound ? $0...range.upperBound : nil }
+        return (before, after)
     }
 
     /// The current and longest streaks of days in `from...to`, as of `asOf` (default: today in the
