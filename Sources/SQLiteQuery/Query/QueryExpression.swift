@@ -33,6 +33,20 @@ public indirect enum QueryExpression: Sendable, Equatable {
     public static let `true` = QueryExpression.value(.integer(1))
     /// False as SQLite has it: the integer 0, bound as a parameter.
     public static let `false` = QueryExpression.value(.integer(0))
+
+    /// Whether the expression reads only its own row's columns and values, with no subquery and
+    /// no function call: cheap to run again, as a fetch's child statements may.
+    public var isPlain: Bool {
+        switch self {
+        case .column, .value: true
+        case .comparison(_, let lhs, let rhs), .and(let lhs, let rhs), .or(let lhs, let rhs): lhs.isPlain && rhs.isPlain
+        case .not(let operand), .isNull(let operand): operand.isPlain
+        case .coalesce(let operands): operands.allSatisfy(\.isPlain)
+        case .conditional(let test, let then, let otherwise): test.isPlain && then.isPlain && otherwise.isPlain
+        case .inList(let operand, let list): operand.isPlain && list.allSatisfy(\.isPlain)
+        case .function, .exists, .count: false
+        }
+    }
 }
 
 /// The operator of a `QueryExpression.comparison`; the raw value is its SQL spelling.

@@ -1,7 +1,7 @@
 /// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement is built
-/// from them, and each child collection's statement from the same pieces restricted to a batch of
-/// parents already read (``restricted(toRowKeys:)``), so children arrive in the order of their
-/// parents and are read in lockstep, one ordered query per collection.
+/// from them, and each child collection's statement from the same pieces (or from them restricted
+/// to a batch of parents already read, ``restricted(toRowKeys:)``), so children arrive in the
+/// order of their parents and are read in lockstep, one ordered query per collection.
 public struct FetchPage: Sendable {
     /// The parent table.
     public let table: String
@@ -15,6 +15,10 @@ public struct FetchPage: Sendable {
     let orderArguments: [DatabaseValue]
     /// ` LIMIT … OFFSET …` or "".
     let limitSQL: String
+    /// Whether the child statements may select from the page itself, in lockstep with the parent
+    /// statement: no LIMIT or OFFSET, and a condition cheap to run again (none, or a plain one).
+    /// Otherwise they select each batch of parents by row key (``restricted(toRowKeys:)``).
+    let repeatsCheaply: Bool
 
     /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
     /// tools and tests can see (and `EXPLAIN`) the SQL a fetch runs.
@@ -29,12 +33,12 @@ public struct FetchPage: Sendable {
         FetchPage(table: table, rowKey: rowKey,
                   whereSQL: " WHERE \(table).\(rowKey) IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")",
                   whereArguments: keys.map { .integer($0) }, orderSQL: orderSQL, orderArguments: orderArguments,
-                  limitSQL: "")
+                  limitSQL: "", repeatsCheaply: true)
     }
 
     /// Child rows joined to their parents in parent order, then `childOrder`:
     /// `SELECT table.rowKey, <columns> FROM table <joins> WHERE … ORDER BY …, childOrder`. Built on
-    /// a ``restricted(toRowKeys:)`` page, which has no LIMIT.
+    /// a page that ``repeatsCheaply``, which has no LIMIT.
     func childStatement(columns: String, joins: String, childOrder: String) -> (sql: String, arguments: [DatabaseValue]) {
         ("SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)" + whereSQL + " ORDER BY \(orderSQL), \(childOrder)",
          whereArguments + orderArguments)

@@ -1,10 +1,9 @@
 /// Steps through the records of a fetch, each with its child collections, holding at most
 /// ``TableDescription/batchSize`` records in memory: for listings and exports of any size.
 ///
-/// The parent statement runs once and is stepped as the records are asked for; a table with child
-/// collections reads its parents a batch at a time and selects the batch's children by their row
-/// keys, so the fetch's condition (which may be costly: functions, nested subqueries) runs once,
-/// in the parent statement, whatever the order or size of the fetch.
+/// The parent statement runs once and is stepped as the records are asked for; the child
+/// collections stream beside it, or are selected a batch of parents at a time by row key (see
+/// ``TableDescription/cursor(_:in:)``).
 ///
 /// ```swift
 /// let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
@@ -49,12 +48,10 @@ public final class RecordCursor<Record> {
         return batch[position]
     }
 
-    /// Steps the parent statement for the next records: one at a time without child collections,
-    /// else a batch, then its children.
+    /// Steps the parent statement for the next `batchSize` records, then gives them their children.
     private func readBatch() throws {
         var parents: [(record: Record, key: Int64)] = []
-        let wanted = fillChildren == nil ? 1 : batchSize
-        while parents.count < wanted {
+        while parents.count < batchSize {
             guard try statement.step() else {
                 isDone = true
                 statement.reset()

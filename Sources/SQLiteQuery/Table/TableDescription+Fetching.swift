@@ -1,24 +1,35 @@
 extension TableDescription {
-    /// A cursor over the records of `page`, each with its child collections: the parents stream
-    /// from one statement, and each batch of ``batchSize`` parents has its child collections
-    /// selected by the parents' row keys, so the page's condition runs once and memory stays flat
-    /// however many records the page holds.
+    /// A cursor over the records of `page`, each with its child collections, memory flat however
+    /// many records the page holds. The parents stream from one statement; when the page
+    /// ``FetchPage/repeatsCheaply``, each child collection streams beside them from one statement
+    /// that selects the page again, and otherwise each batch of ``batchSize`` parents has its
+    /// children selected by row key, so a costly condition (functions, nested subqueries) or a
+    /// LIMIT runs once.
     public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
         let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        let fillChildren: ([(record: Record, key: Int64)]) throws -> [Record] = { [children] parents in
-            guard !parents.isEmpty else { return [] }
-            let keyed = page.restricted(toRowKeys: parents.map(\.key))
-            let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
-            return try parents.map { parent in
+        guard !children.isEmpty else {
+            return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: 1, decode: decode, fillChildren: nil)
+        }
+        func fill(_ parents: [(record: Record, key: Int64)], from readers: [any ChildRowReader<Record>]) throws -> [Record] {
+            try parents.map { parent in
                 var record = parent.record
                 for reader in readers { try fillCollection(reader, &record, parentKey: parent.key) }
                 return record
             }
         }
+        if page.repeatsCheaply {
+            let readers = try children.map { try $0.makeReader(for: page, in: connection) }
+            return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: 1, decode: decode,
+                                fillChildren: { try fill($0, from: readers) })
+        }
         return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: Self.batchSize, decode: decode,
-                            fillChildren: children.isEmpty ? nil : fillChildren)
+                            fillChildren: { [children] parents in
+            guard !parents.isEmpty else { return [] }
+            let keyed = page.restricted(toRowKeys: parents.map(\.key))
+            return try fill(parents, from: try children.map { try $0.makeReader(for: keyed, in: connection) })
+        })
     }
 
     /// How many parent records a cursor reads before selecting their child collections (a screenful
@@ -32,7 +43,7 @@ extension TableDescription {
         FetchPage(table: name, rowKey: rowKey, whereSQL: condition.map { " WHERE \($0)" } ?? "",
                   whereArguments: arguments,
                   orderSQL: (orderBy.map { $0 + ", " } ?? "") + "\(name).\(rowKey)", orderArguments: [],
-                  limitSQL: limitSQL(limit, offset))
+                  limitSQL: limitSQL(limit, offset), repeatsCheaply: condition == nil && limit == nil && offset == nil)
     }
 
     /// The page of records a `RecordQuery` selects.
@@ -50,7 +61,8 @@ extension TableDescription {
         order.appendText("\(name).\(schema.identity)")
         return FetchPage(table: name, rowKey: rowKey, whereSQL: query.condition == nil ? "" : " WHERE " + condition.sql,
                          whereArguments: condition.arguments, orderSQL: order.sql, orderArguments: order.arguments,
-                         limitSQL: limitSQL(query.limit, query.offset))
+                         limitSQL: limitSQL(query.limit, query.offset),
+                         repeatsCheaply: (query.condition?.isPlain ?? true) && query.limit == nil && query.offset == nil)
     }
 
     private func limitSQL(_ limit: Int?, _ offset: Int?) -> String {
