@@ -1,7 +1,7 @@
 /// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement is built
 /// from them, and each child collection's statement from the same pieces (or from them restricted
-/// to a batch of parents already read, ``restricted(toRowKeys:)``), so children arrive in the
-/// order of their parents and are read in lockstep, one ordered query per collection.
+/// to the row keys of a batch of parents already read), so children arrive in the order of their
+/// parents and are read in lockstep, one ordered query per collection.
 public struct FetchPage: Sendable {
     /// The parent table.
     public let table: String

@@ -1,10 +1,10 @@
 extension TableDescription {
     /// A cursor over the records of `page`, each with its child collections, memory flat however
-    /// many records the page holds. The parents stream from one statement; when the page
-    /// ``FetchPage/repeatsCheaply``, each child collection streams beside them from one statement
-    /// that selects the page again, and otherwise each batch of ``batchSize`` parents has its
-    /// children selected by row key, so a costly condition (functions, nested subqueries) or a
-    /// LIMIT runs once.
+    /// many records the page holds. The parents stream from one statement; when the page has no
+    /// LIMIT or OFFSET and its condition no subquery or function call (cheap to run again), each
+    /// child collection streams beside them from one statement that selects the page again;
+    /// otherwise each batch of ``batchSize`` parents has its children selected by row key, so a
+    /// costly condition (functions, nested subqueries) or a LIMIT runs once.
     public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
         let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
         let statement = try connection.cachedStatement(sql)
