@@ -89,7 +89,7 @@ struct ExerciseTallies {
         }
     }
 
-    /// Writes the counted additions, then recounts the weeks and months of the stale days.
+    /// Writes the counted additions, then recounts the weeks, months and years of the stale days.
     mutating func apply(in connection: Connection) throws {
         try writeAdditions(in: connection)
         try Self.recountStaleDays(in: connection)
@@ -214,9 +214,9 @@ struct ExerciseTallies {
         }
     }
 
-    /// Recounts the days, weeks and months of the days marked stale, and clears the marks, after
-    /// logging those days (a recount would hide exercise rows another program added to them from
-    /// the change feed, ``UnloggedDayChanges``).
+    /// Recounts the days, weeks, months and years (and their totals) of the days marked stale, and
+    /// clears the marks, after logging those days (a recount would hide exercise rows another
+    /// program added to them from the change feed, ``UnloggedDayChanges``).
     static func recountStaleDays(in connection: Connection) throws {
         let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
         defer { anyStale.reset() }
