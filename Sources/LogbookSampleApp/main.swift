@@ -40,10 +40,13 @@ let appMigrations = try Migrator(migrations: [
 @MainActor final class OpenDraftsView {
     let model: OpenDraftsModel
     private(set) var renders = 0
+    /// How many open drafts the last render printed.
+    private var shown: Int?
     init(model: OpenDraftsModel) { self.model = model }
 
     func render() {
         renders += 1
+        shown = model.drafts.value.count
         let rows = model.drafts.value.map { draft in
             "  \(draft.version.isEmpty ? "(no version)" : draft.version)  \(draft.checklist.filter(\.isDone).count)/\(draft.checklist.count) done"
         }
@@ -51,10 +54,11 @@ let appMigrations = try Migrator(migrations: [
         withObservationTracking { _ = model.drafts.value } onChange: { Task { @MainActor in self.render() } }
     }
 
-    /// Waits until the screen shows `count` open drafts (the live query caught up with a commit).
+    /// Waits until the screen shows `count` open drafts: the live query caught up with a commit,
+    /// and the view drew it.
     func waitUntilShowing(_ count: Int) async throws {
         let deadline = ContinuousClock.now + .seconds(10)
-        while model.drafts.value.count != count {
+        while shown != count {
             guard ContinuousClock.now < deadline else { throw CancellationError() }
             try await Task.sleep(for: .milliseconds(5))
         }
