@@ -11,24 +11,28 @@
 /// ```
 /// Use it inside one read transaction and finish with it before the connection runs other work.
 public final class RecordCursor<Record> {
+    /// How the child collections are filled.
+    enum Children {
+        /// Each record as it is read, by readers stepping beside the parent statement (none for a
+        /// table without child collections).
+        case streaming([any ChildRowReader<Record>])
+        /// A batch of records (with their row keys) at a time.
+        case batched(size: Int, fill: ([(record: Record, key: Int64)]) throws -> [Record])
+    }
+
     private let statement: Statement
     private let keyColumn: Int
     private let decode: (ElementRow) throws -> Record
-    /// Gives a batch of parent records (with their row keys) their child collections; nil for a
-    /// table without any.
-    private let fillChildren: (([(record: Record, key: Int64)]) throws -> [Record])?
-    private let batchSize: Int
+    private let children: Children
     private var batch: [Record] = []
     private var position = 0
     private var isDone = false
 
-    init(statement: Statement, keyColumn: Int, batchSize: Int, decode: @escaping (ElementRow) throws -> Record,
-         fillChildren: (([(record: Record, key: Int64)]) throws -> [Record])?) {
+    init(statement: Statement, keyColumn: Int, decode: @escaping (ElementRow) throws -> Record, children: Children) {
         self.statement = statement
         self.keyColumn = keyColumn
-        self.batchSize = batchSize
         self.decode = decode
-        self.fillChildren = fillChildren
+        self.children = children
     }
 
     // Once done, the statement was reset and may be in use elsewhere (it is cached): only a cursor
@@ -39,28 +43,34 @@ public final class RecordCursor<Record> {
 
     /// The next record, or nil after the last.
     public func next() throws -> Record? {
-        if position == batch.count {
-            guard !isDone else { return nil }
-            try readBatch()
-            guard position < batch.count else { return nil }
+        switch children {
+        case .streaming(let readers):
+            guard let (record, key) = try nextParent() else { return nil }
+            var filled = record
+            for reader in readers { try fillCollection(reader, &filled, parentKey: key) }
+            return filled
+        case .batched(let size, let fill):
+            if position == batch.count {
+                var parents: [(record: Record, key: Int64)] = []
+                while parents.count < size, let parent = try nextParent() { parents.append(parent) }
+                batch = parents.isEmpty ? [] : try fill(parents)
+                position = 0
+                guard !batch.isEmpty else { return nil }
+            }
+            defer { position += 1 }
+            return batch[position]
         }
-        defer { position += 1 }
-        return batch[position]
     }
 
-    /// Steps the parent statement for the next `batchSize` records, then gives them their children.
-    private func readBatch() throws {
-        var parents: [(record: Record, key: Int64)] = []
-        while parents.count < batchSize {
-            guard try statement.step() else {
-                isDone = true
-                statement.reset()
-                break
-            }
-            parents.append((try decode(ElementRow(statement: statement, offset: 0)), try statement.column(keyColumn)))
+    /// The next parent row's record (without its child collections) and row key, or nil after the last.
+    private func nextParent() throws -> (record: Record, key: Int64)? {
+        guard !isDone else { return nil }
+        guard try statement.step() else {
+            isDone = true
+            statement.reset()
+            return nil
         }
-        batch = try fillChildren.map { try $0(parents) } ?? parents.map(\.record)
-        position = 0
+        return (try decode(ElementRow(statement: statement, offset: 0)), try statement.column(keyColumn))
     }
 
     /// Every remaining record.

@@ -9,26 +9,19 @@ extension TableDescription {
         let (sql, arguments) = page.parentStatement(columns: sql.selectColumns)
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        guard !children.isEmpty else {
-            return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: 1, decode: decode, fillChildren: nil)
+        guard !children.isEmpty, !page.repeatsCheaply else {
+            let readers = try children.map { try $0.makeReader(for: page, in: connection) }
+            return RecordCursor(statement: statement, keyColumn: columns.count, decode: decode, children: .streaming(readers))
         }
-        func fill(_ parents: [(record: Record, key: Int64)], from readers: [any ChildRowReader<Record>]) throws -> [Record] {
-            try parents.map { parent in
+        return RecordCursor(statement: statement, keyColumn: columns.count, decode: decode,
+                            children: .batched(size: Self.batchSize) { [children] parents in
+            let keyed = page.restricted(toRowKeys: parents.map(\.key))
+            let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
+            return try parents.map { parent in
                 var record = parent.record
                 for reader in readers { try fillCollection(reader, &record, parentKey: parent.key) }
                 return record
             }
-        }
-        if page.repeatsCheaply {
-            let readers = try children.map { try $0.makeReader(for: page, in: connection) }
-            return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: 1, decode: decode,
-                                fillChildren: { try fill($0, from: readers) })
-        }
-        return RecordCursor(statement: statement, keyColumn: columns.count, batchSize: Self.batchSize, decode: decode,
-                            fillChildren: { [children] parents in
-            guard !parents.isEmpty else { return [] }
-            let keyed = page.restricted(toRowKeys: parents.map(\.key))
-            return try fill(parents, from: try children.map { try $0.makeReader(for: keyed, in: connection) })
         })
     }
 
