@@ -5,7 +5,7 @@ import SQLiteQuery
 
 // logbook-bench [--quick] [--runs N] [--only-insert]     (LOGBOOK_BENCH_READERS=N sets the store's read pool)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
-// logbook-bench --reports FILE                           (each report's time on an existing logbook)
+// logbook-bench --reports FILE [--runs N]                (each report's time on an existing logbook)
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -38,7 +38,7 @@ if arguments.contains("--scale") {
 }
 
 if let index = arguments.firstIndex(of: "--reports") {
-    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)])
+    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)], runs: arguments.contains("--runs") ? runs : 2)
     exit(0)
 }
 

@@ -105,8 +105,8 @@ struct Invocation {
         try Logbook.inspect(path: try databasePath(), timeZone: try timeZone())
     }
 
-    /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB), the bound on the memory it
-    /// holds for the file.
+    /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB, 64 MiB in an import), the bound
+    /// on the memory it holds for the file.
     private func connectionOptions() throws -> Connection.Options {
         var options = Connection.Options()
         // One command runs one thing at a time: a second connection for its reads would only cost an open.
@@ -116,6 +116,7 @@ struct Invocation {
                 throw CommandFailure("invalid $LOGBOOK_CACHE_KIB '\(text)': expected a whole number of KiB")
             }
             options.cacheSizeKiB = kib
+            options.bulkWriteCacheSizeKiB = kib
         }
         return options
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 import XCTest
 @testable import Logbook
 
@@ -10,6 +11,32 @@ final class CalendarDayAndDateTests: XCTestCase {
         }
         XCTAssertLessThan(CalendarDay("2025-12-31")!, CalendarDay("2026-01-01")!)
         XCTAssertEqual(CalendarDay("2026-03-01")!.adding(days: -1), CalendarDay("2026-02-28"))
+    }
+
+    func testTheNextDayOfEveryDayIsTheDayNumberedOneMore() {
+        var day = CalendarDay.first
+        var count = 0
+        while let next = day.adding(days: 1) {
+            XCTAssertEqual(next.dayNumber, day.dayNumber + 1, "\(day)")
+            XCTAssertEqual(CalendarDay(dayNumber: day.dayNumber + 1), next, "\(day)")
+            day = next
+            count += 1
+        }
+        XCTAssertEqual(day, .last)
+        XCTAssertEqual(count, CalendarDay.last.dayNumber - CalendarDay.first.dayNumber)
+    }
+
+    func testADayIsReadFromTextOnlyAndEveryOtherValueIsNamed() throws {
+        let connection = try Connection(path: ":memory:")
+        XCTAssertEqual(try connection.scalar("SELECT '2024-02-29'", as: CalendarDay.self), CalendarDay("2024-02-29"))
+        let refused = ["'2023-02-29'", "'2026-01-01 '", "20260101", "x'323032362D30312D3031'", "2026.0", "''",
+                       "'2026-01-01' || char(0)", "'\(String(repeating: "9", count: 80))'"]
+        for sql in refused {
+            XCTAssertThrowsError(try connection.scalar("SELECT \(sql) AS day", as: CalendarDay.self), sql) { error in
+                XCTAssertTrue("\(error)".contains("a day YYYY-MM-DD") || "\(error)".contains("TEXT"), "\(sql): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try connection.scalar("SELECT NULL", as: CalendarDay.self))
     }
 
     func testDayNumbersAgreeWithFoundationOverCenturies() {

@@ -108,6 +108,25 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(connection.options.busyTimeoutMilliseconds, 1_234)
     }
 
+    func testABulkWriteRunsWithItsOwnCacheAndRestoresTheConnectionsAfterwards() throws {
+        var options = Connection.Options()
+        options.cacheSizeKiB = 1_024
+        options.bulkWriteCacheSizeKiB = 8_192
+        let connection = try Connection(path: try makeDatabasePath(), options: options)
+        let inside = try connection.withBulkWriteCache { try connection.scalar("PRAGMA cache_size", as: Int.self) }
+        XCTAssertEqual(inside, -8_192)
+        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -1_024)
+
+        struct Failure: Error {}
+        XCTAssertThrowsError(try connection.withBulkWriteCache { throw Failure() }) { XCTAssertTrue($0 is Failure) }
+        XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -1_024, "restored after a throw")
+
+        // A connection whose own cache is larger keeps it for bulk writes too.
+        options.cacheSizeKiB = 16_384
+        let large = try Connection(path: try makeDatabasePath(), options: options)
+        XCTAssertEqual(try large.withBulkWriteCache { try large.scalar("PRAGMA cache_size", as: Int.self) }, -16_384)
+    }
+
     func testDataVersionChangesWhenAnotherConnectionCommits() throws {
         let path = try makeDatabasePath()
         let observer = try Connection(path: path)

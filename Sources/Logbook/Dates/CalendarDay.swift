@@ -106,7 +106,11 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     }
 
     /// The day `count` days later (earlier when negative), or nil outside years 1 to 9999.
-    public func adding(days count: Int) -> CalendarDay? { CalendarDay(dayNumber: dayNumber + count) }
+    public func adding(days count: Int) -> CalendarDay? {
+        // The next day within the month, as reports step through every day: no day number needed.
+        if count == 1, day < 28 { return CalendarDay(year: year, month: month, day: day + 1) }
+        return CalendarDay(dayNumber: dayNumber + count)
+    }
 
     /// 0 for Monday … 6 for Sunday (ISO 8601); day number 0, 1970-01-01, was a Thursday.
     public var daysSinceMonday: Int { ((dayNumber + 3) % 7 + 7) % 7 }
@@ -172,6 +176,11 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// Reads the 0-based column `index` as `YYYY-MM-DD` text; throws `ColumnConversionError` for a value that
     /// is not text or not a day in years 0001 to 9999 (`2026-02-30`).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> CalendarDay {
+        // Reports read a day per row: parsed from SQLite's own bytes, a String made only for the error.
+        let parsed = withColumnTextBytes(of: statement, at: index) { bytes in
+            bytes.flatMap(fields(of:)).flatMap { CalendarDay(year: $0.year, month: $0.month, day: $0.day) }
+        }
+        if let parsed { return parsed }
         let text = try String.read(from: statement, at: index)
         guard let day = CalendarDay(text) else {
             throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",

@@ -96,7 +96,7 @@ extension Logbook {
         let cancellation = Cancellation.current
         var source = source
         var summary = ImportSummary()
-        try database.write(dryRun: options.dryRun) { connection in
+        try database.write(dryRun: options.dryRun) { connection in try connection.withBulkWriteCache {
             var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
                                       policy: options.onConflict, symmetricSameDay: symmetricSameDay)
             while let record = try source.next() {
@@ -113,7 +113,7 @@ extension Logbook {
             try afterRecords(&writer, connection)
             try writer.tallies.apply(in: connection)
             summary.kind = source.kind
-        }
+        } }
         options.progress?(summary.read, progressOffset())
         if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
             // Fresh statistics keep the planner on the right indexes as the tables grow.

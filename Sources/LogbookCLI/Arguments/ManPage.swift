@@ -36,7 +36,7 @@ enum ManPage {
             ".SH ENVIRONMENT",
             ".TP", ".B LOGBOOK_DB", text("The database when --db is not given."),
             ".TP", ".B TZ", text("The time zone when --time-zone is not given."),
-            ".TP", ".B LOGBOOK_CACHE_KIB", text("SQLite's page cache, in KiB (default 2048)."),
+            ".TP", ".B LOGBOOK_CACHE_KIB", text("SQLite's page cache, in KiB (default 2048; 65536 while importing)."),
             ".SH FILES",
             ".TP", ".I $XDG_DATA_HOME/logbook/logbook.sqlite", text("The default database (~/.local/share/logbook/logbook.sqlite)."),
         ]
