@@ -27,6 +27,9 @@ public final class RecordCursor<Record> {
     private var batch: [Record] = []
     private var position = 0
     private var isDone = false
+    /// The row key of the record ``nextParent()`` returned last. (Returned beside the record as a
+    /// tuple, it cost a run-time lookup of the tuple's type per record in this generic code.)
+    private var parentKey: Int64 = 0
 
     init(statement: Statement, keyColumn: Int, decode: @escaping (ElementRow) throws -> Record, children: Children) {
         self.statement = statement
@@ -45,14 +48,13 @@ public final class RecordCursor<Record> {
     public func next() throws -> Record? {
         switch children {
         case .streaming(let readers):
-            guard let (record, key) = try nextParent() else { return nil }
-            var filled = record
-            for reader in readers { try fillCollection(reader, &filled, parentKey: key) }
-            return filled
+            guard var record = try nextParent() else { return nil }
+            for reader in readers { try fillCollection(reader, &record, parentKey: parentKey) }
+            return record
         case .batched(let size, let fill):
             if position == batch.count {
                 var parents: [(record: Record, key: Int64)] = []
-                while parents.count < size, let parent = try nextParent() { parents.append(parent) }
+                while parents.count < size, let record = try nextParent() { parents.append((record, parentKey)) }
                 batch = parents.isEmpty ? [] : try fill(parents)
                 position = 0
                 guard !batch.isEmpty else { return nil }
@@ -62,15 +64,17 @@ public final class RecordCursor<Record> {
         }
     }
 
-    /// The next parent row's record (without its child collections) and row key, or nil after the last.
-    private func nextParent() throws -> (record: Record, key: Int64)? {
+    /// The next parent row's record (without its child collections), its row key in `parentKey`,
+    /// or nil after the last.
+    private func nextParent() throws -> Record? {
         guard !isDone else { return nil }
         guard try statement.step() else {
             isDone = true
             statement.reset()
             return nil
         }
-        return (try decode(ElementRow(statement: statement, offset: 0)), try statement.column(keyColumn))
+        parentKey = try statement.column(keyColumn)
+        return try decode(ElementRow(statement: statement, offset: 0))
     }
 
     /// Every remaining record.
