@@ -59,11 +59,20 @@ final class DatabaseTests: XCTestCase {
         let queueByPriority: [UInt8: String] = [TaskPriority.background.rawValue: "background", TaskPriority.utility.rawValue: "utility",
                                                 TaskPriority.medium.rawValue: "default", TaskPriority.userInitiated.rawValue: "userInitiated"]
         for requested in [TaskPriority.background, .utility, .low, .medium, .userInitiated, .high] {
-            let (priority, label) = try await Task.detached(priority: requested) {
-                let priority = Task.currentPriority
-                let label = try await database.perform { currentQueueLabel() }
-                return (priority, label)
-            }.value
+            // The result comes back through a continuation, not the task's `value`: awaiting
+            // `value` from this test's higher-priority task would escalate the task, sometimes
+            // between its reading its priority and `perform` reading it.
+            let (priority, label) = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<(TaskPriority, String), Error>) in
+                Task.detached(priority: requested) {
+                    let priority = Task.currentPriority
+                    do {
+                        continuation.resume(returning: (priority, try await database.perform { currentQueueLabel() }))
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                }
+            }
             XCTAssertEqual(label, "org.logbook.SQLiteQuery.Database." + (queueByPriority[priority.rawValue] ?? "?"),
                            "a task asking for \(requested), running at \(priority)")
         }
