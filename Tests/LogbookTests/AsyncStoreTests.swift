@@ -118,6 +118,8 @@ final class AsyncStoreTests: XCTestCase {
         }
         let count = try await store.history.count()
         XCTAssertEqual(count, 50)
+        // The import's own page cache is given back to the writer after the rollback.
+        XCTAssertEqual(try store.underlyingDatabase.withConnection { try $0.scalar("PRAGMA cache_size", as: Int.self) }, -2_048)
         let report = try await store.check()
         XCTAssertTrue(report.isHealthy)
         _ = folder
@@ -130,6 +132,7 @@ final class AsyncStoreTests: XCTestCase {
         let copy = try Logbook(path: folder.file("copy.sqlite").path, timeZone: Self.utc)
         let summary = try await copy.importRecords(from: ndjson, named: "history.ndjson")
         XCTAssertEqual(summary.inserted, 300)
+        XCTAssertEqual(try copy.underlyingDatabase.withConnection { try $0.scalar("PRAGMA cache_size", as: Int.self) }, -2_048)
         let again = try await copy.exportHistory(format: .ndjson)
         XCTAssertEqual(again, ndjson)
         let url = folder.file("history.csv")

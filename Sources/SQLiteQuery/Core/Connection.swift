@@ -23,13 +23,14 @@ public final class Connection {
         public var busyTimeoutMilliseconds: Int32 = 5_000
         /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
         /// pages, whatever the database's size. 2 MiB: measured on a million exercises, 16 and
-        /// 64 MiB were no faster for imports, exports or range fetches (the OS caches the file
-        /// under WAL) and only raised the peak memory (the Logbook article "The database file").
+        /// 64 MiB were no faster for exports or range fetches, nor for imports of that size (the OS
+        /// caches the file under WAL), and only raised the peak memory (the Logbook article "The
+        /// database file"); longer imports use ``bulkWriteCacheSizeKiB``.
         public var cacheSizeKiB = 2_048
         /// Page cache size in KiB for one large write transaction (an import), through
         /// ``Connection/withBulkWriteCache(_:)``. 64 MiB: measured importing ten million exercises,
         /// 16.0 µs each against 18.1 µs with 2 MiB, whose spills to the log make every row slower
-        /// than the last; the peak memory of such an import is about 96 MiB whatever the file's size.
+        /// than the last; the peak memory of an import of a million or more is 97 to 99 MiB.
         public var bulkWriteCacheSizeKiB = 65_536
         /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 (the default) turns memory
         /// mapping off, so a process's memory stays bounded by the page cache however large the

@@ -60,10 +60,11 @@ final class LockstepChildReader<Record, Element>: ChildRowReader {
     private let readElement: (ElementRow) throws -> Element
     private var hasRow: Bool
     private var rowParentKey: Int64 = 0
-    /// How many elements the last record had: the next record's array is allocated at that
-    /// capacity at once, since every growth of an array of a generic element looks its storage type
-    /// up at run time (under `perf`, a tenth of a 30-day range fetch went to those lookups).
-    private var lastCount = 0
+    /// How many elements the last record with any had: the next such record's array is allocated
+    /// at that capacity at once, since every growth of an array of a generic element looks its
+    /// storage type up at run time (under `perf`, a tenth of a 30-day range fetch went to those
+    /// lookups). A record without elements keeps the shared empty array.
+    private var lastCount = 1
 
     init(statement: Statement, collection: WritableKeyPath<Record, [Element]>,
          readElement: @escaping (ElementRow) throws -> Element) throws {
@@ -80,13 +81,13 @@ final class LockstepChildReader<Record, Element>: ChildRowReader {
 
     func fill(_ record: inout Record, parentKey: Int64) throws {
         var elements: [Element] = []
-        elements.reserveCapacity(lastCount)
         while hasRow && rowParentKey == parentKey {
+            if elements.isEmpty { elements.reserveCapacity(lastCount) }
             elements.append(try readElement(ElementRow(statement: statement, offset: 1)))
             hasRow = try statement.step()
             if hasRow { rowParentKey = try statement.column(0) }
         }
-        lastCount = elements.count
+        if !elements.isEmpty { lastCount = elements.count }
         record[keyPath: collection] = elements
     }
 }

@@ -207,9 +207,7 @@ extension UUID: SQLiteValue {
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
     /// ``ColumnConversionError`` for anything else.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
-        guard sqlite3_column_type(statement, index) == SQLITE_TEXT, let bytes = sqlite3_column_text(statement, index),
-              let uuid = UUIDText.parse(UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))))
-        else {
+        guard let uuid = withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
             throw conversionError(statement, index, expected: "a UUID string")
         }
         return uuid
