@@ -182,10 +182,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         }
         if let parsed { return parsed }
         let text = try String.read(from: statement, at: index)
-        guard let day = CalendarDay(text) else {
-            throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",
-                                        found: "\"\(text.prefix(64))\"" + (text.count > 64 ? "…" : ""))
-        }
-        return day
+        throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",
+                                    found: "\"\(text.prefix(64))\"" + (text.count > 64 ? "…" : ""))
     }
 }

@@ -96,27 +96,24 @@ extension Logbook {
         let cancellation = Cancellation.current
         var source = source
         var summary = ImportSummary()
-        // The import's cache wraps its transaction, so that it is restored after the commit or rollback.
-        try database.withConnection { writerConnection in
-            try writerConnection.withBulkWriteCache {
-                try database.write(dryRun: options.dryRun) { connection in
-                    var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
-                                              policy: options.onConflict, symmetricSameDay: symmetricSameDay)
-                    while let record = try source.next() {
-                        summary.read += 1
-                        switch record {
-                        case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
-                        case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
-                        }
-                        if summary.read % 1_000 == 0 {
-                            try cancellation?.checkCancellation()
-                            if summary.read % 5_000 == 0 { options.progress?(summary.read, progressOffset()) }
-                        }
+        try database.withBulkWriteCache {
+            try database.write(dryRun: options.dryRun) { connection in
+                var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
+                                          policy: options.onConflict, symmetricSameDay: symmetricSameDay)
+                while let record = try source.next() {
+                    summary.read += 1
+                    switch record {
+                    case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
+                    case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
                     }
-                    try afterRecords(&writer, connection)
-                    try writer.tallies.apply(in: connection)
-                    summary.kind = source.kind
+                    if summary.read % 1_000 == 0 {
+                        try cancellation?.checkCancellation()
+                        if summary.read % 5_000 == 0 { options.progress?(summary.read, progressOffset()) }
+                    }
                 }
+                try afterRecords(&writer, connection)
+                try writer.tallies.apply(in: connection)
+                summary.kind = source.kind
             }
         }
         options.progress?(summary.read, progressOffset())

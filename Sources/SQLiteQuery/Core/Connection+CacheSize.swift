@@ -2,14 +2,11 @@ extension Connection {
     /// Runs `body` with the page cache of ``Options/bulkWriteCacheSizeKiB`` (or the cache it has,
     /// when larger), then restores the size it found, whether `body` returns or throws.
     ///
-    /// For one large write transaction: call it around the transaction (`Database.write`), not
-    /// inside it, so that the size is restored after the commit or rollback; a statement
-    /// interrupted by a ``Cancellation`` leaves SQLite refusing the next `PRAGMA` until the
-    /// transaction's statements are done. Once a transaction's changed pages outgrow the cache,
-    /// SQLite spills them to the write-ahead log and finds them there again on every later read,
-    /// through one hash table per 4,096 frames: with a small cache each row of a long import costs
-    /// more than the last.
-    public func withBulkWriteCache<Result>(_ body: () throws -> Result) throws -> Result {
+    /// Runs around a transaction, not inside it (``Database/withBulkWriteCache(_:)``), so that the
+    /// size is restored after the commit or rollback: a statement interrupted by a
+    /// ``Cancellation`` leaves SQLite refusing the next `PRAGMA` until the transaction's statements
+    /// are done.
+    func withBulkWriteCache<Result>(_ body: () throws -> Result) throws -> Result {
         // PRAGMA cache_size is negative in KiB, or positive in pages when another program set it so.
         let found = try scalar("PRAGMA cache_size", as: Int.self) ?? -options.cacheSizeKiB
         let bulk = -options.bulkWriteCacheSizeKiB
@@ -23,5 +20,18 @@ extension Connection {
         }
         try execute("PRAGMA cache_size = \(found)")
         return result
+    }
+}
+
+extension Database {
+    /// Runs `body`, which writes one large transaction (`write(_:)` inside it), with the writer's
+    /// page cache at ``Connection/Options/bulkWriteCacheSizeKiB`` (or its own, when larger), and
+    /// restores the writer's size after the transaction has committed or rolled back.
+    ///
+    /// Once a transaction's changed pages outgrow the cache, SQLite spills them to the write-ahead
+    /// log and finds them there again on every later read, through one hash table per 4,096
+    /// frames: with a small cache each row of a long import costs more than the last.
+    public func withBulkWriteCache<Result>(_ body: () throws -> Result) throws -> Result {
+        try withConnection { writer in try writer.withBulkWriteCache(body) }
     }
 }

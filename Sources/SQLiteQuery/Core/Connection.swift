@@ -28,7 +28,7 @@ public final class Connection {
         /// database file"); longer imports use ``bulkWriteCacheSizeKiB``.
         public var cacheSizeKiB = 2_048
         /// Page cache size in KiB for one large write transaction (an import), through
-        /// ``Connection/withBulkWriteCache(_:)``. 64 MiB: measured importing ten million exercises,
+        /// ``Database/withBulkWriteCache(_:)``. 64 MiB: measured importing ten million exercises,
         /// 16.0 µs each against 18.1 µs with 2 MiB, whose spills to the log make every row slower
         /// than the last; the peak memory of an import of a million or more is 97 to 99 MiB.
         public var bulkWriteCacheSizeKiB = 65_536
