@@ -1,16 +1,16 @@
 import Foundation
 import SQLiteQuery
 
-/// Keeps `exercise_weeks`, `exercise_months` (migration 0004), `exercise_day_totals` (0005),
-/// `exercise_years` and `exercise_period_totals` (0011) equal to what the exercises table says,
-/// within the writing transaction: every history write ends with ``apply(in:)``.
+/// Keeps `exercise_months` (migration 0004), `exercise_day_totals` (0005), `exercise_years` and
+/// `exercise_period_totals` (0011) equal to what the exercises table says, within the writing
+/// transaction: every history write ends with ``apply(in:)``.
 ///
 /// A new day's totals are written at once, and its exercises are counted here in memory
-/// (``addNewDay(_:in:)``) and added to the week, month and year tables in one pass at the end,
-/// then the totals of each period they touched are recomputed (``PeriodTotals``), which keeps
-/// bulk imports cheap. Every other change marks its day in
+/// (``addNewDay(_:in:)``) and added to the month and year tallies in one pass at the end, then
+/// the totals of each week, month and year they touched are recomputed (``PeriodTotals``), which
+/// keeps bulk imports cheap. Every other change marks its day in
 /// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
-/// exercises); ``apply(in:)`` then recounts those days' weeks, months and years from the exercises
+/// exercises); ``apply(in:)`` then recounts those days' months and years from the exercises
 /// table, after the additions, so a day both added and changed ends up counted once.
 ///
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
@@ -42,11 +42,13 @@ struct ExerciseTallies {
     }
 
     private var pending: [Key: Tally] = [:]
+    /// The weeks of the days counted in `pending`, whose totals are recomputed with theirs.
+    private var pendingWeeks: Set<CalendarDay> = []
     /// The name keys of `pending`, each once.
     private var nameKeys: [String] = []
     private var nameIndexes: [String: Int] = [:]
 
-    /// Counts in memory at most this many week, month and year rows before writing them, so that
+    /// Counts in memory at most this many month and year rows before writing them, so that
     /// the memory of a bulk import stays flat however long the history.
     private static let pendingLimit = 2_000
 
@@ -80,6 +82,7 @@ struct ExerciseTallies {
             nameIndexes[name.key] = nameKeys.count - 1
             return nameKeys.count - 1
         }
+        pendingWeeks.insert(ReportPeriod.week.start(of: day))
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for (index, (_, name, count)) in zip(indexes, names) {
@@ -89,16 +92,16 @@ struct ExerciseTallies {
         }
     }
 
-    /// Writes the counted additions, then recounts the weeks, months and years of the stale days.
+    /// Writes the counted additions, then recounts the months and years of the stale days.
     mutating func apply(in connection: Connection) throws {
         try writeAdditions(in: connection)
         try Self.recountStaleDays(in: connection)
     }
 
     /// Adds the counted tallies to their tables, period by period so that each B-tree is written
-    /// front to back, then recomputes the totals of every period they touched.
+    /// front to back, then recomputes the totals of every week, month and year they touched.
     private mutating func writeAdditions(in connection: Connection) throws {
-        guard !pending.isEmpty else { return }
+        guard !pending.isEmpty || !pendingWeeks.isEmpty else { return }
         let ordered = pending.sorted { $0.key.start < $1.key.start }
         for period in ReportPeriod.tallied {
             let statement = try connection.cachedStatement(Self.addition(to: period))
@@ -107,17 +110,17 @@ struct ExerciseTallies {
                 try statement.bind(nameKeys[key.name], at: 2)
                 try statement.bind(tally.name, at: 3)
                 try statement.bind(tally.exercises, at: 4)
-                if period.talliesDays {
-                    try statement.bind(tally.days, at: 5)
-                    try statement.bind(tally.firstDay, at: 6)
-                    try statement.bind(tally.lastDay, at: 7)
-                }
+                try statement.bind(tally.days, at: 5)
+                try statement.bind(tally.firstDay, at: 6)
+                try statement.bind(tally.lastDay, at: 7)
                 try statement.execute()
             }
         }
         let touched = Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) })
+            .union(pendingWeeks.map { PeriodStart(period: .week, start: $0) })
         try PeriodTotals.refresh(touched, in: connection)
         pending.removeAll(keepingCapacity: true)
+        pendingWeeks.removeAll(keepingCapacity: true)
         nameKeys.removeAll(keepingCapacity: true)
         nameIndexes.removeAll(keepingCapacity: true)
     }
@@ -128,13 +131,12 @@ struct ExerciseTallies {
                            [.integer(dayKey)])
     }
 
-    /// Recounts every day, week, month and year from the exercises table, as after exercise rows that
+    /// Recounts every day, month and year (and the weeks' totals) from the exercises table, as after exercise rows that
     /// another program inserted (which no trigger sees): `Logbook.repair(dryRun:)`. Logs the days
     /// those rows changed first (``UnloggedDayChanges``).
     static func rebuild(in connection: Connection) throws {
         try UnloggedDayChanges.logMiscountedDays(in: connection)
         try connection.execute("""
-            DELETE FROM exercise_weeks;
             DELETE FROM exercise_months;
             DELETE FROM exercise_years;
             DELETE FROM exercise_period_totals;
@@ -147,19 +149,18 @@ struct ExerciseTallies {
     /// For each derived table, how many of its rows differ from a recount of the exercises table
     /// (rows missing, extra or with other values); every count 0 when they agree.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
-        let recounts = ReportPeriod.tallied.map { period in
+        let recounts = ReportPeriod.totalled.map { period in
             "\(period.rawValue)s AS (\(tallyCounts(period, days: "exercise_days")))"
         }
-        let periodTotals = ReportPeriod.tallied.map { period in
+        let periodTotals = ReportPeriod.totalled.map { period in
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
                                 days: "(SELECT day FROM days)")
         }.joined(separator: " UNION ALL ")
-        let differences = [("exercise_weeks", "weeks", "week, name_key, name, exercises"), ("exercise_months", "months", "*"),
-                           ("exercise_years", "years", "*"), ("exercise_day_totals", "days", "*"),
-                           ("exercise_period_totals", "period_totals", "*")].map { table, recount, columns in
+        let differences = [("exercise_months", "months"), ("exercise_years", "years"), ("exercise_day_totals", "days"),
+                           ("exercise_period_totals", "period_totals")].map { table, recount in
             """
-            (SELECT count(*) FROM (SELECT * FROM \(recount) EXCEPT SELECT \(columns) FROM \(table)))
-            + (SELECT count(*) FROM (SELECT \(columns) FROM \(table) EXCEPT SELECT * FROM \(recount)))
+            (SELECT count(*) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table)))
+            + (SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(recount)))
             """
         }
         let statement = try connection.cachedStatement("""
@@ -169,21 +170,21 @@ struct ExerciseTallies {
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try ["exercise_weeks", "exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals"]
+        return try ["exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals"]
             .enumerated().map { ($1, try statement.column($0)) }
     }
 
     // MARK: SQL
 
     /// The tally rows of `period` (a week, month or year) that the days in the `days` relation
-    /// (columns `pk`, `day`) make, counted from their exercise rows: rows of the period's table.
+    /// (columns `pk`, `day`) make, counted from their exercise rows: rows of the period's tally
+    /// table (weeks, which have none, by the week's Monday).
     private static func tallyCounts(_ period: ReportPeriod, days: String) -> String {
-        let key = period.tallyKey(ofStart: period.startSQL(of: "d.day"))
-        let dayColumns = period.talliesDays ? ", count(DISTINCT d.pk) AS days, min(d.day) AS first_day, max(d.day) AS last_day" : ""
-        return """
-            SELECT \(key) AS key, e.name_key, min(e.name) AS name, count(*) AS exercises\(dayColumns)
-            FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
-            """
+        """
+        SELECT \(period.tallyKey(ofStart: period.startSQL(of: "d.day"))) AS key, e.name_key, min(e.name) AS name, count(*) AS exercises,
+               count(DISTINCT d.pk) AS days, min(d.day) AS first_day, max(d.day) AS last_day
+        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
+        """
     }
 
     /// Totals of the days in the `days` relation, as rows of `exercise_day_totals`.
@@ -214,7 +215,7 @@ struct ExerciseTallies {
         }
     }
 
-    /// Recounts the days, weeks, months and years (and their totals) of the days marked stale, and
+    /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days marked stale, and
     /// clears the marks, after logging those days (a recount would hide exercise rows another
     /// program added to them from the change feed, ``UnloggedDayChanges``).
     static func recountStaleDays(in connection: Connection) throws {
@@ -235,9 +236,9 @@ struct ExerciseTallies {
             WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
               AND name_key IS NOT swift_key(name)
             """)
-        // Every day of every stale week, month and year, found through the day index.
+        // Every day of every stale month and year, found through the day index.
         for period in ReportPeriod.tallied {
-            let columns = "\(period.tallyColumn), name_key, name, exercises" + (period.talliesDays ? ", days, first_day, last_day" : "")
+            let columns = "\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day"
             let start = period.startSQL(of: "day")
             try connection.execute("""
                 DELETE FROM \(period.tallyTable)
@@ -259,25 +260,18 @@ struct ExerciseTallies {
         defer { staleDays.reset() }
         while try staleDays.step() {
             let day: CalendarDay = try staleDays.column(0)
-            for period in ReportPeriod.tallied { stalePeriods.insert(PeriodStart(period: period, start: period.start(of: day))) }
+            for period in ReportPeriod.totalled { stalePeriods.insert(PeriodStart(period: period, start: period.start(of: day))) }
         }
         staleDays.reset()
         try PeriodTotals.refresh(stalePeriods, in: connection)
         try connection.execute("DELETE FROM exercise_tallies_stale")
     }
 
-    /// The upsert that adds a count of one name to a period's tally row: `?1` the period's first
-    /// day, `?2` the name key, `?3` the spelling, `?4` the count; for months and years `?5` the
-    /// days, `?6` and `?7` the first and last of them.
+    /// The upsert that adds a count of one name to a month's or year's tally row: `?1` the period's
+    /// first day, `?2` the name key, `?3` the spelling, `?4` the count, `?5` the days, `?6` and `?7`
+    /// the first and last of them.
     private static func addition(to period: ReportPeriod) -> String {
         let key = period.tallyKey(ofStart: "?1")
-        if !period.talliesDays {
-            return """
-                INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises) VALUES (\(key), ?2, ?3, ?4)
-                ON CONFLICT (\(period.tallyColumn), name_key) DO UPDATE SET name = min(name, excluded.name),
-                    exercises = exercises + excluded.exercises
-                """
-        }
         return """
             INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day)
             VALUES (\(key), ?2, ?3, ?4, ?5, ?6, ?7)

@@ -1,9 +1,9 @@
 import SQLiteQuery
 
 /// `exercise_period_totals` (migration 0011): each week, month and year as a whole (active days,
-/// exercises, different names, the top one), recomputed from the tally table of the period and
-/// its days whenever ``ExerciseTallies`` changes them, so that a history report reads one
-/// row per period it prints.
+/// exercises, different names, the top one), recomputed from the month's or year's tallies (a
+/// week's from its exercise rows) and its days whenever ``ExerciseTallies`` changes them, so that
+/// a history report reads one row per period it prints.
 enum PeriodTotals {
     /// Recomputes the totals of each period of `periods`, in order.
     static func refresh(_ periods: Set<PeriodStart>, in connection: Connection) throws {
@@ -12,17 +12,15 @@ enum PeriodTotals {
         }
     }
 
-    /// Recomputes the totals of the `period` that starts on `start` from its few tally rows (read
-    /// by their primary key) and its days with an exercise row (from the rows themselves, as the
-    /// tallies are: a day another program inserted has no day totals yet); removes them when the
-    /// period has no exercise left. The top exercise is ``ExerciseTallies/mostDone(_:)``, as in
-    /// the day totals and in ``totals(_:names:days:)``.
+    /// Recomputes the totals of the `period` that starts on `start` from its names and its days
+    /// with an exercise row (from the rows themselves, as the tallies are: a day another program
+    /// inserted has no day totals yet); removes them when the period has no exercise left. The top
+    /// exercise is ``ExerciseTallies/mostDone(_:)``, as in the day totals and in ``totals(_:names:days:)``.
     private static func refresh(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws {
-        let tallies = try connection.cachedStatement("""
-            SELECT name_key, name, exercises FROM \(period.tallyTable) WHERE \(period.tallyColumn) = \(period.tallyKey(ofStart: "?1"))
-            """)
+        let tallies = try connection.cachedStatement(namesDone(in: period))
         defer { tallies.reset() }
         try tallies.bind(start, at: 1)
+        try tallies.bind(period.end(ofPeriodStartingOn: start), at: 2)
         var names: [ExerciseTallies.DistinctName] = []
         while try tallies.step() { names.append((try tallies.column(0), try tallies.column(1), try tallies.column(2))) }
         tallies.reset()
@@ -44,6 +42,22 @@ enum PeriodTotals {
         try insert.bind(names.count, at: 5)
         try insert.bind(top.name, at: 6)
         try insert.execute()
+    }
+
+    /// Each name key done in the `period` from `?1` to `?2` (its first and last day), its smallest
+    /// spelling and how often it was done: a month's or year's few tally rows, read by their primary
+    /// key, or a week's exercise rows (at most seven days' worth, through the day index) grouped.
+    private static func namesDone(in period: ReportPeriod) -> String {
+        guard period != .week else {
+            return """
+                SELECT e.name_key, min(e.name), count(*) FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+                WHERE d.day BETWEEN ?1 AND ?2 GROUP BY e.name_key
+                """
+        }
+        return """
+            SELECT name_key, name, exercises FROM \(period.tallyTable)
+            WHERE \(period.tallyColumn) BETWEEN \(period.tallyKey(ofStart: "?1")) AND \(period.tallyKey(ofStart: "?2"))
+            """
     }
 
     /// Rows of `exercise_period_totals` for the `period` from `names`, a relation of counts per

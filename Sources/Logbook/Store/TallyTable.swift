@@ -1,15 +1,19 @@
-/// How the tallies store each period they count per exercise name (migrations 0004 and 0011):
-/// `exercise_weeks` keyed by the week's Monday, `exercise_months` by `YYYY-MM`, `exercise_years` by
-/// `YYYY`; the months and years also hold the days done and the first and last of them.
+/// How the derived data stores each period (migrations 0004, 0011 and 0012): every week, month
+/// and year with an exercise has a row of `exercise_period_totals`; the months and years are also
+/// tallied per exercise name, in `exercise_months` keyed by `YYYY-MM` and `exercise_years` by
+/// `YYYY` (with the days done and the first and last of them), for the exercise totals. (Weeks
+/// were tallied per name too, in `exercise_weeks`, until migration 0012.)
 extension ReportPeriod {
-    /// The periods the tallies count, in the order they are written.
-    static let tallied: [ReportPeriod] = [.week, .month, .year]
+    /// The periods with totals in `exercise_period_totals`, in the order they are written.
+    static let totalled: [ReportPeriod] = [.week, .month, .year]
 
-    /// The tally table of a week, month or year.
+    /// The periods the tallies count per name, in the order they are written.
+    static let tallied: [ReportPeriod] = [.month, .year]
+
+    /// The tally table of a month or year.
     var tallyTable: String {
         switch self {
-        case .day: preconditionFailure("days are totalled in exercise_day_totals, not tallied per name")
-        case .week: "exercise_weeks"
+        case .day, .week: preconditionFailure("only months and years are tallied per name (migration 0012)")
         case .month: "exercise_months"
         case .year: "exercise_years"
         }
@@ -17,9 +21,6 @@ extension ReportPeriod {
 
     /// The tally table's column holding the period's key.
     var tallyColumn: String { rawValue }
-
-    /// Whether the tally rows also hold `days`, `first_day` and `last_day`.
-    var talliesDays: Bool { self != .week }
 
     /// The period's key in its tally table, as SQL of the period's first day `start` (`YYYY-MM-DD`).
     func tallyKey(ofStart start: String) -> String {

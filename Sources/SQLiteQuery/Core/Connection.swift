@@ -99,12 +99,19 @@ public final class Connection {
             _ = logbook_sqlite3_db_config_int(handle, option, Int32(value))
         }
         // Every stored property is set, so if these throw, deinit runs and closes the handle (once).
-        try execute("""
-            PRAGMA foreign_keys = ON;
-            PRAGMA synchronous = NORMAL;
-            PRAGMA cache_size = -\(options.cacheSizeKiB);
-            PRAGMA mmap_size = \(options.mmapSizeBytes);
-            """)
+        do {
+            try execute("""
+                PRAGMA foreign_keys = ON;
+                PRAGMA synchronous = NORMAL;
+                PRAGMA cache_size = -\(options.cacheSizeKiB);
+                PRAGMA mmap_size = \(options.mmapSizeBytes);
+                """)
+        } catch {
+            // `cache_size` reads the schema; when that fails on a file cut short (its last page
+            // read as zeros), the cut is the cause to name, not the schema it garbled.
+            if let problem = DatabaseFileHeader.problems(of: self).first { throw SQLiteError(code: SQLITE_NOTADB, message: problem) }
+            throw error
+        }
         try registerStandardFunctions()
     }
 
