@@ -3,7 +3,8 @@ import Foundation
 import Logbook
 import SQLiteQuery
 
-// logbook-bench [--quick] [--runs N] [--only-insert]     (LOGBOOK_BENCH_READERS=N sets the store's read pool)
+// logbook-bench [--quick] [--runs N] [--only-insert] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
+//                                                                  LOGBOOK_BENCH_CLOCK=cpu times CPU instead of wall)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
 // logbook-bench --reports FILE [--runs N]                (each report's time on an existing logbook)
 //
@@ -17,7 +18,8 @@ let quick = arguments.contains("--quick")
 /// Stops after the insert workload: for profiling it (`perf record … logbook-bench --only-insert`).
 let onlyInsert = arguments.contains("--only-insert")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
-let dayCount = quick ? 2_000 : 200_000
+/// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
+let dayCount = arguments.firstIndex(of: "--days").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 2_000 : 200_000)
 let draftCount = quick ? 500 : 10_000
 let fetchCount = quick ? 200 : 10_000
 let draftFetchCount = quick ? 50 : 1_000

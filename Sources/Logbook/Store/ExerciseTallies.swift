@@ -22,6 +22,12 @@ struct ExerciseTallies {
         let start: CalendarDay
         /// The name key's index in `nameKeys`: one string hash per name and day, not one per period.
         let name: Int
+
+        func hash(into hasher: inout Hasher) {
+            // One word instead of five: a bulk import looks a key up for every name of every day.
+            let day = start.year << 9 | start.month << 5 | start.day
+            hasher.combine(name << 32 | day << 1 | (period == .month ? 1 : 0))
+        }
     }
 
     private struct Tally {
@@ -33,7 +39,7 @@ struct ExerciseTallies {
 
         mutating func add(name: String, count: Int, on day: CalendarDay) {
             // SQLite's min() on text: UTF-8 byte order, not Swift's canonical-equivalence order.
-            if name.utf8.lexicographicallyPrecedes(self.name.utf8) { self.name = name }
+            if name.precedesInUTF8(self.name) { self.name = name }
             exercises += count
             days += 1
             firstDay = min(firstDay, day)
@@ -41,14 +47,20 @@ struct ExerciseTallies {
         }
     }
 
+    /// The new days of one week counted in memory: how many, and their names.
+    struct WeekTally {
+        var days = 0
+        var names: [DistinctName] = []
+    }
+
     private var pending: [Key: Tally] = [:]
-    /// The weeks of the days counted in `pending`, whose totals are recomputed with theirs.
-    private var pendingWeeks: Set<CalendarDay> = []
+    /// The weeks of the days counted in `pending`, by their Monday.
+    private var pendingWeeks: [CalendarDay: WeekTally] = [:]
     /// The name keys of `pending`, each once.
     private var nameKeys: [String] = []
     private var nameIndexes: [String: Int] = [:]
 
-    /// Counts in memory at most this many month and year rows before writing them, so that
+    /// Counts in memory at most this many weeks and month and year rows before writing them, so that
     /// the memory of a bulk import stays flat however long the history.
     private static let pendingLimit = 2_000
 
@@ -57,7 +69,7 @@ struct ExerciseTallies {
         let names = Self.distinctNames(record.exercises)
         try Self.writeTotals(of: record.day, names, in: connection)
         count(names, on: record.day)
-        if pending.count > Self.pendingLimit { try writeAdditions(in: connection) }
+        if pending.count + pendingWeeks.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
     /// Writes the day's row of `exercise_day_totals`. (A day replaced in this transaction has a
@@ -76,18 +88,25 @@ struct ExerciseTallies {
     }
 
     private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
+        guard !names.isEmpty else { return }
         let indexes = names.map { name in
             if let index = nameIndexes[name.key] { return index }
             nameKeys.append(name.key)
             nameIndexes[name.key] = nameKeys.count - 1
             return nameKeys.count - 1
         }
-        pendingWeeks.insert(ReportPeriod.week.start(of: day))
+        let week = ReportPeriod.week.start(of: day)
+        pendingWeeks[week, default: WeekTally()].days += 1
+        for name in names { Self.add(name, to: &pendingWeeks[week, default: WeekTally()].names) }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for (index, (_, name, count)) in zip(indexes, names) {
-                pending[Key(period: period, start: start, name: index), default: Tally(name: name, firstDay: day, lastDay: day)]
-                    .add(name: name, count: count, on: day)
+                let key = Key(period: period, start: start, name: index)
+                if let position = pending.index(forKey: key) {
+                    pending.values[position].add(name: name, count: count, on: day)
+                } else {
+                    pending[key] = Tally(name: name, exercises: count, days: 1, firstDay: day, lastDay: day)
+                }
             }
         }
     }
@@ -116,9 +135,10 @@ struct ExerciseTallies {
                 try statement.execute()
             }
         }
-        let touched = Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) })
-            .union(pendingWeeks.map { PeriodStart(period: .week, start: $0) })
-        try PeriodTotals.refresh(touched, in: connection)
+        try PeriodTotals.refresh(Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) }), in: connection)
+        for (week, tally) in pendingWeeks.sorted(by: { $0.key < $1.key }) {
+            try PeriodTotals.refresh(weekStartingOn: week, counted: tally, in: connection)
+        }
         pending.removeAll(keepingCapacity: true)
         pendingWeeks.removeAll(keepingCapacity: true)
         nameKeys.removeAll(keepingCapacity: true)
@@ -287,21 +307,24 @@ struct ExerciseTallies {
     /// The top exercise of a day or period: the most done, the smallest name key (in UTF-8 byte
     /// order, as SQLite compares text) among equals; nil for none.
     static func mostDone(_ names: [DistinctName]) -> DistinctName? {
-        names.min { $0.count != $1.count ? $0.count > $1.count : $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        names.min { $0.count != $1.count ? $0.count > $1.count : $0.key.precedesInUTF8($1.key) }
     }
 
     /// Each distinct name key of `names` with its smallest spelling and how often it occurs.
     private static func distinctNames(_ names: [String]) -> [DistinctName] {
         var result: [DistinctName] = []
-        for name in names {
-            let key = name.comparisonKey
-            if let index = result.firstIndex(where: { $0.key == key }) {
-                result[index].count += 1
-                if name.utf8.lexicographicallyPrecedes(result[index].name.utf8) { result[index].name = name }
-            } else {
-                result.append((key, name, 1))
-            }
-        }
+        for name in names { add((name.comparisonKey, name, 1), to: &result) }
         return result
+    }
+
+    /// Adds `name`'s count to the entry of its key in `names` (one entry per key, by UTF-8 bytes as
+    /// SQLite groups text, with the smallest spelling in UTF-8 byte order, as SQLite's min()).
+    static func add(_ name: DistinctName, to names: inout [DistinctName]) {
+        if let index = names.firstIndex(where: { $0.key.hasSameUTF8(as: name.key) }) {
+            names[index].count += name.count
+            if name.name.precedesInUTF8(names[index].name) { names[index].name = name.name }
+        } else {
+            names.append(name)
+        }
     }
 }

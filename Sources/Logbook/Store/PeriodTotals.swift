@@ -12,18 +12,34 @@ enum PeriodTotals {
         }
     }
 
+    /// Recomputes the totals of the week that starts on `start`, whose new days this transaction
+    /// `counted` in memory: from those counts when they are all its days with an exercise row (the
+    /// bulk import's case, which then reads no exercise row back), else from its rows. (A counted
+    /// day changed since is marked stale, and its week recounted from the rows after this.)
+    static func refresh(weekStartingOn start: CalendarDay, counted: ExerciseTallies.WeekTally, in connection: Connection) throws {
+        let end = ReportPeriod.week.end(ofPeriodStartingOn: start)
+        guard try activeDaysCount(from: start, to: end, in: connection) == counted.days else {
+            return try refresh(.week, startingOn: start, in: connection)
+        }
+        try write(.week, startingOn: start, names: counted.names, activeDays: counted.days, in: connection)
+    }
+
     /// Recomputes the totals of the `period` that starts on `start` from its names and its days
     /// with an exercise row (from the rows themselves, as the tallies are: a day another program
-    /// inserted has no day totals yet); removes them when the period has no exercise left. The top
-    /// exercise is ``ExerciseTallies/mostDone(_:)``, as in the day totals and in ``totals(_:names:days:)``.
+    /// inserted has no day totals yet).
     private static func refresh(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws {
-        let tallies = try connection.cachedStatement(namesDone(in: period))
-        defer { tallies.reset() }
-        try tallies.bind(start, at: 1)
-        try tallies.bind(period.end(ofPeriodStartingOn: start), at: 2)
-        var names: [ExerciseTallies.DistinctName] = []
-        while try tallies.step() { names.append((try tallies.column(0), try tallies.column(1), try tallies.column(2))) }
-        tallies.reset()
+        let end = period.end(ofPeriodStartingOn: start)
+        let (names, activeDays) = period == .week
+            ? try weekNamesAndActiveDays(from: start, to: end, in: connection)
+            : (try talliedNames(period, from: start, to: end, in: connection), try activeDaysCount(from: start, to: end, in: connection))
+        try write(period, startingOn: start, names: names, activeDays: activeDays, in: connection)
+    }
+
+    /// Writes the totals of the `period` that starts on `start`, done `names` on `activeDays` days;
+    /// removes them when the period has no exercise left. The top exercise is
+    /// ``ExerciseTallies/mostDone(_:)``, as in the day totals and in ``totals(_:names:days:)``.
+    private static func write(_ period: ReportPeriod, startingOn start: CalendarDay, names: [ExerciseTallies.DistinctName],
+                              activeDays: Int, in connection: Connection) throws {
         guard let top = ExerciseTallies.mostDone(names) else {
             try connection.run("DELETE FROM exercise_period_totals WHERE period = ? AND start = ?",
                                [.text(period.rawValue), start.databaseValue])
@@ -31,33 +47,59 @@ enum PeriodTotals {
         }
         let insert = try connection.cachedStatement("""
             INSERT OR REPLACE INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise)
-            VALUES (?1, ?2, (SELECT count(*) FROM exercise_days AS d
-                             WHERE d.day BETWEEN ?2 AND ?3 AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)),
-                    ?4, ?5, ?6)
+            VALUES (?, ?, ?, ?, ?, ?)
             """)
         try insert.bind(period.rawValue, at: 1)
         try insert.bind(start, at: 2)
-        try insert.bind(period.end(ofPeriodStartingOn: start), at: 3)
+        try insert.bind(activeDays, at: 3)
         try insert.bind(names.reduce(0) { $0 + $1.count }, at: 4)
         try insert.bind(names.count, at: 5)
         try insert.bind(top.name, at: 6)
         try insert.execute()
     }
 
-    /// Each name key done in the `period` from `?1` to `?2` (its first and last day), its smallest
-    /// spelling and how often it was done: a month's or year's few tally rows, read by their primary
-    /// key, or a week's exercise rows (at most seven days' worth, through the day index) grouped.
-    private static func namesDone(in period: ReportPeriod) -> String {
-        guard period != .week else {
-            return """
-                SELECT e.name_key, min(e.name), count(*) FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
-                WHERE d.day BETWEEN ?1 AND ?2 GROUP BY e.name_key
-                """
+    /// Each name key done in the week from `start` to `end`, its smallest spelling and how often it
+    /// was done, and the days with an exercise row among them: read from the exercise rows of those
+    /// days (at most seven, through the day index), in one statement, where a month or year has tallies.
+    private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay,
+                                               in connection: Connection) throws -> ([ExerciseTallies.DistinctName], Int) {
+        let rows = try connection.cachedStatement("""
+            SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE d.day BETWEEN ?1 AND ?2
+            """)
+        defer { rows.reset() }
+        try rows.bind(start, at: 1)
+        try rows.bind(end, at: 2)
+        var names: [ExerciseTallies.DistinctName] = []
+        var days = Set<Int64>()
+        while try rows.step() {
+            days.insert(try rows.column(0))
+            ExerciseTallies.add((try rows.column(1), try rows.column(2), 1), to: &names)
         }
-        return """
+        return (names, days.count)
+    }
+
+    /// The month's or year's tally rows from `start` to `end`, read by their primary key.
+    private static func talliedNames(_ period: ReportPeriod, from start: CalendarDay, to end: CalendarDay,
+                                     in connection: Connection) throws -> [ExerciseTallies.DistinctName] {
+        let tallies = try connection.cachedStatement("""
             SELECT name_key, name, exercises FROM \(period.tallyTable)
             WHERE \(period.tallyColumn) BETWEEN \(period.tallyKey(ofStart: "?1")) AND \(period.tallyKey(ofStart: "?2"))
-            """
+            """)
+        defer { tallies.reset() }
+        try tallies.bind(start, at: 1)
+        try tallies.bind(end, at: 2)
+        var names: [ExerciseTallies.DistinctName] = []
+        while try tallies.step() { names.append((try tallies.column(0), try tallies.column(1), try tallies.column(2))) }
+        return names
+    }
+
+    /// The days from `start` to `end` with an exercise row.
+    private static func activeDaysCount(from start: CalendarDay, to end: CalendarDay, in connection: Connection) throws -> Int {
+        try connection.scalar("""
+            SELECT count(*) FROM exercise_days AS d
+            WHERE d.day BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+            """, [start.databaseValue, end.databaseValue], as: Int.self) ?? 0
     }
 
     /// Rows of `exercise_period_totals` for the `period` from `names`, a relation of counts per
