@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// Every import reader refuses bad input with one clear error line (file, record, place, field),
@@ -79,6 +80,31 @@ final class ImportBadInputCLITests: XCTestCase {
         let good = #"{"id":"00000000-0000-0000-0000-000000000009","date":1,"exercises":["a"]}"#
         try assertRefused("two.ndjson", text(good + "\n" + good.dropLast() + "\n"), mentioning: "record 2", "line 2")
         try assertRefused("same-line.ndjson", text(good + " " + good + "\n"), mentioning: "one JSON value per line")
+    }
+
+    /// The record and line an NDJSON error names, wherever the bad record is: after blank lines,
+    /// with CRLF line ends, and on the last line with and without a line break after it (a
+    /// record on a last line without one was named by the line before).
+    func testNDJSONErrorsNameTheirRecordAndLine() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("ImportBadInputCLITests NDJSON seed \(seed)")
+        var random = SplitMix64(seed: seed)
+        for round in 0..<12 {
+            let records = Int.random(in: 1...5, using: &random)
+            let bad = round % 3 == 0 ? records : Int.random(in: 1...records, using: &random)
+            let lineEnd = Bool.random(using: &random) ? "\r\n" : "\n"
+            var lines: [String] = []
+            var badLine = 0
+            for record in 1...records {
+                for _ in 0..<Int.random(in: 0...2, using: &random) { lines.append(Bool.random(using: &random) ? "" : "  ") }
+                let exercises = record == bad ? "[\"a\", 7]" : "[\"a\"]"
+                lines.append(#"{"id":"00000000-0000-4000-8000-00000000000\#(record)","day":"2030-01-0\#(record)","date":"2030-01-0\#(record)T08:00:00Z","exercises":\#(exercises)}"#)
+                if record == bad { badLine = lines.count }
+            }
+            let trailing = Bool.random(using: &random) ? lineEnd : ""
+            try assertRefused("round\(round).ndjson", text(lines.joined(separator: lineEnd) + trailing),
+                              mentioning: "record \(bad), line \(badLine): field 'exercises[1]'")
+        }
     }
 
     func testBadCSV() throws {

@@ -43,7 +43,9 @@ struct JSONRecordSource: RecordSource {
             return nil
         }
         count += 1
-        let recordStart = isLines ? parser.position.line - 1 : start.line
+        // A line's value ends with its line break read (the next byte starts a line), unless the
+        // file ends on that line.
+        let recordStart = isLines ? parser.position.line - (parser.position.column == 1 ? 1 : 0) : start.line
         if kind == nil {
             guard let detected = JSONRecordDecoding.kind(of: value) else {
                 throw ImportError(file: file, record: count, line: recordStart,
