@@ -74,6 +74,13 @@ final class ImportBadInputCLITests: XCTestCase {
         huge.append(Data(repeating: UInt8(ascii: "x"), count: 100 << 20))
         huge.append(Data(#"","whatsNew":"","checklist":[]}]"#.utf8))
         try assertRefused("huge.json", huge, mentioning: "longer than 64 MiB")
+        try assertRefused("twice.json", text(#"[{"version":"1","whatsNew":"","checklist":[],"version":"2"}]"#),
+                          mentioning: "record 1", #"duplicate member "version""#)
+        // Past a few members the names are kept in a set (a scan per member made this object a
+        // half-trillion comparisons), which still tells NFC from NFD names apart.
+        var wide = #"[{"version":"1","whatsNew":"","checklist":[],"k\#u{E9}":0,"ke\#u{301}":0"#
+        for index in 0..<1_000_000 { wide += ",\"k\(index)\":0" }
+        try assertRefused("wide.json", text(wide + #","k999999":1}]"#), mentioning: "record 1", #"duplicate member "k999999""#)
     }
 
     func testBadNDJSON() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// A strict streaming JSON parser (RFC 8259) over a ``ByteStream``: values are parsed one at a
 /// time, so a top-level array of any length is read element by element. Errors carry the line and
@@ -100,6 +101,9 @@ public struct JSONParser {
     private func object(depth: Int) throws -> JSONValue {
         _ = try stream.next()
         var members: [(key: String, value: JSONValue)] = []
+        /// The names, once there are more than a record has: a scan of every earlier name per
+        /// member made an object of a million members a half-trillion comparisons.
+        var names: Set<ExactText>?
         try skipWhitespace()
         if try stream.peek() == UInt8(ascii: "}") {
             _ = try stream.next()
@@ -113,7 +117,12 @@ public struct JSONParser {
             guard try stream.next() == UInt8(ascii: ":") else { throw error("expected ':' after member name \"\(key)\"") }
             try skipWhitespace()
             // Names compare byte for byte: NFC and NFD spellings are different members.
-            if members.contains(where: { $0.key.utf8.elementsEqual(key.utf8) }) { throw error("duplicate member \"\(key)\"") }
+            if members.count < 16 {
+                if members.contains(where: { ExactText($0.key) == ExactText(key) }) { throw error("duplicate member \"\(key)\"") }
+            } else {
+                if names == nil { names = Set(members.map { ExactText($0.key) }) }
+                guard names?.insert(ExactText(key)).inserted == true else { throw error("duplicate member \"\(key)\"") }
+            }
             members.append((key, try value(depth: depth + 1)))
             try skipWhitespace()
             switch try stream.next() {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 extension String {
     /// Whether this string sorts before `other` in SQLite's `BINARY` order (the order of `min()`
@@ -11,7 +12,7 @@ extension String {
     /// Whether this string has the same UTF-8 bytes as `other`, as SQLite compares text (Swift's
     /// `==` is canonical equivalence).
     func hasSameUTF8(as other: String) -> Bool {
-        utf8.count == other.utf8.count && compareUTF8(other) == 0
+        ExactText(self) == ExactText(other)
     }
 
     /// memcmp of the two strings' UTF-8 bytes, the shorter first on a common prefix: negative,
