@@ -101,8 +101,8 @@ public struct JSONParser {
     private func object(depth: Int) throws -> JSONValue {
         _ = try stream.next()
         var members: [(key: String, value: JSONValue)] = []
-        /// The names, once there are more than a record has: a scan of every earlier name per
-        /// member made an object of a million members a half-trillion comparisons.
+        // The names, once there are more than a record has: a scan of every earlier name per
+        // member made an object of a million members a half-trillion comparisons.
         var names: Set<ExactText>?
         try skipWhitespace()
         if try stream.peek() == UInt8(ascii: "}") {
@@ -118,7 +118,7 @@ public struct JSONParser {
             try skipWhitespace()
             // Names compare byte for byte: NFC and NFD spellings are different members.
             if members.count < 16 {
-                if members.contains(where: { ExactText($0.key) == ExactText(key) }) { throw error("duplicate member \"\(key)\"") }
+                if members.contains(where: { $0.key.hasSameUTF8(as: key) }) { throw error("duplicate member \"\(key)\"") }
             } else {
                 if names == nil { names = Set(members.map { ExactText($0.key) }) }
                 guard names?.insert(ExactText(key)).inserted == true else { throw error("duplicate member \"\(key)\"") }

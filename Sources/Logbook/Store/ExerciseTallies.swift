@@ -51,6 +51,12 @@ struct ExerciseTallies {
     struct WeekTally {
         var days = 0
         var names: [DistinctName] = []
+
+        /// Counts one more day, on which `names` were done.
+        mutating func add(_ names: [DistinctName]) {
+            days += 1
+            for name in names { ExerciseTallies.add(name, to: &self.names) }
+        }
     }
 
     private var pending: [Key: Tally] = [:]
@@ -95,9 +101,7 @@ struct ExerciseTallies {
             nameIndexes[name.key] = nameKeys.count - 1
             return nameKeys.count - 1
         }
-        let week = ReportPeriod.week.start(of: day)
-        pendingWeeks[week, default: WeekTally()].days += 1
-        for name in names { Self.add(name, to: &pendingWeeks[week, default: WeekTally()].names) }
+        pendingWeeks[ReportPeriod.week.start(of: day), default: WeekTally()].add(names)
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for (index, (_, name, count)) in zip(indexes, names) {
