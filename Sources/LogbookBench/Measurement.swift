@@ -31,16 +31,21 @@ func median(runs: Int, setup: () throws -> Void = {}, _ body: () throws -> Void)
     return times.sorted()[times.count / 2]
 }
 
-/// The median of `runs` timings of an `async` body; `setup` runs before each, untimed.
-func asyncMedian(runs: Int, setup: () throws -> Void = {}, _ body: () async throws -> Void) async rethrows -> Double {
-    var times: [Double] = []
+/// The medians of `runs` rounds that each time `sync`, then `async`, one after the other in the
+/// calling task: a noisy machine's drift then stretches both alike, and both run on the same kind
+/// of thread. `setup` runs before each timing, untimed.
+func interleavedMedians(runs: Int, setup: () throws -> Void = {}, sync: () throws -> Void,
+                        async: () async throws -> Void) async rethrows -> (sync: Double, async: Double) {
+    var syncTimes: [Double] = [], asyncTimes: [Double] = []
     for _ in 0..<runs {
         try setup()
+        syncTimes.append(try seconds(sync))
+        try setup()
         let start = benchNanoseconds()
-        try await body()
-        times.append(Double(benchNanoseconds() - start) / 1e9)
+        try await async()
+        asyncTimes.append(Double(benchNanoseconds() - start) / 1e9)
     }
-    return times.sorted()[times.count / 2]
+    return (syncTimes.sorted()[runs / 2], asyncTimes.sorted()[runs / 2])
 }
 
 /// Runs a program to completion, its stdin and stdout redirected to files, and returns its wall

@@ -16,12 +16,14 @@ private func currentQueueLabel() -> String {
 
 /// `Database` serializes reads and writes from any number of tasks over its one connection.
 final class DatabaseTests: XCTestCase {
-    private func makeDatabase() throws -> Database {
+    private func makeDatabase(maximumReaders: Int = Connection.Options().maximumReaders) throws -> Database {
+        var options = Connection.Options()
+        options.maximumReaders = maximumReaders
         let migration = Migration(version: 1, name: "create_events", sql: """
             CREATE TABLE events (id INTEGER PRIMARY KEY, task INTEGER NOT NULL, n INTEGER NOT NULL,
                                  UNIQUE (task, n));
             """)
-        return try Database(path: try makeDatabasePath(), migrator: try Migrator(migrations: [migration]))
+        return try Database(path: try makeDatabasePath(), options: options, migrator: try Migrator(migrations: [migration]))
     }
 
     func testConcurrentWritesFromManyTasksAllLand() async throws {
@@ -76,6 +78,61 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(label, "org.logbook.SQLiteQuery.Database." + (queueByPriority[priority.rawValue] ?? "?"),
                            "a task asking for \(requested), running at \(priority)")
         }
+    }
+
+    /// An `async` read never runs on the main actor; from a task off any actor, with a read
+    /// connection free, it runs in place, on the task's own thread, with no hand-off.
+    @MainActor
+    func testAnAsyncReadLeavesTheMainActorAndRunsInPlaceOffAnyActor() async throws {
+        let database = try makeDatabase()
+        let onMainThread = try await database.read { _ in Thread.isMainThread }
+        XCTAssertFalse(onMainThread)
+        let (caller, reader) = try await Task.detached {
+            let caller = currentThreadID()
+            return (caller, try await database.read { _ in currentThreadID() })
+        }.value
+        XCTAssertEqual(caller, reader, "the read was handed to another thread")
+        // Without read connections a read may wait behind a write: it goes to the database's queue.
+        let shared = try makeDatabase(maximumReaders: 0)
+        let label = try await Task.detached { try await shared.read { _ in currentQueueLabel() } }.value
+        XCTAssertTrue(label.hasPrefix("org.logbook.SQLiteQuery.Database."), label)
+    }
+
+    /// An `async` read that waits for a read connection suspends, holding no thread: other tasks
+    /// go on meanwhile, however many reads wait. (A thread blocked in Dispatch is one fewer for
+    /// tasks: on Linux Dispatch's queues and Swift's tasks share one pool, which grows by about
+    /// a thread a second.)
+    func testReadsWaitingForAConnectionHoldNoThread() async throws {
+        let database = try makeDatabase(maximumReaders: 1)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { _ = try? database.read { _ in held.signal(); release.wait() } }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { held.wait(); continuation.resume() }
+        }
+        // More reads than the runtime has threads, each waiting for the one connection.
+        let reads = (0..<ProcessInfo.processInfo.activeProcessorCount * 4).map { _ in
+            Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
+        }
+        let otherTaskRan = Flag()
+        Task.detached { otherTaskRan.set() }
+        // A watchdog off Swift's threads notes whether the other task ran while the reads waited,
+        // then lets them go (so a failure fails, not hangs).
+        let ranWhileReadsWaited = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                // Blocked threads would hold it up for seconds: the pool adds about one a second.
+                let deadline = Date() + 3
+                while !otherTaskRan.isSet && Date() < deadline { usleep(1_000) }
+                let ran = otherTaskRan.isSet
+                release.signal()
+                continuation.resume(returning: ran)
+            }
+        }
+        XCTAssertTrue(ranWhileReadsWaited, "reads waiting for a connection held the threads tasks run on")
+        for read in reads {
+            let count = try await read.value
+            XCTAssertEqual(count, 0)
+        }
+        XCTAssertEqual(database.openReaderCount, 1)
     }
 
     func testConcurrentReadersAndWritersSeeConsistentSnapshots() async throws {
@@ -192,6 +249,23 @@ final class DatabaseTests: XCTestCase {
         try first.write { try $0.run("INSERT INTO events (task, n) VALUES (9, 9)") }
         XCTAssertEqual(try second.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
     }
+}
+
+/// The calling thread, as a number to compare.
+private func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+    UInt(bitPattern: pthread_self())
+    #else
+    UInt(pthread_self())
+    #endif
+}
+
+/// A flag set once, read from any thread.
+private final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.lock(); defer { lock.unlock() }; return value }
+    func set() { lock.lock(); value = true; lock.unlock() }
 }
 
 /// A value computed on another thread, waited for.

@@ -9,7 +9,9 @@ extension XCTestCase {
     /// A fresh, empty folder under the system's temporary directory, removed when the test ends.
     func makeTemporaryDirectory() throws -> URL {
         let folder = try TemporaryFolder("SQLiteQueryTests")
-        addTeardownBlock { _ = folder }  // kept until the test ends, then removed
+        // Removed here, not left to the folder's release: XCTest keeps teardown blocks (and what
+        // they capture) until the process ends.
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder.url) }
         return folder.url
     }
 

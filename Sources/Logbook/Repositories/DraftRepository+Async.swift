@@ -14,29 +14,29 @@ extension DraftRepository {
         try await database.perform { try self.save(contentsOf: drafts) }
     }
 
-    /// `fetch(id:)` off the caller's thread.
+    /// `fetch(id:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(id: UUID) async throws -> ReleaseDraft? {
-        try await database.perform { try self.fetch(id: id) }
+        try await database.performReading { try self.fetch(id: id) }
     }
 
-    /// `fetch(version:)` off the caller's thread.
+    /// `fetch(version:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(version: String) async throws -> [ReleaseDraft] {
-        try await database.perform { try self.fetch(version: version) }
+        try await database.performReading { try self.fetch(version: version) }
     }
 
-    /// `fetchAll()` off the caller's thread.
+    /// `fetchAll()` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetchAll() async throws -> [ReleaseDraft] {
-        try await database.perform { try self.fetchAll() }
+        try await database.performReading { try self.fetchAll() }
     }
 
-    /// `count()` off the caller's thread.
+    /// `count()` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func count() async throws -> Int {
-        try await database.perform { try self.count() }
+        try await database.performReading { try self.count() }
     }
 
-    /// `resolve(_:)` off the caller's thread.
+    /// `resolve(_:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func resolve(_ reference: some DraftReferring) async throws -> ReleaseDraft {
-        try await database.perform { try self.resolve(reference) }
+        try await database.performReading { try self.resolve(reference) }
     }
 
     /// `edit(_:version:whatsNew:)` off the caller's thread.

@@ -15,24 +15,24 @@ extension HistoryRepository {
         try await database.perform { try self.addDoneExercises(exercises, at: date) }
     }
 
-    /// `fetch(day:)` off the caller's thread.
+    /// `fetch(day:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(day: CalendarDay) async throws -> ExerciseDay? {
-        try await database.perform { try self.fetch(day: day) }
+        try await database.performReading { try self.fetch(day: day) }
     }
 
-    /// `fetch(id:)` off the caller's thread.
+    /// `fetch(id:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(id: UUID) async throws -> ExerciseDay? {
-        try await database.perform { try self.fetch(id: id) }
+        try await database.performReading { try self.fetch(id: id) }
     }
 
-    /// `fetchAll()` off the caller's thread.
+    /// `fetchAll()` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetchAll() async throws -> [ExerciseDay] {
-        try await database.perform { try self.fetchAll() }
+        try await database.performReading { try self.fetchAll() }
     }
 
-    /// `count()` off the caller's thread.
+    /// `count()` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func count() async throws -> Int {
-        try await database.perform { try self.count() }
+        try await database.performReading { try self.count() }
     }
 
     /// `delete(day:)` off the caller's thread.

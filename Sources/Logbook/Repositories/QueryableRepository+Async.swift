@@ -1,24 +1,25 @@
 import Foundation
 
 extension QueryableRepository where Record: Sendable {
-    /// `fetch(_:)` off the caller's thread, on a read connection of its
-    /// own; cancelling the task stops the fetch.
+    /// `fetch(_:)` off the caller's actor, on a read connection of its own; cancelling the task
+    /// stops the fetch. Like every read here, it runs in place when called from a task off any
+    /// actor and a read connection is free (`Database.performReading(_:)`).
     public func fetch(_ descriptor: FetchDescriptor<Record>) async throws -> [Record] {
-        try await storage.database.perform { try self.fetch(descriptor) }
+        try await storage.database.performReading { try self.fetch(descriptor) }
     }
 
-    /// `fetchCount(_:)` off the caller's thread.
+    /// `fetchCount(_:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetchCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor()) async throws -> Int {
-        try await storage.database.perform { try self.fetchCount(descriptor) }
+        try await storage.database.performReading { try self.fetchCount(descriptor) }
     }
 
-    /// `fetch(_:)` of a `RecordQuery` off the caller's thread.
+    /// `fetch(_:)` of a `RecordQuery` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(_ query: RecordQuery) async throws -> [Record] {
-        try await storage.database.perform { try self.fetch(query) }
+        try await storage.database.performReading { try self.fetch(query) }
     }
 
-    /// `count(_:)` off the caller's thread.
+    /// `count(_:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func count(_ query: RecordQuery) async throws -> Int {
-        try await storage.database.perform { try self.count(query) }
+        try await storage.database.performReading { try self.count(query) }
     }
 }

@@ -53,9 +53,9 @@ public struct RecordRepository<Record: Sendable>: QueryableRepository {
         try await database.perform { try self.save(contentsOf: records) }
     }
 
-    /// `fetch(identity:)` off the caller's thread.
+    /// `fetch(identity:)` off the caller's actor (a read: see `Database.performReading(_:)`).
     public func fetch(identity: some SQLiteValue & Sendable) async throws -> Record? {
-        try await database.perform { try self.fetch(identity: identity) }
+        try await database.performReading { try self.fetch(identity: identity) }
     }
 
     /// `delete(identity:)` off the caller's thread.

@@ -6,36 +6,73 @@ extension Database {
     /// a statement running is interrupted, a transaction rolls back, and the call throws
     /// `CancellationError`.
     ///
-    /// The store's `async` calls are each their synchronous form run this way, so a call from the
-    /// main actor never waits for the file's lock on the main thread.
+    /// The store's `async` calls that write, or may run long, are each their synchronous form run
+    /// this way, so a call from the main actor never waits for the file's lock on the main thread.
     public func perform<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        let cancellation = Cancellation()
         let queue = workQueues.queue(for: Task.currentPriority)
-        return try await withTaskCancellationHandler {
+        return try await cancellable { cancellation in
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, Error>) in
                 queue.async {
-                    continuation.resume(with: Swift.Result {
-                        do {
-                            try cancellation.checkCancellation()
-                            return try cancellation.run(work)
-                        } catch where cancellation.isCancelled {
-                            throw CancellationError()
-                        }
-                    })
+                    continuation.resume(with: Swift.Result { try Self.run(work, watchedBy: cancellation) })
                 }
             }
-        } onCancel: {
-            cancellation.cancel()
         }
     }
 
-    /// `read(_:)` off the caller's thread: beside other reads and the write, in a snapshot.
+    /// Runs `work`, which only reads, off the caller's actor, with the same cancellation as
+    /// ``perform(_:)``; its reads share one read connection.
+    ///
+    /// Under WAL a read on its own connection never waits for a lock, so the work runs where a
+    /// nonisolated `async` function runs, on Swift's global concurrent executor: called from an
+    /// actor (the main actor), it leaves it and comes back once; called from a task off any actor,
+    /// it runs in place, with no hand-off between threads (a hand-off costs 10 to 20 µs each way
+    /// on a virtual machine, more than a tenth of a 30-day fetch: README, Performance). While every
+    /// read connection is in use the task suspends, holding no thread, until one is given back.
+    /// Without read connections (reads share the writer, and may wait behind its write) the work
+    /// goes to the queue, as ``perform(_:)``.
+    public func performReading<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        guard let readers else { return try await perform(work) }
+        let connection: Connection
+        do {
+            connection = try await readers.take()
+        } catch {
+            throw reportError(error)
+        }
+        defer { readers.giveBack(connection) }
+        return try await cancellable { cancellation in
+            try Self.run({ try self.using(connection, work) }, watchedBy: cancellation)
+        }
+    }
+
+    /// `read(_:)` off the caller's actor, as ``performReading(_:)``: beside other reads and the
+    /// write, in a snapshot.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
-        try await perform { try self.read(body) }
+        try await performReading { try self.read(body) }
     }
 
     /// `write(_:)` off the caller's thread.
     public func write<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
         try await perform { try self.write(body) }
+    }
+
+    /// Runs `operation` with a ``Cancellation`` that the calling task's cancellation cancels.
+    private func cancellable<Result>(_ operation: (Cancellation) async throws -> Result) async throws -> Result {
+        let cancellation = Cancellation()
+        return try await withTaskCancellationHandler {
+            try await operation(cancellation)
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// Runs `work` on this thread watched by `cancellation`; once that is cancelled, throws
+    /// `CancellationError` whatever the work threw.
+    private static func run<Result>(_ work: () throws -> Result, watchedBy cancellation: Cancellation) throws -> Result {
+        do {
+            try cancellation.checkCancellation()
+            return try cancellation.run(work)
+        } catch where cancellation.isCancelled {
+            throw CancellationError()
+        }
     }
 }

@@ -30,11 +30,11 @@ public final class Database: @unchecked Sendable {
     private let writer: Connection
     /// The read connections; nil when reads share the writer (an in-memory or non-WAL database,
     /// ``Connection/Options/maximumReaders`` 0, or a database opened to inspect).
-    private var readers: ReaderPool?
+    private(set) var readers: ReaderPool?
     /// Where ``perform(_:)`` runs work, at its caller's priority.
     let workQueues = WorkQueues()
     /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
-    private let reportError: @Sendable (Error) -> Error
+    let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
     private let lock = NSRecursiveLock()
     /// The migrator the database was opened with, for reading its migration history.
@@ -126,7 +126,7 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` as the thread's outermost use of `connection`, watched by the thread's
     /// ``Cancellation``.
-    private func using<Result>(_ connection: Connection, _ body: () throws -> Result) throws -> Result {
+    func using<Result>(_ connection: Connection, _ body: () throws -> Result) throws -> Result {
         let thread = ThreadState.current
         let outer = thread.connections.updateValue(connection, forKey: ObjectIdentifier(self))
         defer { thread.connections[ObjectIdentifier(self)] = outer }
