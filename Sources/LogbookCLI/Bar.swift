@@ -8,8 +8,12 @@ enum Bar {
     static func text(_ value: Int, of maximum: Int, width: Int) -> String {
         guard value > 0, maximum > 0 else { return "" }
         let eighthsLong = max(1, Int((Double(value) / Double(maximum) * Double(width * 8)).rounded()))
-        let text = String(repeating: "█", count: eighthsLong / 8) + (eighthsLong % 8 == 0 ? "" : String(eighths[eighthsLong % 8]))
-        return text
+        // As UTF-8 bytes: a table of a day a row draws millions of bars.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(3 * (eighthsLong / 8 + 1))
+        for _ in 0..<eighthsLong / 8 { utf8 += [0xE2, 0x96, 0x88] }  // █
+        if eighthsLong % 8 != 0 { utf8.append(contentsOf: String(eighths[eighthsLong % 8]).utf8) }
+        return String(decoding: utf8, as: UTF8.self)
     }
 
     /// `done` of `total` as `width` cells, filled or not: `██████░░░░`.

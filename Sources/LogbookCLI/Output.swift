@@ -61,7 +61,12 @@ enum Console {
         if !isQuiet { printError(line) }
     }
 
-    private static func write(bytes: UnsafeRawBufferPointer) throws {
+    /// Writes UTF-8 bytes to stdout; throws ``OutputFailure`` when they cannot be written.
+    static func write(bytes: UnsafeRawBufferPointer) throws {
+        if captured != nil {
+            captured? += String(decoding: bytes, as: UTF8.self)
+            return
+        }
         if let redirection {
             try redirection(Data(bytes))
             return

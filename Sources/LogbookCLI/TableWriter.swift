@@ -7,13 +7,15 @@ struct TableWriter {
     private var widths: [Int]?
     private let sampleSize = 200
     private(set) var rowCount = 0
+    /// The line being written.
+    private var line: [UInt8] = []
 
     init(header: [String]) { self.header = header }
 
     mutating func add(_ row: [String]) throws {
         rowCount += 1
         if let widths {
-            try Console.print(Self.line(row, widths))
+            try writeLine(row, widths)
             return
         }
         sample.append(row)
@@ -27,21 +29,33 @@ struct TableWriter {
 
     private mutating func flushSample() throws {
         let widths = header.indices.map { column in
-            ([header] + sample).map { $0[column].count }.max() ?? 0
+            ([header] + sample).map { Self.width($0[column]) }.max() ?? 0
         }
         self.widths = widths
-        try Console.print(Self.line(header, widths))
-        for row in sample { try Console.print(Self.line(row, widths)) }
+        try writeLine(header, widths)
+        for row in sample { try writeLine(row, widths) }
         sample.removeAll()
     }
 
-    private static func line(_ row: [String], _ widths: [Int]) -> String {
-        var text = ""
+    /// Writes `row` as a line, each cell but the last padded to its column's width and two spaces,
+    /// built as UTF-8 in one reused buffer (a table can have millions of lines).
+    private mutating func writeLine(_ row: [String], _ widths: [Int]) throws {
+        line.removeAll(keepingCapacity: true)
         for (column, cell) in row.enumerated() {
-            let isLast = column == row.count - 1
-            text += isLast ? cell : cell + String(repeating: " ", count: max(0, widths[column] - cell.count) + 2)
+            var cell = cell
+            cell.withUTF8 { line.append(contentsOf: $0) }
+            if column < row.count - 1 {
+                for _ in 0..<(max(0, widths[column] - Self.width(cell)) + 2) { line.append(UInt8(ascii: " ")) }
+            }
         }
-        return text
+        line.append(UInt8(ascii: "\n"))
+        try line.withUnsafeBytes { try Console.write(bytes: $0) }
+    }
+
+    /// The columns `cell` takes: its characters, counted byte by byte when all are ASCII (most
+    /// cells, and a table can have millions of them).
+    private static func width(_ cell: String) -> Int {
+        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
     }
 
     /// The first line of `text`, cut to `limit` characters with an ellipsis.

@@ -113,26 +113,34 @@ final class DatabaseTests: XCTestCase {
         let reads = (0..<ProcessInfo.processInfo.activeProcessorCount * 4).map { _ in
             Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
         }
-        let otherTaskRan = Flag()
-        Task.detached { otherTaskRan.set() }
-        // A watchdog off Swift's threads notes whether the other task ran while the reads waited,
-        // then lets them go (so a failure fails, not hangs).
-        let ranWhileReadsWaited = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                // Blocked threads would hold it up for seconds: the pool adds about one a second.
-                let deadline = Date() + 3
-                while !otherTaskRan.isSet && Date() < deadline { usleep(1_000) }
-                let ran = otherTaskRan.isSet
-                release.signal()
-                continuation.resume(returning: ran)
-            }
-        }
+        let ranWhileReadsWaited = await aNewTaskRunsAtOnce()
+        release.signal()
         XCTAssertTrue(ranWhileReadsWaited, "reads waiting for a connection held the threads tasks run on")
         for read in reads {
             let count = try await read.value
             XCTAssertEqual(count, 0)
         }
         XCTAssertEqual(database.openReaderCount, 1)
+    }
+
+    /// `async` writes waiting for the file's lock (held here by another connection, as another
+    /// process would) take turns: one waits on a thread, the rest suspended, so other tasks go on.
+    func testAsyncWritesWaitingForTheLockHoldOneThread() async throws {
+        let database = try makeDatabase()
+        let other = try Connection(path: database.path)
+        try other.execute("BEGIN IMMEDIATE")
+        let writes = (0..<ProcessInfo.processInfo.activeProcessorCount * 4).map { index in
+            Task.detached {
+                try await database.write { try $0.run("INSERT INTO events (task, n) VALUES (?, 0)", [.integer(Int64(index))]) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        let ranWhileWritesWaited = await aNewTaskRunsAtOnce()
+        try other.execute("COMMIT")
+        XCTAssertTrue(ranWhileWritesWaited, "writes waiting for the lock held the threads tasks run on")
+        for write in writes { try await write.value }
+        let count = try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+        XCTAssertEqual(count, writes.count)
     }
 
     func testConcurrentReadersAndWritersSeeConsistentSnapshots() async throws {
@@ -248,6 +256,21 @@ final class DatabaseTests: XCTestCase {
         let second = try Database(path: first.path, migrator: first.migrator)
         try first.write { try $0.run("INSERT INTO events (task, n) VALUES (9, 9)") }
         XCTAssertEqual(try second.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
+    }
+}
+
+/// Whether a task started now runs within 3 s: a watchdog off Swift's threads waits for it, so
+/// that blocked threads make a test fail, not hang (they would hold it up for seconds: the pool
+/// adds about one thread a second).
+private func aNewTaskRunsAtOnce() async -> Bool {
+    let ran = Flag()
+    Task.detached { ran.set() }
+    return await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            let deadline = Date() + 3
+            while !ran.isSet && Date() < deadline { usleep(1_000) }
+            continuation.resume(returning: ran.isSet)
+        }
     }
 }
 

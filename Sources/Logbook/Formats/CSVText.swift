@@ -22,21 +22,34 @@ public enum CSVText {
     /// `field` unchanged, or in double quotes with each `"` doubled when it is empty or holds a
     /// comma, a quote, CR or LF.
     public static func quoted(_ field: String) -> String {
-        var needsQuotes = field.isEmpty
-        for byte in field.utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0A || byte == 0x0D {
-            needsQuotes = true
-            break
-        }
-        guard needsQuotes else { return field }
-        // Byte by byte: a quote followed by a combining mark is still a quote to double.
-        var bytes: [UInt8] = [0x22]
-        bytes.reserveCapacity(field.utf8.count + 8)
-        for byte in field.utf8 {
-            bytes.append(byte)
-            if byte == 0x22 { bytes.append(0x22) }
-        }
-        bytes.append(0x22)
+        var field = field
+        guard field.withUTF8(needsQuotes) else { return field }
+        var bytes: [UInt8] = []
+        appendQuoted(field, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `field` as UTF-8, as ``quoted(_:)`` spells it.
+    public static func appendQuoted(_ field: String, to bytes: inout [UInt8]) {
+        var field = field
+        field.withUTF8 { utf8 in
+            guard needsQuotes(utf8) else {
+                bytes.append(contentsOf: utf8)
+                return
+            }
+            // Byte by byte: a quote followed by a combining mark is still a quote to double.
+            bytes.append(0x22)
+            for byte in utf8 {
+                bytes.append(byte)
+                if byte == 0x22 { bytes.append(0x22) }
+            }
+            bytes.append(0x22)
+        }
+    }
+
+    /// Whether a field of these UTF-8 bytes is empty or holds a comma, a quote, CR or LF.
+    private static func needsQuotes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.isEmpty || utf8.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// `snake_case` for a `camelCase` column name: `whatsNew` → `whats_new` (the PostgreSQL schema's

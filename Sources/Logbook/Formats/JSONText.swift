@@ -51,39 +51,51 @@ public struct JSONText {
     /// Appends `value` as a JSON string: `"` and `\` escaped, control characters as `\n`, `\t`, … or
     /// `\u00XX`; everything else as raw UTF-8.
     public static func appendQuoted(_ value: String, to output: inout String) {
-        output += "\""
-        // Most text needs no escape; those that do are ASCII, and no byte of a multi-byte UTF-8
-        // sequence is ASCII, so the bytes tell.
-        guard value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        var value = value
+        guard value.withUTF8(needsEscapes) else {
+            output += "\""
             output += value
             output += "\""
             return
         }
-        var pendingStart = value.unicodeScalars.startIndex
-        var index = pendingStart
-        let scalars = value.unicodeScalars
-        while index != scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String? = switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\r": "\\r"
-            case "\t": "\\t"
-            case "\u{08}": "\\b"
-            case "\u{0C}": "\\f"
-            case _ where scalar.value < 0x20:
-                "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: nil
+        var bytes: [UInt8] = []
+        appendQuoted(value, toUTF8: &bytes)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `value` as UTF-8, as ``appendQuoted(_:to:)`` spells it.
+    public static func appendQuoted(_ value: String, toUTF8 bytes: inout [UInt8]) {
+        var value = value
+        bytes.append(UInt8(ascii: "\""))
+        value.withUTF8 { utf8 in
+            guard needsEscapes(utf8) else {
+                bytes.append(contentsOf: utf8)
+                return
             }
-            if let escape {
-                output += Substring(scalars[pendingStart..<index])
-                output += escape
-                pendingStart = scalars.index(after: index)
+            // Every byte to escape is ASCII, and no byte of a multi-byte UTF-8 sequence is: byte by byte is exact.
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): bytes.append(contentsOf: #"\""#.utf8)
+                case UInt8(ascii: "\\"): bytes.append(contentsOf: #"\\"#.utf8)
+                case 0x0A: bytes.append(contentsOf: #"\n"#.utf8)
+                case 0x0D: bytes.append(contentsOf: #"\r"#.utf8)
+                case 0x09: bytes.append(contentsOf: #"\t"#.utf8)
+                case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
+                case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
+                case ..<0x20:
+                    let hex = Array("0123456789abcdef".utf8)
+                    bytes.append(contentsOf: #"\u00"#.utf8)
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0x0F)])
+                default: bytes.append(byte)
+                }
             }
-            index = scalars.index(after: index)
         }
-        output += Substring(scalars[pendingStart..<scalars.endIndex])
-        output += "\""
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether these UTF-8 bytes hold one JSON escapes: `"`, `\` or a control character.
+    private static func needsEscapes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        utf8.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
     }
 }

@@ -27,27 +27,41 @@ public enum Cell: Sendable, Equatable {
 }
 
 /// Writes rows of named cells as JSON (one array of objects), NDJSON or CSV, one row at a time.
+///
+/// The text is built as UTF-8 and handed to `output` in pieces of about 64 KiB (a report of two
+/// million days costs a few dozen calls, not millions of small strings); ``RowStreamWriter/flush()``
+/// hands over what is held now, and ``RowStreamWriter/end()`` the rest.
 public struct RowStreamWriter {
     /// The format written.
     public let format: DataFormat
     /// The column names, in order: the CSV header and the JSON members' names.
     public let columns: [String]
     private let output: (String) throws -> Void
+    /// Each column's `"name":`, for JSON.
+    private let keys: [[UInt8]]
+    /// The text written and not yet handed to `output`.
+    private var pending: [UInt8] = []
     private var written = 0
+    private static let pieceSize = 1 << 16
 
     /// A writer that hands its text to `output`; nothing is written before ``RowStreamWriter/begin()``.
     public init(format: DataFormat, columns: [String], output: @escaping (String) throws -> Void) {
         self.format = format
         self.columns = columns
         self.output = output
+        keys = columns.map { column in
+            var key: [UInt8] = []
+            JSONText.appendQuoted(column, toUTF8: &key)
+            return key + [UInt8(ascii: ":")]
+        }
+        pending.reserveCapacity(Self.pieceSize + 4_096)
     }
 
-    /// Starts the output: `[` for JSON, the header row for CSV, nothing for NDJSON. Throws what `output`
-    /// throws.
-    public func begin() throws {
+    /// Starts the output: `[` for JSON, the header row for CSV, nothing for NDJSON.
+    public mutating func begin() throws {
         switch format {
-        case .json: try output("[")
-        case .csv: try output(CSVText.row(columns))
+        case .json: pending.append(UInt8(ascii: "["))
+        case .csv: appendCSVRow(columns.map(Cell.text))
         case .ndjson: break
         }
     }
@@ -58,28 +72,69 @@ public struct RowStreamWriter {
     public mutating func write(_ cells: [Cell]) throws {
         switch format {
         case .csv:
-            try output(CSVText.row(cells.map { $0 == .null ? nil : $0.plainText }))
+            appendCSVRow(cells)
         case .json, .ndjson:
-            var json = JSONText()
-            json.beginObject()
-            for (column, cell) in zip(columns, cells) {
-                json.key(column)
-                switch cell {
-                case .text(let text): json.string(text)
-                case .integer(let value): json.raw(String(value))
-                case .real(let value): value.isFinite ? json.raw(String(value)) : json.null()
-                case .bool(let value): json.bool(value)
-                case .null: json.null()
-                }
+            if format == .json && written > 0 { pending.append(UInt8(ascii: ",")) }
+            pending.append(UInt8(ascii: "{"))
+            for (index, (key, cell)) in zip(keys, cells).enumerated() {
+                if index > 0 { pending.append(UInt8(ascii: ",")) }
+                pending.append(contentsOf: key)
+                appendJSON(cell)
             }
-            json.endObject()
-            try output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
+            pending.append(UInt8(ascii: "}"))
+            if format == .ndjson { pending.append(UInt8(ascii: "\n")) }
         }
         written += 1
+        if pending.count >= Self.pieceSize { try flush() }
     }
 
-    /// Ends the output: `]` and a newline for JSON, nothing for NDJSON and CSV.
-    public func end() throws {
-        if format == .json { try output("]\n") }
+    /// Hands the text held so far to `output`. Throws what `output` throws.
+    public mutating func flush() throws {
+        guard !pending.isEmpty else { return }
+        let text = String(decoding: pending, as: UTF8.self)
+        pending.removeAll(keepingCapacity: true)
+        try output(text)
+    }
+
+    /// Ends the output (`]` and a newline for JSON, nothing more for NDJSON and CSV) and hands
+    /// over the rest. Throws what `output` throws.
+    public mutating func end() throws {
+        if format == .json { pending.append(contentsOf: "]\n".utf8) }
+        try flush()
+    }
+
+    private mutating func appendCSVRow(_ cells: [Cell]) {
+        for (index, cell) in cells.enumerated() {
+            if index > 0 { pending.append(UInt8(ascii: ",")) }
+            switch cell {
+            case .text(let text): CSVText.appendQuoted(text, to: &pending)
+            case .integer(let value): appendDecimal(value)
+            case .null: break
+            default: pending.append(contentsOf: cell.plainText.utf8)
+            }
+        }
+        pending.append(contentsOf: [0x0D, 0x0A])
+    }
+
+    /// Appends `value` in decimal digits, as `String(value)` spells it.
+    private mutating func appendDecimal(_ value: Int64) {
+        if value < 0 { pending.append(UInt8(ascii: "-")) }
+        let start = pending.count
+        var rest = value.magnitude
+        repeat {
+            pending.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        pending[start...].reverse()
+    }
+
+    private mutating func appendJSON(_ cell: Cell) {
+        switch cell {
+        case .text(let text): JSONText.appendQuoted(text, toUTF8: &pending)
+        case .integer(let value): appendDecimal(value)
+        case .real(let value): pending.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
+        case .bool(let value): pending.append(contentsOf: (value ? "true" : "false").utf8)
+        case .null: pending.append(contentsOf: "null".utf8)
+        }
     }
 }

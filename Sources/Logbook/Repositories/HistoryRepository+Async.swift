@@ -6,13 +6,13 @@ extension HistoryRepository {
     /// `addDoneExercise(_:at:)` off the caller's thread.
     @discardableResult
     public func addDoneExercise(_ exercise: String, at date: Date? = nil) async throws -> ExerciseDay {
-        try await database.perform { try self.addDoneExercise(exercise, at: date) }
+        try await database.performWriting { try self.addDoneExercise(exercise, at: date) }
     }
 
     /// `addDoneExercises(_:at:)` off the caller's thread.
     @discardableResult
     public func addDoneExercises(_ exercises: [String], at date: Date? = nil) async throws -> ExerciseDay {
-        try await database.perform { try self.addDoneExercises(exercises, at: date) }
+        try await database.performWriting { try self.addDoneExercises(exercises, at: date) }
     }
 
     /// `fetch(day:)` off the caller's actor (a read: see `Database.performReading(_:)`).
@@ -38,11 +38,11 @@ extension HistoryRepository {
     /// `delete(day:)` off the caller's thread.
     @discardableResult
     public func delete(day: CalendarDay) async throws -> ExerciseDay {
-        try await database.perform { try self.delete(day: day) }
+        try await database.performWriting { try self.delete(day: day) }
     }
 
     /// `save(_:)` off the caller's thread: every day in one transaction.
     public func save(_ days: [ExerciseDay]) async throws {
-        try await database.perform { try self.save(days) }
+        try await database.performWriting { try self.save(days) }
     }
 }

@@ -45,12 +45,12 @@ public struct RecordRepository<Record: Sendable>: QueryableRepository {
 
     /// `save(_:)` off the caller's thread.
     public func save(_ record: Record) async throws {
-        try await database.perform { try self.save(record) }
+        try await database.performWriting { try self.save(record) }
     }
 
     /// `save(contentsOf:)` off the caller's thread.
     public func save(contentsOf records: [Record]) async throws {
-        try await database.perform { try self.save(contentsOf: records) }
+        try await database.performWriting { try self.save(contentsOf: records) }
     }
 
     /// `fetch(identity:)` off the caller's actor (a read: see `Database.performReading(_:)`).
@@ -61,7 +61,7 @@ public struct RecordRepository<Record: Sendable>: QueryableRepository {
     /// `delete(identity:)` off the caller's thread.
     @discardableResult
     public func delete(identity: some SQLiteValue & Sendable) async throws -> Bool {
-        try await database.perform { try self.delete(identity: identity) }
+        try await database.performWriting { try self.delete(identity: identity) }
     }
 }
 

@@ -27,7 +27,7 @@ extension Logbook {
 
     /// `repair(dryRun:)` off the caller's thread.
     public func repair(dryRun: Bool = false) async throws -> RepairReport {
-        try await database.perform { try self.repair(dryRun: dryRun) }
+        try await database.performWriting { try self.repair(dryRun: dryRun) }
     }
 
     /// `backup(to:)` off the caller's thread.
@@ -37,13 +37,13 @@ extension Logbook {
 
     /// Imports the file at `url` off the caller's thread; cancelling the task rolls it back.
     public func importRecords(from url: URL, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
-        try await database.perform { try self.importRecords(from: url, options: options) }
+        try await database.performWriting { try self.importRecords(from: url, options: options) }
     }
 
     /// Imports `data` (the content of a file called `name`) off the caller's thread; cancelling
     /// the task rolls it back.
     public func importRecords(from data: Data, named name: String, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
-        try await database.perform { try self.importRecords(from: data, named: name, options: options) }
+        try await database.performWriting { try self.importRecords(from: data, named: name, options: options) }
     }
 
     /// The drafts `query` selects in `format`, off the caller's thread.

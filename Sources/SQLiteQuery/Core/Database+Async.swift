@@ -44,15 +44,24 @@ extension Database {
         }
     }
 
+    /// Runs `work`, which writes, as ``perform(_:)`` does, one such call at a time: the others
+    /// wait suspended, in the order they came, holding no thread, instead of each holding one of
+    /// the queue's while it waits for the writer or the file's lock.
+    public func performWriting<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        await writeTurns.take()
+        defer { writeTurns.giveBack() }
+        return try await perform(work)
+    }
+
     /// `read(_:)` off the caller's actor, as ``performReading(_:)``: beside other reads and the
     /// write, in a snapshot.
     public func read<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
         try await performReading { try self.read(body) }
     }
 
-    /// `write(_:)` off the caller's thread.
+    /// `write(_:)` off the caller's thread, as ``performWriting(_:)``.
     public func write<Result: Sendable>(_ body: @escaping @Sendable (Connection) throws -> Result) async throws -> Result {
-        try await perform { try self.write(body) }
+        try await performWriting { try self.write(body) }
     }
 
     /// Runs `operation` with a ``Cancellation`` that the calling task's cancellation cancels.

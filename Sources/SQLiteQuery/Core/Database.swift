@@ -33,6 +33,8 @@ public final class Database: @unchecked Sendable {
     private(set) var readers: ReaderPool?
     /// Where ``perform(_:)`` runs work, at its caller's priority.
     let workQueues = WorkQueues()
+    /// Which `async` write goes to the queue next (``performWriting(_:)``).
+    let writeTurns = WriteTurns()
     /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
     let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
