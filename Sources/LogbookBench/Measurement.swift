@@ -31,19 +31,26 @@ func median(runs: Int, setup: () throws -> Void = {}, _ body: () throws -> Void)
     return times.sorted()[times.count / 2]
 }
 
-/// The medians of `runs` rounds that each time `sync`, then `async`, one after the other in the
-/// calling task: a noisy machine's drift then stretches both alike, and both run on the same kind
-/// of thread. `setup` runs before each timing, untimed.
-func interleavedMedians(runs: Int, setup: () throws -> Void = {}, sync: () throws -> Void,
-                        async: () async throws -> Void) async rethrows -> (sync: Double, async: Double) {
+/// The medians, over `runs` rounds, of the total time of `calls` calls of `sync` and of `async`
+/// made alternately, call by call, in the calling task (the first of each pair alternating too,
+/// so neither always meets the cache the other warmed): a noisy machine's drift then stretches
+/// both alike, and both run on the same thread. `setup` runs before each round, untimed.
+func alternatingMedians(runs: Int, calls: Int, setup: () throws -> Void = {}, sync: (Int) throws -> Void,
+                        async: (Int) async throws -> Void) async rethrows -> (sync: Double, async: Double) {
     var syncTimes: [Double] = [], asyncTimes: [Double] = []
     for _ in 0..<runs {
         try setup()
-        syncTimes.append(try seconds(sync))
-        try setup()
-        let start = benchNanoseconds()
-        try await async()
-        asyncTimes.append(Double(benchNanoseconds() - start) / 1e9)
+        var syncTotal: UInt64 = 0, asyncTotal: UInt64 = 0
+        for call in 0..<calls {
+            for syncFirst in call % 2 == 0 ? [true, false] : [false, true] {
+                let start = benchNanoseconds()
+                if syncFirst { try sync(call) } else { try await async(call) }
+                let elapsed = benchNanoseconds() - start
+                if syncFirst { syncTotal += elapsed } else { asyncTotal += elapsed }
+            }
+        }
+        syncTimes.append(Double(syncTotal) / 1e9)
+        asyncTimes.append(Double(asyncTotal) / 1e9)
     }
     return (syncTimes.sorted()[runs / 2], asyncTimes.sorted()[runs / 2])
 }

@@ -73,44 +73,50 @@ let folder = URL(fileURLWithPath: option("--data") ?? FileManager.default.tempor
     .appendingPathComponent("logbook-sample-app-\(getpid())").path)
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
-// Launch: open (create, migrate) the store off the main thread.
-let store = try await Logbook.open(path: folder.appendingPathComponent("app.sqlite").path, appMigrations: appMigrations)
-let imports = store.records(importedFiles)
+/// The app from launch on, on the main actor as an app's code runs. (In a function, not at the
+/// top level of this file: top-level code picks the synchronous overloads, which block.)
+@MainActor func runApp() async throws {
+    // Launch: open (create, migrate) the store off the main thread.
+    let store = try await Logbook.open(path: folder.appendingPathComponent("app.sqlite").path, appMigrations: appMigrations)
+    let imports = store.records(importedFiles)
 
-// Import the old history.plist once.
-if let plist = option("--history-plist") {
-    let name = URL(fileURLWithPath: plist).lastPathComponent
-    if try await imports.fetch(identity: name) == nil {
-        let summary = try await store.importRecords(from: URL(fileURLWithPath: plist))
-        try await imports.save(ImportedFile(name: name, importedAt: .now))
-        print("imported \(name): \(summary.inserted) days")
-    } else {
-        print("\(name) was imported before")
+    // Import the old history.plist once.
+    if let plist = option("--history-plist") {
+        let name = URL(fileURLWithPath: plist).lastPathComponent
+        if try await imports.fetch(identity: name) == nil {
+            let summary = try await store.importRecords(from: URL(fileURLWithPath: plist))
+            try await imports.save(ImportedFile(name: name, importedAt: .now))
+            print("imported \(name): \(summary.inserted) days")
+        } else {
+            print("\(name) was imported before")
+        }
     }
+
+    // The screen.
+    let model = OpenDraftsModel(store: store)
+    await model.drafts.loaded()
+    let view = OpenDraftsView(model: model)
+    view.render()
+    let openBefore = model.drafts.value.count
+
+    // Add, edit, check off, submit, delete.
+    let release = try await store.drafts.save(ReleaseDraft(version: "2.6.0", checklist: [ChecklistItem(title: "Screenshots"),
+                                                                                         ChecklistItem(title: "Notes")]))
+    let beta = try await store.drafts.save(ReleaseDraft(version: "3.0.0-beta"))
+    try await view.waitUntilShowing(openBefore + 2)
+    try await store.drafts.edit(release.id, whatsNew: "Widgets!")
+    try await store.drafts.setItem(release.checklist[0].id, done: true, in: release.id)
+    try await store.drafts.submit(release.id)
+    try await view.waitUntilShowing(openBefore + 1)
+    try await store.drafts.delete(beta.id)
+    try await view.waitUntilShowing(openBefore)
+
+    try await store.history.addDoneExercises(["Squat", "Row"])
+    for week in try await store.reports.history(by: .week).suffix(3) {
+        print("week \(week.period) (from \(week.start)): \(week.exercises) exercises on \(week.activeDays) days")
+    }
+    print("the list was drawn \(view.renders) times")
 }
 
-// The screen.
-let model = OpenDraftsModel(store: store)
-await model.drafts.loaded()
-let view = OpenDraftsView(model: model)
-view.render()
-let openBefore = model.drafts.value.count
-
-// Add, edit, check off, submit, delete.
-let release = try await store.drafts.save(ReleaseDraft(version: "2.6.0", checklist: [ChecklistItem(title: "Screenshots"),
-                                                                                     ChecklistItem(title: "Notes")]))
-let beta = try await store.drafts.save(ReleaseDraft(version: "3.0.0-beta"))
-try await view.waitUntilShowing(openBefore + 2)
-try await store.drafts.edit(release.id, whatsNew: "Widgets!")
-try await store.drafts.setItem(release.checklist[0].id, done: true, in: release.id)
-try await store.drafts.submit(release.id)
-try await view.waitUntilShowing(openBefore + 1)
-try await store.drafts.delete(beta.id)
-try await view.waitUntilShowing(openBefore)
-
-try await store.history.addDoneExercises(["Squat", "Row"])
-for week in try await store.reports.history(by: .week).suffix(3) {
-    print("week \(week.period) (from \(week.start)): \(week.exercises) exercises on \(week.activeDays) days")
-}
-print("the list was drawn \(view.renders) times")
+try await runApp()
 if option("--data") == nil { try? FileManager.default.removeItem(at: folder) }  // a scratch store, not the user's

@@ -15,8 +15,9 @@ public final class Cancellation: @unchecked Sendable {
     private var cancelled = false
     /// The connections the operation is inside now, outermost first (a write nested in a read adds the writer).
     private var connections: [Connection] = []
-    /// SQLite virtual-machine steps between two checks of a running statement (a few microseconds).
-    private static let progressInterval: Int32 = 1_000
+    /// SQLite virtual-machine steps between two checks of a running statement (tens of microseconds:
+    /// a check takes a lock, and a fetch makes thousands of steps).
+    private static let progressInterval: Int32 = 20_000
 
     /// A token that has not been cancelled.
     public init() {}
