@@ -52,10 +52,10 @@ struct TableWriter {
         try line.withUnsafeBytes { try Console.write(bytes: $0) }
     }
 
-    /// The columns `cell` takes: its characters, counted byte by byte when all are ASCII (most
-    /// cells, and a table can have millions of them).
+    /// The columns `cell` takes: its characters, counted byte by byte when all are ASCII but CR
+    /// (CR LF is one character), as most cells are, and a table can have millions of them.
     private static func width(_ cell: String) -> Int {
-        cell.utf8.allSatisfy { $0 < 0x80 } ? cell.utf8.count : cell.count
+        cell.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? cell.utf8.count : cell.count
     }
 
     /// The first line of `text`, cut to `limit` characters with an ellipsis.

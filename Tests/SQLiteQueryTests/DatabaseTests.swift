@@ -143,6 +143,45 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(count, writes.count)
     }
 
+    /// Cancelling a task that waits for a read connection, or for its write's turn, ends the wait
+    /// at once with `CancellationError`; the write never happens.
+    func testCancellingAWaitingReadOrWriteEndsItsWait() async throws {
+        let database = try makeDatabase(maximumReaders: 1)
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { _ = try? database.read { _ in held.signal(); release.wait() } }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { held.wait(); continuation.resume() }
+        }
+        let read = Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
+        try await Task.sleep(for: .milliseconds(50))
+        read.cancel()
+        do {
+            let count = try await read.value
+            XCTFail("the read waited and ran: \(String(describing: count))")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        release.signal()
+
+        let other = try Connection(path: database.path)
+        try other.execute("BEGIN IMMEDIATE")
+        let first = Task.detached { try await database.write { try $0.run("INSERT INTO events (task, n) VALUES (1, 1)") } }
+        try await Task.sleep(for: .milliseconds(50))
+        let second = Task.detached { try await database.write { try $0.run("INSERT INTO events (task, n) VALUES (2, 2)") } }
+        try await Task.sleep(for: .milliseconds(50))
+        second.cancel()
+        do {
+            try await second.value
+            XCTFail("the cancelled write ran")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        try other.execute("COMMIT")
+        try await first.value
+        let tasks = try await database.read { try $0.column("SELECT task FROM events ORDER BY task", as: Int.self) }
+        XCTAssertEqual(tasks, [1])
+    }
+
     func testConcurrentReadersAndWritersSeeConsistentSnapshots() async throws {
         let database = try makeDatabase()
         // Each write inserts a pair of rows; a read inside one transaction must never see half a pair.

@@ -22,8 +22,10 @@ extension Database {
     /// Runs `work`, which only reads, off the caller's actor, with the same cancellation as
     /// ``perform(_:)``; its reads share one read connection.
     ///
-    /// Under WAL a read on its own connection never waits for a lock, so the work runs where a
-    /// nonisolated `async` function runs, on Swift's global concurrent executor: called from an
+    /// Under WAL a read on its own connection waits for no lock (short of another process
+    /// recovering the log after a crash, or holding the file in exclusive locking mode: then up to
+    /// the busy timeout), so the work runs where a nonisolated `async` function runs, on Swift's
+    /// global concurrent executor: called from an
     /// actor (the main actor), it leaves it and comes back once; called from a task off any actor,
     /// it runs in place, with no hand-off between threads (a hand-off costs 10 to 20 µs each way
     /// on a virtual machine, more than a tenth of a 30-day fetch: README, Performance). While every
@@ -48,7 +50,7 @@ extension Database {
     /// wait suspended, in the order they came, holding no thread, instead of each holding one of
     /// the queue's while it waits for the writer or the file's lock.
     public func performWriting<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
-        await writeTurns.take()
+        try await writeTurns.take()
         defer { writeTurns.giveBack() }
         return try await perform(work)
     }

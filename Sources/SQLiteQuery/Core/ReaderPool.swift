@@ -5,13 +5,16 @@ import Foundation
 /// commit before it began, while the writer goes on, so reads in a process never wait behind its
 /// write, nor a write behind its reads (as GRDB's `DatabasePool`).
 ///
-/// A read that finds every connection in use waits for the next one given back, in the order the
-/// reads asked: a thread asleep, a task suspended, so a waiting `async` read holds no thread.
+/// A read that finds every connection in use waits for the next one given back: a thread asleep,
+/// handed the connection (threads first, in the order they asked, since each holds a thread), a
+/// task suspended, woken to ask again, so a waiting `async` read holds no thread.
 final class ReaderPool: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [Connection] = []
     /// The reads waiting for a connection, first come first.
     private var waiters: [Waiter] = []
+    /// The number of the next task to wait, to find it again when it is cancelled.
+    private var nextTicket = 0
     /// Connections open or being opened.
     private var openCount = 0
     private let maximum: Int
@@ -32,7 +35,7 @@ final class ReaderPool: @unchecked Sendable {
         case .queued, .full: break
         }
         let handoff = Handoff()
-        switch answer(queueing: .thread(handoff)) {
+        switch answer(queueing: handoff) {
         case .connection(let connection): return connection
         case .openOne: return try openReserved()
         case .queued, .full: return try handoff.wait() ?? openReserved()
@@ -40,24 +43,33 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     /// ``take()`` for a task: it suspends, holding no thread, while every connection is in use.
+    ///
+    /// A connection given back is handed straight to a waiting thread, which is running or wakes
+    /// at once; a waiting task is only woken to ask again, since it may not get a thread to run on
+    /// before the threads that need that connection, and a connection reserved for it would then
+    /// wait with them.
+    /// Cancelling the task stops its wait (`CancellationError`).
     func take() async throws -> Connection {
-        switch answer(queueing: nil) {
-        case .connection(let connection): return connection
-        case .openOne: return try openReserved()
-        case .queued, .full: break
-        }
-        let handed = await withCheckedContinuation { (continuation: CheckedContinuation<Handed, Never>) in
-            switch answer(queueing: .task(continuation)) {
-            case .connection(let connection): continuation.resume(returning: Handed(connection: connection))
-            case .openOne: continuation.resume(returning: Handed(connection: nil))
+        while true {
+            try Task.checkCancellation()
+            switch answer(queueing: nil) {
+            case .connection(let connection): return connection
+            case .openOne: return try openReserved()
             case .queued, .full: break
             }
+            let ticket = newTicket()
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    if !queueWhileFull(continuation, ticket: ticket) { continuation.resume() }
+                }
+            } onCancel: {
+                wake(ticket)
+            }
         }
-        return try handed.connection ?? openReserved()
     }
 
     /// Makes `connection`, taken from this pool and out of any transaction, available again: to
-    /// the read waiting longest, if one waits.
+    /// the thread waiting longest, else to whoever asks next (a waiting task is woken to ask).
     func giveBack(_ connection: Connection) {
         release(connection)
     }
@@ -69,17 +81,12 @@ final class ReaderPool: @unchecked Sendable {
         return openCount
     }
 
-    /// A read waiting for a connection; given nil, it opens one in the place reserved for it.
+    /// A read waiting for a connection.
     private enum Waiter {
+        /// A thread asleep until it is handed a connection (nil: a place to open one).
         case thread(Handoff)
-        case task(CheckedContinuation<Handed, Never>)
-
-        func hand(_ connection: Connection?) {
-            switch self {
-            case .thread(let handoff): handoff.hand(connection)
-            case .task(let continuation): continuation.resume(returning: Handed(connection: connection))
-            }
-        }
+        /// A task suspended until it is woken to ask again (or cancelled).
+        case task(ticket: Int, CheckedContinuation<Void, Never>)
     }
 
     /// What a read asking for a connection gets.
@@ -94,7 +101,7 @@ final class ReaderPool: @unchecked Sendable {
         case full
     }
 
-    private func answer(queueing waiter: Waiter?) -> Answer {
+    private func answer(queueing waiter: Handoff?) -> Answer {
         lock.lock()
         defer { lock.unlock() }
         if let connection = idle.popLast() { return .connection(connection) }
@@ -103,8 +110,38 @@ final class ReaderPool: @unchecked Sendable {
             return .openOne
         }
         guard let waiter else { return .full }
-        waiters.append(waiter)
+        waiters.append(.thread(waiter))
         return .queued
+    }
+
+    private func newTicket() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        nextTicket += 1
+        return nextTicket
+    }
+
+    /// Queues `continuation` to be woken when a connection is given back, unless one is idle or
+    /// may be opened now, or the task is cancelled (false: ask again). Checked under the lock
+    /// that ``wake(_:)`` takes, so a cancellation is never missed.
+    private func queueWhileFull(_ continuation: CheckedContinuation<Void, Never>, ticket: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard idle.isEmpty && openCount >= maximum && !Task.isCancelled else { return false }
+        waiters.append(.task(ticket: ticket, continuation))
+        return true
+    }
+
+    /// Wakes the task waiting with `ticket`, if it still waits.
+    private func wake(_ ticket: Int) {
+        lock.lock()
+        guard let index = waiters.firstIndex(where: { if case .task(ticket, _) = $0 { true } else { false } }),
+              case .task(_, let continuation) = waiters.remove(at: index) else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        continuation.resume()
     }
 
     /// Opens a connection in a place reserved for it, giving the place up if that fails.
@@ -117,25 +154,26 @@ final class ReaderPool: @unchecked Sendable {
         }
     }
 
-    /// Hands `connection` (nil: the place of one that failed to open) to the read waiting
-    /// longest, or keeps it for the next.
+    /// Hands `connection` (nil: the place of one that failed to open) to the thread waiting
+    /// longest, if one waits; otherwise keeps it, and wakes the task waiting longest, if one waits,
+    /// to ask again.
     private func release(_ connection: Connection?) {
         lock.lock()
-        guard waiters.isEmpty else {
-            let waiter = waiters.removeFirst()
+        if let index = waiters.firstIndex(where: { if case .thread = $0 { true } else { false } }),
+           case .thread(let handoff) = waiters.remove(at: index) {
             lock.unlock()
-            waiter.hand(connection)
+            handoff.hand(connection)
             return
         }
         if let connection { idle.append(connection) } else { openCount -= 1 }
+        guard case .task(_, let continuation) = waiters.first else {
+            lock.unlock()
+            return
+        }
+        waiters.removeFirst()
         lock.unlock()
+        continuation.resume()
     }
-}
-
-/// A connection handed to a waiting read (nil: a place to open one). The pool gives each
-/// connection to one read at a time, so handing it over races with nothing.
-private struct Handed: @unchecked Sendable {
-    let connection: Connection?
 }
 
 /// A connection handed from one thread to another that sleeps until it comes.

@@ -10,22 +10,46 @@ import Foundation
 final class WriteTurns: @unchecked Sendable {
     private let lock = NSLock()
     private var taken = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// The writes waiting, first come first, each with a number to find it by when it is cancelled.
+    private var waiting: [(ticket: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var nextTicket = 0
 
-    /// Waits, suspended, until no other `async` write has the turn, and takes it.
-    func take() async {
-        if takeIfFree() { return }
-        await withCheckedContinuation { continuation in
-            lock.lock()
-            if taken {
-                waiting.append(continuation)
-                lock.unlock()
-            } else {
-                taken = true
-                lock.unlock()
-                continuation.resume()
+    /// Waits, suspended, until no other `async` write has the turn, and takes it. Cancelling the
+    /// task stops the wait (`CancellationError`).
+    func take() async throws {
+        guard let ticket = takeOrTicket() else { return }
+        let granted = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                lock.lock()
+                if !taken {
+                    taken = true
+                    lock.unlock()
+                    continuation.resume(returning: true)
+                } else if Task.isCancelled {
+                    lock.unlock()
+                    continuation.resume(returning: false)
+                } else {
+                    // Checked under the lock `withdraw` takes, so a cancellation is never missed.
+                    waiting.append((ticket, continuation))
+                    lock.unlock()
+                }
             }
+        } onCancel: {
+            withdraw(ticket)
         }
+        if !granted { throw CancellationError() }
+    }
+
+    /// Takes the turn if it is free (nil), else gives a number to wait with.
+    private func takeOrTicket() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        if !taken {
+            taken = true
+            return nil
+        }
+        nextTicket += 1
+        return nextTicket
     }
 
     /// Gives the turn to the write waiting longest, or frees it.
@@ -38,14 +62,18 @@ final class WriteTurns: @unchecked Sendable {
         }
         let next = waiting.removeFirst()
         lock.unlock()
-        next.resume()
+        next.continuation.resume(returning: true)
     }
 
-    private func takeIfFree() -> Bool {
+    /// Ends the wait of the write with `ticket`, cancelled, if it still waits.
+    private func withdraw(_ ticket: Int) {
         lock.lock()
-        defer { lock.unlock() }
-        if taken { return false }
-        taken = true
-        return true
+        guard let index = waiting.firstIndex(where: { $0.ticket == ticket }) else {
+            lock.unlock()
+            return
+        }
+        let withdrawn = waiting.remove(at: index)
+        lock.unlock()
+        withdrawn.continuation.resume(returning: false)
     }
 }
