@@ -33,10 +33,6 @@ enum Console {
 
     /// Writes `text` to stdout; throws ``OutputFailure`` when it cannot be written.
     static func write(_ text: String) throws {
-        if captured != nil {
-            captured? += text
-            return
-        }
         var text = text
         try text.withUTF8 { try write(bytes: UnsafeRawBufferPointer($0)) }
     }

@@ -104,11 +104,7 @@ final class DatabaseTests: XCTestCase {
     /// a thread a second.)
     func testReadsWaitingForAConnectionHoldNoThread() async throws {
         let database = try makeDatabase(maximumReaders: 1)
-        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { _ = try? database.read { _ in held.signal(); release.wait() } }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { held.wait(); continuation.resume() }
-        }
+        let release = await holdingTheOnlyReader(of: database)
         // More reads than the runtime has threads, each waiting for the one connection.
         let reads = (0..<ProcessInfo.processInfo.activeProcessorCount * 4).map { _ in
             Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
@@ -147,20 +143,11 @@ final class DatabaseTests: XCTestCase {
     /// at once with `CancellationError`; the write never happens.
     func testCancellingAWaitingReadOrWriteEndsItsWait() async throws {
         let database = try makeDatabase(maximumReaders: 1)
-        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async { _ = try? database.read { _ in held.signal(); release.wait() } }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { held.wait(); continuation.resume() }
-        }
+        let release = await holdingTheOnlyReader(of: database)
         let read = Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
         try await Task.sleep(for: .milliseconds(50))
         read.cancel()
-        do {
-            let count = try await read.value
-            XCTFail("the read waited and ran: \(String(describing: count))")
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)")
-        }
+        await assertCancelled(read, "the read waited and ran")
         release.signal()
 
         let other = try Connection(path: database.path)
@@ -170,12 +157,7 @@ final class DatabaseTests: XCTestCase {
         let second = Task.detached { try await database.write { try $0.run("INSERT INTO events (task, n) VALUES (2, 2)") } }
         try await Task.sleep(for: .milliseconds(50))
         second.cancel()
-        do {
-            try await second.value
-            XCTFail("the cancelled write ran")
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)")
-        }
+        await assertCancelled(second, "the cancelled write ran")
         try other.execute("COMMIT")
         try await first.value
         let tasks = try await database.read { try $0.column("SELECT task FROM events ORDER BY task", as: Int.self) }
@@ -223,12 +205,7 @@ final class DatabaseTests: XCTestCase {
         let read = Task { try await database.read { try $0.scalar(endless, as: Int.self) } }
         try await Task.sleep(for: .milliseconds(100))
         read.cancel()
-        do {
-            let count = try await read.value
-            XCTFail("the statement ran to \(String(describing: count))")
-        } catch {
-            XCTAssertTrue(error is CancellationError, "\(error)")
-        }
+        await assertCancelled(read, "the statement ran to its end")
         // The reader is sound afterwards, and so is a cancelled write: it rolled back.
         let write = Task {
             try await database.write { connection in
@@ -295,6 +272,28 @@ final class DatabaseTests: XCTestCase {
         let second = try Database(path: first.path, migrator: first.migrator)
         try first.write { try $0.run("INSERT INTO events (task, n) VALUES (9, 9)") }
         XCTAssertEqual(try second.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }, 1)
+    }
+}
+
+/// Holds `database`'s one read connection in a read on another thread until the returned
+/// semaphore is signalled.
+private func holdingTheOnlyReader(of database: Database) async -> DispatchSemaphore {
+    let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async { _ = try? database.read { _ in held.signal(); release.wait() } }
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { held.wait(); continuation.resume() }
+    }
+    return release
+}
+
+/// Fails unless `task` ends with `CancellationError`.
+private func assertCancelled<Success>(_ task: Task<Success, Error>, _ message: String,
+                                      file: StaticString = #filePath, line: UInt = #line) async {
+    do {
+        let value = try await task.value
+        XCTFail("\(message): \(value)", file: file, line: line)
+    } catch {
+        XCTAssertTrue(error is CancellationError, "\(error)", file: file, line: line)
     }
 }
 

@@ -83,16 +83,17 @@ public struct JSONText {
                 case 0x08: bytes.append(contentsOf: #"\b"#.utf8)
                 case 0x0C: bytes.append(contentsOf: #"\f"#.utf8)
                 case ..<0x20:
-                    let hex = Array("0123456789abcdef".utf8)
                     bytes.append(contentsOf: #"\u00"#.utf8)
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0x0F)])
+                    bytes.append(hexDigits[Int(byte >> 4)])
+                    bytes.append(hexDigits[Int(byte & 0x0F)])
                 default: bytes.append(byte)
                 }
             }
         }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     /// Whether these UTF-8 bytes hold one JSON escapes: `"`, `\` or a control character.
     private static func needsEscapes(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
