@@ -53,6 +53,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     case itemPositionOutOfRange(position: Int, count: Int, draft: UUID)
     /// The draft's checklist has no item with this id.
     case itemNotFound(id: UUID, draft: UUID)
+    /// Several items of the draft's checklist carry this id (a checklist copied within a draft, or
+    /// a file that repeats it), at these 1-based positions: address the item by its position.
+    case ambiguousItem(id: UUID, positions: [Int], draft: UUID)
     /// A day's record has no exercise at this 1-based position.
     case exercisePositionOutOfRange(position: Int, count: Int, day: CalendarDay)
     /// No exercise with this name on the day (or, with no day, anywhere in the range asked for).
@@ -100,6 +103,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
                 ? "item \(position) does not exist: draft \(draft.uuidString) has no checklist items"
                 : "item \(position) does not exist: draft \(draft.uuidString) has items 1 to \(count)"
         case .itemNotFound(let id, let draft): "draft \(draft.uuidString) has no checklist item \(id.uuidString)"
+        case .ambiguousItem(let id, let positions, let draft):
+            "checklist item \(id.uuidString) of draft \(draft.uuidString) is at positions "
+                + "\(positions.map(String.init).joined(separator: ", ")); name it by its position"
         case .exercisePositionOutOfRange(let position, let count, let day):
             "no exercise at position \(position) on \(day): it has \(count) (positions start at 1)"
         case .exerciseNotFound(let name, let day):

@@ -50,7 +50,8 @@ final class AppTablesTests: XCTestCase {
         let plain = try Logbook(path: path, timeZone: Self.utc)
         let plainDrafts = try await plain.drafts.fetchCount()
         XCTAssertEqual(plainDrafts, 1)
-        XCTAssertEqual(try plain.schemaVersion(), try store.schemaVersion())
+        let versions = (try await plain.schemaVersion(), try await store.schemaVersion())
+        XCTAssertEqual(versions.0, versions.1)
     }
 
     @MainActor

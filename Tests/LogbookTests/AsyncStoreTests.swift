@@ -29,49 +29,83 @@ final class AsyncStoreTests: XCTestCase {
         return (store, folder)
     }
 
-    func testReadsCompleteWhileAnImportHoldsTheWriteTransactionAndSeeASnapshot() throws {
+    /// N readers, each an `async` task, every one of which finishes reads while the import's
+    /// transaction is open; each read is several statements in one read transaction, and all of them
+    /// see the same snapshot: the commit before the import, or the import whole.
+    func testEveryReaderProgressesWhileAnImportRunsAndEachSeesOneSnapshot() async throws {
         let (store, folder) = try store(days: 100)
         _ = folder
         let readers = 4
-        let importing = DispatchSemaphore(value: 0)
-        let aReadFinished = DispatchSemaphore(value: 0)
+        let seen = Tally()
         let done = Flag()
-        let counts = Tally()
+        let readsDuringImport = (0..<readers).map { _ in DispatchSemaphore(value: 0) }
+        let importing = Flag()
+        let everyReaderProgressed = Flag()
         var options = ImportOptions()
         options.progress = { records, _ in
-            // Inside the import's transaction: let the readers go, and wait for one of them to finish a read.
+            // Inside the import's transaction: open the gate, then wait until every reader has
+            // finished a read that began after it opened.
             guard records == 5_000 else { return }
-            for _ in 0..<readers { importing.signal() }
-            counts.readFinishedDuringImport = aReadFinished.wait(timeout: .now() + 20) == .success
+            importing.set()
+            if readsDuringImport.allSatisfy({ $0.wait(timeout: .now() + 30) == .success }) { everyReaderProgressed.set() }
         }
-        let group = DispatchGroup()
-        for _ in 0..<readers {
-            DispatchQueue.global().async(group: group) {
-                importing.wait()
+        let tasks = (0..<readers).map { reader in
+            Task.detached {
+                var signalled = false
                 while !done.isSet {
-                    do {
-                        counts.record(try store.history.count())
-                    } catch {
-                        counts.record(-1)
+                    let began = importing.isSet
+                    // Three reads in one transaction: the days, their exercises, and the days again after a pause.
+                    let (days, exercises, daysAgain) = try await store.underlyingDatabase.read { connection in
+                        let days = try connection.scalar("SELECT count(*) FROM exercise_days", as: Int.self) ?? -1
+                        let exercises = try connection.scalar("SELECT count(*) FROM exercises", as: Int.self) ?? -1
+                        usleep(2_000)
+                        return (days, exercises, try connection.scalar("SELECT count(*) FROM exercise_days", as: Int.self) ?? -1)
                     }
-                    aReadFinished.signal()
+                    let records = try await store.history.fetchAll()
+                    seen.record(days)
+                    seen.record(records.count)
+                    if days != exercises || days != daysAgain || records.contains(where: { $0.exercises != ["Row"] }) {
+                        seen.record(-days)
+                    }
+                    if began && !signalled {
+                        signalled = true
+                        readsDuringImport[reader].signal()
+                    }
+                    await Task.yield()
                 }
             }
         }
-        let summary = try store.importRecords(from: Self.history(days: 20_000, from: 100), named: "more.ndjson", options: options)
+        let summary = try await store.importRecords(from: Self.history(days: 20_000, from: 100), named: "more.ndjson", options: options)
         done.set()
-        group.wait()
+        for task in tasks { try await task.value }
         XCTAssertEqual(summary.inserted, 20_000)
-        XCTAssertTrue(counts.readFinishedDuringImport, "no read finished while the import's transaction was open")
-        XCTAssertEqual(Set(counts.seen).subtracting([100, 20_100]), [], "a read saw part of the import")
-        XCTAssertTrue(counts.seen.contains(100), "the reads during the import saw the snapshot before it")
+        XCTAssertTrue(everyReaderProgressed.isSet, "a reader finished no read while the import's transaction was open")
+        XCTAssertEqual(Set(seen.seen).subtracting([100, 20_100]), [], "a read saw part of the import, or two snapshots")
+        XCTAssertTrue(seen.seen.contains(100), "the reads during the import saw the snapshot before it")
         XCTAssertLessThanOrEqual(store.underlyingDatabase.openReaderCount, 4)
     }
 
-    func testWithoutReadersReadsWaitForTheWrite() throws {
+    /// Without read connections, a read waits for the write in the process and then sees it.
+    func testWithoutReadersAReadWaitsForTheWriteAndSeesIt() throws {
         let (store, folder) = try store(days: 10, maximumReaders: 0)
         _ = folder
-        XCTAssertEqual(try store.history.count(), 10)
+        let readFinished = DispatchSemaphore(value: 0)
+        let counted = Tally()
+        let readFinishedInside = Flag()
+        var options = ImportOptions()
+        options.progress = { records, _ in
+            guard records == 5_000 else { return }  // inside the transaction (progress comes every 5,000 records)
+            DispatchQueue.global().async {
+                counted.record((try? store.history.count()) ?? -1)
+                readFinished.signal()
+            }
+            // The read cannot finish while this transaction holds the only connection.
+            if readFinished.wait(timeout: .now() + 0.5) == .success { readFinishedInside.set() }
+        }
+        _ = try store.importRecords(from: Self.history(days: 10_000, from: 10), named: "more.ndjson", options: options)
+        if !readFinishedInside.isSet { XCTAssertEqual(readFinished.wait(timeout: .now() + 30), .success) }
+        XCTAssertFalse(readFinishedInside.isSet, "a read finished on the writer's connection during its transaction")
+        XCTAssertEqual(counted.seen, [10_010])
         XCTAssertEqual(store.underlyingDatabase.openReaderCount, 0)
     }
 
@@ -82,33 +116,32 @@ final class AsyncStoreTests: XCTestCase {
         // Another connection holds the write lock, as another process would.
         let other = try Connection(path: store.path)
         try other.execute("BEGIN IMMEDIATE")
-        let write = Task { @MainActor in try await store.history.addDoneExercise("Squat", at: Date(timeIntervalSinceReferenceDate: 0)) }
-        var turns = 0
-        for _ in 0..<20 {
-            try await Task.sleep(for: .milliseconds(10))
-            turns += 1  // the main actor runs while the write waits
+        let written = Flag()
+        let write = Task { @MainActor in
+            let day = try await store.history.addDoneExercise("Squat", at: Date(timeIntervalSinceReferenceDate: 0))
+            written.set()
+            return day
         }
+        // The main actor runs these turns while the write waits for the lock: were the write
+        // waiting on the main thread, they could not run until it gave up (SQLITE_BUSY after 5 s).
+        for _ in 0..<20 { try await Task.sleep(for: .milliseconds(10)) }
+        XCTAssertFalse(written.isSet, "the write finished while another connection held the lock")
         try other.execute("COMMIT")
         _ = try await write.value
-        XCTAssertEqual(turns, 20)
+        XCTAssertTrue(written.isSet)
         let count = try await store.history.count()
         XCTAssertEqual(count, 1)
     }
 
     func testCancellingAnImportStopsItAndWritesNothing() async throws {
         let (store, folder) = try store(days: 50)
-        let before = try Data(contentsOf: URL(fileURLWithPath: store.path))
+        let before = try await store.exportHistory(format: .ndjson)
         let started = DispatchSemaphore(value: 0)
         var options = ImportOptions()
         options.progress = { records, _ in if records == 5_000 { started.signal() } }
         let data = Self.history(days: 200_000, from: 50)
         let task = Task { try await store.importRecords(from: data, named: "huge.ndjson", options: options) }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                started.wait()
-                continuation.resume()
-            }
-        }
+        await Self.waitOffTheCooperativePool(for: started)
         task.cancel()
         do {
             let summary = try await task.value
@@ -122,8 +155,74 @@ final class AsyncStoreTests: XCTestCase {
         XCTAssertEqual(try store.underlyingDatabase.withConnection { try $0.scalar("PRAGMA cache_size", as: Int.self) }, -2_048)
         let report = try await store.check()
         XCTAssertTrue(report.isHealthy)
+        let after = try await store.exportHistory(format: .ndjson)
+        XCTAssertEqual(after, before, "the cancelled import changed the history")
         _ = folder
-        _ = before
+    }
+
+    /// A walk over the records (`forEach`) stops between two records once its task is cancelled.
+    func testCancellingAWalkOverTheRecordsStopsIt() async throws {
+        let (store, folder) = try store(days: 300)
+        _ = folder
+        let first = DispatchSemaphore(value: 0), go = DispatchSemaphore(value: 0)
+        let walked = Tally()
+        let task = Task {
+            try await store.history.forEach(RecordQuery()) { day in
+                walked.record(day.exercises.count)
+                if walked.seen.count == 1 {
+                    first.signal()
+                    go.wait()
+                }
+            }
+        }
+        await Self.waitOffTheCooperativePool(for: first)
+        task.cancel()
+        go.signal()
+        do {
+            try await task.value
+            XCTFail("the walk went on to the end after its task was cancelled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        XCTAssertEqual(walked.seen.count, 1)
+    }
+
+    /// An export to a `FileHandle` (a pipe here) stops once its task is cancelled, between two records.
+    func testCancellingAnExportStopsIt() async throws {
+        let (store, folder) = try store(days: 3_000)
+        _ = folder
+        let pipe = Pipe()
+        let task = Task { try await store.exportHistory(format: .ndjson, to: pipe.fileHandleForWriting) }
+        // The first bytes arrive: the export runs, and then blocks on the full pipe.
+        let firstBytes = try await Self.offTheCooperativePool { pipe.fileHandleForReading.availableData }
+        XCTAssertFalse(firstBytes.isEmpty)
+        task.cancel()
+        let draining = Task.detached { while !pipe.fileHandleForReading.availableData.isEmpty {} }
+        do {
+            try await task.value
+            XCTFail("the export ran to the end after its task was cancelled")
+        } catch {
+            XCTAssertTrue(error is CancellationError, "\(error)")
+        }
+        try pipe.fileHandleForWriting.close()
+        await draining.value
+    }
+
+    /// Waits for `semaphore` on a thread of its own, so the cooperative pool's threads stay free.
+    private static func waitOffTheCooperativePool(for semaphore: DispatchSemaphore) async {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                semaphore.wait()
+                continuation.resume()
+            }
+        }
+    }
+
+    /// Runs blocking `work` on a thread of its own.
+    private static func offTheCooperativePool<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Swift.Result { try work() }) }
+        }
     }
 
     func testExportToDataAndImportFromDataRoundTrip() async throws {
@@ -145,7 +244,7 @@ final class AsyncStoreTests: XCTestCase {
         FileManager.default.createFile(atPath: handleURL.path, contents: Data("kept\n".utf8))
         let handle = try FileHandle(forWritingTo: handleURL)
         try handle.seekToEnd()
-        try store.exportHistory(format: .ndjson, to: handle)
+        try await store.exportHistory(format: .ndjson, to: handle)
         try handle.close()
         XCTAssertEqual(try Data(contentsOf: handleURL), Data("kept\n".utf8) + ndjson)
     }

@@ -85,6 +85,20 @@ final class DraftRepositoryTests: XCTestCase {
         XCTAssertThrowsError(try drafts.submit(UUID())) { error in
             guard case LogbookError.draftNotFound = error else { return XCTFail("\(error)") }
         }
+        // An id two items share (a file may repeat one) names neither: refused with both positions.
+        var repeated = ReleaseDraft(version: "2.6.0", checklist: [ChecklistItem(title: "A"), ChecklistItem(title: "B")])
+        repeated.checklist.append(ChecklistItem(id: repeated.checklist[0].id, title: "A again"))
+        repeated = try drafts.save(repeated)
+        let beforeRepeated = try drafts.fetchAll()
+        XCTAssertThrowsError(try drafts.removeItem(repeated.checklist[0].id, from: repeated.id)) { error in
+            XCTAssertEqual(error as? LogbookError, .ambiguousItem(id: repeated.checklist[0].id, positions: [1, 3], draft: repeated.id))
+            XCTAssertTrue("\(error)".contains("is at positions 1, 3; name it by its position"), "\(error)")
+        }
+        XCTAssertEqual(try drafts.fetchAll(), beforeRepeated, "refusals change nothing")
+        XCTAssertEqual(try drafts.setItem(repeated.checklist[1].id, done: true, in: repeated.id).checklist.map(\.isDone),
+                       [false, true, false])
+        _ = try drafts.delete(repeated.id)
+
         XCTAssertEqual(try drafts.fetchAll(), before, "refusals change nothing")
         XCTAssertEqual(try drafts.delete(draft.id).id, draft.id)
         XCTAssertNil(try drafts.fetch(id: draft.id))

@@ -71,8 +71,9 @@ final class LiveQueryTests: XCTestCase {
         let count = store.drafts.liveCount()
         await drafts.loaded()
         await count.loaded()
-        let counter = ChangeCounter()
+        let counter = ChangeCounter(), countCounter = ChangeCounter()
         Self.track(drafts, counter)
+        Self.track(count, countCounter)
 
         let commits = 60
         for index in 0..<commits { try await store.drafts.save(ReleaseDraft(version: "v\(index)")) }
@@ -81,15 +82,18 @@ final class LiveQueryTests: XCTestCase {
         XCTAssertEqual(count.value, commits)
         XCTAssertGreaterThanOrEqual(counter.count, 1)
         XCTAssertLessThanOrEqual(counter.count, commits, "more updates than commits")
-        print("LiveQueryTests: \(commits) commits gave \(counter.count) updates")
+        XCTAssertGreaterThanOrEqual(countCounter.count, 1)
+        XCTAssertLessThanOrEqual(countCounter.count, commits, "more count updates than commits")
+        print("LiveQueryTests: \(commits) commits gave \(counter.count) updates of the fetch, \(countCounter.count) of the count")
 
         // Commits to the history leave the drafts alone: no update.
-        let settled = counter.count
+        let settled = counter.count, countSettled = countCounter.count
         for day in 1...10 {
             try await store.history.addDoneExercise("Row", at: Date(timeIntervalSinceReferenceDate: Double(day) * 86_400))
         }
         try await Task.sleep(for: .milliseconds(400))
         XCTAssertEqual(counter.count, settled)
+        XCTAssertEqual(countCounter.count, countSettled)
     }
 
     func testAReportFollowsTheHistoryAndAnUntranslatablePredicateIsAnError() async throws {
@@ -98,9 +102,14 @@ final class LiveQueryTests: XCTestCase {
         let months = store.reports.liveHistory(by: .month)
         await months.loaded()
         XCTAssertEqual(months.value, [])
+        let counter = ChangeCounter()
+        Self.track(months, counter)
         try await store.history.addDoneExercises(["Squat", "Row"], at: Date(timeIntervalSinceReferenceDate: 3_600))
         try await eventually { months.value.first?.exercises == 2 }
         XCTAssertEqual(months.value.map(\.period), ["2001-01"])
+        XCTAssertEqual(months.value.map(\.start), [CalendarDay("2001-01-01")])
+        try await Task.sleep(for: .milliseconds(200))
+        XCTAssertEqual(counter.count, 1, "one commit, one update of the report")
 
         let untranslatable = store.drafts.liveQuery(FetchDescriptor(predicate: #Predicate { $0.version.count > 1_000 && $0.summary == "" }))
         await untranslatable.loaded()

@@ -39,7 +39,7 @@ final class ReadmeExampleTests: XCTestCase {
         let store = try await Logbook.open(path: databaseURL.path)   // creates, opens and migrates, off the main thread
         var draft = ReleaseDraft(version: "2.5.0", checklist: [ChecklistItem(title: "Screenshots")])
         draft = try await store.drafts.save(draft)                   // insert or update, checklist in order
-        try await store.drafts.setItem(at: 1, done: true, in: draft.id.uuidString)
+        try await store.drafts.setItem(at: 1, done: true, in: draft.id)     // or an item by its id
         try await store.drafts.submit("2.5.0")                       // throws LogbookError.emptyVersionOnSubmit for ""
         try await store.history.addDoneExercise("Burpee")            // now, on its calendar day in store.timeZone
         let weeks = try await store.reports.history(by: .week)       // [HistoryReportRow]: Codable, Identifiable, .start
@@ -55,7 +55,15 @@ final class ReadmeExampleTests: XCTestCase {
         let model = await DraftsModel(store: store)
         await model.open.loaded()
         let open = await model.open.value
-        XCTAssertEqual(open, [])
+        XCTAssertEqual(open, [], "the only draft is submitted")
+        // The model follows the store: a new open draft appears in it.
+        try await store.drafts.save(ReleaseDraft(version: "2.6.0"))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while await model.open.value.map(\.version) != ["2.6.0"] && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let versions = await model.open.value.map(\.version)
+        XCTAssertEqual(versions, ["2.6.0"])
     }
 
     func testUntranslatablePredicateIsRefusedByName() throws {

@@ -52,7 +52,7 @@ enum ReportOracle {
             let top = counts.sorted {
                 $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
             }.first?.value.spelling
-            return HistoryReportRow(period: period, activeDays: records.count, exercises: names.count,
+            return HistoryReportRow(period: period, start: ReportPeriod.firstDay(ofPeriod: period) ?? .first, activeDays: records.count, exercises: names.count,
                                     distinctExercises: counts.count, topExercise: top)
         }
     }

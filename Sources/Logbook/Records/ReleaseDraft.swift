@@ -9,7 +9,7 @@ public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
     public var version: String
     /// The "What's New" text, stored byte for byte (CRLF, tabs and NFD text kept).
     public var whatsNew: String
-    /// The pre-flight steps in order; the editing calls address them by 1-based position.
+    /// The pre-flight steps in order; the editing calls address them by 1-based position or by id.
     public var checklist: [ChecklistItem]
     /// When the draft was submitted; nil until then.
     public var submittedAt: Date?
@@ -42,10 +42,11 @@ public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
     public var summary: String { "\(checklist.doneCount) of \(checklist.count) done" }
 }
 
-/// One pre-flight step of a draft. Item ids are kept as given but are not keys: copies of a draft
-/// share them, so an item is addressed by its draft and its 1-based position.
+/// One pre-flight step of a draft, addressed by its draft and its id or its 1-based position.
+/// Ids are kept as given: a copy of a draft shares its items' ids, which stay unique within each
+/// checklist unless a file repeats one (then the editing calls by id refuse it, naming the positions).
 public struct ChecklistItem: Codable, Sendable, Hashable, Identifiable {
-    /// Kept as given, but not unique: copies of a draft share item ids, so items are addressed by position.
+    /// The item's identity in its checklist (a SwiftUI `List` of a draft's items); kept as given.
     public var id: UUID
     /// The step's text, stored byte for byte.
     public var title: String

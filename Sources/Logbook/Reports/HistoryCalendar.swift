@@ -19,7 +19,7 @@ struct HistoryCalendar {
     mutating func add(start: CalendarDay, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: String?,
                       to body: (HistoryReportRow) throws -> Void) throws {
         try addEmptyPeriods(before: start, to: body)
-        try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), activeDays: activeDays, exercises: exercises,
+        try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), start: start, activeDays: activeDays, exercises: exercises,
                                   distinctExercises: distinctExercises, topExercise: topExercise))
         next = period.start(after: start)
     }
@@ -32,7 +32,7 @@ struct HistoryCalendar {
     /// Hands over an empty row for each period from `next` up to `end` (exclusive; nil: through the last).
     private mutating func addEmptyPeriods(before end: CalendarDay?, to body: (HistoryReportRow) throws -> Void) throws {
         while let start = next, start <= lastStart, end.map({ start < $0 }) ?? true {
-            try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), activeDays: 0, exercises: 0,
+            try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), start: start, activeDays: 0, exercises: 0,
                                       distinctExercises: 0, topExercise: nil))
             next = period.start(after: start)
         }

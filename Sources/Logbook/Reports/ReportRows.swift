@@ -5,6 +5,10 @@ public struct HistoryReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The period's label, as ``ReportPeriod`` shows: `2026-01-31`, `2026-W05` (the ISO week belongs to the
     /// year of its Thursday), `2026-01` or `2026`.
     public var period: String
+    /// The period's first day: the day itself, the Monday of an ISO week, the 1st of a month or
+    /// January 1st of a year; for a chart's axis, `start.start(in: store.timeZone)` is its first
+    /// instant as a `Date`. Encoded beside the label.
+    public var start: CalendarDay
     /// Days in the period with at least one exercise.
     public var activeDays: Int
     /// Exercises done, counting repeats.
@@ -14,12 +18,18 @@ public struct HistoryReportRow: Sendable, Hashable, Codable, Identifiable {
     /// The most done exercise (ties: the first by name), nil for an empty period.
     public var topExercise: String?
 
+    /// A row with the values given.
+    public init(period: String, start: CalendarDay, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: String?) {
+        self.period = period
+        self.start = start
+        self.activeDays = activeDays
+        self.exercises = exercises
+        self.distinctExercises = distinctExercises
+        self.topExercise = topExercise
+    }
+
     /// The period's label, unique in a report.
     public var id: String { period }
-
-    /// The period's first day: the day itself, the Monday of an ISO week, the 1st of a month or
-    /// January 1st of a year (for a chart's axis: `start.start(in: timeZone)` is its `Date`).
-    public var start: CalendarDay { ReportPeriod.firstDay(ofPeriod: period) ?? .first }
 }
 
 /// One exercise name of `report exercises`.

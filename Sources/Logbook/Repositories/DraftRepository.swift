@@ -141,7 +141,8 @@ public struct DraftRepository: Sendable {
         }
     }
 
-    /// Marks the item with id `item` (the first, should the checklist hold copies of it) done or not done.
+    /// Marks the item with id `item` done or not done; throws ``LogbookError/ambiguousItem(id:positions:draft:)``
+    /// when several items of the checklist carry that id.
     @discardableResult
     public func setItem(_ item: ChecklistItem.ID, done: Bool, in reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
@@ -149,7 +150,8 @@ public struct DraftRepository: Sendable {
         }
     }
 
-    /// Removes the item with id `item` (the first, should the checklist hold copies of it).
+    /// Removes the item with id `item`; throws ``LogbookError/ambiguousItem(id:positions:draft:)`` when
+    /// several items of the checklist carry that id.
     @discardableResult
     public func removeItem(_ item: ChecklistItem.ID, from reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
@@ -157,8 +159,8 @@ public struct DraftRepository: Sendable {
         }
     }
 
-    /// Moves the item with id `item` (the first, should the checklist hold copies of it) so that it
-    /// ends up at the 1-based `destination`.
+    /// Moves the item with id `item` so that it ends up at the 1-based `destination`; throws
+    /// ``LogbookError/ambiguousItem(id:positions:draft:)`` when several items of the checklist carry that id.
     @discardableResult
     public func moveItem(_ item: ChecklistItem.ID, to destination: Int, in reference: some DraftReferring) throws -> ReleaseDraft {
         try modify(reference) { draft in
@@ -199,9 +201,12 @@ public struct DraftRepository: Sendable {
         }
     }
 
+    /// The index of the one item with id `item`; throws when there is none, or several.
     private func index(of item: ChecklistItem.ID, in draft: ReleaseDraft) throws -> Int {
-        guard let index = draft.checklist.firstIndex(where: { $0.id == item }) else {
-            throw LogbookError.itemNotFound(id: item, draft: draft.id)
+        let indexes = draft.checklist.indices.filter { draft.checklist[$0].id == item }
+        guard let index = indexes.first else { throw LogbookError.itemNotFound(id: item, draft: draft.id) }
+        guard indexes.count == 1 else {
+            throw LogbookError.ambiguousItem(id: item, positions: indexes.map { $0 + 1 }, draft: draft.id)
         }
         return index
     }

@@ -23,3 +23,12 @@ extension QueryableRepository where Record: Sendable {
         try await storage.database.performReading { try self.count(query) }
     }
 }
+
+extension QueryableRepository where Record: Sendable {
+    /// `forEach(_:_:)` off the caller's actor: `body` gets each record `query` selects, one at a
+    /// time, in one read transaction on a read connection, so memory stays flat; cancelling the task
+    /// stops the walk between two records (`CancellationError`).
+    public func forEach(_ query: RecordQuery, _ body: @escaping @Sendable (Record) throws -> Void) async throws {
+        try await storage.database.performReading { try self.forEach(query, body) }
+    }
+}

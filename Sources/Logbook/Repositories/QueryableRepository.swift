@@ -70,12 +70,17 @@ extension QueryableRepository {
     }
 
     /// Calls `body` with each record `query` selects, one at a time, in one read transaction:
-    /// memory stays flat however many records there are.
+    /// memory stays flat however many records there are. Inside an `async` call (an export, the
+    /// `async` form of this method), cancelling the task stops the walk between two records.
     public func forEach(_ query: RecordQuery, _ body: (Record) throws -> Void) throws {
         let (table, schema) = (storage.table, storage.schema)
         try storage.database.read { connection in
             let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
-            while let record = try cursor.next() { try body(record) }
+            let cancellation = Cancellation.current
+            while let record = try cursor.next() {
+                try cancellation?.checkCancellation()
+                try body(record)
+            }
         }
     }
 

@@ -79,4 +79,76 @@ extension Logbook {
             return (changes, next)
         }
     }
+
+    /// Opens an existing database for reading only off the caller's thread, as
+    /// ``openForReading(path:timeZone:options:)`` does.
+    public static func openForReading(path: String, timeZone: TimeZone = .current,
+                                      options: Connection.Options = Connection.Options()) async throws -> Logbook {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try Logbook.openForReading(path: path, timeZone: timeZone, options: options) })
+            }
+        }
+    }
+
+    /// `schemaVersion()` off the caller's thread.
+    public func schemaVersion() async throws -> Int {
+        try await database.perform { try self.schemaVersion() }
+    }
+
+    /// `migrationStatus()` off the caller's thread.
+    public func migrationStatus() async throws -> [Migrator.Status] {
+        try await database.perform { try self.migrationStatus() }
+    }
+
+    /// `appMigrationHistory()` off the caller's thread.
+    public func appMigrationHistory() async throws -> [(set: String, migration: Migrator.AppliedMigration)] {
+        try await database.perform { try self.appMigrationHistory() }
+    }
+
+    /// Imports `handle`'s content (named `file` in messages) off the caller's thread, reading it as
+    /// the import goes; cancelling the task rolls it back.
+    public func importRecords(from handle: FileHandle, file: String, options: ImportOptions = ImportOptions()) async throws -> ImportSummary {
+        try await database.performWriting { try self.importRecords(from: handle, file: file, options: options) }
+    }
+
+    /// Writes the drafts `query` selects to `handle` at its current position, streaming, off the
+    /// caller's thread; cancelling the task stops it between two records.
+    public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                             to handle: FileHandle) async throws {
+        try await database.perform { try self.exportDrafts(query, format: format, options: options, to: handle) }
+    }
+
+    /// Writes the days `query` selects to `handle` at its current position, streaming, off the
+    /// caller's thread; cancelling the task stops it between two records.
+    public func exportHistory(_ query: RecordQuery = RecordQuery(), format: ExportFormat, options: ExportOptions = ExportOptions(),
+                              to handle: FileHandle) async throws {
+        try await database.perform { try self.exportHistory(query, format: format, options: options, to: handle) }
+    }
+
+    /// `query(_:parameters:columns:row:)` off the caller's thread, its rows gathered: the column
+    /// names and every row's values.
+    public func query(_ sql: String, parameters: [String: DatabaseValue] = [:]) async throws
+        -> (columns: [String], rows: [[DatabaseValue]]) {
+        try await database.perform {
+            var columns: [String] = [], rows: [[DatabaseValue]] = []
+            try self.query(sql, parameters: parameters, columns: { columns = $0 }, row: { rows.append($0) })
+            return (columns, rows)
+        }
+    }
+
+    /// `logbookID()` off the caller's thread.
+    public func logbookID() async throws -> String {
+        try await database.perform { try self.logbookID() }
+    }
+
+    /// `changeLogRetentionDays()` off the caller's thread.
+    public func changeLogRetentionDays() async throws -> Int {
+        try await database.perform { try self.changeLogRetentionDays() }
+    }
+
+    /// `setChangeLogRetention(days:)` off the caller's thread.
+    public func setChangeLogRetention(days: Int) async throws {
+        try await database.performWriting { try self.setChangeLogRetention(days: days) }
+    }
 }
