@@ -221,6 +221,25 @@ agree(asyncComparison.countsAgree, "async count")
 report("  the counts, async (ratio to sync, call by call)", logbook: asyncComparison.count.async, raw: asyncComparison.count.sync,
        target: "≤1.1x sync")
 
+// The same fetches awaited from the main actor (top-level code runs there), as a view's own code
+// would: each await leaves the main actor and resumes on it through the main queue, which the
+// synchronous form, blocking the main thread instead, does not pay.
+var mainActorRanges: [[ExerciseDay]] = []
+let mainActorCalls = min(rangeWindows.count, 2_000)
+let onMainActor = try await alternatingMedians(runs: runs, calls: mainActorCalls, setup: { mainActorRanges = [] }, sync: { call in
+    let (first, last) = rangeWindows[call]
+    _ = try store.history.fetch(FetchDescriptor(predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last },
+                                                sortBy: [SortDescriptor(\.day)]))
+}, async: { call in
+    let (first, last) = rangeWindows[call]
+    let found = try await store.history.fetch(FetchDescriptor(predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last },
+                                                              sortBy: [SortDescriptor(\.day)]))
+    if mainActorRanges.count < 100 { mainActorRanges.append(found) }
+})
+agree(mainActorRanges == Array(expectedRanges.prefix(mainActorRanges.count)), "async range fetch from the main actor")
+report("  \(mainActorCalls) of them, async from the main actor", logbook: onMainActor.async, raw: onMainActor.sync,
+       target: "(a hop each way)")
+
 // MARK: Reads in one process beside each other and beside a write
 
 _ = try store.backup(to: path("pool.sqlite"))

@@ -17,6 +17,10 @@ import SwiftUI
 /// }
 /// ```
 ///
+/// `@State` keeps the first query for the view's lifetime; the autoclosure is evaluated again each
+/// time SwiftUI re-creates the view value, and those extra queries are released (and stop) at once.
+/// For a view re-created often, hold the query in an `@Observable` view model instead.
+///
 /// (Written for Apple platforms and not compiled on Linux, where SwiftUI does not exist.)
 @propertyWrapper
 public struct LiveFetch<Value: Encodable & Sendable>: DynamicProperty {
