@@ -266,6 +266,10 @@ final class AsyncStoreTests: XCTestCase {
         XCTAssertEqual(months.first?.start, CalendarDay("2001-01-01"))
         let decoded = try JSONDecoder().decode([HistoryReportRow].self, from: try JSONEncoder().encode(months))
         XCTAssertEqual(decoded, months)
+        // The CLI's JSON prints the label only: the first day comes from it, and a label naming none is refused.
+        let labelOnly = #"{"period":"2026-W01","activeDays":1,"exercises":2,"distinctExercises":2,"topExercise":"Row"}"#
+        XCTAssertEqual(try JSONDecoder().decode(HistoryReportRow.self, from: Data(labelOnly.utf8)).start, CalendarDay("2025-12-29"))
+        XCTAssertThrowsError(try JSONDecoder().decode(HistoryReportRow.self, from: Data(labelOnly.replacingOccurrences(of: "2026-W01", with: "2026-W99").utf8)))
         let exercises = try await store.reports.exercises()
         XCTAssertEqual(exercises.map(\.id), ["Row"])
         let years = try await store.reports.history(by: .year)

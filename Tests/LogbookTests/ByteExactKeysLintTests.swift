@@ -17,6 +17,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
         ("Store/ExerciseTallies.swift", "nameIndexes: [String: Int]", "NFC name keys, as Key above"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
+        ("Store/Logbook+Async.swift", "parameters: [String: DatabaseValue]", "the same parameters, for the async form of query"),
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
         ("Records/ReleaseDraft.swift", "Hashable", "records compare as Swift values do, by design"),

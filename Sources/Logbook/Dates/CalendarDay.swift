@@ -123,17 +123,25 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day as zero-padded `YYYY-MM-DD`: the text stored in the database and written in every format.
     public var description: String {
-        String(unsafeUninitializedCapacity: 10) { buffer in
-            var index = 0
-            writeDigits(year, width: 4, into: buffer, at: &index)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            writeDigits(month, width: 2, into: buffer, at: &index)
-            buffer[index] = UInt8(ascii: "-")
-            index += 1
-            writeDigits(day, width: 2, into: buffer, at: &index)
-            return index
+        String(unsafeUninitializedCapacity: Self.textLength) { buffer in
+            writeText(into: buffer)
+            return Self.textLength
         }
+    }
+
+    /// The length of the `YYYY-MM-DD` text.
+    private static let textLength = 10
+
+    /// Writes the `YYYY-MM-DD` text into the first ``textLength`` bytes of `buffer`.
+    private func writeText(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        var index = 0
+        writeDigits(year, width: 4, into: buffer, at: &index)
+        buffer[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(month, width: 2, into: buffer, at: &index)
+        buffer[index] = UInt8(ascii: "-")
+        index += 1
+        writeDigits(day, width: 2, into: buffer, at: &index)
     }
 
     /// Whether `lhs` is the earlier day; the same order as their `YYYY-MM-DD` texts.
@@ -168,9 +176,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// The `YYYY-MM-DD` text, as stored.
     public var databaseValue: DatabaseValue { .text(description) }
 
-    /// Binds the `YYYY-MM-DD` text to the 1-based parameter `index`; returns SQLite's result code.
+    /// Binds the `YYYY-MM-DD` text to the 1-based parameter `index`, written on the stack (every
+    /// insert of a day binds one or more); returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        description.bind(to: statement, at: index)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLength) { buffer in
+            writeText(into: buffer)
+            return bindText(UnsafeBufferPointer(buffer), to: statement, at: index)
+        }
     }
 
     /// Reads the 0-based column `index` as `YYYY-MM-DD` text; throws `ColumnConversionError` for a value that

@@ -30,6 +30,29 @@ public struct HistoryReportRow: Sendable, Hashable, Codable, Identifiable {
 
     /// The period's label, unique in a report.
     public var id: String { period }
+
+    private enum CodingKeys: String, CodingKey {
+        case period, start, activeDays, exercises, distinctExercises, topExercise
+    }
+
+    /// Decodes a row; one without `start` (the CLI's `report history --format json` prints the
+    /// label only) takes the first day its label names, and a label that names none is an error.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        period = try container.decode(String.self, forKey: .period)
+        if let start = try container.decodeIfPresent(CalendarDay.self, forKey: .start) {
+            self.start = start
+        } else if let start = ReportPeriod.firstDay(ofPeriod: period) {
+            self.start = start
+        } else {
+            throw DecodingError.dataCorruptedError(forKey: .period, in: container,
+                                                   debugDescription: "'\(period)' names no day, week, month or year")
+        }
+        activeDays = try container.decode(Int.self, forKey: .activeDays)
+        exercises = try container.decode(Int.self, forKey: .exercises)
+        distinctExercises = try container.decode(Int.self, forKey: .distinctExercises)
+        topExercise = try container.decodeIfPresent(String.self, forKey: .topExercise)
+    }
 }
 
 /// One exercise name of `report exercises`.

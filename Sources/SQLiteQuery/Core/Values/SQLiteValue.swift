@@ -127,6 +127,18 @@ extension Double: SQLiteValue {
     }
 }
 
+/// Binds `bytes`, UTF-8 text, to the 1-based parameter `index` of `statement` for SQLite to copy:
+/// for a value that writes its text into a buffer of its own (a day, a UUID) rather than a `String`.
+/// Empty bytes bind as empty text, not NULL. Returns SQLite's result code.
+public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, to statement: OpaquePointer, at index: Int32) -> Int32 {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+        // "" rather than a nil pointer, so that the empty string is bound as text, not NULL.
+        return sqlite3_bind_text(statement, index, "", 0, transientDestructor)
+    }
+    let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
+    return sqlite3_bind_text64(statement, index, characters, UInt64(bytes.count), transientDestructor, UInt8(SQLITE_UTF8))
+}
+
 extension String: SQLiteValue {
     /// `.text(self)`.
     public var databaseValue: DatabaseValue { .text(self) }
@@ -134,15 +146,7 @@ extension String: SQLiteValue {
     /// is bound as empty text, not NULL. Returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         var text = self
-        return text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                // "" rather than a nil pointer, so that the empty string is bound as text, not NULL.
-                return sqlite3_bind_text(statement, index, "", 0, transientDestructor)
-            }
-            let characters = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-            return sqlite3_bind_text64(statement, index, characters, UInt64(bytes.count), transientDestructor,
-                                       UInt8(SQLITE_UTF8))
-        }
+        return text.withUTF8 { bindText($0, to: statement, at: index) }
     }
     /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
     /// ``ColumnConversionError`` for any other storage class, BLOB included.
@@ -200,9 +204,13 @@ extension Date: SQLiteValue {
 extension UUID: SQLiteValue {
     /// `.text` of the 36 uppercase characters of `uuidString`.
     public var databaseValue: DatabaseValue { .text(text) }
-    /// Binds the 36 uppercase characters of `uuidString` as text; returns SQLite's result code.
+    /// Binds the 36 uppercase characters of `uuidString` as text, written on the stack (no `String`
+    /// made); returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
-        text.bind(to: statement, at: index)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UUIDText.length) { buffer in
+            UUIDText.write(self, into: buffer)
+            return bindText(UnsafeBufferPointer(buffer), to: statement, at: index)
+        }
     }
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
     /// ``ColumnConversionError`` for anything else.

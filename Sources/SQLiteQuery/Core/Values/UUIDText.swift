@@ -22,22 +22,32 @@ enum UUIDText {
         return parsed ? UUID(uuid: value) : nil
     }
 
+    /// The length of the text: 32 hexadecimal digits and 4 hyphens.
+    static let length = 36
+
     /// `uuid.uuidString`, byte for byte.
     static func format(_ uuid: UUID) -> String {
+        String(unsafeUninitializedCapacity: length) { output in
+            write(uuid, into: output)
+            return length
+        }
+    }
+
+    /// Writes the bytes of `uuid.uuidString` into the first ``length`` bytes of `output`.
+    static func write(_ uuid: UUID, into output: UnsafeMutableBufferPointer<UInt8>) {
         var value = uuid.uuid
-        return withUnsafeBytes(of: &value) { input in
-            String(unsafeUninitializedCapacity: 36) { output in
+        withUnsafeBytes(of: &value) { input in
+            hexDigits.withUnsafeBufferPointer { digits in
                 var index = 0
                 for byteIndex in 0..<16 {
                     if byteIndex == 4 || byteIndex == 6 || byteIndex == 8 || byteIndex == 10 {
                         output[index] = 0x2D
                         index += 1
                     }
-                    output[index] = hexDigits[Int(input[byteIndex] >> 4)]
-                    output[index + 1] = hexDigits[Int(input[byteIndex] & 0x0F)]
+                    output[index] = digits[Int(input[byteIndex] >> 4)]
+                    output[index + 1] = digits[Int(input[byteIndex] & 0x0F)]
                     index += 2
                 }
-                return 36
             }
         }
     }
