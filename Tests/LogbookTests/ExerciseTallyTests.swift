@@ -79,6 +79,36 @@ final class ExerciseTallyTests: XCTestCase {
     }
 
     /// Migrations 0004 and 0005 count the history that was written before them.
+    /// Imports large enough to write their in-memory counts several times within one transaction,
+    /// in shuffled order, so that a week, month or year gains days across those writes and on top
+    /// of totals stored before; some records replace stored ones (by id, on the same or another day).
+    func testLargeShuffledImportsOnStoredHistoryKeepTheTotalsEqualToARecount() throws {
+        for seed: UInt64 in [7, 8] {
+            print("ExerciseTallyTests: large shuffled imports, seed \(seed)")
+            var random = SplitMix64(seed: seed)
+            let test = try TestStore()
+            let first = CalendarDay("1990-01-01")!
+            var days = (0..<(30 * 365)).map { first.adding(days: $0)! }.shuffled(using: &random)
+            var ids: [CalendarDay: UUID] = [:]
+            func lines(_ days: ArraySlice<CalendarDay>, random: inout SplitMix64) -> String {
+                days.map { day -> String in
+                    // One record in ten takes the id of a stored one (a replacement, maybe moving it).
+                    let id = Int.random(in: 0..<10, using: &random) == 0 ? (ids.values.randomElement(using: &random) ?? UUID()) : UUID()
+                    ids[day] = id
+                    let exercises = randomExercises(&random).map { "\"\($0)\"" }.joined(separator: ",")
+                    return "{\"id\":\"\(id.uuidString)\",\"day\":\"\(day)\",\"date\":\"\(day)T08:00:00Z\",\"exercises\":[\(exercises)]}"
+                }.joined(separator: "\n")
+            }
+            let storedFirst = days.prefix(2_000)
+            days.removeFirst(2_000)
+            for (index, batch) in [storedFirst, days.prefix(6_000)].enumerated() {
+                _ = try test.store.importRecords(from: Data(lines(batch, random: &random).utf8), named: "batch\(index).ndjson",
+                                                 options: ImportOptions(format: .ndjson, onConflict: .replace))
+                XCTAssertEqual(try mismatches(test.store), 0, "seed \(seed), batch \(index)")
+            }
+        }
+    }
+
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite").path

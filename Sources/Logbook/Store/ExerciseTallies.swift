@@ -51,17 +51,29 @@ struct ExerciseTallies {
     struct WeekTally {
         var days = 0
         var names: [DistinctName] = []
+        /// The position in `names` of each name key, by its index in the tallies' `nameKeys`.
+        private var positions: [Int: Int] = [:]
 
-        /// Counts one more day, on which `names` were done.
-        mutating func add(_ names: [DistinctName]) {
+        /// Counts one more day, on which `names` were done; `indexes` are their name keys' indexes.
+        mutating func add(_ names: [DistinctName], indexes: [Int]) {
             days += 1
-            for name in names { ExerciseTallies.add(name, to: &self.names) }
+            for (name, index) in zip(names, indexes) {
+                if let position = positions[index] {
+                    self.names[position].count += name.count
+                    if name.name.precedesInUTF8(self.names[position].name) { self.names[position].name = name.name }
+                } else {
+                    positions[index] = self.names.count
+                    self.names.append(name)
+                }
+            }
         }
     }
 
     private var pending: [Key: Tally] = [:]
     /// The weeks of the days counted in `pending`, by their Monday.
     private var pendingWeeks: [CalendarDay: WeekTally] = [:]
+    /// How many days with an exercise each month and year of `pending` gained.
+    private var pendingActiveDays: [PeriodStart: Int] = [:]
     /// The name keys of `pending`, each once.
     private var nameKeys: [String] = []
     private var nameIndexes: [String: Int] = [:]
@@ -101,9 +113,10 @@ struct ExerciseTallies {
             nameIndexes[name.key] = nameKeys.count - 1
             return nameKeys.count - 1
         }
-        pendingWeeks[ReportPeriod.week.start(of: day), default: WeekTally()].add(names)
+        pendingWeeks[ReportPeriod.week.start(of: day), default: WeekTally()].add(names, indexes: indexes)
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
+            pendingActiveDays[PeriodStart(period: period, start: start), default: 0] += 1
             for (index, (_, name, count)) in zip(indexes, names) {
                 let key = Key(period: period, start: start, name: index)
                 if let position = pending.index(forKey: key) {
@@ -139,12 +152,13 @@ struct ExerciseTallies {
                 try statement.execute()
             }
         }
-        try PeriodTotals.refresh(Set(pending.keys.map { PeriodStart(period: $0.period, start: $0.start) }), in: connection)
+        try PeriodTotals.refresh(adding: pendingActiveDays, in: connection)
         for (week, tally) in pendingWeeks.sorted(by: { $0.key < $1.key }) {
             try PeriodTotals.refresh(weekStartingOn: week, counted: tally, in: connection)
         }
         pending.removeAll(keepingCapacity: true)
         pendingWeeks.removeAll(keepingCapacity: true)
+        pendingActiveDays.removeAll(keepingCapacity: true)
         nameKeys.removeAll(keepingCapacity: true)
         nameIndexes.removeAll(keepingCapacity: true)
     }

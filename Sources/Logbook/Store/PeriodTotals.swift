@@ -12,16 +12,43 @@ enum PeriodTotals {
         }
     }
 
+    /// Recomputes the totals of each month and year of `newDays`, which gained that many days with
+    /// an exercise in this transaction (days that did not exist before it, counted in memory by
+    /// ``ExerciseTallies``): names from the tallies, active days the ones the totals held before
+    /// plus the new ones, which reads one row per period instead of every day of it.
+    ///
+    /// That sum is exact while the derived data accounts for every exercise row (a day another
+    /// program inserted is the exception: ``ExerciseTallies/areCurrent(in:)`` then says so, reports
+    /// count the rows, and `repair` recounts). A counted day that had exercises before (a record
+    /// replaced or moved) is marked stale by the triggers, and its periods are recounted from the
+    /// rows when the transaction's tallies are applied, after this.
+    static func refresh(adding newDays: [PeriodStart: Int], in connection: Connection) throws {
+        for (period, added) in newDays.sorted(by: { ($0.key.period.rawValue, $0.key.start) < ($1.key.period.rawValue, $1.key.start) }) {
+            let end = period.period.end(ofPeriodStartingOn: period.start)
+            let names = try talliedNames(period.period, from: period.start, to: end, in: connection)
+            let activeDays = try storedActiveDays(period.period, startingOn: period.start, in: connection) + added
+            try write(period.period, startingOn: period.start, names: names, activeDays: activeDays, in: connection)
+        }
+    }
+
     /// Recomputes the totals of the week that starts on `start`, whose new days this transaction
-    /// `counted` in memory: from those counts when they are all its days with an exercise row (the
-    /// bulk import's case, which then reads no exercise row back), else from its rows. (A counted
-    /// day changed since is marked stale, and its week recounted from the rows after this.)
+    /// `counted` in memory: from those counts when the week had no totals before (the bulk
+    /// import's case, which then reads no exercise row back; exact on the terms of
+    /// ``refresh(adding:in:)``), else from its rows.
     static func refresh(weekStartingOn start: CalendarDay, counted: ExerciseTallies.WeekTally, in connection: Connection) throws {
-        let end = ReportPeriod.week.end(ofPeriodStartingOn: start)
-        guard try activeDaysCount(from: start, to: end, in: connection) == counted.days else {
+        guard try storedActiveDays(.week, startingOn: start, in: connection) == 0 else {
             return try refresh(.week, startingOn: start, in: connection)
         }
         try write(.week, startingOn: start, names: counted.names, activeDays: counted.days, in: connection)
+    }
+
+    /// The active days the stored totals of the `period` that starts on `start` count; 0 when it has none.
+    private static func storedActiveDays(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws -> Int {
+        let statement = try connection.cachedStatement("SELECT active_days FROM exercise_period_totals WHERE period = ? AND start = ?")
+        defer { statement.reset() }
+        try statement.bind(period.rawValue, at: 1)
+        try statement.bind(start, at: 2)
+        return try statement.step() ? try statement.column(0) : 0
     }
 
     /// Recomputes the totals of the `period` that starts on `start` from its names and its days
@@ -123,4 +150,15 @@ enum PeriodTotals {
 struct PeriodStart: Hashable {
     let period: ReportPeriod
     let start: CalendarDay
+
+    func hash(into hasher: inout Hasher) {
+        // One word instead of four: a bulk import looks up a month's and a year's for every day.
+        let kind = switch period {
+        case .day: 0
+        case .week: 1
+        case .month: 2
+        case .year: 3
+        }
+        hasher.combine(start.year << 12 | start.month << 8 | start.day << 3 | kind)
+    }
 }
