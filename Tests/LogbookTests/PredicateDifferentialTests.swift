@@ -30,9 +30,10 @@ final class PredicateDifferentialTests: XCTestCase {
         XCTAssertEqual(Set(stored), Set(drafts), "records read back as written")
 
         let random = RandomPredicates(seed: Self.seed &+ 1, drafts: drafts, days: [])
+        let work = SQLWork(database: test.store.underlyingDatabase, units: drafts.map(\.checklist.count))
         var checker = DifferentialChecker(name: "drafts", records: drafts, schema: Tables.drafts.querySchema,
-                                          fetch: { try test.store.drafts.fetch($0) },
-                                          count: { try test.store.drafts.fetchCount($0) },
+                                          fetch: { descriptor in try work.counting { try test.store.drafts.fetch(descriptor) } },
+                                          count: { descriptor in try work.counting { try test.store.drafts.fetchCount(descriptor) } },
                                           normalized: { draft in
             var copy = draft
             copy.version = draft.version.swiftNFC
@@ -45,9 +46,11 @@ final class PredicateDifferentialTests: XCTestCase {
             let (limit, offset) = random.page()
             // Every 20th fetch has no predicate: sorting and paging alone.
             checker.check(index, index % 20 == 0 ? nil : (text, predicate), sorts, limit: limit, offset: offset)
+            work.finish(text)
             if checker.isFull { break }
         }
         checker.finish()
+        work.assertNoSlowCorner("drafts")
     }
 
     func testHistoryFetchesMatchInMemoryEvaluation() throws {
@@ -59,17 +62,20 @@ final class PredicateDifferentialTests: XCTestCase {
         XCTAssertEqual(Set(try test.store.history.fetchAll()), Set(days), "records read back as written")
 
         let random = RandomPredicates(seed: Self.seed &+ 3, drafts: [], days: days)
+        let work = SQLWork(database: test.store.underlyingDatabase, units: days.map(\.exercises.count))
         var checker = DifferentialChecker(name: "history", records: days, schema: Tables.exerciseDays.querySchema,
-                                          fetch: { try test.store.history.fetch($0) },
-                                          count: { try test.store.history.fetchCount($0) })
+                                          fetch: { descriptor in try work.counting { try test.store.history.fetch(descriptor) } },
+                                          count: { descriptor in try work.counting { try test.store.history.fetchCount(descriptor) } })
         for index in 0..<Self.scaled(250) {
             let (text, predicate) = random.dayPredicate()
             let (limit, offset) = random.page()
             checker.check(index, index % 20 == 0 ? nil : (text, predicate), random.daySorts(), limit: limit,
                           offset: offset)
+            work.finish(text)
             if checker.isFull { break }
         }
         checker.finish()
+        work.assertNoSlowCorner("history")
     }
 
     // MARK: Refusals
@@ -218,6 +224,50 @@ final class PredicateDifferentialTests: XCTestCase {
 /// are both false, yet `"Cafe\u{301}" < "Café1.0" < "Caféa"`), and with such values
 /// `sorted(using:)` has no single answer. When the records hold values on which a sort's comparison disagrees with itself on their
 /// NFC forms, a SQL order that equals `sorted(using:)` of the NFC-normalized records is accepted.
+/// Issue 21's "no slow corner", counted instead of timed: the SQLite virtual-machine steps of each
+/// generated predicate's fetch and count, against what evaluating it in Swift must do at most
+/// (the generator nests quantifiers two deep: per record, (1 + n)² for a collection of n
+/// elements). A plan that repeats work per record (the correlated subquery that once took 32 s
+/// against 2 s in Swift) does N times that and fails; the worst ratio and its predicate are printed.
+final class SQLWork {
+    /// Steps allowed per unit of Swift's work: the largest ratio seen with the seed's predicates was
+    /// under a fifth of this (printed by each run), and a plan that repeats per record multiplies
+    /// it by the number of records (1,200).
+    static let stepsPerUnit = 400.0
+
+    private let database: Database
+    /// Σ (1 + n)² over the records.
+    private let units: Double
+    private var steps = 0
+    private(set) var worst: (ratio: Double, predicate: String) = (0, "")
+
+    init(database: Database, units counts: [Int]) {
+        self.database = database
+        units = counts.reduce(0.0) { $0 + Double((1 + $1) * (1 + $1)) }
+    }
+
+    /// Runs `body` (a fetch or count through the store) on one connection, counting its steps.
+    func counting<Result>(_ body: () throws -> Result) throws -> Result {
+        let (result, steps) = try database.withConnection { connection in try connection.countingVirtualMachineSteps(body) }
+        self.steps += steps
+        return result
+    }
+
+    /// Ends one predicate's fetch and count.
+    func finish(_ predicate: String) {
+        let ratio = Double(steps) / units
+        if ratio > worst.ratio { worst = (ratio, predicate) }
+        steps = 0
+    }
+
+    func assertNoSlowCorner(_ name: String, file: StaticString = #filePath, line: UInt = #line) {
+        print("PredicateDifferentialTests \(name): worst SQL work \(String(format: "%.1f", worst.ratio)) steps per unit "
+              + "(allowed \(Self.stepsPerUnit)), seed \(PredicateDifferentialTests.seed): \(worst.predicate)")
+        XCTAssertLessThanOrEqual(worst.ratio, Self.stepsPerUnit, "a predicate's SQL does more work than evaluating it: \(worst.predicate)",
+                                 file: file, line: line)
+    }
+}
+
 struct DifferentialChecker<Record: Identifiable & Equatable> where Record.ID == UUID {
     static var maximumMismatches: Int { 5 }
 

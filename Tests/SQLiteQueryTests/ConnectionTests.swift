@@ -5,6 +5,21 @@ import XCTest
 
 /// Opening files and folders, the per-connection settings, WAL.
 final class ConnectionTests: XCTestCase {
+    /// The step count grows with a plan's work, the same on every run: a scan of 1,000 rows
+    /// against a join of them with themselves.
+    func testCountingVirtualMachineStepsMeasuresAPlansWork() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x INTEGER); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000) INSERT INTO t SELECT i FROM n")
+        let scan = try connection.countingVirtualMachineSteps { try connection.scalar("SELECT sum(x) FROM t", as: Int.self) }
+        let join = try connection.countingVirtualMachineSteps { try connection.scalar("SELECT count(*) FROM t AS a, t AS b WHERE a.x < b.x", as: Int.self) }
+        XCTAssertEqual(scan.result, 500_500)
+        XCTAssertEqual(join.result, 499_500)
+        XCTAssertGreaterThan(scan.steps, 1_000)
+        XCTAssertGreaterThan(join.steps, 100 * scan.steps)
+        let again = try connection.countingVirtualMachineSteps { try connection.scalar("SELECT sum(x) FROM t", as: Int.self) }
+        XCTAssertEqual(again.steps, scan.steps)
+    }
+
     func testOpensInAFolderThatDoesNotExistYet() throws {
         let folder = try makeTemporaryDirectory().appendingPathComponent("a/b/c", isDirectory: true)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
