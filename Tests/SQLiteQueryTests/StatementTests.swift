@@ -1,5 +1,6 @@
 import Foundation
 import CSQLite
+import LogbookTestSupport
 import XCTest
 @testable import SQLiteQuery
 
@@ -197,6 +198,37 @@ final class StatementTests: XCTestCase {
         _ = try connection.prepare("SELECT 123")
         XCTAssertNil(try? connection.cachedStatement("SELECT nonsense FROM nowhere"))
         XCTAssertEqual(connection.cachedStatementCount, before + 3)
+    }
+
+    /// Statements are found by their text's address first (literals), by its bytes otherwise: the
+    /// same text built anew finds the same statement, canonically equivalent text does not, and
+    /// texts built and freed by the hundred (addresses reused, the remembered ones forgotten) always
+    /// find their own statement. Seeded.
+    func testCachedStatementsAreFoundByTheirExactBytesWhereverTheTextLives() throws {
+        let literal = try connection.cachedStatement("SELECT name FROM people WHERE name = 'Jos\u{E9}' OR id = ?")
+        let rebuilt = try connection.cachedStatement("SELECT name FROM people WHERE name = 'Jos" + "\u{E9}' OR id = ?")
+        XCTAssertTrue(literal === rebuilt)
+        let decomposed = try connection.cachedStatement("SELECT name FROM people WHERE name = 'Jose\u{301}' OR id = ?")
+        XCTAssertFalse(literal === decomposed, "canonically equivalent SQL is other SQL")
+
+        var random = SplitMix64(seed: 21)
+        print("StatementTests: statement cache, seed 21")
+        var statements: [Int: Statement] = [:]
+        for _ in 0..<2_000 {
+            let value = Int.random(in: 0..<400, using: &random)
+            // Short texts live inline, read through a temporary copy whose address other text shares;
+            // long ones on the heap.
+            let sql = String(repeating: " ", count: Int.random(in: 0..<3, using: &random))
+                + (Bool.random(using: &random) ? "SELECT \(value)" : "SELECT \(value) AS value_of_this_statement")
+            let statement = try connection.cachedStatement(sql)
+            XCTAssertTrue(try statement.step())
+            XCTAssertEqual(try statement.column(0, as: Int.self), value, sql)
+            statement.reset()
+            if sql.first != " " && sql.count < 16 {
+                if let earlier = statements[value] { XCTAssertTrue(earlier === statement, sql) }
+                statements[value] = statement
+            }
+        }
     }
 
     func testCachedStatementComesBackRewound() throws {

@@ -55,7 +55,7 @@ public final class Connection {
     public let path: String
     /// The options the connection was opened with.
     public let options: Options
-    private var statementCache: [ExactText: Statement] = [:]
+    private var statementCache = StatementCache()
     var savepointDepth = 0
     /// Whether a transaction of this connection committed changes (so closing it runs `PRAGMA optimize`).
     var hasCommittedChanges = false
@@ -148,7 +148,7 @@ public final class Connection {
     /// Statements are cached by their exact SQL text for the life of the connection. The same
     /// statement object comes back each time, so finish with one before asking for it again.
     public func cachedStatement(_ sql: String) throws -> Statement {
-        if let statement = statementCache[ExactText(sql)] {
+        if let statement = statementCache.statement(for: sql) {
             // One that is being stepped (a cursor's, or an outer loop's when a callback runs the
             // same SQL again) is never handed out: resetting it would restart that loop.
             guard sqlite3_stmt_busy(statement.handle) == 0 else { return try Statement(database: handle, sql: sql) }
@@ -156,7 +156,7 @@ public final class Connection {
             return statement
         }
         let statement = try Statement(database: handle, sql: sql)
-        statementCache[ExactText(sql)] = statement
+        statementCache.insert(statement, for: sql)
         return statement
     }
 

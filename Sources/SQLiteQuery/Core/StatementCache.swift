@@ -1,0 +1,45 @@
+/// A connection's prepared statements, by their exact SQL text (``ExactText``: bytes, not
+/// canonical equivalence).
+///
+/// Finding a statement by its text hashes every byte of it, about two thousand instructions for
+/// a statement of a few lines, on every execution. The SQL of a hot path is a literal or a string
+/// stored for the program's life, whose bytes stay at one address, so each statement found is
+/// also remembered by that address and looked up there first. The bytes are compared before the
+/// statement is used: a short string is read through a temporary copy whose address other text
+/// shares (a long one stays where it is, held by the cache while remembered). Strings built anew
+/// for each call miss that first look-up and are found by their text; the addresses kept are bounded.
+struct StatementCache {
+    private var byText: [ExactText: Statement] = [:]
+    private var byAddress: [UnsafeRawPointer: (sql: ExactText, statement: Statement)] = [:]
+    /// Addresses kept at most; past that they are forgotten and learnt again.
+    private static let addressLimit = 256
+
+    /// The statements cached.
+    var count: Int { byText.count }
+
+    /// The statement prepared for `sql`, or nil.
+    mutating func statement(for sql: String) -> Statement? {
+        let key = ExactText(sql)
+        let address = sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        if let address, let remembered = byAddress[address], remembered.sql == key { return remembered.statement }
+        guard let statement = byText[key] else { return nil }
+        if let address { remember(statement, for: key, at: address) }
+        return statement
+    }
+
+    /// Caches `statement`, prepared for `sql`.
+    mutating func insert(_ statement: Statement, for sql: String) {
+        byText[ExactText(sql)] = statement
+    }
+
+    /// Forgets every statement.
+    mutating func removeAll() {
+        byText.removeAll()
+        byAddress.removeAll()
+    }
+
+    private mutating func remember(_ statement: Statement, for sql: ExactText, at address: UnsafeRawPointer) {
+        if byAddress.count >= Self.addressLimit { byAddress.removeAll(keepingCapacity: true) }
+        byAddress[address] = (sql, statement)
+    }
+}
