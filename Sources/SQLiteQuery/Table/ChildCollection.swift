@@ -107,7 +107,12 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteSQL, [.integer(parentKey)]) }
         let insert = try connection.cachedStatement(insertSQL)
-        for (offset, element) in record[keyPath: collection].enumerated() {
+        let elements = record[keyPath: collection]
+        // By index, not `enumerated()`: this code is generic over Element at run time, and each step
+        // of an EnumeratedSequence looked up its iterator's and tuple's type metadata (about 1,700
+        // instructions an element).
+        for offset in elements.indices {
+            let element = elements[offset]
             try insert.bind(parentKey, at: 1)
             try insert.bind(offset + 1, at: 2)
             var index = 3
@@ -181,8 +186,9 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     /// links. Elements no longer linked stay in their table.
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteLinksSQL, [.integer(parentKey)]) }
-        for (offset, element) in record[keyPath: collection].enumerated() {
-            let elementKey = try elementTable.upsert(element, in: connection)
+        let elements = record[keyPath: collection]
+        for offset in elements.indices {  // by index, as OwnedChildren.save
+            let elementKey = try elementTable.upsert(elements[offset], in: connection)
             try connection.run(insertLinkSQL, [.integer(parentKey), .integer(Int64(offset + 1)), .integer(elementKey)])
         }
     }
