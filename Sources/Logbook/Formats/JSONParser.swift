@@ -159,6 +159,7 @@ public struct JSONParser {
         _ = try stream.next()
         var bytes: [UInt8] = []
         while true {
+            stream.appendPlainStringBytes(to: &bytes)
             guard let byte = try stream.next() else { throw error("unterminated string (the file is truncated)") }
             switch byte {
             case UInt8(ascii: "\""):
