@@ -135,7 +135,7 @@ final class StoreConcurrencyTests: XCTestCase {
         }
         XCTAssertEqual(copies.count, 5)
         for path in copies {
-            let copy = try Logbook.inspect(path: path, timeZone: Self.utc)
+            let copy = try await Logbook.inspect(path: path, timeZone: Self.utc)
             let report = try await copy.check()
             XCTAssertTrue(report.isHealthy, path)
             let days = try await copy.history.fetchCount()

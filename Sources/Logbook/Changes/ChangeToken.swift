@@ -2,7 +2,7 @@
 /// and the highest row key of a day record then, written `LOGBOOK-ID:POSITION:DAY-MARK`. Give it
 /// to the next ``Logbook/changes(since:_:)`` to get what changed after it.
 public struct ChangeToken: Sendable, Hashable, CustomStringConvertible, LosslessStringConvertible {
-    /// The id of the logbook the feed came from (``Logbook/logbookID()``).
+    /// The id of the logbook the feed came from (`logbookID()`).
     public let logbookID: String
     /// The newest change-log entry the feed had read.
     public let position: Int64

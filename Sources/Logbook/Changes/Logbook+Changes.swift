@@ -24,7 +24,7 @@ extension Logbook {
     /// the next token. The record the token stopped at is read again each time (its later changes
     /// may be logged under the same entry), so a feed may repeat a record; applying changes is
     /// idempotent. Throws ``LogbookError/changeTokenRefused(_:reason:)`` for another logbook's
-    /// token, or one older than the change log keeps (``changeLogRetentionDays()``): start again
+    /// token, or one older than the change log keeps (`changeLogRetentionDays()`): start again
     /// without a token.
     @discardableResult
     public func changes(since token: ChangeToken?, _ body: (LoggedChange) throws -> Void) throws -> ChangeToken {

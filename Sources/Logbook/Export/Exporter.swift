@@ -16,7 +16,7 @@ public struct ExportOptions: Sendable {
     /// The header of a drafts CSV: camelCase (the default) or snake_case.
     public var csvHeader: CSVHeaderStyle
     /// The `source` column of a PostgreSQL script: the logbook's name there. Nil (the default)
-    /// for ``Logbook/logbookID()``, the same for every copy of the file.
+    /// for `logbookID()`, the same for every copy of the file.
     public var source: String?
 
     /// Options with the values given.

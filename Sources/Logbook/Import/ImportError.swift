@@ -3,7 +3,7 @@ import Foundation
 /// Why an import was rejected: the file, the record, where it is, and the field. Nothing was
 /// written when this is thrown.
 public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file as named to ``Logbook/importRecords(from:file:options:)`` (the CLI names stdin `stdin`).
+    /// The file as named to `importRecords(from:file:options:)` (the CLI names stdin `stdin`).
     public let file: String
     /// 1-based record number in the file, when the problem is in one record.
     public var record: Int?

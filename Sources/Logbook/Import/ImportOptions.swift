@@ -10,7 +10,7 @@ public enum ConflictPolicy: String, Sendable, CaseIterable {
     case fail
 }
 
-/// How ``Logbook/importRecords(from:file:options:)`` reads a file and treats records already stored.
+/// How `importRecords(from:file:options:)` reads a file and treats records already stored.
 public struct ImportOptions: Sendable {
     /// What the file holds; nil to tell from its content.
     public var kind: RecordKind?

@@ -13,7 +13,7 @@ extension Logbook {
     }
 
     /// Imports the file at `url` (named by its path in messages; its extension tells the format
-    /// when ``ImportOptions/format`` is `auto`), as ``importRecords(from:file:options:)`` does.
+    /// when ``ImportOptions/format`` is `auto`), as `importRecords(from:file:options:)` does.
     public func importRecords(from url: URL, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
         let handle: FileHandle
         do {
@@ -26,7 +26,7 @@ extension Logbook {
     }
 
     /// Imports `data`, the content of a file called `name` (for messages and, when
-    /// ``ImportOptions/format`` is `auto`, its extension), as ``importRecords(from:file:options:)`` does.
+    /// ``ImportOptions/format`` is `auto`, its extension), as `importRecords(from:file:options:)` does.
     public func importRecords(from data: Data, named name: String, options: ImportOptions = ImportOptions()) throws -> ImportSummary {
         try importRecords(from: ByteStream(data: data), file: name, options: options)
     }

@@ -22,4 +22,9 @@ extension Reports {
     public func drafts(from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> [DraftReportRow] {
         try await database.perform { try self.drafts(from: from, to: to) }
     }
+
+    /// `readsTallies()` off the caller's thread.
+    public func readsTallies() async throws -> Bool {
+        try await database.perform { try self.readsTallies() }
+    }
 }

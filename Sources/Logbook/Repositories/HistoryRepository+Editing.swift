@@ -130,7 +130,7 @@ extension HistoryRepository {
         try knownExercises(resembling: [name]).first?.known
     }
 
-    /// ``knownExercise(resembling:)`` for each of `names`, in one read: only the new names that
+    /// `knownExercise(resembling:)` for each of `names`, in one read: only the new names that
     /// resemble a stored one, in order. Whether a name is stored is one probe of the name index;
     /// every stored name is read only when some name is new, so adding known exercises stays cheap.
     public func knownExercises(resembling names: [String]) throws -> [(name: String, known: String)] {

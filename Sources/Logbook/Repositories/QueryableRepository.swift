@@ -62,7 +62,7 @@ extension QueryableRepository {
     }
 
     /// The records `query` selects (its condition, order, limit and offset), gathered into an array;
-    /// ``QueryableRepository/forEach(_:_:)`` streams them instead.
+    /// `forEach(_:_:)` streams them instead.
     public func fetch(_ query: RecordQuery) throws -> [Record] {
         var records: [Record] = []
         try forEach(query) { records.append($0) }

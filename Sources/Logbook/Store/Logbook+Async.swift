@@ -91,6 +91,16 @@ extension Logbook {
         }
     }
 
+    /// Opens an existing database for inspection off the caller's thread, as
+    /// ``inspect(path:timeZone:)`` does.
+    public static func inspect(path: String, timeZone: TimeZone = .current) async throws -> Logbook {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(with: Result { try Logbook.inspect(path: path, timeZone: timeZone) })
+            }
+        }
+    }
+
     /// `schemaVersion()` off the caller's thread.
     public func schemaVersion() async throws -> Int {
         try await database.perform { try self.schemaVersion() }
