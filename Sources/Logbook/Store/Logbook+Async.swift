@@ -11,12 +11,14 @@ extension Logbook {
                             now: @escaping @Sendable () -> Date = Date.init,
                             options: Connection.Options = Connection.Options(),
                             appMigrations: Migrator? = nil) async throws -> Logbook {
+        try await opening { try Logbook(path: path, timeZone: timeZone, now: now, options: options, appMigrations: appMigrations) }
+    }
+
+    /// Runs `open` on a thread of Dispatch's, off the caller's thread (a store has no queue of its
+    /// own before it exists).
+    private static func opening(_ open: @escaping @Sendable () throws -> Logbook) async throws -> Logbook {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result {
-                    try Logbook(path: path, timeZone: timeZone, now: now, options: options, appMigrations: appMigrations)
-                })
-            }
+            DispatchQueue.global(qos: .userInitiated).async { continuation.resume(with: Result { try open() }) }
         }
     }
 
@@ -84,21 +86,13 @@ extension Logbook {
     /// ``openForReading(path:timeZone:options:)`` does.
     public static func openForReading(path: String, timeZone: TimeZone = .current,
                                       options: Connection.Options = Connection.Options()) async throws -> Logbook {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try Logbook.openForReading(path: path, timeZone: timeZone, options: options) })
-            }
-        }
+        try await opening { try Logbook.openForReading(path: path, timeZone: timeZone, options: options) }
     }
 
     /// Opens an existing database for inspection off the caller's thread, as
     /// ``inspect(path:timeZone:)`` does.
     public static func inspect(path: String, timeZone: TimeZone = .current) async throws -> Logbook {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try Logbook.inspect(path: path, timeZone: timeZone) })
-            }
-        }
+        try await opening { try Logbook.inspect(path: path, timeZone: timeZone) }
     }
 
     /// `schemaVersion()` off the caller's thread.
