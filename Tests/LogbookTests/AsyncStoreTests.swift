@@ -160,6 +160,25 @@ final class AsyncStoreTests: XCTestCase {
         _ = folder
     }
 
+    /// A string past the 64 MiB a text may hold is refused by the parser also when the whole file is
+    /// in memory and the string is one run of plain bytes, in a member no record reads; nothing is written.
+    func testAnOverlongStringInDataIsRefused() async throws {
+        let (store, folder) = try store(days: 3)
+        _ = folder
+        let before = try await store.exportHistory(format: .ndjson)
+        var json = Data(#"[{"version":"1","whatsNew":"","checklist":[],"note":""#.utf8)
+        json.append(Data(repeating: UInt8(ascii: "x"), count: (64 << 20) + 1))
+        json.append(Data(#""}]"#.utf8))
+        do {
+            let summary = try await store.importRecords(from: json, named: "huge.json")
+            XCTFail("imported \(summary)")
+        } catch {
+            XCTAssertTrue("\(error)".contains("string longer than 64 MiB"), "\(error)")
+        }
+        let after = try await store.exportHistory(format: .ndjson)
+        XCTAssertEqual(after, before)
+    }
+
     /// A walk over the records (`forEach`) stops between two records once its task is cancelled.
     func testCancellingAWalkOverTheRecordsStopsIt() async throws {
         let (store, folder) = try store(days: 300)

@@ -160,6 +160,7 @@ public struct JSONParser {
         var bytes: [UInt8] = []
         while true {
             stream.appendPlainStringBytes(to: &bytes)
+            try checkLength(of: bytes)
             guard let byte = try stream.next() else { throw error("unterminated string (the file is truncated)") }
             switch byte {
             case UInt8(ascii: "\""):
@@ -173,9 +174,15 @@ public struct JSONParser {
             default:
                 bytes.append(byte)
             }
-            if bytes.count > RecordLimits.textBytes {
-                throw error("string longer than \(RecordLimits.textBytes >> 20) MiB")
-            }
+            try checkLength(of: bytes)
+        }
+    }
+
+    /// Refuses a string past the longest text a record may hold, however it was read (a run of
+    /// plain bytes may be all of a file held in memory).
+    private func checkLength(of bytes: [UInt8]) throws {
+        if bytes.count > RecordLimits.textBytes {
+            throw error("string longer than \(RecordLimits.textBytes >> 20) MiB")
         }
     }
 
