@@ -59,8 +59,7 @@ struct ExerciseTallies {
             days += 1
             for (name, index) in zip(names, indexes) {
                 if let position = positions[index] {
-                    self.names[position].count += name.count
-                    if name.name.precedesInUTF8(self.names[position].name) { self.names[position].name = name.name }
+                    ExerciseTallies.merge(name, into: &self.names[position])
                 } else {
                     positions[index] = self.names.count
                     self.names.append(name)
@@ -339,10 +338,15 @@ struct ExerciseTallies {
     /// SQLite groups text, with the smallest spelling in UTF-8 byte order, as SQLite's min()).
     static func add(_ name: DistinctName, to names: inout [DistinctName]) {
         if let index = names.firstIndex(where: { $0.key.hasSameUTF8(as: name.key) }) {
-            names[index].count += name.count
-            if name.name.precedesInUTF8(names[index].name) { names[index].name = name.name }
+            merge(name, into: &names[index])
         } else {
             names.append(name)
         }
+    }
+
+    /// Adds `name`'s count to `entry`, of the same key, keeping the smaller spelling in UTF-8 byte order.
+    static func merge(_ name: DistinctName, into entry: inout DistinctName) {
+        entry.count += name.count
+        if name.name.precedesInUTF8(entry.name) { entry.name = name.name }
     }
 }
