@@ -78,11 +78,12 @@ final class ExerciseTallyTests: XCTestCase {
         }
     }
 
-    /// Migrations 0004 and 0005 count the history that was written before them.
-    /// Imports large enough to write their in-memory counts several times within one transaction,
-    /// in shuffled order, so that a week, month or year gains days across those writes and on top
-    /// of totals stored before; some records replace stored ones (by id, on the same or another day).
+    /// Imports large enough to write their in-memory counts several times within one transaction
+    /// (the test checks that they are), in shuffled order, so that a week, month or year gains days
+    /// across those writes, on top of totals stored before, and is counted in memory on many
+    /// separate visits; some records replace stored ones (by id, on the same or another day).
     func testLargeShuffledImportsOnStoredHistoryKeepTheTotalsEqualToARecount() throws {
+        let names = self.names + (1...56).map { "Drill \($0)" }
         for seed: UInt64 in [7, 8] {
             print("ExerciseTallyTests: large shuffled imports, seed \(seed)")
             var random = SplitMix64(seed: seed)
@@ -90,25 +91,36 @@ final class ExerciseTallyTests: XCTestCase {
             let first = CalendarDay("1990-01-01")!
             var days = (0..<(30 * 365)).map { first.adding(days: $0)! }.shuffled(using: &random)
             var ids: [CalendarDay: UUID] = [:]
+            var tallied = Set<String>()
             func lines(_ days: ArraySlice<CalendarDay>, random: inout SplitMix64) -> String {
                 days.map { day -> String in
                     // One record in ten takes the id of a stored one (a replacement, maybe moving it).
                     let id = Int.random(in: 0..<10, using: &random) == 0 ? (ids.values.randomElement(using: &random) ?? UUID()) : UUID()
                     ids[day] = id
-                    let exercises = randomExercises(&random).map { "\"\($0)\"" }.joined(separator: ",")
-                    return "{\"id\":\"\(id.uuidString)\",\"day\":\"\(day)\",\"date\":\"\(day)T08:00:00Z\",\"exercises\":[\(exercises)]}"
+                    let exercises = (1...Int.random(in: 1...8, using: &random)).map { _ in names.randomElement(using: &random)! }
+                    for name in exercises {
+                        for period in ReportPeriod.totalled { tallied.insert("\(period.start(of: day)) \(period) \(name.comparisonKey)") }
+                    }
+                    let list = exercises.map { "\"\($0)\"" }.joined(separator: ",")
+                    return "{\"id\":\"\(id.uuidString)\",\"day\":\"\(day)\",\"date\":\"\(day)T08:00:00Z\",\"exercises\":[\(list)]}"
                 }.joined(separator: "\n")
             }
             let storedFirst = days.prefix(2_000)
             days.removeFirst(2_000)
-            for (index, batch) in [storedFirst, days.prefix(6_000)].enumerated() {
-                _ = try test.store.importRecords(from: Data(lines(batch, random: &random).utf8), named: "batch\(index).ndjson",
+            for (index, batch) in [storedFirst, days[...]].enumerated() {
+                tallied.removeAll()
+                let text = lines(batch, random: &random)
+                if index == 1 {
+                    XCTAssertGreaterThan(tallied.count, 2 * ExerciseTallies.pendingLimit, "too few to write the counts more than twice")
+                }
+                _ = try test.store.importRecords(from: Data(text.utf8), named: "batch\(index).ndjson",
                                                  options: ImportOptions(format: .ndjson, onConflict: .replace))
                 XCTAssertEqual(try mismatches(test.store), 0, "seed \(seed), batch \(index)")
             }
         }
     }
 
+    /// Migrations 0004 and 0005 count the history that was written before them.
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite").path

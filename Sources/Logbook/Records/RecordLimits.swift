@@ -9,10 +9,10 @@ public enum RecordLimits {
     public static let textBytes = 64 << 20
 
     /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` when `text` is
-    /// longer than ``textBytes``.
-    static func check(_ text: String, field: String) throws {
+    /// longer than ``textBytes``. (`field` is built only then: a bulk write checks every name.)
+    static func check(_ text: String, field: @autoclosure () -> String) throws {
         guard text.utf8.count <= textBytes else {
-            throw LogbookError.invalidValue(field: field, value: String(text.prefix(20)) + "…",
+            throw LogbookError.invalidValue(field: field(), value: String(text.prefix(20)) + "…",
                                             reason: "\(text.utf8.count) bytes; text is limited to \(textBytes >> 20) MiB")
         }
     }

@@ -16,115 +16,37 @@ import SQLiteQuery
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
 /// done, the smallest name key (in UTF-8 byte order) among equals, shown in its smallest spelling.
 struct ExerciseTallies {
-    private struct Key: Hashable {
-        let period: ReportPeriod
-        /// The period's first day.
-        let start: CalendarDay
-        /// The name key's index in `nameKeys`: one string hash per name and day, not one per period.
-        let name: Int
+    /// The new days counted in memory, not yet written.
+    private var counts = NewDayCounts()
+    /// The day totals of the new days, written ``RowBatch/rowsPerStatement`` at a time.
+    private var pendingDayTotals: [NewDayCounts.DayTotals] = []
 
-        func hash(into hasher: inout Hasher) {
-            // One word instead of five: a bulk import looks a key up for every name of every day.
-            let day = start.year << 9 | start.month << 5 | start.day
-            hasher.combine(name << 32 | day << 1 | (period == .month ? 1 : 0))
-        }
-    }
-
-    private struct Tally {
-        var name: String
-        var exercises = 0
-        var days = 0
-        var firstDay: CalendarDay
-        var lastDay: CalendarDay
-
-        mutating func add(name: String, count: Int, on day: CalendarDay) {
-            // SQLite's min() on text: UTF-8 byte order, not Swift's canonical-equivalence order.
-            if name.precedesInUTF8(self.name) { self.name = name }
-            exercises += count
-            days += 1
-            firstDay = min(firstDay, day)
-            lastDay = max(lastDay, day)
-        }
-    }
-
-    /// The new days of one week counted in memory: how many, and their names.
-    struct WeekTally {
-        var days = 0
-        var names: [DistinctName] = []
-        /// The position in `names` of each name key, by its index in the tallies' `nameKeys`.
-        private var positions: [Int: Int] = [:]
-
-        /// Counts one more day, on which `names` were done; `indexes` are their name keys' indexes.
-        mutating func add(_ names: [DistinctName], indexes: [Int]) {
-            days += 1
-            for (name, index) in zip(names, indexes) {
-                if let position = positions[index] {
-                    ExerciseTallies.merge(name, into: &self.names[position])
-                } else {
-                    positions[index] = self.names.count
-                    self.names.append(name)
-                }
-            }
-        }
-    }
-
-    private var pending: [Key: Tally] = [:]
-    /// The weeks of the days counted in `pending`, by their Monday.
-    private var pendingWeeks: [CalendarDay: WeekTally] = [:]
-    /// How many days with an exercise each month and year of `pending` gained.
-    private var pendingActiveDays: [PeriodStart: Int] = [:]
-    /// The name keys of `pending`, each once.
-    private var nameKeys: [String] = []
-    private var nameIndexes: [String: Int] = [:]
-
-    /// Counts in memory at most this many weeks and month and year rows before writing them, so that
-    /// the memory of a bulk import stays flat however long the history.
-    private static let pendingLimit = 2_000
+    /// Counts in memory at most this many tallies (a name in a week, month or year) before writing
+    /// them, so that the memory of a bulk import stays flat however long the history.
+    static let pendingLimit = 20_000
 
     /// Counts the exercises of a day record that did not exist before this transaction.
     mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
-        let names = Self.distinctNames(record.exercises)
-        try Self.writeTotals(of: record.day, names, in: connection)
-        count(names, on: record.day)
-        if pending.count + pendingWeeks.count > Self.pendingLimit { try writeAdditions(in: connection) }
+        guard let totals = counts.add(record.exercises, on: record.day) else { return }
+        pendingDayTotals.append(totals)
+        if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(in: connection) }
+        if counts.tallies.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
-    /// Writes the day's row of `exercise_day_totals`. (A day replaced in this transaction has a
+    private static let dayTotalsInsert = RowBatch(
+        "INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES",
+        row: "(?, ?, ?, ?)", parametersPerRow: 4)
+
+    /// Writes the pending rows of `exercise_day_totals`. (A day replaced in this transaction has a
     /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
-    private static func writeTotals(of day: CalendarDay, _ names: [DistinctName], in connection: Connection) throws {
-        guard let mostDone = mostDone(names) else { return }
-        let statement = try connection.cachedStatement("""
-            INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise)
-            VALUES (?, ?, ?, ?)
-            """)
-        try statement.bind(day, at: 1)
-        try statement.bind(names.reduce(0) { $0 + $1.count }, at: 2)
-        try statement.bind(names.count, at: 3)
-        try statement.bind(mostDone.name, at: 4)
-        try statement.execute()
-    }
-
-    private mutating func count(_ names: [DistinctName], on day: CalendarDay) {
-        guard !names.isEmpty else { return }
-        let indexes = names.map { name in
-            if let index = nameIndexes[name.key] { return index }
-            nameKeys.append(name.key)
-            nameIndexes[name.key] = nameKeys.count - 1
-            return nameKeys.count - 1
+    private mutating func writeDayTotals(in connection: Connection) throws {
+        try Self.dayTotalsInsert.run(pendingDayTotals, in: connection) { totals, statement, first in
+            try statement.bind(totals.day, at: first)
+            try statement.bind(totals.exercises, at: first + 1)
+            try statement.bind(totals.distinctExercises, at: first + 2)
+            try statement.bind(totals.topExercise, at: first + 3)
         }
-        pendingWeeks[ReportPeriod.week.start(of: day), default: WeekTally()].add(names, indexes: indexes)
-        for period in ReportPeriod.tallied {
-            let start = period.start(of: day)
-            pendingActiveDays[PeriodStart(period: period, start: start), default: 0] += 1
-            for (index, (_, name, count)) in zip(indexes, names) {
-                let key = Key(period: period, start: start, name: index)
-                if let position = pending.index(forKey: key) {
-                    pending.values[position].add(name: name, count: count, on: day)
-                } else {
-                    pending[key] = Tally(name: name, exercises: count, days: 1, firstDay: day, lastDay: day)
-                }
-            }
-        }
+        pendingDayTotals.removeAll(keepingCapacity: true)
     }
 
     /// Writes the counted additions, then recounts the months and years of the stale days.
@@ -133,33 +55,50 @@ struct ExerciseTallies {
         try Self.recountStaleDays(in: connection)
     }
 
-    /// Adds the counted tallies to their tables, period by period so that each B-tree is written
-    /// front to back, then recomputes the totals of every week, month and year they touched.
+    /// Writes the pending day totals, adds the counted tallies to the month and year tables
+    /// (period by period, so that each B-tree is written front to back), then writes the totals of
+    /// every week, month and year they touched: from memory for a period that had no totals before
+    /// this (a bulk import's case: no row read back), else recomputed from the tables
+    /// (``PeriodTotals``).
     private mutating func writeAdditions(in connection: Connection) throws {
-        guard !pending.isEmpty || !pendingWeeks.isEmpty else { return }
-        let ordered = pending.sorted { $0.key.start < $1.key.start }
+        try writeDayTotals(in: connection)
+        counts.closeOpenPeriods()
+        guard !counts.tallies.isEmpty else { return }
+        let (keys, spellings) = (counts.keys, counts.spellings)
+        var tallied: [ReportPeriod: [(key: NewDayCounts.Key, tally: NewDayCounts.Tally)]] = [.month: [], .year: []]
+        var summaries: [PeriodStart: NameSummary] = [:]
+        for (key, tally) in counts.tallies {
+            summaries[key.period, default: NameSummary()].add(tally, key: key.name, keys: keys)
+            tallied[key.period.period]?.append((key, tally))
+        }
         for period in ReportPeriod.tallied {
-            let statement = try connection.cachedStatement(Self.addition(to: period))
-            for (key, tally) in ordered where key.period == period {
-                try statement.bind(key.start, at: 1)
-                try statement.bind(nameKeys[key.name], at: 2)
-                try statement.bind(tally.name, at: 3)
-                try statement.bind(tally.exercises, at: 4)
-                try statement.bind(tally.days, at: 5)
-                try statement.bind(tally.firstDay, at: 6)
-                try statement.bind(tally.lastDay, at: 7)
-                try statement.execute()
+            let rows = tallied[period, default: []].sorted { $0.key.period.packed < $1.key.period.packed }
+            try Self.addition(to: period).run(rows, in: connection) { entry, statement, first in
+                try statement.bind(entry.key.period.start, at: first)
+                try statement.bind(keys[entry.key.name], at: first + 1)
+                try statement.bind(spellings[entry.tally.spelling], at: first + 2)
+                try statement.bind(entry.tally.exercises, at: first + 3)
+                try statement.bind(entry.tally.days, at: first + 4)
+                try statement.bind(entry.tally.firstDay, at: first + 5)
+                try statement.bind(entry.tally.lastDay, at: first + 6)
             }
         }
-        try PeriodTotals.refresh(adding: pendingActiveDays, in: connection)
-        for (week, tally) in pendingWeeks.sorted(by: { $0.key < $1.key }) {
-            try PeriodTotals.refresh(weekStartingOn: week, counted: tally, in: connection)
+        let storedActiveDays = try PeriodTotals.storedActiveDays(of: Array(counts.activeDays.keys), in: connection)
+        var newTotals: [PeriodTotals.Row] = []
+        for (period, added) in counts.activeDays {
+            if let stored = storedActiveDays[period] {
+                if period.period == .week {
+                    try PeriodTotals.refresh(period, in: connection)
+                } else {
+                    try PeriodTotals.refresh(period, adding: added, to: stored, in: connection)
+                }
+            } else if let summary = summaries[period], let top = summary.top {
+                newTotals.append(PeriodTotals.Row(period: period, activeDays: added, exercises: summary.exercises,
+                                                  distinctExercises: summary.distinctExercises, topExercise: spellings[top.spelling]))
+            }
         }
-        pending.removeAll(keepingCapacity: true)
-        pendingWeeks.removeAll(keepingCapacity: true)
-        pendingActiveDays.removeAll(keepingCapacity: true)
-        nameKeys.removeAll(keepingCapacity: true)
-        nameIndexes.removeAll(keepingCapacity: true)
+        try PeriodTotals.insert(newTotals.sorted { $0.period < $1.period }, in: connection)
+        counts.removeAll()
     }
 
     /// Marks the day with row key `dayKey` stale, for a change the triggers do not see.
@@ -304,18 +243,26 @@ struct ExerciseTallies {
         try connection.execute("DELETE FROM exercise_tallies_stale")
     }
 
-    /// The upsert that adds a count of one name to a month's or year's tally row: `?1` the period's
-    /// first day, `?2` the name key, `?3` the spelling, `?4` the count, `?5` the days, `?6` and `?7`
-    /// the first and last of them.
-    private static func addition(to period: ReportPeriod) -> String {
-        let key = period.tallyKey(ofStart: "?1")
-        return """
-            INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day)
-            VALUES (\(key), ?2, ?3, ?4, ?5, ?6, ?7)
+    /// The upsert that adds counts of names to a month's or year's tally rows, a row each: the
+    /// period's first day, the name key, the spelling, the count, the days, the first and last of them.
+    private static func addition(to period: ReportPeriod) -> RowBatch {
+        switch period {
+        case .month: monthAddition
+        case .year: yearAddition
+        case .day, .week: preconditionFailure("only months and years are tallied per name (migration 0012)")
+        }
+    }
+
+    private static let monthAddition = additionBatch(to: .month)
+    private static let yearAddition = additionBatch(to: .year)
+
+    private static func additionBatch(to period: ReportPeriod) -> RowBatch {
+        RowBatch("INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day) VALUES",
+                 row: "(\(period.tallyKey(ofStart: "?")), ?, ?, ?, ?, ?, ?)", parametersPerRow: 7, """
             ON CONFLICT (\(period.tallyColumn), name_key) DO UPDATE SET name = min(name, excluded.name),
                 exercises = exercises + excluded.exercises, days = days + excluded.days,
                 first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
-            """
+            """)
     }
 
     /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.
@@ -324,14 +271,34 @@ struct ExerciseTallies {
     /// The top exercise of a day or period: the most done, the smallest name key (in UTF-8 byte
     /// order, as SQLite compares text) among equals; nil for none.
     static func mostDone(_ names: [DistinctName]) -> DistinctName? {
-        names.min { $0.count != $1.count ? $0.count > $1.count : $0.key.precedesInUTF8($1.key) }
+        mostDone(names, count: \.count, key: \.key)
     }
 
-    /// Each distinct name key of `names` with its smallest spelling and how often it occurs.
-    private static func distinctNames(_ names: [String]) -> [DistinctName] {
-        var result: [DistinctName] = []
-        for name in names { add((name.comparisonKey, name, 1), to: &result) }
-        return result
+    /// The top exercise of `names`, each done `count` times with name key `key`: the rule of
+    /// ``mostDone(_:)`` for names held in another form.
+    static func mostDone<Name>(_ names: [Name], count: (Name) -> Int, key: (Name) -> String) -> Name? {
+        names.min { isDoneMore(count($0), key: key($0), than: count($1), key: key($1)) }
+    }
+
+    /// Whether a name done `count` times with name key `key` ranks above one done `otherCount` times
+    /// with `otherKey` as the top exercise: done more, or as often with the smaller key.
+    static func isDoneMore(_ count: Int, key: String, than otherCount: Int, key otherKey: String) -> Bool {
+        count != otherCount ? count > otherCount : key.precedesInUTF8(otherKey)
+    }
+
+    /// The names counted in memory for one period, summed as a row of `exercise_period_totals` needs them.
+    private struct NameSummary {
+        var exercises = 0
+        var distinctExercises = 0
+        /// The top exercise so far: its count, name key index and spelling index.
+        var top: (count: Int, key: Int, spelling: Int)?
+
+        mutating func add(_ tally: NewDayCounts.Tally, key: Int, keys: [String]) {
+            exercises += tally.exercises
+            distinctExercises += 1
+            if let top, !ExerciseTallies.isDoneMore(tally.exercises, key: keys[key], than: top.count, key: keys[top.key]) { return }
+            top = (tally.exercises, key, tally.spelling)
+        }
     }
 
     /// Adds `name`'s count to the entry of its key in `names` (one entry per key, by UTF-8 bytes as

@@ -7,82 +7,126 @@ import SQLiteQuery
 enum PeriodTotals {
     /// Recomputes the totals of each period of `periods`, in order.
     static func refresh(_ periods: Set<PeriodStart>, in connection: Connection) throws {
-        for period in periods.sorted(by: { ($0.period.rawValue, $0.start) < ($1.period.rawValue, $1.start) }) {
-            try refresh(period.period, startingOn: period.start, in: connection)
+        for period in periods.sorted() {
+            try refresh(period, in: connection)
         }
     }
 
-    /// Recomputes the totals of each month and year of `newDays`, which gained that many days with
-    /// an exercise in this transaction (days that did not exist before it, counted in memory by
-    /// ``ExerciseTallies``): names from the tallies, active days the ones the totals held before
-    /// plus the new ones, which reads one row per period instead of every day of it.
+    /// The active days that the stored totals of each of `periods` count, for those that have
+    /// totals, read a batch of periods per statement.
+    static func storedActiveDays(of periods: [PeriodStart], in connection: Connection) throws -> [PeriodStart: Int] {
+        var result: [PeriodStart: Int] = [:]
+        for kind in ReportPeriod.totalled {
+            try storedTotalsLookup(kind).run(periods.filter { $0.period == kind }, in: connection) { period, statement, parameter in
+                try statement.bind(period.start, at: parameter)
+            } use: { statement in
+                while try statement.step() {
+                    result[PeriodStart(period: kind, start: try statement.column(0))] = try statement.column(1)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func storedTotalsLookup(_ period: ReportPeriod) -> RowBatch {
+        switch period {
+        case .week: weekTotalsLookup
+        case .month: monthTotalsLookup
+        case .year: yearTotalsLookup
+        case .day: preconditionFailure("days have their totals in exercise_day_totals")
+        }
+    }
+
+    private static let weekTotalsLookup = totalsLookup(.week)
+    private static let monthTotalsLookup = totalsLookup(.month)
+    private static let yearTotalsLookup = totalsLookup(.year)
+
+    private static func totalsLookup(_ period: ReportPeriod) -> RowBatch {
+        RowBatch("SELECT start, active_days FROM exercise_period_totals WHERE period = '\(period.rawValue)' AND start IN (",
+                 row: "?", parametersPerRow: 1, ")")
+    }
+
+    /// Recomputes the totals of a month or year that had totals counting `stored` active days and
+    /// gained `added` days with an exercise in this transaction (days that did not exist before it,
+    /// counted in memory by ``ExerciseTallies``): names from the tallies, active days the sum, which
+    /// reads the period's tally rows instead of every day of it.
     ///
     /// That sum is exact while the derived data accounts for every exercise row (a day another
     /// program inserted is the exception: ``ExerciseTallies/areCurrent(in:)`` then says so, reports
     /// count the rows, and `repair` recounts). A counted day that had exercises before (a record
     /// replaced or moved) is marked stale by the triggers, and its periods are recounted from the
-    /// rows when the transaction's tallies are applied, after this.
-    static func refresh(adding newDays: [PeriodStart: Int], in connection: Connection) throws {
-        for (period, added) in newDays.sorted(by: { ($0.key.period.rawValue, $0.key.start) < ($1.key.period.rawValue, $1.key.start) }) {
-            let end = period.period.end(ofPeriodStartingOn: period.start)
-            let names = try talliedNames(period.period, from: period.start, to: end, in: connection)
-            let activeDays = try storedActiveDays(period.period, startingOn: period.start, in: connection) + added
-            try write(period.period, startingOn: period.start, names: names, activeDays: activeDays, in: connection)
+    /// rows when the transaction's tallies are applied, after this. The same terms make the totals
+    /// of a period without stored totals exactly what ``ExerciseTallies`` counted in memory.
+    static func refresh(_ period: PeriodStart, adding added: Int, to stored: Int, in connection: Connection) throws {
+        let end = period.period.end(ofPeriodStartingOn: period.start)
+        let names = try talliedNames(period.period, from: period.start, to: end, in: connection)
+        try write(period, names: names, activeDays: stored + added, in: connection)
+    }
+
+    /// A row of `exercise_period_totals`.
+    struct Row {
+        let period: PeriodStart
+        let activeDays: Int
+        let exercises: Int
+        let distinctExercises: Int
+        let topExercise: String
+
+        /// The totals of `period`, done `names` on `activeDays` days; nil when no name was done.
+        /// The top exercise is ``ExerciseTallies/mostDone(_:)``, as in the day totals and in
+        /// ``PeriodTotals/totals(_:names:days:)``.
+        init?(_ period: PeriodStart, names: [ExerciseTallies.DistinctName], activeDays: Int) {
+            guard let top = ExerciseTallies.mostDone(names) else { return nil }
+            self.init(period: period, activeDays: activeDays, exercises: names.reduce(0) { $0 + $1.count },
+                      distinctExercises: names.count, topExercise: top.name)
+        }
+
+        init(period: PeriodStart, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: String) {
+            self.period = period
+            self.activeDays = activeDays
+            self.exercises = exercises
+            self.distinctExercises = distinctExercises
+            self.topExercise = topExercise
         }
     }
 
-    /// Recomputes the totals of the week that starts on `start`, whose new days this transaction
-    /// `counted` in memory: from those counts when the week had no totals before (the bulk
-    /// import's case, which then reads no exercise row back; exact on the terms of
-    /// ``refresh(adding:in:)``), else from its rows.
-    static func refresh(weekStartingOn start: CalendarDay, counted: ExerciseTallies.WeekTally, in connection: Connection) throws {
-        guard try storedActiveDays(.week, startingOn: start, in: connection) == 0 else {
-            return try refresh(.week, startingOn: start, in: connection)
-        }
-        try write(.week, startingOn: start, names: counted.names, activeDays: counted.days, in: connection)
-    }
+    private static let rowsInsert = RowBatch("""
+        INSERT OR REPLACE INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise) VALUES
+        """, row: "(?, ?, ?, ?, ?, ?)", parametersPerRow: 6)
 
-    /// The active days the stored totals of the `period` that starts on `start` count; 0 when it has none.
-    private static func storedActiveDays(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws -> Int {
-        let statement = try connection.cachedStatement("SELECT active_days FROM exercise_period_totals WHERE period = ? AND start = ?")
-        defer { statement.reset() }
-        try statement.bind(period.rawValue, at: 1)
-        try statement.bind(start, at: 2)
-        return try statement.step() ? try statement.column(0) : 0
+    /// Writes `rows`, replacing the totals of their periods.
+    static func insert(_ rows: [Row], in connection: Connection) throws {
+        try rowsInsert.run(rows, in: connection) { row, statement, first in
+            try statement.bind(row.period.period.rawValue, at: first)
+            try statement.bind(row.period.start, at: first + 1)
+            try statement.bind(row.activeDays, at: first + 2)
+            try statement.bind(row.exercises, at: first + 3)
+            try statement.bind(row.distinctExercises, at: first + 4)
+            try statement.bind(row.topExercise, at: first + 5)
+        }
     }
 
     /// Recomputes the totals of the `period` that starts on `start` from its names and its days
     /// with an exercise row (from the rows themselves, as the tallies are: a day another program
     /// inserted has no day totals yet).
-    private static func refresh(_ period: ReportPeriod, startingOn start: CalendarDay, in connection: Connection) throws {
-        let end = period.end(ofPeriodStartingOn: start)
-        let (names, activeDays) = period == .week
-            ? try weekNamesAndActiveDays(from: start, to: end, in: connection)
-            : (try talliedNames(period, from: start, to: end, in: connection), try activeDaysCount(from: start, to: end, in: connection))
-        try write(period, startingOn: start, names: names, activeDays: activeDays, in: connection)
+    static func refresh(_ period: PeriodStart, in connection: Connection) throws {
+        let end = period.period.end(ofPeriodStartingOn: period.start)
+        let (names, activeDays) = period.period == .week
+            ? try weekNamesAndActiveDays(from: period.start, to: end, in: connection)
+            : (try talliedNames(period.period, from: period.start, to: end, in: connection),
+               try activeDaysCount(from: period.start, to: end, in: connection))
+        try write(period, names: names, activeDays: activeDays, in: connection)
     }
 
-    /// Writes the totals of the `period` that starts on `start`, done `names` on `activeDays` days;
-    /// removes them when the period has no exercise left. The top exercise is
-    /// ``ExerciseTallies/mostDone(_:)``, as in the day totals and in ``totals(_:names:days:)``.
-    private static func write(_ period: ReportPeriod, startingOn start: CalendarDay, names: [ExerciseTallies.DistinctName],
+    /// Writes the totals of `period`, done `names` on `activeDays` days;
+    /// removes them when the period has no exercise left.
+    private static func write(_ period: PeriodStart, names: [ExerciseTallies.DistinctName],
                               activeDays: Int, in connection: Connection) throws {
-        guard let top = ExerciseTallies.mostDone(names) else {
+        guard let row = Row(period, names: names, activeDays: activeDays) else {
             try connection.run("DELETE FROM exercise_period_totals WHERE period = ? AND start = ?",
-                               [.text(period.rawValue), start.databaseValue])
+                               [.text(period.period.rawValue), period.start.databaseValue])
             return
         }
-        let insert = try connection.cachedStatement("""
-            INSERT OR REPLACE INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise)
-            VALUES (?, ?, ?, ?, ?, ?)
-            """)
-        try insert.bind(period.rawValue, at: 1)
-        try insert.bind(start, at: 2)
-        try insert.bind(activeDays, at: 3)
-        try insert.bind(names.reduce(0) { $0 + $1.count }, at: 4)
-        try insert.bind(names.count, at: 5)
-        try insert.bind(top.name, at: 6)
-        try insert.execute()
+        try insert([row], in: connection)
     }
 
     /// Each name key done in the week from `start` to `end`, its smallest spelling and how often it
@@ -146,19 +190,28 @@ enum PeriodTotals {
     }
 }
 
-/// A week, month or year, by its first day.
-struct PeriodStart: Hashable {
+/// A week, month or year, by its first day; ordered by kind, then start.
+struct PeriodStart: Hashable, Comparable {
     let period: ReportPeriod
     let start: CalendarDay
 
+    static func < (left: PeriodStart, right: PeriodStart) -> Bool {
+        (left.period.rawValue, left.start) < (right.period.rawValue, right.start)
+    }
+
     func hash(into hasher: inout Hasher) {
-        // One word instead of four: a bulk import looks up a month's and a year's for every day.
+        // One word instead of four: a bulk import looks up a period for every name it closes.
+        hasher.combine(packed)
+    }
+
+    /// The period and its start in one word, below bit 32: distinct for distinct periods.
+    var packed: Int {
         let kind = switch period {
         case .day: 0
         case .week: 1
         case .month: 2
         case .year: 3
         }
-        hasher.combine(start.year << 12 | start.month << 8 | start.day << 3 | kind)
+        return start.year << 12 | start.month << 8 | start.day << 3 | kind
     }
 }

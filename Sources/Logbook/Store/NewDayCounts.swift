@@ -1,0 +1,184 @@
+import SQLiteQuery
+
+/// The exercises of new days (days with no record before the writing transaction) counted in
+/// memory per week, month and year and per name key, for ``ExerciseTallies`` to write to the
+/// derived tables in batches.
+///
+/// Names are interned (by UTF-8 bytes, as SQLite compares text), so that a day costs one hash of
+/// each name and the rest is arithmetic on indexes. Each kind of period keeps the one it is
+/// counting open, by name index in a plain array; it is added to ``tallies`` when a day of another
+/// period comes, so that days in order, as a bulk import brings them, cost no dictionary look-up
+/// per name and period. Days in any order count the same.
+struct NewDayCounts {
+    /// One name key's count in one period.
+    struct Tally {
+        /// The smallest spelling (in UTF-8 byte order, as SQLite's `min()`), by its index in ``spellings``.
+        var spelling: Int
+        var exercises: Int
+        /// The days of the period the name was done on, the first and the last of them.
+        var days: Int
+        var firstDay: CalendarDay
+        var lastDay: CalendarDay
+    }
+
+    /// A period and a name key, by its index in ``keys``.
+    struct Key: Hashable {
+        let period: PeriodStart
+        let name: Int
+
+        func hash(into hasher: inout Hasher) {
+            // One word instead of five: a bulk import looks up a key per name and closed period.
+            hasher.combine(name << 32 | period.packed)
+        }
+    }
+
+    /// The totals of one new day, a row of `exercise_day_totals`.
+    struct DayTotals {
+        let day: CalendarDay
+        let exercises: Int
+        let distinctExercises: Int
+        let topExercise: String
+    }
+
+    /// The name keys counted, each once.
+    private(set) var keys: [String] = []
+    /// The spellings counted, each once (by UTF-8 bytes).
+    private(set) var spellings: [String] = []
+    /// The counts of the closed periods; see ``closeOpenPeriods()``.
+    private(set) var tallies: [Key: Tally] = [:]
+    /// How many days with an exercise each closed period gained.
+    private(set) var activeDays: [PeriodStart: Int] = [:]
+
+    private var keyIndexes: [ExactText: Int] = [:]
+    private var spellingIndexes: [ExactText: Int] = [:]
+    /// The index in ``keys`` of each spelling's name key.
+    private var keyOfSpelling: [Int] = []
+    /// The period of each kind being counted: a week, a month, a year.
+    private var open = ReportPeriod.totalled.map(OpenPeriod.init)
+    /// The distinct names of the day being added (kept to reuse its storage).
+    private var dayNames: [DayName] = []
+
+    private struct DayName {
+        let key: Int
+        var spelling: Int
+        var count: Int
+    }
+
+    private struct OpenPeriod {
+        let kind: ReportPeriod
+        var start: CalendarDay?
+        var days = 0
+        /// By name key index; nil for a name not done in the period.
+        var tallies: [Tally?] = []
+        /// The name key indexes with a tally, in the order first done.
+        var touched: [Int] = []
+
+        init(kind: ReportPeriod) { self.kind = kind }
+    }
+
+    /// Counts a new day on which `exercises` were done, and returns its totals (nil for none).
+    mutating func add(_ exercises: [String], on day: CalendarDay) -> DayTotals? {
+        dayNames.removeAll(keepingCapacity: true)
+        for name in exercises {
+            let spelling = intern(name)
+            let key = keyOfSpelling[spelling]
+            if let position = dayNames.firstIndex(where: { $0.key == key }) {
+                dayNames[position].count += 1
+                dayNames[position].spelling = smaller(spelling, dayNames[position].spelling)
+            } else {
+                dayNames.append(DayName(key: key, spelling: spelling, count: 1))
+            }
+        }
+        let keys = self.keys
+        guard let top = ExerciseTallies.mostDone(dayNames, count: \.count, key: { keys[$0.key] }) else { return nil }
+        for kind in open.indices { count(on: day, in: kind) }
+        return DayTotals(day: day, exercises: exercises.count, distinctExercises: dayNames.count, topExercise: spellings[top.spelling])
+    }
+
+    /// Adds the periods being counted to ``tallies`` and ``activeDays``, which then hold every count.
+    mutating func closeOpenPeriods() {
+        for kind in open.indices { close(kind) }
+    }
+
+    /// Forgets everything counted.
+    mutating func removeAll() {
+        closeOpenPeriods()
+        keys.removeAll(keepingCapacity: true)
+        spellings.removeAll(keepingCapacity: true)
+        tallies.removeAll(keepingCapacity: true)
+        activeDays.removeAll(keepingCapacity: true)
+        keyIndexes.removeAll(keepingCapacity: true)
+        spellingIndexes.removeAll(keepingCapacity: true)
+        keyOfSpelling.removeAll(keepingCapacity: true)
+        for kind in open.indices { open[kind].tallies.removeAll(keepingCapacity: true) }
+    }
+
+    /// The index of `name` in ``spellings``, added with its name key when new.
+    private mutating func intern(_ name: String) -> Int {
+        if let index = spellingIndexes[ExactText(name)] { return index }
+        let key = name.comparisonKey
+        let keyIndex: Int
+        if let index = keyIndexes[ExactText(key)] {
+            keyIndex = index
+        } else {
+            keyIndex = keys.count
+            keys.append(key)
+            keyIndexes[ExactText(key)] = keyIndex
+        }
+        spellings.append(name)
+        keyOfSpelling.append(keyIndex)
+        spellingIndexes[ExactText(name)] = spellings.count - 1
+        return spellings.count - 1
+    }
+
+    /// Of two spellings of one name key, the one first in UTF-8 byte order.
+    private func smaller(_ spelling: Int, _ other: Int) -> Int {
+        spelling == other || !spellings[spelling].precedesInUTF8(spellings[other]) ? other : spelling
+    }
+
+    /// Counts the day's names (``dayNames``) in the open period of `kind`, after closing it if the day is in another.
+    private mutating func count(on day: CalendarDay, in kind: Int) {
+        let start = open[kind].kind.start(of: day)
+        if open[kind].start != start {
+            close(kind)
+            open[kind].start = start
+        }
+        open[kind].days += 1
+        if open[kind].tallies.count < keys.count {
+            open[kind].tallies.append(contentsOf: repeatElement(nil, count: keys.count - open[kind].tallies.count))
+        }
+        for name in dayNames {
+            if let tally = open[kind].tallies[name.key] {
+                open[kind].tallies[name.key] = Tally(spelling: smaller(name.spelling, tally.spelling), exercises: tally.exercises + name.count,
+                                                     days: tally.days + 1, firstDay: min(tally.firstDay, day), lastDay: max(tally.lastDay, day))
+            } else {
+                open[kind].tallies[name.key] = Tally(spelling: name.spelling, exercises: name.count, days: 1, firstDay: day, lastDay: day)
+                open[kind].touched.append(name.key)
+            }
+        }
+    }
+
+    /// Adds the open period of `kind` to ``tallies`` and ``activeDays``, merging with what an
+    /// earlier visit to the same period counted.
+    private mutating func close(_ kind: Int) {
+        guard let start = open[kind].start else { return }
+        let period = PeriodStart(period: open[kind].kind, start: start)
+        activeDays[period, default: 0] += open[kind].days
+        for name in open[kind].touched {
+            guard let tally = open[kind].tallies[name] else { continue }
+            open[kind].tallies[name] = nil
+            let key = Key(period: period, name: name)
+            if let position = tallies.index(forKey: key) {
+                let earlier = tallies.values[position]
+                tallies.values[position] = Tally(spelling: smaller(tally.spelling, earlier.spelling),
+                                                 exercises: earlier.exercises + tally.exercises, days: earlier.days + tally.days,
+                                                 firstDay: min(earlier.firstDay, tally.firstDay), lastDay: max(earlier.lastDay, tally.lastDay))
+            } else {
+                tallies[key] = tally
+            }
+        }
+        open[kind].touched.removeAll(keepingCapacity: true)
+        open[kind].days = 0
+        open[kind].start = nil
+    }
+}
