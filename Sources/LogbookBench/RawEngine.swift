@@ -70,7 +70,11 @@ final class RawEngine {
 
     // MARK: Workloads
 
+    /// Inserts `days` in one transaction, with the page cache Logbook gives a bulk write
+    /// (`Connection.Options.bulkWriteCacheSizeKiB`), as `HistoryRepository.save` and imports do.
     func insert(_ days: [ExerciseDay]) {
+        exec("PRAGMA cache_size = -\(Connection.Options().bulkWriteCacheSizeKiB)")
+        defer { exec("PRAGMA cache_size = -2048") }
         exec("BEGIN IMMEDIATE")
         let insertDay = statement("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)")
         let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")

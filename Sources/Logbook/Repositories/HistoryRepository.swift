@@ -86,7 +86,22 @@ public struct HistoryRepository: Sendable {
     /// Stores whole day records as given (their day included), in one transaction: inserted, or
     /// replacing the record with the same id. Two records may not share a day: a record whose day
     /// another holds throws ``LogbookError/dayTaken(_:by:)``, and nothing is saved.
+    ///
+    /// A save of more than ``bulkSaveThreshold`` records (as the sequence's `underestimatedCount`
+    /// tells, exact for an array) runs with the page cache of an import
+    /// (`Connection.Options.bulkWriteCacheSizeKiB`).
     public func save(_ days: some Sequence<ExerciseDay>) throws {
+        if days.underestimatedCount > Self.bulkSaveThreshold {
+            try database.withBulkWriteCache { try saveInOneTransaction(days) }
+        } else {
+            try saveInOneTransaction(days)
+        }
+    }
+
+    /// The number of records above which ``save(_:)`` raises the page cache for the transaction.
+    public static let bulkSaveThreshold = 1_000
+
+    private func saveInOneTransaction(_ days: some Sequence<ExerciseDay>) throws {
         try database.write { connection in
             // A replaced record is counted here too; the triggers mark its days stale, and the
             // recount of stale days in apply() supersedes the addition.

@@ -21,7 +21,7 @@ struct ExerciseTallies {
     /// The day totals of the new days, written ``RowBatch/rowsPerStatement`` at a time.
     private var pendingDayTotals: [NewDayCounts.DayTotals] = []
 
-    /// Counts in memory at most this many tallies (a name in a week, month or year) before writing
+    /// Counts in memory at most this many tallies (a name in a month or year) and weeks before writing
     /// them, so that the memory of a bulk import stays flat however long the history.
     static let pendingLimit = 20_000
 
@@ -30,7 +30,7 @@ struct ExerciseTallies {
         guard let totals = counts.add(record.exercises, on: record.day) else { return }
         pendingDayTotals.append(totals)
         if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(in: connection) }
-        if counts.tallies.count > Self.pendingLimit { try writeAdditions(in: connection) }
+        if counts.tallies.count + counts.weekTotals.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
     private static let dayTotalsInsert = RowBatch(
@@ -58,22 +58,23 @@ struct ExerciseTallies {
     /// Writes the pending day totals, adds the counted tallies to the month and year tables
     /// (period by period, so that each B-tree is written front to back), then writes the totals of
     /// every week, month and year they touched: from memory for a period that had no totals before
-    /// this (a bulk import's case: no row read back), else recomputed from the tables
-    /// (``PeriodTotals``).
+    /// this (a bulk import's case: no row read back; a week only when counted in one visit, see
+    /// ``NewDayCounts/weekTotals``), else recomputed from the tables (``PeriodTotals``).
     private mutating func writeAdditions(in connection: Connection) throws {
         try writeDayTotals(in: connection)
         counts.closeOpenPeriods()
         guard !counts.tallies.isEmpty else { return }
         let (keys, spellings) = (counts.keys, counts.spellings)
-        var tallied: [ReportPeriod: [(key: NewDayCounts.Key, tally: NewDayCounts.Tally)]] = [.month: [], .year: []]
-        var summaries: [PeriodStart: NameSummary] = [:]
+        var months: [(key: NewDayCounts.Key, tally: NewDayCounts.Tally)] = []
+        var years: [(key: NewDayCounts.Key, tally: NewDayCounts.Tally)] = []
+        var summaries: [PeriodStart: NewDayCounts.NameSummary] = [:]
         for (key, tally) in counts.tallies {
-            summaries[key.period, default: NameSummary()].add(tally, key: key.name, keys: keys)
-            tallied[key.period.period]?.append((key, tally))
+            summaries[key.period, default: NewDayCounts.NameSummary()].add(tally, key: key.name, keys: keys)
+            if key.period.period == .month { months.append((key, tally)) } else { years.append((key, tally)) }
         }
-        for period in ReportPeriod.tallied {
-            let rows = tallied[period, default: []].sorted { $0.key.period.packed < $1.key.period.packed }
-            try Self.addition(to: period).run(rows, in: connection) { entry, statement, first in
+        for (period, rows) in [(ReportPeriod.month, months), (.year, years)] {
+            let ordered = rows.sorted { $0.key.period.packed < $1.key.period.packed }
+            try Self.addition(to: period).run(ordered, in: connection) { entry, statement, first in
                 try statement.bind(entry.key.period.start, at: first)
                 try statement.bind(keys[entry.key.name], at: first + 1)
                 try statement.bind(spellings[entry.tally.spelling], at: first + 2)
@@ -86,12 +87,15 @@ struct ExerciseTallies {
         let storedActiveDays = try PeriodTotals.storedActiveDays(of: Array(counts.activeDays.keys), in: connection)
         var newTotals: [PeriodTotals.Row] = []
         for (period, added) in counts.activeDays {
-            if let stored = storedActiveDays[period] {
-                if period.period == .week {
-                    try PeriodTotals.refresh(period, in: connection)
+            let stored = storedActiveDays[period]
+            if period.period == .week {
+                if stored == nil, let totals = counts.weekTotals[period] {
+                    newTotals.append(totals)
                 } else {
-                    try PeriodTotals.refresh(period, adding: added, to: stored, in: connection)
+                    try PeriodTotals.refresh(period, in: connection)
                 }
+            } else if let stored {
+                try PeriodTotals.refresh(period, adding: added, to: stored, in: connection)
             } else if let summary = summaries[period], let top = summary.top {
                 newTotals.append(PeriodTotals.Row(period: period, activeDays: added, exercises: summary.exercises,
                                                   distinctExercises: summary.distinctExercises, topExercise: spellings[top.spelling]))
@@ -284,21 +288,6 @@ struct ExerciseTallies {
     /// with `otherKey` as the top exercise: done more, or as often with the smaller key.
     static func isDoneMore(_ count: Int, key: String, than otherCount: Int, key otherKey: String) -> Bool {
         count != otherCount ? count > otherCount : key.precedesInUTF8(otherKey)
-    }
-
-    /// The names counted in memory for one period, summed as a row of `exercise_period_totals` needs them.
-    private struct NameSummary {
-        var exercises = 0
-        var distinctExercises = 0
-        /// The top exercise so far: its count, name key index and spelling index.
-        var top: (count: Int, key: Int, spelling: Int)?
-
-        mutating func add(_ tally: NewDayCounts.Tally, key: Int, keys: [String]) {
-            exercises += tally.exercises
-            distinctExercises += 1
-            if let top, !ExerciseTallies.isDoneMore(tally.exercises, key: keys[key], than: top.count, key: keys[top.key]) { return }
-            top = (tally.exercises, key, tally.spelling)
-        }
     }
 
     /// Adds `name`'s count to the entry of its key in `names` (one entry per key, by UTF-8 bytes as

@@ -44,10 +44,14 @@ struct NewDayCounts {
     private(set) var keys: [String] = []
     /// The spellings counted, each once (by UTF-8 bytes).
     private(set) var spellings: [String] = []
-    /// The counts of the closed periods; see ``closeOpenPeriods()``.
+    /// The counts of the closed months and years; see ``closeOpenPeriods()``.
     private(set) var tallies: [Key: Tally] = [:]
     /// How many days with an exercise each closed period gained.
     private(set) var activeDays: [PeriodStart: Int] = [:]
+    /// The totals of each closed week counted in one visit (its new days one after another, as in
+    /// a bulk import in order). A week's names are not kept, so a week whose days came apart has
+    /// none here, and is recounted from its rows.
+    private(set) var weekTotals: [PeriodStart: PeriodTotals.Row] = [:]
 
     private var keyIndexes: [ExactText: Int] = [:]
     private var spellingIndexes: [ExactText: Int] = [:]
@@ -107,6 +111,7 @@ struct NewDayCounts {
         spellings.removeAll(keepingCapacity: true)
         tallies.removeAll(keepingCapacity: true)
         activeDays.removeAll(keepingCapacity: true)
+        weekTotals.removeAll(keepingCapacity: true)
         keyIndexes.removeAll(keepingCapacity: true)
         spellingIndexes.removeAll(keepingCapacity: true)
         keyOfSpelling.removeAll(keepingCapacity: true)
@@ -158,15 +163,20 @@ struct NewDayCounts {
         }
     }
 
-    /// Adds the open period of `kind` to ``tallies`` and ``activeDays``, merging with what an
-    /// earlier visit to the same period counted.
+    /// Adds the open period of `kind` to ``tallies`` (a month or year, merged with what an earlier
+    /// visit to it counted) or ``weekTotals`` (a week's first visit), and to ``activeDays``.
     private mutating func close(_ kind: Int) {
         guard let start = open[kind].start else { return }
         let period = PeriodStart(period: open[kind].kind, start: start)
+        let isFirstVisit = activeDays[period] == nil
         activeDays[period, default: 0] += open[kind].days
+        if period.period == .week {
+            weekTotals[period] = isFirstVisit ? openWeekTotals(kind, period) : nil
+        }
         for name in open[kind].touched {
             guard let tally = open[kind].tallies[name] else { continue }
             open[kind].tallies[name] = nil
+            guard period.period != .week else { continue }
             let key = Key(period: period, name: name)
             if let position = tallies.index(forKey: key) {
                 let earlier = tallies.values[position]
@@ -180,5 +190,33 @@ struct NewDayCounts {
         open[kind].touched.removeAll(keepingCapacity: true)
         open[kind].days = 0
         open[kind].start = nil
+    }
+
+    /// The totals of the open week of `kind`, `period`.
+    private func openWeekTotals(_ kind: Int, _ period: PeriodStart) -> PeriodTotals.Row? {
+        var summary = NameSummary()
+        for name in open[kind].touched {
+            if let tally = open[kind].tallies[name] { summary.add(tally, key: name, keys: keys) }
+        }
+        guard let top = summary.top else { return nil }
+        return PeriodTotals.Row(period: period, activeDays: open[kind].days, exercises: summary.exercises,
+                                distinctExercises: summary.distinctExercises, topExercise: spellings[top.spelling])
+    }
+
+    /// The names counted for one period, summed as a row of `exercise_period_totals` needs them.
+    struct NameSummary {
+        var exercises = 0
+        var distinctExercises = 0
+        /// The top exercise so far (``ExerciseTallies/isDoneMore(_:key:than:key:)``): its count,
+        /// name key index and spelling index.
+        private(set) var top: (count: Int, key: Int, spelling: Int)?
+
+        /// Adds the tally of the name key with index `key` in `keys`.
+        mutating func add(_ tally: Tally, key: Int, keys: [String]) {
+            exercises += tally.exercises
+            distinctExercises += 1
+            if let top, !ExerciseTallies.isDoneMore(tally.exercises, key: keys[key], than: top.count, key: keys[top.key]) { return }
+            top = (tally.exercises, key, tally.spelling)
+        }
     }
 }
