@@ -5,7 +5,11 @@ import SQLiteQuery
 
 /// The baseline: what a careful C programmer writes against the SQLite C API for the same work.
 /// Same file layout (the migrations' SQL), same pragmas, prepared statements reused, values bound,
-/// one transaction for writes, children read with one ordered join.
+/// one transaction for writes, children read with one ordered join, rows grouped by their integer
+/// key. Ids and days are written and read with the same codecs Logbook uses (SQLiteQuery's
+/// `SQLiteValue` conformances of `UUID` and `CalendarDay`, which format on the stack), not
+/// Foundation's `uuidString` and `UUID(uuidString:)` (`sprintf` and `sscanf`, 6,000 instructions
+/// an id): the ratios measure what Logbook adds, not a slow formatter in the baseline.
 final class RawEngine {
     private let db: OpaquePointer
     private var statements: [String: OpaquePointer] = [:]
@@ -55,6 +59,14 @@ final class RawEngine {
         }
     }
 
+    private func bind(_ statement: OpaquePointer, _ index: Int32, _ value: some SQLiteValue) {
+        _ = value.bind(to: statement, at: index)
+    }
+
+    private func read<Value: SQLiteValue>(_ statement: OpaquePointer, _ column: Int32, as type: Value.Type = Value.self) -> Value {
+        do { return try Value.read(from: statement, at: column) } catch { fatalError("raw engine: \(error)") }
+    }
+
     private func text(_ statement: OpaquePointer, _ column: Int32) -> String {
         String(decoding: UnsafeBufferPointer(start: sqlite3_column_text(statement, column),
                                              count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
@@ -80,8 +92,8 @@ final class RawEngine {
         let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for day in days {
             sqlite3_reset(insertDay)
-            bindText(insertDay, 1, day.id.uuidString)
-            bindText(insertDay, 2, day.day.description)
+            bind(insertDay, 1, day.id)
+            bind(insertDay, 2, day.day)
             sqlite3_bind_double(insertDay, 3, day.date.timeIntervalSinceReferenceDate)
             _ = step(insertDay)
             let key = sqlite3_last_insert_rowid(db)
@@ -100,23 +112,23 @@ final class RawEngine {
     /// Days in `from...to` (all when nil) with their exercises, by day, from one ordered join.
     func days(from: CalendarDay?, to: CalendarDay?) -> [ExerciseDay] {
         let sql = """
-            SELECT d.id, d.day, d.date, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            SELECT d.pk, d.id, d.day, d.date, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
             WHERE d.day BETWEEN ? AND ? ORDER BY d.day, e.position
             """
         let select = statement(sql)
-        bindText(select, 1, from?.description ?? "0000")
-        bindText(select, 2, to?.description ?? "9999")
+        if let from { bind(select, 1, from) } else { bindText(select, 1, "0000") }
+        if let to { bind(select, 2, to) } else { bindText(select, 2, "9999") }
         exec("BEGIN")
         var result: [ExerciseDay] = []
-        var currentDay = ""
+        var currentDay: Int64 = 0
         while step(select) {
-            let dayText = text(select, 1)
-            if dayText != currentDay {
-                currentDay = dayText
-                result.append(ExerciseDay(id: UUID(uuidString: text(select, 0))!, date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 2)),
-                                          day: CalendarDay(dayText)!, exercises: []))
+            let key = sqlite3_column_int64(select, 0)
+            if key != currentDay || result.isEmpty {
+                currentDay = key
+                result.append(ExerciseDay(id: read(select, 1), date: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 3)),
+                                          day: read(select, 2), exercises: []))
             }
-            result[result.count - 1].exercises.append(text(select, 3))
+            result[result.count - 1].exercises.append(text(select, 4))
         }
         sqlite3_reset(select)
         exec("COMMIT")
@@ -129,8 +141,8 @@ final class RawEngine {
             SELECT count(*) FROM exercise_days AS d
             WHERE d.day BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk AND e.name_key = ?)
             """)
-        bindText(count, 1, from.description)
-        bindText(count, 2, to.description)
+        bind(count, 1, from)
+        bind(count, 2, to)
         bindText(count, 3, name.comparisonKey)
         _ = step(count)
         let result = Int(sqlite3_column_int64(count, 0))
@@ -146,7 +158,7 @@ final class RawEngine {
         let insertItem = statement("INSERT INTO checklist_items (draft_pk, position, id, title, is_done) VALUES (?, ?, ?, ?, ?)")
         for draft in drafts {
             sqlite3_reset(insertDraft)
-            bindText(insertDraft, 1, draft.id.uuidString)
+            bind(insertDraft, 1, draft.id)
             bindText(insertDraft, 2, draft.version)
             bindText(insertDraft, 3, draft.version.comparisonKey)
             bindText(insertDraft, 4, draft.whatsNew)
@@ -163,7 +175,7 @@ final class RawEngine {
                 sqlite3_reset(insertItem)
                 sqlite3_bind_int64(insertItem, 1, key)
                 sqlite3_bind_int64(insertItem, 2, Int64(offset + 1))
-                bindText(insertItem, 3, item.id.uuidString)
+                bind(insertItem, 3, item.id)
                 bindText(insertItem, 4, item.title)
                 sqlite3_bind_int64(insertItem, 5, item.isDone ? 1 : 0)
                 _ = step(insertItem)
@@ -177,7 +189,7 @@ final class RawEngine {
     /// checklists: the page is chosen in a subquery and joined to its items in one ordered pass.
     func openDrafts(prefix: String, minimumItems: Int) -> [ReleaseDraft] {
         let select = statement("""
-            SELECT d.id, d.version, d.whats_new, d.submitted_at, d.created_at, d.updated_at, c.id, c.title, c.is_done
+            SELECT d.pk, d.id, d.version, d.whats_new, d.submitted_at, d.created_at, d.updated_at, c.id, c.title, c.is_done
             FROM (SELECT pk, id, version, version_key, whats_new, submitted_at, created_at, updated_at FROM drafts
                   WHERE submitted_at IS NULL AND swift_starts_with(version, ?)
                     AND (SELECT count(*) FROM checklist_items AS i WHERE i.draft_pk = drafts.pk) >= ?
@@ -188,22 +200,21 @@ final class RawEngine {
         bindText(select, 1, prefix)
         sqlite3_bind_int64(select, 2, Int64(minimumItems))
         var drafts: [ReleaseDraft] = []
-        var currentID = ""
+        var currentDraft: Int64 = 0
         while step(select) {
-            let id = text(select, 0)
-            if id != currentID {
-                currentID = id
-                let submitted = sqlite3_column_type(select, 3) == SQLITE_NULL ? nil
-                    : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 3))
-                drafts.append(ReleaseDraft(id: UUID(uuidString: id)!, version: text(select, 1), whatsNew: text(select, 2),
+            let key = sqlite3_column_int64(select, 0)
+            if key != currentDraft || drafts.isEmpty {
+                currentDraft = key
+                let submitted = sqlite3_column_type(select, 4) == SQLITE_NULL ? nil
+                    : Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 4))
+                drafts.append(ReleaseDraft(id: read(select, 1), version: text(select, 2), whatsNew: text(select, 3),
                                            checklist: [], submittedAt: submitted,
-                                           createdAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 4)),
-                                           updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 5))))
+                                           createdAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 5)),
+                                           updatedAt: Date(timeIntervalSinceReferenceDate: sqlite3_column_double(select, 6))))
             }
-            if sqlite3_column_type(select, 6) != SQLITE_NULL {
-                drafts[drafts.count - 1].checklist.append(ChecklistItem(id: UUID(uuidString: text(select, 6))!,
-                                                                        title: text(select, 7),
-                                                                        isDone: sqlite3_column_int64(select, 8) == 1))
+            if sqlite3_column_type(select, 7) != SQLITE_NULL {
+                drafts[drafts.count - 1].checklist.append(ChecklistItem(id: read(select, 7), title: text(select, 8),
+                                                                        isDone: sqlite3_column_int64(select, 9) == 1))
             }
         }
         sqlite3_reset(select)

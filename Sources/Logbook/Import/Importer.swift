@@ -139,6 +139,8 @@ private struct ImportWriter {
     var symmetricSameDay = false
     /// The exercises of new days, added to the week and month tallies at the end.
     var tallies = ExerciseTallies()
+    /// Whether `exercise_day_aliases` holds an id; nil until asked (``mayHoldAliases()``).
+    var holdsAliases: Bool?
 
     mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
         let id = input.id ?? ContentID.forDraft(input)
@@ -171,6 +173,16 @@ private struct ImportWriter {
         }
         let id = input.id ?? ContentID.forDay(input)
         let date = input.date ?? day.start(in: timeZone)
+        if try !mayHoldAliases() {
+            // No id can be a merged entry's alias: one statement inserts a new day, and a record
+            // whose id or day is stored writes nothing and takes the way below.
+            let record = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
+            if try Tables.exerciseDays.insertUnlessConflicting(record, in: connection) != nil {
+                try tallies.addNewDay(record, in: connection)
+                summary.inserted += 1
+                return
+            }
+        }
         var replacing = false
         if let stored = try storedDay(id: id) {
             switch policy {
@@ -216,13 +228,23 @@ private struct ImportWriter {
         return (try statement.column(0, as: UUID.self), try statement.column(1, as: Date.self))
     }
 
-    private func addAlias(_ id: UUID, toDayKey key: Int64) throws {
+    private mutating func addAlias(_ id: UUID, toDayKey key: Int64) throws {
         try connection.run("INSERT INTO exercise_day_aliases (id, day_pk) VALUES (?, ?)", [id.databaseValue, .integer(key)])
+        holdsAliases = true
+    }
+
+    /// Whether `exercise_day_aliases` may hold an id: it held one when the import began, or the
+    /// import added one. (Asked once; only this transaction writes the table meanwhile.)
+    private mutating func mayHoldAliases() throws -> Bool {
+        if let holdsAliases { return holdsAliases }
+        let found = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? true
+        holdsAliases = found
+        return found
     }
 
     /// Adds the other logbook's aliases (ids of entries merged there) that this one does not know,
     /// each to this logbook's record of the same calendar day.
-    func copyAliases(from other: Connection, into connection: Connection) throws {
+    mutating func copyAliases(from other: Connection, into connection: Connection) throws {
         let aliases = try other.prepare("SELECT a.id, d.day FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk")
         while try aliases.step() {
             let id = try aliases.column(0, as: UUID.self), day = try aliases.column(1, as: CalendarDay.self)

@@ -10,6 +10,19 @@ extension TableDescription {
         return key
     }
 
+    /// Inserts `record` and its child collections unless a row holds its identity or another of its
+    /// unique values; returns the new row key, or nil (nothing written) when one does. One statement
+    /// where a look-up per unique value and an insert would take several.
+    public func insertUnlessConflicting(_ record: Record, in connection: Connection) throws -> Int64? {
+        let statement = try connection.cachedStatement(sql.insertUnlessAnyConflict)
+        try bindColumns(of: record, to: statement)
+        try statement.execute()
+        guard connection.changes > 0 else { return nil }
+        let key = connection.lastInsertRowID
+        try saveChildren(of: record, parentKey: key, replacing: false, in: connection)
+        return key
+    }
+
     /// Inserts `record`, or when a row with its identity exists, overwrites that row's columns
     /// and replaces its child collections.
     /// Returns the row key.

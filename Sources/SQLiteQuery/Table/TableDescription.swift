@@ -52,6 +52,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
         let insert: String
         /// The insert, skipped when a row with the record's identity exists.
         let insertUnlessPresent: String
+        let insertUnlessAnyConflict: String
         let upsert: String
         let update: String
         let delete: String
@@ -66,6 +67,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
             let updated = columns.filter { $0.name != identity }.flatMap(\.writtenColumns)
             let assignments = updated.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
             insertUnlessPresent = insert + " ON CONFLICT (\(identity)) DO NOTHING"
+            insertUnlessAnyConflict = insert + " ON CONFLICT DO NOTHING"
             upsert = insert + " ON CONFLICT (\(identity)) DO "
                 + (assignments.isEmpty ? "NOTHING" : "UPDATE SET \(assignments)")
             // An update binds every column (so one binding routine serves all three), then the identity again.
