@@ -3,7 +3,7 @@ import Foundation
 import Logbook
 import SQLiteQuery
 
-// logbook-bench [--quick] [--runs N] [--only-insert] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
+// logbook-bench [--quick] [--runs N] [--only-insert | --only-fetches] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
 //                                                                  LOGBOOK_BENCH_CLOCK=cpu times CPU instead of wall)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
 // logbook-bench --reports FILE [--runs N]                (each report's time on an existing logbook)
@@ -17,6 +17,8 @@ let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// Stops after the insert workload: for profiling it (`perf record … logbook-bench --only-insert`).
 let onlyInsert = arguments.contains("--only-insert")
+/// Stops after the range fetches and the fetch of everything, for profiling them.
+let onlyFetches = arguments.contains("--only-fetches")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
 /// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
 let dayCount = arguments.firstIndex(of: "--days").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 2_000 : 200_000)
@@ -161,6 +163,7 @@ agree(logbookAll == rawAll && rawAll == days, "fetch all")
 report("fetch all \(dayCount) days as [ExerciseDay]", logbook: logbookFetchAll, raw: rawFetchAll, target: "≤1.1x (GRDB 9.2x)")
 logbookAll = []
 rawAll = []
+if onlyFetches { finish() }
 
 // MARK: Counts of one exercise in a 365-day window
 

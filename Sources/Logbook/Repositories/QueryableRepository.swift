@@ -22,6 +22,7 @@ public struct RepositoryStorage<Record> {
 
 extension QueryableRepository {
     /// The records `descriptor` selects, in its order.
+    @inlinable  // so that gathering the records is compiled for the concrete record type (see `fetch(_:)` of a query)
     public func fetch(_ descriptor: FetchDescriptor<Record>) throws -> [Record] {
         try fetch(try query(for: descriptor))
     }
@@ -53,6 +54,7 @@ extension QueryableRepository {
 
     /// `descriptor` in IR form; one that cannot be run exactly throws
     /// ``LogbookError/unsupportedQuery(_:)``, naming the construct.
+    @usableFromInline
     func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
         do {
             return try storage.schema.query(for: descriptor)
@@ -63,6 +65,9 @@ extension QueryableRepository {
 
     /// The records `query` selects (its condition, order, limit and offset), gathered into an array;
     /// `forEach(_:_:)` streams them instead.
+    ///
+    /// Inlinable: generic at run time, each append to the array looked up its type's metadata.
+    @inlinable
     public func fetch(_ query: RecordQuery) throws -> [Record] {
         var records: [Record] = []
         try forEach(query) { records.append($0) }

@@ -52,7 +52,9 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     /// How the element's stored properties map to columns of the child table, in the order `decode`
     /// reads them.
     public let columns: [ColumnMapping<Element>]
-    let decode: (ElementRow) throws -> Element
+    /// Reads a parent's elements into its record (``ChildRows/filler(_:_:)``, compiled where the
+    /// collection is described).
+    @usableFromInline let fill: (inout Record, ChildRows, Int64) throws -> Void
     private let insertSQL: String
     private let deleteSQL: String
     private let selectColumns: String
@@ -85,16 +87,27 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     }
 
     /// `field` is the collection's name in queries, by default the table's in camelCase.
+    ///
+    /// Inlinable: the loop that reads the elements (with `decode`) is compiled here, for the
+    /// concrete record and element types.
+    @inlinable
     public init(_ collection: WritableKeyPath<Record, [Element]>, field: String? = nil, table: String, parentColumn: String,
                 positionColumn: String = "position", columns: [ColumnMapping<Element>],
                 decode: @escaping (ElementRow) throws -> Element) {
+        self.init(collection, field: field, table: table, parentColumn: parentColumn, positionColumn: positionColumn,
+                  columns: columns, fill: ChildRows.filler(collection, decode))
+    }
+
+    @usableFromInline
+    init(_ collection: WritableKeyPath<Record, [Element]>, field: String?, table: String, parentColumn: String,
+         positionColumn: String, columns: [ColumnMapping<Element>], fill: @escaping (inout Record, ChildRows, Int64) throws -> Void) {
         self.collection = collection
         fieldName = field ?? ColumnMapping<Element>.camelCase(table)
         self.table = table
         self.parentColumn = parentColumn
         self.positionColumn = positionColumn
         self.columns = columns
-        self.decode = decode
+        self.fill = fill
         let written = [parentColumn, positionColumn] + columns.flatMap(\.writtenColumns)
         insertSQL = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
@@ -132,7 +145,7 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
             childOrder: "child.\(positionColumn)")
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        return try LockstepChildReader(statement: statement, collection: collection) { try decode($0) }
+        return LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
     }
 }
 
@@ -205,7 +218,7 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
             childOrder: "link.\(positionColumn)")
         let statement = try connection.cachedStatement(sql)
         try statement.bind(arguments)
-        return try LockstepChildReader(statement: statement, collection: collection) { try elementTable.decode($0) }
+        return LockstepChildReader(rows: try ChildRows(statement: statement), fill: ChildRows.filler(collection, elementTable.decode))
     }
 }
 
@@ -214,6 +227,12 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
 public struct ElementRow {
     let statement: Statement
     let offset: Int
+
+    @usableFromInline
+    init(statement: Statement, offset: Int) {
+        self.statement = statement
+        self.offset = offset
+    }
 
     /// Reads column `index`, counted from this record's or element's first column, as `Value`;
     /// throws ``ColumnConversionError`` when the row holds another storage class.

@@ -53,41 +53,18 @@ public protocol ChildRowReader<Record>: AnyObject {
     func fill(_ record: inout Record, parentKey: Int64) throws
 }
 
-/// The shared lockstep reader: child rows come as `(parent key, element columns…)`.
-final class LockstepChildReader<Record, Element>: ChildRowReader {
-    private let statement: Statement
-    private let collection: WritableKeyPath<Record, [Element]>
-    private let readElement: (ElementRow) throws -> Element
-    private var hasRow: Bool
-    private var rowParentKey: Int64 = 0
-    /// How many elements the last record with any had: the next such record's array is allocated
-    /// at that capacity at once, since every growth of an array of a generic element looks its
-    /// storage type up at run time (under `perf`, a tenth of a 30-day range fetch went to those
-    /// lookups). A record without elements keeps the shared empty array.
-    private var lastCount = 1
+/// The shared lockstep reader: child rows come as `(parent key, element columns…)`, and `fill`
+/// (``ChildRows/filler(_:_:)``) reads those of one parent into its record.
+final class LockstepChildReader<Record>: ChildRowReader {
+    private let rows: ChildRows
+    private let fillRecord: (inout Record, ChildRows, Int64) throws -> Void
 
-    init(statement: Statement, collection: WritableKeyPath<Record, [Element]>,
-         readElement: @escaping (ElementRow) throws -> Element) throws {
-        self.statement = statement
-        self.collection = collection
-        self.readElement = readElement
-        hasRow = try statement.step()
-        if hasRow { rowParentKey = try statement.column(0) }
+    init(rows: ChildRows, fill: @escaping (inout Record, ChildRows, Int64) throws -> Void) {
+        self.rows = rows
+        fillRecord = fill
     }
 
-    // After its last row the statement is no longer this reader's (it is cached, and may be in
-    // use elsewhere): only a reader dropped before its last row resets it.
-    deinit { if hasRow { statement.reset() } }
-
     func fill(_ record: inout Record, parentKey: Int64) throws {
-        var elements: [Element] = []
-        while hasRow && rowParentKey == parentKey {
-            if elements.isEmpty { elements.reserveCapacity(lastCount) }
-            elements.append(try readElement(ElementRow(statement: statement, offset: 1)))
-            hasRow = try statement.step()
-            if hasRow { rowParentKey = try statement.column(0) }
-        }
-        if !elements.isEmpty { lastCount = elements.count }
-        record[keyPath: collection] = elements
+        try fillRecord(&record, rows, parentKey)
     }
 }
