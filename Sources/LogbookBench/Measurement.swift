@@ -31,6 +31,28 @@ func median(runs: Int, setup: () throws -> Void = {}, _ body: () throws -> Void)
     return times.sorted()[times.count / 2]
 }
 
+/// The medians of `runs` timings of Logbook's and the raw engine's form of one workload, run
+/// alternately, round by round (the raw engine first in the first round, so that it, not Logbook,
+/// meets the cold disk and page cache, then the first of each pair alternating): a shared virtual
+/// machine's drift, which moved one engine's timings by half over a minute, then stretches both
+/// alike. Each `…Setup` runs before its engine's run, untimed.
+func pairedMedians(runs: Int, logbookSetup: () throws -> Void = {}, logbook: () throws -> Void,
+                   rawSetup: () throws -> Void = {}, raw: () throws -> Void) rethrows -> (logbook: Double, raw: Double) {
+    var logbookTimes: [Double] = [], rawTimes: [Double] = []
+    for round in 0..<runs {
+        for rawTurn in round % 2 == 0 ? [true, false] : [false, true] {
+            if rawTurn {
+                try rawSetup()
+                rawTimes.append(try seconds(raw))
+            } else {
+                try logbookSetup()
+                logbookTimes.append(try seconds(logbook))
+            }
+        }
+    }
+    return (logbookTimes.sorted()[runs / 2], rawTimes.sorted()[runs / 2])
+}
+
 /// The medians, over `runs` rounds, of the total time of `calls` calls of `sync` and of `async`
 /// made alternately, call by call, in the calling task (the first of each pair alternating too,
 /// so neither always meets the cache the other warmed): a noisy machine's drift then stretches

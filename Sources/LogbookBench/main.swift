@@ -101,22 +101,20 @@ write("workload".padding(toLength: 52, withPad: " ", startingAt: 0) + "   logboo
 
 var store: Logbook?
 var raw: RawEngine?
-// The raw engine goes first, so that it, not Logbook, meets the cold disk and page cache.
-let rawInsert = median(runs: runs, setup: {
+let (logbookInsert, rawInsert) = try pairedMedians(runs: runs, logbookSetup: {
+    store = nil
+    remove("logbook.sqlite")
+    store = try Logbook(path: path("logbook.sqlite"), options: storeOptions)
+}, logbook: {
+    try store!.history.save(days)
+}, rawSetup: {
     raw = nil
     remove("raw.sqlite")
     raw = RawEngine(path: path("raw.sqlite"))
     raw!.createSchema()
-}) {
+}, raw: {
     raw!.insert(days)
-}
-let logbookInsert = try median(runs: runs, setup: {
-    store = nil
-    remove("logbook.sqlite")
-    store = try Logbook(path: path("logbook.sqlite"), options: storeOptions)
-}) {
-    try store!.history.save(days)
-}
+})
 report("insert \(dayCount * 5) exercises (repository, 1 txn)", logbook: logbookInsert, raw: rawInsert, target: "≤1.3x (GRDB 2.2x)")
 guard let store, let raw else { fatalError("setup failed") }
 if onlyInsert { finish() }
@@ -134,31 +132,31 @@ func windows(_ count: Int, length: Int, seed: UInt64) -> [(CalendarDay, Calendar
 }
 let rangeWindows = windows(fetchCount, length: 30, seed: 7)
 var logbookRanges: [[ExerciseDay]] = []
-let logbookRange = try median(runs: runs, setup: { logbookRanges = [] }) {
+var rawRanges: [[ExerciseDay]] = []
+let (logbookRange, rawRange) = try pairedMedians(runs: runs, logbookSetup: { logbookRanges = [] }, logbook: {
     for (first, last) in rangeWindows {
         let found = try store.history.fetch(FetchDescriptor(
             predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
         if logbookRanges.count < 100 { logbookRanges.append(found) }
     }
-}
-var rawRanges: [[ExerciseDay]] = []
-let rawRange = median(runs: runs, setup: { rawRanges = [] }) {
+}, rawSetup: { rawRanges = [] }, raw: {
     for (first, last) in rangeWindows {
         let found = raw.days(from: first, to: last)
         if rawRanges.count < 100 { rawRanges.append(found) }
     }
-}
+})
 agree(logbookRanges == rawRanges && logbookRanges.allSatisfy { $0.count == 30 }, "range fetch")
 report("\(fetchCount) fetches of a 30-day window", logbook: logbookRange, raw: rawRange, target: "≤1.1x (GRDB 5.4x)")
 
 // MARK: Fetch everything
 
 var logbookAll: [ExerciseDay] = []
-let logbookFetchAll = try median(runs: runs) {
-    logbookAll = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day)]))
-}
 var rawAll: [ExerciseDay] = []
-let rawFetchAll = try median(runs: runs) { rawAll = raw.days(from: nil, to: nil) }
+let (logbookFetchAll, rawFetchAll) = try pairedMedians(runs: runs, logbookSetup: { logbookAll = [] }, logbook: {
+    logbookAll = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day)]))
+}, rawSetup: { rawAll = [] }, raw: {
+    rawAll = raw.days(from: nil, to: nil)
+})
 agree(logbookAll == rawAll && rawAll == days, "fetch all")
 report("fetch all \(dayCount) days as [ExerciseDay]", logbook: logbookFetchAll, raw: rawFetchAll, target: "≤1.1x (GRDB 9.2x)")
 logbookAll = []
@@ -169,19 +167,18 @@ if onlyFetches { finish() }
 
 let countWindows = windows(fetchCount, length: 365, seed: 9)
 var logbookCounts: [Int] = []
-let logbookCount = try median(runs: runs, setup: { logbookCounts = [] }) {
+var rawCounts: [Int] = []
+let (logbookCount, rawCount) = try pairedMedians(runs: runs, logbookSetup: { logbookCounts = [] }, logbook: {
     for (index, (first, last)) in countWindows.enumerated() {
         let name = SampleData.exerciseNames[index % SampleData.exerciseNames.count]
         logbookCounts.append(try store.history.fetchCount(FetchDescriptor(
             predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last && $0.exercises.contains(name) })))
     }
-}
-var rawCounts: [Int] = []
-let rawCount = median(runs: runs, setup: { rawCounts = [] }) {
+}, rawSetup: { rawCounts = [] }, raw: {
     for (index, (first, last)) in countWindows.enumerated() {
         rawCounts.append(raw.countDays(with: SampleData.exerciseNames[index % SampleData.exerciseNames.count], from: first, to: last))
     }
-}
+})
 agree(logbookCounts == rawCounts && rawCounts.contains { $0 > 0 }, "count")
 report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount, raw: rawCount, target: "≤1.1x (GRDB 1.2x)")
 
@@ -294,20 +291,19 @@ try store.underlyingDatabase.withConnection { try $0.execute("ANALYZE") }
 raw.analyze()
 let prefixes = ["0.", "1.1", "2.", "3.19", "1."]
 var logbookPages: [[ReleaseDraft]] = []
-let logbookDrafts = try median(runs: runs, setup: { logbookPages = [] }) {
+var rawPages: [[ReleaseDraft]] = []
+let (logbookDrafts, rawDrafts) = try pairedMedians(runs: runs, logbookSetup: { logbookPages = [] }, logbook: {
     for index in 0..<draftFetchCount {
         let prefix = prefixes[index % prefixes.count], minimum = index % 10
         logbookPages.append(try store.drafts.fetch(FetchDescriptor(
             predicate: #Predicate<ReleaseDraft> { $0.submittedAt == nil && $0.version.starts(with: prefix) && $0.checklist.count >= minimum },
             sortBy: [SortDescriptor(\.updatedAt, order: .reverse), SortDescriptor(\.version)], fetchLimit: 20)))
     }
-}
-var rawPages: [[ReleaseDraft]] = []
-let rawDrafts = median(runs: runs, setup: { rawPages = [] }) {
+}, rawSetup: { rawPages = [] }, raw: {
     for index in 0..<draftFetchCount {
         rawPages.append(raw.openDrafts(prefix: prefixes[index % prefixes.count], minimumItems: index % 10))
     }
-}
+})
 agree(logbookPages == rawPages && rawPages.contains { !$0.isEmpty }, "drafts fetch")
 report("\(draftFetchCount) draft pages with checklists (#Predicate, 2 sorts, 20)", logbook: logbookDrafts, raw: rawDrafts,
        target: "≤1.5x")

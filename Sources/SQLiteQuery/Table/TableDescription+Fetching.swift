@@ -11,15 +11,16 @@ extension TableDescription {
         try statement.bind(arguments)
         guard !children.isEmpty, !page.repeatsCheaply else {
             let readers = try children.map { try $0.makeReader(for: page, in: connection) }
-            return RecordCursor(statement: statement, keyColumn: columns.count, decode: decode, children: .streaming(readers))
+            return RecordCursor(statement: statement, keyColumn: columns.count, decode: decode,
+                                children: .streaming(fill: fillingCollections(from: readers)))
         }
         return RecordCursor(statement: statement, keyColumn: columns.count, decode: decode,
                             children: .batched(size: Self.batchSize) { [children] parents in
             let keyed = page.restricted(toRowKeys: parents.map(\.key))
-            let readers = try children.map { try $0.makeReader(for: keyed, in: connection) }
+            let fill = fillingCollections(from: try children.map { try $0.makeReader(for: keyed, in: connection) })
             return try parents.map { parent in
                 var record = parent.record
-                for reader in readers { try fillCollection(reader, &record, parentKey: parent.key) }
+                try fill(&record, parent.key)
                 return record
             }
         })
