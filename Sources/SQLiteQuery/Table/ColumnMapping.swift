@@ -22,10 +22,10 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
     /// Whether the property is optional, stored as NULL for nil.
     public let isOptional: Bool
     /// Binds the record's value (and its comparison key, if any) from parameter `index` on.
-    let bind: (Record, Statement, Int) throws -> Void
+    @usableFromInline let bind: (Record, Statement, Int) throws -> Void
 
     /// How many parameters ``bind`` fills: two when a comparison key travels with the value.
-    var parameterCount: Int { comparisonKeyColumn == nil ? 1 : 2 }
+    @usableFromInline var parameterCount: Int { comparisonKeyColumn == nil ? 1 : 2 }
 
     /// The column names this mapping writes, in binding order.
     var writtenColumns: [String] { [name] + (comparisonKeyColumn.map { [$0] } ?? []) }
