@@ -13,9 +13,8 @@ final class ByteExactKeysLintTests: XCTestCase {
     private static let reviewed: [(file: String, line: String, reason: String)] = [
         ("Import/PropertyListRecordSource.swift", "[String: Any]", "Foundation's plist dictionaries, read by ASCII member names"),
         ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
-        ("Store/ExerciseTallies.swift", "struct Key: Hashable", "keyed by NFC keys: distinct NFC strings are never canonically equal"),
+        ("Store/NewDayCounts.swift", "struct Key: Hashable", "a period and an integer index of a name key interned by its bytes (ExactText)"),
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
-        ("Store/ExerciseTallies.swift", "nameIndexes: [String: Int]", "NFC name keys, as Key above"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
         ("Store/Logbook+Async.swift", "parameters: [String: DatabaseValue]", "the same parameters, for the async form of query"),
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
