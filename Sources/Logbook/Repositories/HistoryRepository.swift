@@ -98,7 +98,7 @@ public struct HistoryRepository: Sendable {
         }
     }
 
-    /// The number of records above which ``save(_:)`` raises the page cache for the transaction.
+    /// The number of records above which `save(_:)` raises the page cache for the transaction.
     public static let bulkSaveThreshold = 1_000
 
     private func saveInOneTransaction(_ days: some Sequence<ExerciseDay>) throws {

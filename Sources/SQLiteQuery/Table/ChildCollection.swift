@@ -127,8 +127,9 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     /// One statement per row, not a multi-row `VALUES`: a statement that writes several rows of a
     /// table with constraints makes SQLite keep a statement journal (a temporary file, so that a
     /// failure undoes only that statement), one page write per page it changes. Tried on 25 November
-    /// 2026 with up to 8 rows a statement: 19% fewer instructions in these inserts, but 1.5 million writes to
-    /// `/var/tmp/etilqs_…` for 500,000 exercises and the insert ten times slower.
+    /// 2026 with up to 8 rows a statement: 19% fewer instructions in these inserts, but 1.5
+    /// million writes to `/var/tmp/etilqs_…` for 500,000 exercises, and a million exercises took
+    /// 2x to 3x the raw engine's time instead of 1.4x.
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteSQL, [.integer(parentKey)]) }
         try insertRows(record, parentKey, try connection.cachedStatement(insertSQL))
