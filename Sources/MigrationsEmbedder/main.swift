@@ -4,7 +4,7 @@ import SQLiteQuery
 
 // Usage: MigrationsEmbedder OUTPUT.swift FOLDER
 //
-// Writes a Swift file that declares `embeddedMigrationFiles`, the name and text of every
+// Writes a Swift file that declares `embeddedMigrationFiles`, the name, text and checksum of every
 // FOLDER/*.sql migration, so the schema's single source of truth (Migrations/*.sql) is compiled into the binary,
 // and `embeddedReferenceSchema`, what those migrations create, computed here once instead of in every process.
 
@@ -40,7 +40,8 @@ for url in files {
             FileHandle.standardError.write(Data("MigrationsEmbedder: \(path) is not valid UTF-8\n".utf8))
             exit(1)
         }
-        entries.append("    (\(literal(Data(url.lastPathComponent.utf8))), \(literal(sql))),  // \(url.lastPathComponent)")
+        entries.append("    (\(literal(Data(url.lastPathComponent.utf8))), \(literal(sql)), \"\(SHA256.hexDigest(of: sql))\"),"
+                       + "  // \(url.lastPathComponent)")
     } catch {
         FileHandle.standardError.write(Data("MigrationsEmbedder: cannot read \(path): \(error)\n".utf8))
         exit(1)
@@ -69,10 +70,11 @@ let source = """
     import Foundation
     import SQLiteQuery
 
-    /// The migration files compiled into this binary, in file-name order, byte for byte.
-    let embeddedMigrationFiles: [(fileName: String, sql: String)] = [
+    /// The migration files compiled into this binary, in file-name order, byte for byte, each with
+    /// the SHA-256 of its text (hexadecimal), computed when this file was generated.
+    let embeddedMigrationFiles: [(fileName: String, sql: String, checksum: String)] = [
     \(entries.joined(separator: "\n"))
-    ].map { (fileName: decodedText($0.0), sql: decodedText($0.1)) }
+    ].map { (fileName: decodedText($0.0), sql: decodedText($0.1), checksum: $0.2) }
 
     /// What the migrations above create (`sqlite_master`'s rows by name), computed when this file
     /// was generated, with the SQLite version given.

@@ -1,10 +1,11 @@
 import Foundation
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// The build tool that compiles `Migrations/*.sql` into the binary keeps any file's text exactly:
 /// Swift's raw string literals would not (`\#` sequences are escapes there, and multi-line
-/// literals turn CR LF into LF), so it embeds base64 (issue 15, item 12).
+/// literals turn CR LF into LF), so it embeds base64 (issue 15, item 12), with each file's checksum.
 final class MigrationsEmbedderTests: XCTestCase {
     func testHostileFileContentsEmbedUnchanged() throws {
         let tool = CLIHarness.executable.deletingLastPathComponent().appendingPathComponent("MigrationsEmbedder-tool")
@@ -30,15 +31,17 @@ final class MigrationsEmbedderTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
 
         let source = try String(contentsOf: output, encoding: .utf8)
-        let pattern = try NSRegularExpression(pattern: #"\("([A-Za-z0-9+/=]*)", "([A-Za-z0-9+/=]*)"\)"#)
-        var embedded: [String: Data] = [:]
+        let pattern = try NSRegularExpression(pattern: #"\("([A-Za-z0-9+/=]*)", "([A-Za-z0-9+/=]*)", "([0-9a-f]{64})"\)"#)
+        var embedded: [String: (text: Data, checksum: String)] = [:]
         for match in pattern.matches(in: source, range: NSRange(source.startIndex..., in: source)) {
-            let field = { (index: Int) in Data(base64Encoded: String(source[Range(match.range(at: index), in: source)!])) ?? Data() }
-            embedded[String(decoding: field(1), as: UTF8.self)] = field(2)
+            let field = { (index: Int) in String(source[Range(match.range(at: index), in: source)!]) }
+            let name = String(decoding: Data(base64Encoded: field(1)) ?? Data(), as: UTF8.self)
+            embedded[name] = (Data(base64Encoded: field(2)) ?? Data(), field(3))
         }
         XCTAssertEqual(embedded.count, hostile.count)
         for (name, text) in hostile {
-            XCTAssertEqual(embedded[name], Data(text.utf8), name)
+            XCTAssertEqual(embedded[name]?.text, Data(text.utf8), name)
+            XCTAssertEqual(embedded[name]?.checksum, SHA256.hexDigest(of: Data(text.utf8)), name)
         }
     }
 }

@@ -25,4 +25,15 @@ final class SchemaTests: XCTestCase {
         }
         XCTAssertEqual(try Schema.migrator().latestVersion, names.count)
     }
+
+    /// The checksums computed at build time are the SHA-256 of each embedded file, as a migration
+    /// made from the folder's file computes it: a file edited after it was applied is still refused.
+    func testEmbeddedChecksumsAreThoseOfTheFiles() throws {
+        let migrations = try Schema.migrator().migrations
+        XCTAssertEqual(migrations.count, embeddedMigrationFiles.count)
+        for (migration, file) in zip(migrations, embeddedMigrationFiles) {
+            XCTAssertEqual(migration.checksum, try Migration(fileName: file.fileName, sql: file.sql).checksum, file.fileName)
+            XCTAssertEqual(migration.checksum.count, 64)
+        }
+    }
 }

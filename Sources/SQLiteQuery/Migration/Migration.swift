@@ -22,13 +22,28 @@ public struct Migration: Sendable, Equatable {
 
     /// Makes a migration from a file name of the form `NNNN_name.sql` and its contents.
     public init(fileName: String, sql: String) throws {
+        let (version, name) = try Self.versionAndName(of: fileName)
+        self.init(version: version, name: name, sql: sql)
+    }
+
+    /// The same, with the checksum of `sql` computed already: by `MigrationsEmbedder` when it
+    /// compiles the migration files into a binary, so that no process hashes them as it starts
+    /// (a tenth of `logbook --version`). `SchemaTests` checks every embedded checksum.
+    package init(fileName: String, sql: String, checksum: String) throws {
+        (version, name) = try Self.versionAndName(of: fileName)
+        self.sql = sql
+        self.checksum = checksum
+    }
+
+    /// The number and name in a file name of the form `NNNN_name.sql`.
+    private static func versionAndName(of fileName: String) throws -> (version: Int, name: String) {
         let stem = fileName.hasSuffix(".sql") ? String(fileName.dropLast(4)) : fileName
         let parts = stem.split(separator: "_", maxSplits: 1)
         guard fileName.hasSuffix(".sql"), parts.count == 2, let version = Int(parts[0]), version > 0,
               parts[0].allSatisfy({ $0.isASCII && $0.isNumber }) else {
             throw MigrationError.invalidFileName(fileName)
         }
-        self.init(version: version, name: String(parts[1]), sql: sql)
+        return (version, String(parts[1]))
     }
 
     /// The line that asks for foreign keys off while the migration runs.
