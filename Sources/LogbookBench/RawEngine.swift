@@ -85,8 +85,9 @@ final class RawEngine {
     /// Inserts `days` in one transaction, with the page cache Logbook gives a bulk write
     /// (`Connection.Options.bulkWriteCacheSizeKiB`), as `HistoryRepository.save` and imports do.
     func insert(_ days: [ExerciseDay]) {
-        exec("PRAGMA cache_size = -\(Connection.Options().bulkWriteCacheSizeKiB)")
-        defer { exec("PRAGMA cache_size = -2048") }
+        let options = Connection.Options()
+        exec("PRAGMA cache_size = -\(options.bulkWriteCacheSizeKiB)")
+        defer { exec("PRAGMA cache_size = -\(options.cacheSizeKiB)") }
         exec("BEGIN IMMEDIATE")
         let insertDay = statement("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)")
         let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")

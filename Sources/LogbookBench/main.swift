@@ -47,6 +47,14 @@ func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 func remove(_ name: String) {
     for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
 }
+/// A raw engine on a new file `name` with Logbook's schema (an earlier file of that name removed;
+/// close its engine first).
+func freshRawEngine(_ name: String) -> RawEngine {
+    remove(name)
+    let engine = RawEngine(path: path(name))
+    engine.createSchema()
+    return engine
+}
 
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("logbook").path
 if arguments.contains("--scale") {
@@ -109,9 +117,7 @@ let (logbookInsert, rawInsert) = try pairedMedians(runs: runs, logbookSetup: {
     try store!.history.save(days)
 }, rawSetup: {
     raw = nil
-    remove("raw.sqlite")
-    raw = RawEngine(path: path("raw.sqlite"))
-    raw!.createSchema()
+    raw = freshRawEngine("raw.sqlite")
 }, raw: {
     raw!.insert(days)
 })
@@ -370,9 +376,7 @@ if FileManager.default.isExecutableFile(atPath: executable) {
             peak = result.peakKiB
         }, rawSetup: {
             rawCopy = nil
-            remove("raw-import.sqlite")
-            rawCopy = RawEngine(path: path("raw-import.sqlite"))
-            rawCopy!.createSchema()
+            rawCopy = freshRawEngine("raw-import.sqlite")
         }, raw: {
             rawCopy!.insert(days)
         })

@@ -96,9 +96,8 @@ struct ExerciseTallies {
                 }
             } else if let stored {
                 try PeriodTotals.refresh(period, adding: added, to: stored, in: connection)
-            } else if let summary = summaries[period], let top = summary.top {
-                newTotals.append(PeriodTotals.Row(period: period, activeDays: added, exercises: summary.exercises,
-                                                  distinctExercises: summary.distinctExercises, topExercise: spellings[top.spelling]))
+            } else if let totals = summaries[period]?.totals(of: period, activeDays: added, spellings: spellings) {
+                newTotals.append(totals)
             }
         }
         try PeriodTotals.insert(newTotals.sorted { $0.period < $1.period }, in: connection)

@@ -141,6 +141,12 @@ struct NewDayCounts {
         spelling == other || !spellings[spelling].precedesInUTF8(spellings[other]) ? other : spelling
     }
 
+    /// The counts of one name key in one period, `tally` and `other`, as one.
+    private func merged(_ tally: Tally, _ other: Tally) -> Tally {
+        Tally(spelling: smaller(tally.spelling, other.spelling), exercises: tally.exercises + other.exercises,
+              days: tally.days + other.days, firstDay: min(tally.firstDay, other.firstDay), lastDay: max(tally.lastDay, other.lastDay))
+    }
+
     /// Counts the day's names (``dayNames``) in the open period of `kind`, after closing it if the day is in another.
     private mutating func count(on day: CalendarDay, in kind: Int) {
         let start = open[kind].kind.start(of: day)
@@ -153,11 +159,11 @@ struct NewDayCounts {
             open[kind].tallies.append(contentsOf: repeatElement(nil, count: keys.count - open[kind].tallies.count))
         }
         for name in dayNames {
+            let today = Tally(spelling: name.spelling, exercises: name.count, days: 1, firstDay: day, lastDay: day)
             if let tally = open[kind].tallies[name.key] {
-                open[kind].tallies[name.key] = Tally(spelling: smaller(name.spelling, tally.spelling), exercises: tally.exercises + name.count,
-                                                     days: tally.days + 1, firstDay: min(tally.firstDay, day), lastDay: max(tally.lastDay, day))
+                open[kind].tallies[name.key] = merged(tally, today)
             } else {
-                open[kind].tallies[name.key] = Tally(spelling: name.spelling, exercises: name.count, days: 1, firstDay: day, lastDay: day)
+                open[kind].tallies[name.key] = today
                 open[kind].touched.append(name.key)
             }
         }
@@ -179,10 +185,7 @@ struct NewDayCounts {
             guard period.period != .week else { continue }
             let key = Key(period: period, name: name)
             if let position = tallies.index(forKey: key) {
-                let earlier = tallies.values[position]
-                tallies.values[position] = Tally(spelling: smaller(tally.spelling, earlier.spelling),
-                                                 exercises: earlier.exercises + tally.exercises, days: earlier.days + tally.days,
-                                                 firstDay: min(earlier.firstDay, tally.firstDay), lastDay: max(earlier.lastDay, tally.lastDay))
+                tallies.values[position] = merged(tallies.values[position], tally)
             } else {
                 tallies[key] = tally
             }
@@ -198,9 +201,7 @@ struct NewDayCounts {
         for name in open[kind].touched {
             if let tally = open[kind].tallies[name] { summary.add(tally, key: name, keys: keys) }
         }
-        guard let top = summary.top else { return nil }
-        return PeriodTotals.Row(period: period, activeDays: open[kind].days, exercises: summary.exercises,
-                                distinctExercises: summary.distinctExercises, topExercise: spellings[top.spelling])
+        return summary.totals(of: period, activeDays: open[kind].days, spellings: spellings)
     }
 
     /// The names counted for one period, summed as a row of `exercise_period_totals` needs them.
@@ -217,6 +218,14 @@ struct NewDayCounts {
             distinctExercises += 1
             if let top, !ExerciseTallies.isDoneMore(tally.exercises, key: keys[key], than: top.count, key: keys[top.key]) { return }
             top = (tally.exercises, key, tally.spelling)
+        }
+
+        /// The row of `exercise_period_totals` of `period`, its names summed here, done on
+        /// `activeDays` days; nil when no name was added.
+        func totals(of period: PeriodStart, activeDays: Int, spellings: [String]) -> PeriodTotals.Row? {
+            guard let top else { return nil }
+            return PeriodTotals.Row(period: period, activeDays: activeDays, exercises: exercises,
+                                    distinctExercises: distinctExercises, topExercise: spellings[top.spelling])
         }
     }
 }

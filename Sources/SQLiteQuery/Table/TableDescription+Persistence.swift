@@ -14,7 +14,13 @@ extension TableDescription {
     /// unique values; returns the new row key, or nil (nothing written) when one does. One statement
     /// where a look-up per unique value and an insert would take several.
     public func insertUnlessConflicting(_ record: Record, in connection: Connection) throws -> Int64? {
-        let statement = try connection.cachedStatement(sql.insertUnlessAnyConflict)
+        try insertUnlessSkipped(record, with: sql.insertUnlessAnyConflict, in: connection)
+    }
+
+    /// Runs `insert`, an insert that may skip the row (`ON CONFLICT … DO NOTHING`), with `record`'s
+    /// columns; when it wrote the row, saves the child collections and returns the new row key.
+    private func insertUnlessSkipped(_ record: Record, with insert: String, in connection: Connection) throws -> Int64? {
+        let statement = try connection.cachedStatement(insert)
         try bindColumns(of: record, to: statement)
         try statement.execute()
         guard connection.changes > 0 else { return nil }
@@ -32,14 +38,7 @@ extension TableDescription {
         // triggers, and with them a statement journal written on every execution, even when no
         // trigger fires (on the history table, a quarter more time for a bulk insert). The update
         // runs only when the row exists.
-        let insert = try connection.cachedStatement(sql.insertUnlessPresent)
-        try bindColumns(of: record, to: insert)
-        try insert.execute()
-        if connection.changes > 0 {
-            let key = connection.lastInsertRowID
-            try saveChildren(of: record, parentKey: key, replacing: false, in: connection)
-            return key
-        }
+        if let key = try insertUnlessSkipped(record, with: sql.insertUnlessPresent, in: connection) { return key }
         let update = try connection.cachedStatement(sql.upsert)
         try bindColumns(of: record, to: update)
         try update.execute()
