@@ -23,7 +23,8 @@ let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.
 /// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
 let dayCount = arguments.firstIndex(of: "--days").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 2_000 : 200_000)
 let draftCount = quick ? 500 : 10_000
-let fetchCount = quick ? 200 : 10_000
+/// `--fetches N` sets how many range fetches and counts run (for profiling them under `valgrind`).
+let fetchCount = arguments.firstIndex(of: "--fetches").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 200 : 10_000)
 let draftFetchCount = quick ? 50 : 1_000
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-\(UUID().uuidString)")

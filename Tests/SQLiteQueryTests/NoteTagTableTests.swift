@@ -153,3 +153,51 @@ extension NoteTagTableTests {
         XCTAssertEqual(try database.read { try Self.notes.fetchOne(identity: note.id, in: $0) }?.tags, note.tags)
     }
 }
+
+extension NoteTagTableTests {
+    /// A fetch's statements are cached together under its page's SQL: running it again with other
+    /// values reads the new values' records; the same fetch inside a walk of itself (its cached
+    /// statements being stepped) reads through statements of its own; and a description of the
+    /// same table without the collection does not get the statements that read it.
+    func testCachedFetchStatementsFollowValuesNestingAndTheDescription() throws {
+        let tags = (0..<4).map { Tag(id: UUID(), name: "t\($0)") }
+        let notes = (0..<12).map { index in
+            Note(id: UUID(), title: "n\(index)", createdAt: Date(timeIntervalSinceReferenceDate: Double(index)),
+                 tags: Array(tags.prefix(index % 5)))
+        }
+        try database.write { connection in for note in notes { try Self.notes.insert(note, in: connection) } }
+        func after(_ cutoff: Double) -> FetchDescriptor<Note> {
+            let instant = Date(timeIntervalSinceReferenceDate: cutoff)
+            return FetchDescriptor(predicate: #Predicate<Note> { $0.createdAt > instant }, sortBy: [SortDescriptor(\.createdAt)])
+        }
+        try database.read { connection in
+            for cutoff in [-1.0, 5.5, 3.5, 20, 0.5] {
+                XCTAssertEqual(try Self.notes.fetch(after(cutoff), in: connection),
+                               notes.filter { $0.createdAt.timeIntervalSinceReferenceDate > cutoff }, "after \(cutoff)")
+            }
+            let statementsBefore = connection.cachedStatementCount
+            _ = try Self.notes.fetch(after(2), in: connection)
+            XCTAssertEqual(connection.cachedStatementCount, statementsBefore, "the same fetch with another value prepares nothing")
+
+            let outer = try Self.notes.cursor(Self.notes.page(try Self.notes.querySchema.query(for: after(1)),
+                                                              schema: Self.notes.querySchema, in: connection), in: connection)
+            var walked: [Note] = []
+            while let note = try outer.next() {
+                walked.append(note)
+                let inner = try Self.notes.fetch(after(note.createdAt.timeIntervalSinceReferenceDate + 5), in: connection)
+                XCTAssertEqual(inner, notes.filter { $0.createdAt > note.createdAt.addingTimeInterval(5) })
+            }
+            XCTAssertEqual(walked, Array(notes.dropFirst(2)), "the walk is not disturbed by the fetches inside it")
+
+            let untagged = TableDescription<Note>(
+                "notes", identity: .column("id", \.id),
+                columns: [.column("title", \.title, comparisonKey: "title_key"), .column("created_at", \.createdAt)],
+                decode: { Note(id: try $0.column(0), title: try $0.column(1), createdAt: try $0.column(2), tags: []) })
+            // A shape neither description ran yet, first without the collection, then with it.
+            let newestFirst = FetchDescriptor<Note>(predicate: #Predicate { $0.title != "" }, sortBy: [SortDescriptor(\.createdAt, order: .reverse)])
+            XCTAssertEqual(try untagged.fetch(newestFirst, in: connection),
+                           notes.reversed().map { Note(id: $0.id, title: $0.title, createdAt: $0.createdAt, tags: []) })
+            XCTAssertEqual(try Self.notes.fetch(newestFirst, in: connection), notes.reversed())
+        }
+    }
+}

@@ -160,6 +160,28 @@ public final class Connection {
         return statement
     }
 
+    /// Returns the statements prepared for the SQL texts `sql` makes, reset and ready to bind,
+    /// cached under `key` for the life of the connection: the first call runs `sql`, later ones
+    /// with the same key (compared byte for byte) return the same statements without running it,
+    /// so `key` must determine every text `sql` returns. For a fetch whose statements are built
+    /// from several pieces of SQL (its parent and child statements), building them again on every
+    /// call costs more than finding them. When one of the statements is being stepped, the call
+    /// returns new ones, as ``cachedStatement(_:)`` does.
+    public func cachedStatements(key: [String], sql: () throws -> [String]) throws -> [Statement] {
+        let exactKey = key.map(ExactText.init)
+        if let group = statementCache.group(for: exactKey) {
+            guard group.statements.allSatisfy({ sqlite3_stmt_busy($0.handle) == 0 }) else {
+                return try group.sql.map { try Statement(database: handle, sql: $0) }
+            }
+            for statement in group.statements { statement.reset() }
+            return group.statements
+        }
+        let texts = try sql()
+        let statements = try texts.map { try cachedStatement($0) }
+        statementCache.insert(StatementGroup(sql: texts, statements: statements), for: exactKey)
+        return statements
+    }
+
     /// The number of statements in the cache.
     public var cachedStatementCount: Int { statementCache.count }
 

@@ -8,11 +8,18 @@
 /// statement is used: a short string is read through a temporary copy whose address other text
 /// shares (a long one stays where it is, held by the cache while remembered). Strings built anew
 /// for each call miss that first look-up and are found by their text; the addresses kept are bounded.
+///
+/// Statements prepared together for one purpose, such as a fetch's parent statement and the
+/// statements of its child collections, are also kept as a group under a key their SQL is a
+/// function of (``group(for:)``), so that the SQL need not be built again to find them.
 struct StatementCache {
     private var byText: [ExactText: Statement] = [:]
     private var byAddress: [UnsafeRawPointer: (sql: ExactText, statement: Statement)] = [:]
+    private var groups: [[ExactText]: StatementGroup] = [:]
     /// Addresses kept at most; past that they are forgotten and learnt again.
     private static let addressLimit = 256
+    /// Groups kept at most; past that they are forgotten and built again.
+    private static let groupLimit = 128
 
     /// The statements cached.
     var count: Int { byText.count }
@@ -32,14 +39,30 @@ struct StatementCache {
         byText[ExactText(sql)] = statement
     }
 
+    /// The group of statements cached under `key`, or nil.
+    func group(for key: [ExactText]) -> StatementGroup? { groups[key] }
+
+    /// Caches `group` under `key`.
+    mutating func insert(_ group: StatementGroup, for key: [ExactText]) {
+        if groups.count >= Self.groupLimit { groups.removeAll(keepingCapacity: true) }
+        groups[key] = group
+    }
+
     /// Forgets every statement.
     mutating func removeAll() {
         byText.removeAll()
         byAddress.removeAll()
+        groups.removeAll()
     }
 
     private mutating func remember(_ statement: Statement, for sql: ExactText, at address: UnsafeRawPointer) {
         if byAddress.count >= Self.addressLimit { byAddress.removeAll(keepingCapacity: true) }
         byAddress[address] = (sql, statement)
     }
+}
+
+/// Statements prepared together, with their SQL (to prepare them again when one is in use).
+struct StatementGroup {
+    let sql: [String]
+    let statements: [Statement]
 }

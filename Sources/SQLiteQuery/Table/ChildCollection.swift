@@ -26,8 +26,15 @@ public protocol ChildCollection<Record>: Sendable {
     /// deletes the parent's stored elements first (a new parent has none to delete).
     func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws
 
-    /// A reader of this collection's rows for the parents of `page`, in the page's order.
-    func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record>
+    /// The statement that reads this collection's rows for the parents of `page`, in the page's
+    /// order and then by position, as `(parent row key, element columns…)`; it takes the page's
+    /// arguments. A function of the page's SQL and the collection alone, so a fetch may cache it
+    /// with the page's (``TableDescription/cursor(_:in:)``).
+    func readerSQL(for page: FetchPage) -> String
+
+    /// A reader of this collection's rows from `statement`, prepared from ``readerSQL(for:)``,
+    /// bound and not yet stepped.
+    func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record>
 }
 
 /// Elements stored as the child rows themselves: a draft's checklist items, a day's exercises.
@@ -160,15 +167,16 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         }
     }
 
-    /// A reader of the elements of every parent in `page`, from one query in the page's order and
-    /// then by position.
-    public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
-        let (sql, arguments) = page.childStatement(
-            columns: selectColumns, joins: "JOIN \(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
-            childOrder: "child.\(positionColumn)")
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(arguments)
-        return LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
+    /// The elements of every parent in `page`, in the page's order and then by position.
+    public func readerSQL(for page: FetchPage) -> String {
+        page.childStatement(columns: selectColumns,
+                            joins: "JOIN \(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
+                            childOrder: "child.\(positionColumn)")
+    }
+
+    /// A reader of the elements, one parent's at a time.
+    public func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record> {
+        LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
     }
 }
 
@@ -229,19 +237,20 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         }
     }
 
-    /// A reader of the linked elements of every parent in `page`, in the page's order and then by
-    /// link position. The elements' own child collections are not read: they are as the element
-    /// table's `decode` makes them.
-    public func makeReader(for page: FetchPage, in connection: Connection) throws -> any ChildRowReader<Record> {
+    /// The linked elements of every parent in `page`, in the page's order and then by link position.
+    public func readerSQL(for page: FetchPage) -> String {
         let element = elementTable.name
-        let (sql, arguments) = page.childStatement(
+        return page.childStatement(
             columns: elementTable.columns.map { "\(element).\($0.name)" }.joined(separator: ", "),
             joins: "JOIN \(table) AS link ON link.\(parentColumn) = \(page.table).\(page.rowKey) "
                 + "JOIN \(element) ON \(element).\(elementTable.rowKey) = link.\(elementColumn)",
             childOrder: "link.\(positionColumn)")
-        let statement = try connection.cachedStatement(sql)
-        try statement.bind(arguments)
-        return LockstepChildReader(rows: try ChildRows(statement: statement), fill: ChildRows.filler(collection, elementTable.decode))
+    }
+
+    /// A reader of the linked elements, one parent's at a time. The elements' own child
+    /// collections are not read: they are as the element table's `decode` makes them.
+    public func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record> {
+        LockstepChildReader(rows: try ChildRows(statement: statement), fill: ChildRows.filler(collection, elementTable.decode))
     }
 }
 

@@ -23,7 +23,24 @@ public struct FetchPage: Sendable {
     /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
     /// tools and tests can see (and `EXPLAIN`) the SQL a fetch runs.
     public func parentStatement(columns: String) -> (sql: String, arguments: [DatabaseValue]) {
-        ("SELECT \(columns) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)", whereArguments + orderArguments)
+        ("SELECT \(columns) FROM \(table)\(whereSQL) ORDER BY \(orderSQL)\(limitSQL)", arguments)
+    }
+
+    /// What the parent and child statements bind: the condition's arguments, then the order's.
+    var arguments: [DatabaseValue] { whereArguments + orderArguments }
+
+    /// A page of `table` with neither condition nor order: what a description's child statements
+    /// are built on to describe them, once, in the keys of its fetches' cached statements.
+    static func template(table: String, rowKey: String) -> FetchPage {
+        FetchPage(table: table, rowKey: rowKey, whereSQL: "", whereArguments: [], orderSQL: "", orderArguments: [],
+                  limitSQL: "", repeatsCheaply: true)
+    }
+
+    /// The key under which the statements of a fetch of this page are cached: `signature` (what
+    /// they select besides the page: columns, child collections) and the page's SQL, which with
+    /// it determine every statement's text.
+    func statementKey(signature: String) -> [String] {
+        [signature, table, rowKey, whereSQL, orderSQL, limitSQL]
     }
 
     /// The same parents in the same order, named by their row keys: what the child statements of a
@@ -39,9 +56,8 @@ public struct FetchPage: Sendable {
     /// Child rows joined to their parents in parent order, then `childOrder`:
     /// `SELECT table.rowKey, <columns> FROM table <joins> WHERE … ORDER BY …, childOrder`. Built on
     /// a page that ``repeatsCheaply``, which has no LIMIT.
-    func childStatement(columns: String, joins: String, childOrder: String) -> (sql: String, arguments: [DatabaseValue]) {
-        ("SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)" + whereSQL + " ORDER BY \(orderSQL), \(childOrder)",
-         whereArguments + orderArguments)
+    func childStatement(columns: String, joins: String, childOrder: String) -> String {
+        "SELECT \(table).\(rowKey), \(columns) FROM \(table) \(joins)" + whereSQL + " ORDER BY \(orderSQL), \(childOrder)"
     }
 }
 

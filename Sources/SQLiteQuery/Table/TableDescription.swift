@@ -42,7 +42,7 @@ public struct TableDescription<Record>: @unchecked Sendable {
         self.columns = [identity] + columns
         self.children = children
         self.decode = decode
-        sql = SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: [identity] + columns)
+        sql = SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: [identity] + columns, children: children)
         querySchema = QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
                                   fields: ([identity] + columns).map(\.queryField) + children.compactMap(\.queryField) + derived)
     }
@@ -59,8 +59,13 @@ public struct TableDescription<Record>: @unchecked Sendable {
         let rowKeyForIdentity: String
         /// `<table>.<column>, …, <table>.<rowKey>`: what fetches select.
         let selectColumns: String
+        /// What a fetch whose child collections stream beside its parents selects besides its
+        /// page: ``selectColumns`` and each collection's reader statement on an empty page (part of
+        /// the key of the fetch's cached statements).
+        let lockstepSignature: String
 
-        init(table: String, rowKey: String, identity: String, columns: [ColumnMapping<Record>]) {
+        init(table: String, rowKey: String, identity: String, columns: [ColumnMapping<Record>],
+             children: [any ChildCollection<Record>]) {
             let written = columns.flatMap(\.writtenColumns)
             let placeholders = Array(repeating: "?", count: written.count).joined(separator: ", ")
             insert = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES (\(placeholders))"
@@ -76,6 +81,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
             delete = "DELETE FROM \(table) WHERE \(identity) = ?"
             rowKeyForIdentity = "SELECT \(rowKey) FROM \(table) WHERE \(identity) = ?"
             selectColumns = (columns.map { "\(table).\($0.name)" } + ["\(table).\(rowKey)"]).joined(separator: ", ")
+            let template = FetchPage.template(table: table, rowKey: rowKey)
+            lockstepSignature = ([selectColumns] + children.map { $0.readerSQL(for: template) }).joined(separator: "\n")
         }
     }
 }
