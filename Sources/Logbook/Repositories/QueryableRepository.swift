@@ -78,6 +78,7 @@ extension QueryableRepository {
     /// memory stays flat however many records there are. Inside an `async` call (an export, the
     /// `async` form of this method), cancelling the task stops the walk between two records.
     public func forEach(_ query: RecordQuery, _ body: (Record) throws -> Void) throws {
+        let storage = self.storage
         let (table, schema) = (storage.table, storage.schema)
         try storage.database.read { connection in
             let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)

@@ -38,11 +38,13 @@ struct QueryOperations {
     /// their indexes serve ranges.
     func order(_ op: ComparisonOperator, _ lhs: Operand, _ rhs: Operand, symbol: String) throws -> Operand {
         try checkComparable(lhs, rhs, operator: symbol)
-        if lhs.kind == .bool || rhs.kind == .bool {
+        let (left, right) = (lhs.kind, rhs.kind)
+        if left == .bool || right == .bool {
             throw QueryError.typeMismatch("'\(symbol)' does not apply to true/false values", position: nil)
         }
-        let kinds = [lhs.kind, rhs.kind].compactMap { $0 }
-        guard kinds.contains(.text), kinds.allSatisfy({ $0 == .text }) else {
+        // Text on one side at least, and no other kind on either (a value of no known kind, nil,
+        // takes the other side's). Without arrays: every fetch translates its comparisons.
+        guard left == .text || right == .text, left ?? .text == .text, right ?? .text == .text else {
             return .boolean(.comparison(op, lhs.comparable, rhs.comparable)).failing(with: lhs, rhs)
         }
         func less(_ lhs: Operand, _ rhs: Operand) -> QueryExpression { .function("swift_less", [lhs.expression, rhs.expression]) }
@@ -56,13 +58,16 @@ struct QueryOperations {
     }
 
     private func checkComparable(_ lhs: Operand, _ rhs: Operand, operator symbol: String) throws {
-        for side in [lhs, rhs] {
-            switch side.shape {
-            case .scalar: continue
-            case .collection: throw QueryError.typeMismatch("'\(symbol)' cannot compare a collection; use contains, .count or isEmpty", position: nil)
-            case .list: throw QueryError.typeMismatch("'\(symbol)' cannot compare a list; use 'in'", position: nil)
-            case .record, .element: throw QueryError.unsupported("comparing a whole record with '\(symbol)'")
-            }
+        try checkComparable(lhs, operator: symbol)
+        try checkComparable(rhs, operator: symbol)
+    }
+
+    private func checkComparable(_ side: Operand, operator symbol: String) throws {
+        switch side.shape {
+        case .scalar: return
+        case .collection: throw QueryError.typeMismatch("'\(symbol)' cannot compare a collection; use contains, .count or isEmpty", position: nil)
+        case .list: throw QueryError.typeMismatch("'\(symbol)' cannot compare a list; use 'in'", position: nil)
+        case .record, .element: throw QueryError.unsupported("comparing a whole record with '\(symbol)'")
         }
     }
 

@@ -28,12 +28,16 @@ public struct SQLRenderer {
     public mutating func append(_ expression: QueryExpression) {
         switch expression {
         case .column(let qualifier, let name):
-            sql += "\(qualifier).\(name)"
+            // Appended piece by piece: an interpolation builds (and allocates) a string first,
+            // and every fetch renders its condition.
+            sql += qualifier
+            sql += "."
+            sql += name
         case .value(let value):
             sql += "?"
             arguments.append(value)
         case .comparison(let op, let lhs, let rhs):
-            group { $0.append(lhs); $0.sql += " \(op.rawValue) "; $0.append(rhs) }
+            group { $0.append(lhs); $0.sql += " "; $0.sql += op.rawValue; $0.sql += " "; $0.append(rhs) }
         case .and, .or:
             // A chain of the same operator is one group, `(a AND b AND c)`, not nested parentheses,
             // which SQLite's parser refuses past a depth of about a hundred.
