@@ -17,7 +17,7 @@ let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// Stops after the insert workload: for profiling it (`perf record … logbook-bench --only-insert`).
 let onlyInsert = arguments.contains("--only-insert")
-/// Stops after the range fetches and the fetch of everything, for profiling them.
+/// Stops after the range fetches, the fetch of everything and the counts, for profiling them.
 let onlyFetches = arguments.contains("--only-fetches")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
 /// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
@@ -168,7 +168,6 @@ agree(logbookAll == rawAll && rawAll == days, "fetch all")
 report("fetch all \(dayCount) days as [ExerciseDay]", logbook: logbookFetchAll, raw: rawFetchAll, target: "≤1.1x (GRDB 9.2x)")
 logbookAll = []
 rawAll = []
-if onlyFetches { finish() }
 
 // MARK: Counts of one exercise in a 365-day window
 
@@ -188,6 +187,7 @@ let (logbookCount, rawCount) = try pairedMedians(runs: runs, logbookSetup: { log
 })
 agree(logbookCounts == rawCounts && rawCounts.contains { $0 > 0 }, "count")
 report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount, raw: rawCount, target: "≤1.1x (GRDB 1.2x)")
+if onlyFetches { finish() }
 
 // MARK: The async forms, against the synchronous ones
 
