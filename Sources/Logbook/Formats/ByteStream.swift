@@ -87,6 +87,34 @@ public final class ByteStream {
         column += end - start
     }
 
+    /// The rest of a JSON string and its closing quote, consumed, when the rest is plain ASCII (no
+    /// quote before the closing one, no backslash, no control character, no byte above 0x7F), at
+    /// most `maximumLength` bytes, and already read; otherwise nil, and nothing is consumed. Such
+    /// bytes are their own text, with nothing to unescape or validate: most strings of an import
+    /// (ids, days, dates, names) are read here, without the array of bytes the general path fills.
+    public func takePlainASCIIString(maximumLength: Int) -> String? {
+        let start = index
+        var end = start
+        var unionOfBytes: UInt8 = 0
+        let text: String? = buffer.withUnsafeBufferPointer { buffered in
+            while end < buffered.count {
+                let byte = buffered[end]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                unionOfBytes |= byte
+                end += 1
+            }
+            guard end < buffered.count, buffered[end] == UInt8(ascii: "\""), unionOfBytes < 0x80,
+                  end - start <= maximumLength else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffered[start..<end]), as: UTF8.self)
+        }
+        guard let text else { return nil }
+        // The run and the quote, on one line.
+        index = end + 1
+        offset += end + 1 - start
+        column += end + 1 - start
+        return text
+    }
+
     /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
     private func refill(keeping: Bool = false) throws {
         guard !isExhausted, let handle else { return }

@@ -157,6 +157,7 @@ public struct JSONParser {
 
     private func string() throws -> String {
         _ = try stream.next()
+        if let text = stream.takePlainASCIIString(maximumLength: RecordLimits.textBytes) { return text }
         var bytes: [UInt8] = []
         while true {
             stream.appendPlainStringBytes(to: &bytes)

@@ -33,7 +33,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     /// The member named `key` (byte for byte) of an object.
     public subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.first { $0.key.utf8.elementsEqual(key.utf8) }?.value
+        return members.first { $0.key.hasSameUTF8(as: key) }?.value
     }
 
     /// What the value is, for error messages: "a string", "true", "an object".

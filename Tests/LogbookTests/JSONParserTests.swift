@@ -1,0 +1,78 @@
+import Foundation
+@testable import Logbook
+import LogbookTestSupport
+import XCTest
+
+/// The JSON parser reads strings of plain ASCII without unescaping or validating them (the
+/// import's common case) and every other string byte by byte: both give back exactly the text that
+/// was written, wherever the file's 64 KiB reads cut it, and errors after either name the same place.
+final class JSONParserTests: XCTestCase {
+    /// A JSON string literal for `text`: quotes, backslashes and controls escaped; other scalars
+    /// raw or, now and then, as `\u` escapes (with surrogate pairs past the BMP).
+    private static func literal(_ text: String, using random: inout SplitMix64) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04X", scalar.value)
+            case _ where scalar.value >= 0x80 && random.chance(0.1):
+                out += String(scalar).utf16.map { String(format: "\\u%04x", $0) }.joined()
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    func testStringsComeBackExactlyAcrossTheFilesReads() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_JSON_SEED", default: 0x4A53_4F4E))
+        let asciiWords = ["Burpee", "2026-11-25", "CD613E30-D8F1-6ADF-91B7-584A2265B1F5", "", "x y", "~", " "]
+        var expected: [JSONValue] = []
+        var text = ""
+        // Past three of the stream's 64 KiB reads, so that strings of every kind straddle them.
+        while text.utf8.count < 4 * 65_536 {
+            var members: [(key: String, value: JSONValue)] = []
+            var line = "{"
+            for index in 0..<random.int(1...6) {
+                let value: String
+                switch random.int(0...2) {
+                case 0: value = random.pick(asciiWords)
+                case 1: value = String(repeating: random.pick(["a", "0", "-", " "]), count: random.int(0...300))
+                default: value = AdversarialText.string(using: &random)
+                }
+                let key = "k\(index)"
+                members.append((key, .string(value)))
+                line += (index == 0 ? "" : ",") + "\"\(key)\":" + Self.literal(value, using: &random)
+            }
+            expected.append(.object(members))
+            text += line + "}\n"
+        }
+        let folder = try TemporaryFolder("json")
+        let file = folder.file("lines.ndjson")
+        try Data(text.utf8).write(to: file)
+        let handle = try FileHandle(forReadingFrom: file)
+        defer { try? handle.close() }
+        let parser = JSONParser(stream: ByteStream(handle: handle), isLineDelimited: true)
+        var parsed: [JSONValue] = []
+        while let value = try parser.nextLine() { parsed.append(value) }
+        XCTAssertEqual(parsed.count, expected.count)
+        for (index, (got, want)) in zip(parsed, expected).enumerated() where got != want {
+            XCTFail("line \(index + 1): \(got) is not \(want)")
+            break
+        }
+    }
+
+    /// An error after a plain ASCII string and after an escaped one names the byte it stopped after.
+    func testErrorsAfterEitherKindOfStringNameTheSamePlace() throws {
+        for line in [#"{"x":"abc" junk}"#, #"{"x":"\u0041bc" junk}"#, #"{"x":"é" junk}"#] {
+            let parser = JSONParser(stream: ByteStream(data: Data(("{}\n" + line + "\n").utf8)), isLineDelimited: true)
+            XCTAssertEqual(try parser.nextLine(), .object([]))
+            XCTAssertThrowsError(try parser.nextLine()) { error in
+                let junk = line.utf8.firstIndex(of: UInt8(ascii: "j"))!
+                let column = line.utf8.distance(from: line.utf8.startIndex, to: junk) + 2  // 1-based, after the 'j'
+                XCTAssertEqual((error as? JSONParser.SyntaxError)?.line, 2, line)
+                XCTAssertEqual((error as? JSONParser.SyntaxError)?.column, column, line)
+            }
+        }
+    }
+}
