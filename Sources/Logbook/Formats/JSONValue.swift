@@ -1,6 +1,9 @@
 /// A parsed JSON value. Numbers keep their text, so a date written as the shortest text that
 /// round-trips a `Double` is read back as exactly that `Double`.
-public indirect enum JSONValue: Equatable, Sendable {
+///
+/// Not `indirect`: the arrays of elements and members already hold their values on the heap, and
+/// an indirect enum boxed every value, a string included, in an allocation of its own.
+public enum JSONValue: Equatable, Sendable {
     /// `null`.
     case null
     /// `true` or `false`.
