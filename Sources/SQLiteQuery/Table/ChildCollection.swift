@@ -197,6 +197,8 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     /// The elements' own table: saving upserts each element through it, and reading decodes
     /// elements with it.
     public let elementTable: TableDescription<Element>
+    /// Reads a parent's linked elements into its record (``ChildRows/filler(_:_:)``), made once.
+    private let fill: (inout Record, ChildRows, Int64) throws -> Void
     private let insertLinkSQL: String
     private let deleteLinksSQL: String
 
@@ -221,6 +223,7 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         self.positionColumn = positionColumn
         self.elementColumn = elementColumn
         self.elementTable = elementTable
+        fill = ChildRows.filler(collection, elementTable.decode)
         insertLinkSQL = "INSERT INTO \(table) (\(parentColumn), \(positionColumn), \(elementColumn)) VALUES (?, ?, ?)"
         deleteLinksSQL = "DELETE FROM \(table) WHERE \(parentColumn) = ?"
     }
@@ -250,7 +253,7 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
     /// A reader of the linked elements, one parent's at a time. The elements' own child
     /// collections are not read: they are as the element table's `decode` makes them.
     public func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record> {
-        LockstepChildReader(rows: try ChildRows(statement: statement), fill: ChildRows.filler(collection, elementTable.decode))
+        LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
     }
 }
 

@@ -16,7 +16,7 @@ extension TableDescription {
         }
         let arguments = page.arguments
         for statement in statements { try statement.bind(arguments) }
-        guard !children.isEmpty, !streamsChildren else {
+        if children.isEmpty || streamsChildren {
             // By index: `zip` and `map` over these arrays run generic here, about 3,000
             // instructions a step under `callgrind`.
             var readers: [any ChildRowReader<Record>] = []
@@ -27,9 +27,10 @@ extension TableDescription {
         return RecordCursor(statement: statements[0], keyColumn: columns.count, decode: decode,
                             children: .batched(size: Self.batchSize) { [children] parents in
             let keyed = page.restricted(toRowKeys: parents.map(\.key))
+            let keyedArguments = keyed.arguments
             let fill = fillingCollections(from: try children.map { child in
                 let statement = try connection.cachedStatement(child.readerSQL(for: keyed))
-                try statement.bind(keyed.arguments)
+                try statement.bind(keyedArguments)
                 return try child.makeReader(reading: statement)
             })
             return try parents.map { parent in
