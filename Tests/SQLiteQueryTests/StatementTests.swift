@@ -84,6 +84,80 @@ final class StatementTests: XCTestCase {
         XCTAssertEqual(try statement.column(0, as: Bool.self), true)
     }
 
+    /// Text is bound from a buffer the statement keeps per parameter (``Statement/bindText(_:at:)``):
+    /// whatever was bound before, longer or shorter, to this parameter or another, and whether a
+    /// parameter is bound again or kept across a reset, every row holds the bytes last bound to it.
+    /// Seeded: every kind of adversarial text (U+0000, NFC/NFD twins, every plane), lengths across
+    /// each buffer size and past the largest kept, through `String`, `UUID`, `Optional` and
+    /// `DatabaseValue`.
+    func testBoundTextIsStoredByteForByteWhateverWasBoundBefore() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("STATEMENT_TEXT_SEED", default: 2611))
+        try connection.execute("CREATE TABLE texts (a, b, c)")
+        let insert = try connection.prepare("INSERT INTO texts (a, b, c) VALUES (?, ?, ?)")
+        var bound: [DatabaseValue] = [.null, .null, .null]
+        var expected: [[DatabaseValue]] = []
+        for _ in 0..<PropertyTestSettings.scaled(3_000, by: "STATEMENT_TEXT_SCALE") {
+            for parameter in 0..<3 where random.chance(0.7) {
+                let text: String = switch random.int(0...3) {
+                case 0: AdversarialText.string(using: &random)
+                case 1: String(repeating: AdversarialText.piece(using: &random), count: random.int(1...40))
+                case 2: String(repeating: "x", count: random.int(0...600))
+                default: AdversarialText.twin(of: AdversarialText.string(using: &random))
+                }
+                switch random.int(0...4) {
+                case 0:
+                    let uuid = UUID()
+                    try insert.bind(uuid, at: parameter + 1)
+                    bound[parameter] = .text(uuid.uuidString)
+                case 1:
+                    let value: String? = random.chance(0.2) ? nil : text
+                    try insert.bind(value, at: parameter + 1)
+                    bound[parameter] = value.map(DatabaseValue.text) ?? .null
+                case 2:
+                    try insert.bind(DatabaseValue.text(text), at: parameter + 1)
+                    bound[parameter] = .text(text)
+                default:
+                    try insert.bind(text, at: parameter + 1)
+                    bound[parameter] = .text(text)
+                }
+            }
+            try insert.execute()
+            expected.append(bound)
+        }
+        let rows = try connection.prepare("SELECT a, b, c FROM texts ORDER BY rowid")
+        var row = 0
+        while try rows.step() {
+            for column in 0..<3 {
+                let found = try rows.column(column, as: DatabaseValue.self)
+                guard case .text(let text) = expected[row][column], case .text(let foundText) = found else {
+                    XCTAssertEqual(found, expected[row][column], "row \(row), column \(column)")
+                    continue
+                }
+                XCTAssertTrue(foundText.utf8.elementsEqual(text.utf8), "row \(row), column \(column): \(foundText.debugDescription) for \(text.debugDescription)")
+            }
+            row += 1
+        }
+        XCTAssertEqual(row, expected.count)
+    }
+
+    /// A bind refused because the statement is running leaves the text the running statement
+    /// reads as it was: the buffer it lives in is not rewritten first.
+    func testABindWhileTheStatementRunsIsRefusedAndChangesNothing() throws {
+        let statement = try connection.prepare("SELECT ?, name FROM people ORDER BY id")
+        try statement.bind("first", at: 1)
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "first")
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("later", at: 1) }?.code, SQLITE_MISUSE)
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "first")
+        statement.reset()
+        try statement.bind("later", at: 1)
+        XCTAssertTrue(try statement.step())
+        XCTAssertEqual(try statement.column(0, as: String.self), "later")
+        statement.reset()
+        XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("out of range", at: 3) }?.code, SQLITE_RANGE)
+    }
+
     // MARK: Stepping
 
     func testStepResetAndRerun() throws {

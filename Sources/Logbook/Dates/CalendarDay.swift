@@ -179,9 +179,19 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// Binds the `YYYY-MM-DD` text to the 1-based parameter `index`, written on the stack (every
     /// insert of a day binds one or more); returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        withText { bindText($0, to: statement, at: index) }
+    }
+
+    /// Binds the `YYYY-MM-DD` text with `Statement.bindText(_:at:)`; returns SQLite's result code.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        withText { statement.bindText($0, at: index) }
+    }
+
+    /// Calls `body` with the `YYYY-MM-DD` text, written on the stack.
+    private func withText(_ body: (UnsafeBufferPointer<UInt8>) -> Int32) -> Int32 {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.textLength) { buffer in
             writeText(into: buffer)
-            return bindText(UnsafeBufferPointer(buffer), to: statement, at: index)
+            return body(UnsafeBufferPointer(buffer))
         }
     }
 

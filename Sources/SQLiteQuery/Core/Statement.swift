@@ -17,6 +17,8 @@ public final class Statement {
     /// The SQL text the statement was prepared from, exactly as given.
     public let sql: String
     private let database: OpaquePointer
+    /// Where ``bindText(_:at:)`` keeps the text bound to each parameter.
+    private let textBuffers: ParameterTextBuffers
 
     init(database: OpaquePointer, sql: String) throws {
         var handle: OpaquePointer?
@@ -49,15 +51,17 @@ public final class Statement {
         self.handle = handle
         self.sql = sql
         self.database = database
+        textBuffers = ParameterTextBuffers(parameterCount: Int(sqlite3_bind_parameter_count(handle)))
     }
 
+    // The text buffers, a stored property, are freed after this: once SQLite no longer reads them.
     deinit { sqlite3_finalize(handle) }
 
     // MARK: Binding
 
     /// Binds `value` to the 1-based parameter `index`.
     public func bind(_ value: some SQLiteValue, at index: Int) throws {
-        try check(value.bind(to: handle, at: Int32(index)))
+        try check(value.bind(to: self, at: Int32(index)))
     }
 
     /// Binds `value` to the parameter called `name`, written with its prefix (`:day`, `@day`, `$day`).
@@ -66,7 +70,23 @@ public final class Statement {
         guard index > 0 else {
             throw SQLiteError(code: SQLITE_RANGE, message: "no parameter named \(name)", sql: sql)
         }
-        try check(value.bind(to: handle, at: index))
+        try check(value.bind(to: self, at: index))
+    }
+
+    /// Binds `bytes`, UTF-8 text, to the 1-based parameter `index`, copied into a buffer that this
+    /// statement keeps for the parameter and SQLite reads in place, which spares SQLite allocating
+    /// a copy of its own on every bind: how `String`, `UUID` and other text values bind through
+    /// ``SQLiteValue/bind(to:at:)-(Statement,_)``. Empty bytes bind as empty text, not NULL.
+    /// Returns SQLite's result code.
+    public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
+        // While the statement runs, SQLite may be reading the buffer (and refuses a bind anyway).
+        guard sqlite3_stmt_busy(handle) == 0, let buffer = textBuffers.buffer(forParameter: index, count: bytes.count) else {
+            return SQLiteQuery.bindText(bytes, to: handle, at: index)
+        }
+        if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
+        // A nil destructor is SQLITE_STATIC: SQLite reads the bytes where they are.
+        return sqlite3_bind_text64(handle, index, buffer.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil,
+                                   UInt8(SQLITE_UTF8))
     }
 
     /// Binds `values` to parameters 1, 2, … in order: one value for each parameter, so that a cached

@@ -28,6 +28,13 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
         }
     }
 
+    /// Binds the value in its own storage class, text with ``Statement/bindText(_:at:)``; returns
+    /// SQLite's result code.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        if case .text(let value) = self { return value.bind(to: statement, at: index) }
+        return bind(to: statement.handle, at: index)
+    }
+
     /// Reads the column in whatever storage class the row holds, so no conversion can fail. Text
     /// is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back byte for byte.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> DatabaseValue {

@@ -21,10 +21,22 @@ import Foundation
 public protocol SQLiteValue {
     /// Binds `self` to the 1-based parameter `index` of `statement`.
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32
+    /// Binds `self` to the 1-based parameter `index` of `statement`: what ``Statement/bind(_:at:)``
+    /// calls. By default ``bind(to:at:)-(OpaquePointer,_)`` with the statement's handle; a type
+    /// stored as text binds its bytes with ``Statement/bindText(_:at:)``, which keeps them in the
+    /// statement instead of having SQLite allocate a copy of them on each bind.
+    func bind(to statement: Statement, at index: Int32) -> Int32
     /// Reads the 0-based column `index` of the current row of `statement`.
     static func read(from statement: OpaquePointer, at index: Int32) throws -> Self
     /// The value as SQLite stores it: what the query layer binds for a captured Swift value.
     var databaseValue: DatabaseValue { get }
+}
+
+extension SQLiteValue {
+    /// Binds through ``bind(to:at:)-(OpaquePointer,_)`` with the statement's handle.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        bind(to: statement.handle, at: index)
+    }
 }
 
 /// Tells SQLite to copy bound text and blobs before the call returns.
@@ -148,6 +160,11 @@ extension String: SQLiteValue {
         var text = self
         return text.withUTF8 { bindText($0, to: statement, at: index) }
     }
+    /// Binds the UTF-8 bytes as they are with ``Statement/bindText(_:at:)``; returns SQLite's result code.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        var text = self
+        return text.withUTF8 { statement.bindText($0, at: index) }
+    }
     /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
     /// ``ColumnConversionError`` for any other storage class, BLOB included.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
@@ -207,9 +224,17 @@ extension UUID: SQLiteValue {
     /// Binds the 36 uppercase characters of `uuidString` as text, written on the stack (no `String`
     /// made); returns SQLite's result code.
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        withText { bindText($0, to: statement, at: index) }
+    }
+    /// Binds the 36 characters with ``Statement/bindText(_:at:)``; returns SQLite's result code.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        withText { statement.bindText($0, at: index) }
+    }
+    /// Calls `body` with the 36 characters, written on the stack.
+    private func withText(_ body: (UnsafeBufferPointer<UInt8>) -> Int32) -> Int32 {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: UUIDText.length) { buffer in
             UUIDText.write(self, into: buffer)
-            return bindText(UnsafeBufferPointer(buffer), to: statement, at: index)
+            return body(UnsafeBufferPointer(buffer))
         }
     }
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
@@ -229,6 +254,13 @@ extension Optional: SQLiteValue where Wrapped: SQLiteValue {
     public func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {
         case .none: sqlite3_bind_null(statement, index)
+        case .some(let value): value.bind(to: statement, at: index)
+        }
+    }
+    /// Binds NULL for nil, else the wrapped value as it binds to a ``Statement``; returns SQLite's result code.
+    public func bind(to statement: Statement, at index: Int32) -> Int32 {
+        switch self {
+        case .none: sqlite3_bind_null(statement.handle, index)
         case .some(let value): value.bind(to: statement, at: index)
         }
     }
