@@ -144,6 +144,58 @@ final class ExerciseTallyTests: XCTestCase {
         XCTAssertEqual(try mismatches(store), 0)
     }
 
+    /// Exercises appended to a stored day are counted in place (`AppendedExercisesCount`): after
+    /// every append the derived tables equal a recount, and the change feed names the day. Seeded:
+    /// adversarial names (NFC/NFD twins, the newest marks, U+0000) appended again and again to a
+    /// few days, so that keys repeat in other spellings; back-dated appends (the day row changes);
+    /// and derived rows another program made wrong first (an exercise row inserted behind
+    /// Logbook's back, a tally row deleted), which must send the day to a recount instead.
+    func testAppendsCountedInPlaceEqualARecountAndAreInTheChangeFeed() throws {
+        let seed = PropertyTestSettings.seed("APPEND_TALLY_SEED", default: 2511)
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        let history = test.store.history
+        let utc = TimeZone(identifier: "UTC")!
+        let days = (0..<6).map { CalendarDay("2024-12-28")!.adding(days: $0 * 2)! }
+        var spellings = (0..<8).map { _ in AdversarialText.string(using: &random, maxPieces: 3, nonEmpty: true) }
+        spellings += spellings.map(AdversarialText.twin(of:))
+        var token = try test.store.changes(since: nil) { _ in }
+        for step in 0..<PropertyTestSettings.scaled(150, by: "APPEND_TALLY_SCALE") {
+            let day = random.pick(days)
+            let context = "seed \(seed), step \(step), \(day)"
+            let names = (0..<random.int(1...3)).map { _ in random.pick(spellings) }
+            if try history.fetch(day: day) != nil {
+                switch random.int(0...9) {
+                case 0:
+                    try test.store.database.write { connection in
+                        try connection.run("""
+                            INSERT INTO exercises (day_pk, position, name, name_key)
+                            SELECT pk, (SELECT max(position) + 1 FROM exercises WHERE day_pk = d.pk), 'Foreign', 'Foreign'
+                            FROM exercise_days AS d WHERE day = ?
+                            """, [day.databaseValue])
+                    }
+                case 1:
+                    // The month row of a name the day has and is about to get again.
+                    try test.store.database.write { connection in
+                        try connection.run("""
+                            DELETE FROM exercise_months WHERE month = substr(?1, 1, 7) AND name_key = ?2
+                               AND EXISTS (SELECT 1 FROM exercises AS e JOIN exercise_days AS d ON d.pk = e.day_pk
+                                           WHERE d.day = ?1 AND e.name_key = ?2)
+                            """, [day.databaseValue, .text(names[0].comparisonKey)])
+                    }
+                default:
+                    break
+                }
+            }
+            let minutes = random.chance(0.2) ? random.int(0...600) : 900 + step
+            let stored = try history.addDoneExercises(names, at: day.start(in: utc) + Double(minutes * 60))
+            XCTAssertEqual(try mismatches(test.store), 0, context)
+            var logged: [UUID] = []
+            token = try test.store.changes(since: token) { logged.append($0.change.id) }
+            XCTAssertTrue(logged.contains(stored.id), context)
+        }
+    }
+
     func testRowsWrittenByAnotherProgramAreFoundAndRecounted() throws {
         let test = try TestStore()
         try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,

@@ -24,7 +24,7 @@ public struct HistoryRepository: Sendable {
         let day = try CalendarDay.storable(date, in: timeZone)
         return try database.write { connection in
             if let key = try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self) {
-                try Tables.merge(exercises, at: date, intoDayKey: key, in: connection)
+                try Tables.add(exercises, at: date, to: day, dayKey: key, in: connection)
                 try ExerciseTallies.recountStaleDays(in: connection)
                 guard let merged = try table.fetchAll(where: "exercise_days.pk = ?", arguments: [.integer(key)], in: connection).first else {
                     throw RecordNotFound(table: table.name, identity: day.description)

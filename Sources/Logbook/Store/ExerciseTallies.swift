@@ -8,9 +8,10 @@ import SQLiteQuery
 /// A new day's totals are written at once, and its exercises are counted here in memory
 /// (``addNewDay(_:in:)``) and added to the month and year tallies in one pass at the end, then
 /// the totals of each week, month and year they touched are recomputed (``PeriodTotals``), which
-/// keeps bulk imports cheap. Every other change marks its day in
-/// `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for appended
-/// exercises); ``apply(in:)`` then recounts those days' months and years from the exercises
+/// keeps bulk imports cheap. Exercises appended to a stored day one call at a time are counted in
+/// place where its derived rows allow (``AppendedExercisesCount``). Every other change marks its
+/// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
+/// other appends); ``apply(in:)`` then recounts those days' months and years from the exercises
 /// table, after the additions, so a day both added and changed ends up counted once.
 ///
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
@@ -248,7 +249,7 @@ struct ExerciseTallies {
 
     /// The upsert that adds counts of names to a month's or year's tally rows, a row each: the
     /// period's first day, the name key, the spelling, the count, the days, the first and last of them.
-    private static func addition(to period: ReportPeriod) -> RowBatch {
+    static func addition(to period: ReportPeriod) -> RowBatch {
         switch period {
         case .month: monthAddition
         case .year: yearAddition

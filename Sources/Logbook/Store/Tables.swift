@@ -76,10 +76,26 @@ enum Tables {
         try appendExercises(exercises, toDayKey: key, in: connection)
     }
 
+    /// Appends `names` to the stored day `day` (row key `key`) done at `date`, as
+    /// ``merge(_:at:intoDayKey:in:)`` does, counted in place (``AppendedExercisesCount``) where that
+    /// can be done exactly, rather than marking the day stale for a recount.
+    static func add(_ names: [String], at date: Date, to day: CalendarDay, dayKey key: Int64, in connection: Connection) throws {
+        guard let count = try AppendedExercisesCount(day: day, dayKey: key, doneAt: date, in: connection) else {
+            return try merge(names, at: date, intoDayKey: key, in: connection)
+        }
+        try appendExercises(names, toDayKey: key, marksStale: false, in: connection)
+        // The entry that updating the day row logs (exercise_days_updated_change_log), which a
+        // date that stays the same does not need.
+        try connection.run("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM exercise_days WHERE pk = ?", [.integer(key)])
+        if try !count.count(names, in: connection) { try ExerciseTallies.markStale(dayKey: key, in: connection) }
+    }
+
     /// Appends exercise names to the day record with row key `key`, after its last position (not
-    /// its count: another program may have left a gap), and marks the day's tallies stale.
-    private static func appendExercises(_ names: [String], toDayKey key: Int64, in connection: Connection) throws {
-        try ExerciseTallies.markStale(dayKey: key, in: connection)
+    /// its count: another program may have left a gap), and unless told otherwise marks the day's
+    /// tallies stale.
+    private static func appendExercises(_ names: [String], toDayKey key: Int64, marksStale: Bool = true,
+                                        in connection: Connection) throws {
+        if marksStale { try ExerciseTallies.markStale(dayKey: key, in: connection) }
         let last = try connection.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(key)],
                                          as: Int.self) ?? 0
         let insert = try connection.cachedStatement(
