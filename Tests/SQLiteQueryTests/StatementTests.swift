@@ -140,8 +140,9 @@ final class StatementTests: XCTestCase {
         XCTAssertEqual(row, expected.count)
     }
 
-    /// A bind refused because the statement is running leaves the text the running statement
-    /// reads as it was: the buffer it lives in is not rewritten first.
+    /// A bind refused because the statement is running, or has finished and not been reset,
+    /// leaves the text SQLite reads as it was: the buffer it lives in is neither rewritten nor
+    /// freed to make room for a longer text.
     func testABindWhileTheStatementRunsIsRefusedAndChangesNothing() throws {
         let statement = try connection.prepare("SELECT ?, name FROM people ORDER BY id")
         try statement.bind("first", at: 1)
@@ -156,6 +157,17 @@ final class StatementTests: XCTestCase {
         XCTAssertEqual(try statement.column(0, as: String.self), "later")
         statement.reset()
         XCTAssertEqual(assertThrows(SQLiteError.self) { try statement.bind("out of range", at: 3) }?.code, SQLITE_RANGE)
+
+        let finished = try connection.prepare("SELECT ?")
+        try finished.bind("kept", at: 1)
+        XCTAssertTrue(try finished.step())
+        XCTAssertFalse(try finished.step())
+        for text in ["much longer than the text bound before, to make a buffer grow", "short"] {
+            XCTAssertEqual(assertThrows(SQLiteError.self) { try finished.bind(text, at: 1) }?.code, SQLITE_MISUSE)
+        }
+        finished.reset()
+        XCTAssertTrue(try finished.step())
+        XCTAssertEqual(try finished.column(0, as: String.self), "kept")
     }
 
     // MARK: Stepping

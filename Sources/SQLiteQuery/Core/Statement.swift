@@ -79,14 +79,15 @@ public final class Statement {
     /// ``SQLiteValue/bind(to:at:)-(Statement,_)``. Empty bytes bind as empty text, not NULL.
     /// Returns SQLite's result code.
     public func bindText(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int32) -> Int32 {
-        // While the statement runs, SQLite may be reading the buffer (and refuses a bind anyway).
-        guard sqlite3_stmt_busy(handle) == 0, let buffer = textBuffers.buffer(forParameter: index, count: bytes.count) else {
+        guard let buffer = textBuffers.spareBuffer(forParameter: index, count: bytes.count) else {
             return SQLiteQuery.bindText(bytes, to: handle, at: index)
         }
         if let base = bytes.baseAddress { buffer.copyMemory(from: base, byteCount: bytes.count) }
         // A nil destructor is SQLITE_STATIC: SQLite reads the bytes where they are.
-        return sqlite3_bind_text64(handle, index, buffer.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil,
-                                   UInt8(SQLITE_UTF8))
+        let code = sqlite3_bind_text64(handle, index, buffer.assumingMemoryBound(to: CChar.self), UInt64(bytes.count), nil,
+                                       UInt8(SQLITE_UTF8))
+        if code == SQLITE_OK { textBuffers.didBind(parameter: index) }
+        return code
     }
 
     /// Binds `values` to parameters 1, 2, … in order: one value for each parameter, so that a cached
