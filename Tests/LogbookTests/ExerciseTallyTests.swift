@@ -196,6 +196,22 @@ final class ExerciseTallyTests: XCTestCase {
         }
     }
 
+    /// A day whose date another program stored as text (REAL affinity keeps it text) is appended
+    /// to as before the in-place count: merged, its date made a number again, its tallies exact.
+    func testAnAppendToADayWithATextDateMergesIt() throws {
+        let test = try TestStore()
+        let history = test.store.history
+        try history.addDoneExercises(["Squat"], at: instant("2026-01-05T08:00:00Z"))
+        try history.addDoneExercises(["Row"], at: instant("2026-01-06T08:00:00Z"))
+        try test.store.database.write { try $0.execute("UPDATE exercise_days SET date = '2026-01-05T08:00:00Z' WHERE day = '2026-01-05'") }
+        // The next write recounts the day the update marked stale, and clears the mark.
+        try history.addDoneExercises(["Row"], at: instant("2026-01-06T09:00:00Z"))
+        let merged = try history.addDoneExercises(["Squat", "Row"], at: instant("2026-01-05T09:00:00Z"))
+        XCTAssertEqual(merged.exercises, ["Squat", "Squat", "Row"])
+        XCTAssertEqual(merged.date, instant("2026-01-05T09:00:00Z"))
+        XCTAssertEqual(try mismatches(test.store), 0)
+    }
+
     func testRowsWrittenByAnotherProgramAreFoundAndRecounted() throws {
         let test = try TestStore()
         try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,

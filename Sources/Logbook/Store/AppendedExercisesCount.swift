@@ -12,7 +12,10 @@ import SQLiteQuery
 /// Only for a day whose derived rows account for its exercise rows: not marked stale, and its
 /// totals counting as many exercises as it has rows (another program's insert, which no trigger
 /// sees, makes them differ). Any other day is marked stale, so that the recount logs it to the
-/// change feed first (``UnloggedDayChanges``).
+/// change feed first (``UnloggedDayChanges``). Derived rows that another program changed directly
+/// are noticed only where the count reads them (a tally row missing for a name the day already
+/// had); otherwise they stay as wrong as the new-day path leaves them, for `logbook check` to find
+/// and `repair` to recount.
 struct AppendedExercisesCount {
     private let day: CalendarDay
     /// The day's exercises before the append: each name key, its smallest spelling and count.
@@ -23,15 +26,17 @@ struct AppendedExercisesCount {
     /// or `date` is earlier than the day's, which the day row then takes (and its update trigger
     /// marks the day stale).
     init?(day: CalendarDay, dayKey: Int64, doneAt date: Date, in connection: Connection) throws {
+        // A date another program stored as text is left to the merge, whose update makes it a number.
         let state = try connection.cachedStatement("""
             SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale WHERE day = ?1),
                    coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0),
-                   (SELECT date FROM exercise_days WHERE pk = ?2)
+                   coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
         try state.bind(dayKey, at: 2)
-        guard try state.step(), try !state.column(0, as: Bool.self), try state.column(2, as: Date.self) <= date else { return nil }
+        try state.bind(date, at: 3)
+        guard try state.step(), try !state.column(0, as: Bool.self), try state.column(2, as: Bool.self) else { return nil }
         let countedExercises = try state.column(1, as: Int.self)
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
