@@ -38,6 +38,14 @@ final class RawEngine {
         }
     }
 
+    /// Runs `sql`, one statement without results, from the statement cache: the transaction
+    /// around each read, prepared once as Logbook's are (`exec` would parse it on every call).
+    private func run(_ sql: String) {
+        let statement = statement(sql)
+        _ = step(statement)
+        sqlite3_reset(statement)
+    }
+
     private func statement(_ sql: String) -> OpaquePointer {
         if let statement = statements[sql] {
             sqlite3_reset(statement)
@@ -119,7 +127,7 @@ final class RawEngine {
         let select = statement(sql)
         if let from { bind(select, 1, from) } else { bindText(select, 1, "0000") }
         if let to { bind(select, 2, to) } else { bindText(select, 2, "9999") }
-        exec("BEGIN")
+        run("BEGIN")
         var result: [ExerciseDay] = []
         var currentDay: Int64 = 0
         while step(select) {
@@ -132,7 +140,7 @@ final class RawEngine {
             result[result.count - 1].exercises.append(text(select, 4))
         }
         sqlite3_reset(select)
-        exec("COMMIT")
+        run("COMMIT")
         return result
     }
 
