@@ -196,9 +196,10 @@ final class ExerciseTallyTests: XCTestCase {
         }
     }
 
-    /// A day whose date another program stored as text (REAL affinity keeps it text) is appended
-    /// to as before the in-place count: merged, its date made a number again, its tallies exact.
-    func testAnAppendToADayWithATextDateMergesIt() throws {
+    /// A day whose date another program stored as text (REAL affinity keeps it text), or whose
+    /// totals it overwrote with text, is appended to as before the in-place count: merged, its date
+    /// made a number again, its tallies recounted.
+    func testAnAppendToADayWithValuesLogbookCannotReadIsMerged() throws {
         let test = try TestStore()
         let history = test.store.history
         try history.addDoneExercises(["Squat"], at: instant("2026-01-05T08:00:00Z"))
@@ -209,6 +210,9 @@ final class ExerciseTallyTests: XCTestCase {
         let merged = try history.addDoneExercises(["Squat", "Row"], at: instant("2026-01-05T09:00:00Z"))
         XCTAssertEqual(merged.exercises, ["Squat", "Squat", "Row"])
         XCTAssertEqual(merged.date, instant("2026-01-05T09:00:00Z"))
+        XCTAssertEqual(try mismatches(test.store), 0)
+        try test.store.database.write { try $0.execute("UPDATE exercise_day_totals SET exercises = 'many' WHERE day = '2026-01-06'") }
+        XCTAssertEqual(try history.addDoneExercises(["Squat"], at: instant("2026-01-06T10:00:00Z")).exercises, ["Row", "Row", "Squat"])
         XCTAssertEqual(try mismatches(test.store), 0)
     }
 

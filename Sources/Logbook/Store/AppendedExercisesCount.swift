@@ -26,28 +26,24 @@ struct AppendedExercisesCount {
     /// or `date` is earlier than the day's, which the day row then takes (and its update trigger
     /// marks the day stale).
     init?(day: CalendarDay, dayKey: Int64, doneAt date: Date, in connection: Connection) throws {
-        // A date another program stored as text is left to the merge, whose update makes it a number.
+        // Compared in SQL, so that a value another program wrote into the totals (or a date it
+        // stored as text, which the merge's update makes a number) sends the day to the recount.
         let state = try connection.cachedStatement("""
-            SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale WHERE day = ?1),
-                   coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0),
-                   coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0)
+            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale WHERE day = ?1)
+               AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
+                   IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
+               AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
         try state.bind(dayKey, at: 2)
         try state.bind(date, at: 3)
-        guard try state.step(), try !state.column(0, as: Bool.self), try state.column(2, as: Bool.self) else { return nil }
-        let countedExercises = try state.column(1, as: Int.self)
+        guard try state.step(), try state.column(0, as: Bool.self) else { return nil }
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
         try rows.bind(dayKey, at: 1)
         var stored: [ExerciseTallies.DistinctName] = []
-        var exercises = 0
-        while try rows.step() {
-            ExerciseTallies.add((try rows.column(0), try rows.column(1), 1), to: &stored)
-            exercises += 1
-        }
-        guard exercises == countedExercises else { return nil }
+        while try rows.step() { ExerciseTallies.add((try rows.column(0), try rows.column(1), 1), to: &stored) }
         self.day = day
         self.stored = stored
     }
