@@ -26,6 +26,12 @@ enum UnloggedDayChanges {
             """)
     }
 
+    /// Logs the day with row key `dayKey`, as the day row's update trigger does: for a change to its
+    /// exercise rows that leaves the row itself as it was (``AppendedExercisesCount``).
+    static func logDay(dayKey: Int64, in connection: Connection) throws {
+        try connection.run("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM exercise_days WHERE pk = ?", [.integer(dayKey)])
+    }
+
     /// Logs every day whose rows may have changed without an entry: called before all totals are
     /// recounted (`logbook repair`).
     static func logMiscountedDays(in connection: Connection) throws {

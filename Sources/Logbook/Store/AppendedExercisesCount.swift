@@ -57,9 +57,8 @@ struct AppendedExercisesCount {
         var all = stored
         for name in appended { ExerciseTallies.add(name, to: &all) }
         guard let top = ExerciseTallies.mostDone(all) else { return true }
-        try connection.run("""
-            INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES (?, ?, ?, ?)
-            """, [day.databaseValue, .integer(Int64(all.reduce(0) { $0 + $1.count })), .integer(Int64(all.count)), .text(top.name)])
+        try ExerciseTallies.write([NewDayCounts.DayTotals(day: day, exercises: all.reduce(0) { $0 + $1.count },
+                                                         distinctExercises: all.count, topExercise: top.name)], in: connection)
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for name in appended {
@@ -71,14 +70,9 @@ struct AppendedExercisesCount {
                         """, [.integer(Int64(name.count)), .text(name.name), start.databaseValue, .text(name.key)])
                     guard connection.changes == 1 else { return false }
                 } else {
-                    try ExerciseTallies.addition(to: period).run([name], in: connection) { name, statement, first in
-                        try statement.bind(start, at: first)
-                        try statement.bind(name.key, at: first + 1)
-                        try statement.bind(name.name, at: first + 2)
-                        try statement.bind(name.count, at: first + 3)
-                        try statement.bind(1, at: first + 4)
-                        try statement.bind(day, at: first + 5)
-                        try statement.bind(day, at: first + 6)
+                    try ExerciseTallies.add([name], to: period, in: connection) { name in
+                        ExerciseTallies.TallyAddition(start: start, key: name.key, name: name.name, exercises: name.count,
+                                                      days: 1, firstDay: day, lastDay: day)
                     }
                 }
             }

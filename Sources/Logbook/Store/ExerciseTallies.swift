@@ -41,13 +41,18 @@ struct ExerciseTallies {
     /// Writes the pending rows of `exercise_day_totals`. (A day replaced in this transaction has a
     /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
     private mutating func writeDayTotals(in connection: Connection) throws {
-        try Self.dayTotalsInsert.run(pendingDayTotals, in: connection) { totals, statement, first in
+        try Self.write(pendingDayTotals, in: connection)
+        pendingDayTotals.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes `rows` to `exercise_day_totals`, replacing the totals their days had.
+    static func write(_ rows: some Collection<NewDayCounts.DayTotals>, in connection: Connection) throws {
+        try dayTotalsInsert.run(rows, in: connection) { totals, statement, first in
             try statement.bind(totals.day, at: first)
             try statement.bind(totals.exercises, at: first + 1)
             try statement.bind(totals.distinctExercises, at: first + 2)
             try statement.bind(totals.topExercise, at: first + 3)
         }
-        pendingDayTotals.removeAll(keepingCapacity: true)
     }
 
     /// Writes the counted additions, then recounts the months and years of the stale days.
@@ -75,14 +80,10 @@ struct ExerciseTallies {
         }
         for (period, rows) in [(ReportPeriod.month, months), (.year, years)] {
             let ordered = rows.sorted { $0.key.period.packed < $1.key.period.packed }
-            try Self.addition(to: period).run(ordered, in: connection) { entry, statement, first in
-                try statement.bind(entry.key.period.start, at: first)
-                try statement.bind(keys[entry.key.name], at: first + 1)
-                try statement.bind(spellings[entry.tally.spelling], at: first + 2)
-                try statement.bind(entry.tally.exercises, at: first + 3)
-                try statement.bind(entry.tally.days, at: first + 4)
-                try statement.bind(entry.tally.firstDay, at: first + 5)
-                try statement.bind(entry.tally.lastDay, at: first + 6)
+            try Self.add(ordered, to: period, in: connection) { entry in
+                TallyAddition(start: entry.key.period.start, key: keys[entry.key.name], name: spellings[entry.tally.spelling],
+                              exercises: entry.tally.exercises, days: entry.tally.days,
+                              firstDay: entry.tally.firstDay, lastDay: entry.tally.lastDay)
             }
         }
         let storedActiveDays = try PeriodTotals.storedActiveDays(of: Array(counts.activeDays.keys), in: connection)
@@ -247,9 +248,39 @@ struct ExerciseTallies {
         try connection.execute("DELETE FROM exercise_tallies_stale")
     }
 
+    /// Counts of one name key in one month or year, to add to its tally row (``add(_:to:in:as:)``).
+    struct TallyAddition {
+        /// The period's first day.
+        let start: CalendarDay
+        let key: String
+        /// A spelling of the name, kept when smaller than the row's (UTF-8 byte order).
+        let name: String
+        let exercises: Int
+        /// The days of the period the name was done on, the first and the last of them.
+        let days: Int
+        let firstDay: CalendarDay
+        let lastDay: CalendarDay
+    }
+
+    /// Adds each of `rows`, made a ``TallyAddition`` by `addition`, to the tally rows of `period`
+    /// (a month or a year), inserting the rows a name does not have yet.
+    static func add<Rows: Collection>(_ rows: Rows, to period: ReportPeriod, in connection: Connection,
+                                      as addition: (Rows.Element) -> TallyAddition) throws {
+        try Self.addition(to: period).run(rows, in: connection) { row, statement, first in
+            let row = addition(row)
+            try statement.bind(row.start, at: first)
+            try statement.bind(row.key, at: first + 1)
+            try statement.bind(row.name, at: first + 2)
+            try statement.bind(row.exercises, at: first + 3)
+            try statement.bind(row.days, at: first + 4)
+            try statement.bind(row.firstDay, at: first + 5)
+            try statement.bind(row.lastDay, at: first + 6)
+        }
+    }
+
     /// The upsert that adds counts of names to a month's or year's tally rows, a row each: the
     /// period's first day, the name key, the spelling, the count, the days, the first and last of them.
-    static func addition(to period: ReportPeriod) -> RowBatch {
+    private static func addition(to period: ReportPeriod) -> RowBatch {
         switch period {
         case .month: monthAddition
         case .year: yearAddition

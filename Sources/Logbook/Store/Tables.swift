@@ -84,9 +84,8 @@ enum Tables {
             return try merge(names, at: date, intoDayKey: key, in: connection)
         }
         try appendExercises(names, toDayKey: key, marksStale: false, in: connection)
-        // The entry that updating the day row logs (exercise_days_updated_change_log), which a
-        // date that stays the same does not need.
-        try connection.run("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM exercise_days WHERE pk = ?", [.integer(key)])
+        // The day row is not updated (its date stays), so no trigger logs the day.
+        try UnloggedDayChanges.logDay(dayKey: key, in: connection)
         if try !count.count(names, in: connection) { try ExerciseTallies.markStale(dayKey: key, in: connection) }
     }
 
