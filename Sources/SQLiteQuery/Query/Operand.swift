@@ -47,8 +47,14 @@ struct Operand {
 
     /// A bound value; text gets its NFC form as the comparison key.
     static func value(_ value: DatabaseValue) -> Operand {
+        if case .text(let text) = value { return .value(value, comparisonKey: .text(text.comparisonKey)) }
+        return .value(value, comparisonKey: nil)
+    }
+
+    /// A bound value, whose comparison key (for text) is `comparisonKey`.
+    static func value(_ value: DatabaseValue, comparisonKey: DatabaseValue?) -> Operand {
         switch value {
-        case .text(let text): .scalar(.value(value), .text, key: .value(.text(text.comparisonKey)))
+        case .text: .scalar(.value(value), .text, key: comparisonKey.map { .value($0) })
         case .null: .scalar(.value(.null), nil, optional: true)
         default: .scalar(.value(value), nil)
         }

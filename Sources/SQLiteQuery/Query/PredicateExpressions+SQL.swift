@@ -8,20 +8,36 @@ extension PredicateExpressions.Variable: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.operand(for: key)
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        builder.refer(to: key)
+        return true
+    }
 }
 
 extension PredicateExpressions.Value: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
-        if let scalar = value as? any SQLiteValue { return .value(scalar.databaseValue) }
+        translator.operand(capturing: try captured())
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard let captured = try? captured() else { return false }
+        builder.capture(captured)
+        return true
+    }
+
+    /// The captured value as the store binds it.
+    private func captured() throws -> CapturedValue {
+        if let scalar = value as? any SQLiteValue { return .scalar(scalar.databaseValue) }
         if let sequence = value as? any Sequence {
-            var items: [Operand] = []
+            var items: [DatabaseValue] = []
             for item in sequence {
                 guard let scalar = item as? any SQLiteValue else {
                     throw QueryError.unsupported("a captured value of type \(type(of: item))")
                 }
-                items.append(.value(scalar.databaseValue))
+                items.append(scalar.databaseValue)
             }
-            return Operand(expression: .value(.null), shape: .list(items), isOptional: false, comparisonKey: nil)
+            return .list(items)
         }
         throw QueryError.unsupported("a captured value of type \(Output.self)")
     }
@@ -29,11 +45,21 @@ extension PredicateExpressions.Value: SQLTranslatable {
 
 extension PredicateExpressions.NilLiteral: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand { .value(.null) }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        true
+    }
 }
 
 extension PredicateExpressions.KeyPath: SQLTranslatable where Root: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.resolve(try root.translate(with: translator), keyPath: keyPath)
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard root.addShape(to: &builder) else { return false }
+        builder.add(keyPath)
+        return true
     }
 }
 
@@ -41,24 +67,41 @@ extension PredicateExpressions.Equal: SQLTranslatable where LHS: SQLTranslatable
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.operations.equal(try lhs.translate(with: translator), try rhs.translate(with: translator), negated: false)
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.NotEqual: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.operations.equal(try lhs.translate(with: translator), try rhs.translate(with: translator), negated: true)
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.Comparison: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
-        let (sqlOperator, symbol): (ComparisonOperator, String) = switch op {
+        try translator.operations.order(sqlForm.sqlOperator, try lhs.translate(with: translator),
+                                        try rhs.translate(with: translator), symbol: sqlForm.symbol)
+    }
+
+    private var sqlForm: (sqlOperator: ComparisonOperator, symbol: String) {
+        switch op {
         case .lessThan: (.less, "<")
         case .lessThanOrEqual: (.lessOrEqual, "<=")
         case .greaterThan: (.greater, ">")
         case .greaterThanOrEqual: (.greaterOrEqual, ">=")
         }
-        return try translator.operations.order(sqlOperator, try lhs.translate(with: translator),
-                                               try rhs.translate(with: translator), symbol: symbol)
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard lhs.addShape(to: &builder) && rhs.addShape(to: &builder) else { return false }
+        builder.add(operator: sqlForm.symbol)
+        return true
     }
 }
 
@@ -66,11 +109,19 @@ extension PredicateExpressions.Conjunction: SQLTranslatable where LHS: SQLTransl
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         translator.operations.and(try lhs.translate(with: translator), try rhs.translate(with: translator))
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.Disjunction: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         translator.operations.or(try lhs.translate(with: translator), try rhs.translate(with: translator))
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
     }
 }
 
@@ -78,17 +129,30 @@ extension PredicateExpressions.Negation: SQLTranslatable where Wrapped: SQLTrans
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         translator.operations.not(try wrapped.translate(with: translator))
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        wrapped.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.Arithmetic: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
-        let (function, symbol) = switch op {
+        try translator.operations.arithmetic(sqlForm.function, try lhs.translate(with: translator),
+                                             try rhs.translate(with: translator), symbol: sqlForm.symbol)
+    }
+
+    private var sqlForm: (function: String, symbol: String) {
+        switch op {
         case .add: ("swift_add", "+")
         case .subtract: ("swift_subtract", "-")
         case .multiply: ("swift_multiply", "*")
         }
-        return try translator.operations.arithmetic(function, try lhs.translate(with: translator),
-                                                    try rhs.translate(with: translator), symbol: symbol)
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard lhs.addShape(to: &builder) && rhs.addShape(to: &builder) else { return false }
+        builder.add(operator: sqlForm.symbol)
+        return true
     }
 }
 
@@ -97,6 +161,10 @@ extension PredicateExpressions.IntDivision: SQLTranslatable where LHS: SQLTransl
         try translator.operations.arithmetic("swift_divide", try lhs.translate(with: translator),
                                              try rhs.translate(with: translator), symbol: "/")
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.IntRemainder: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
@@ -104,12 +172,20 @@ extension PredicateExpressions.IntRemainder: SQLTranslatable where LHS: SQLTrans
         try translator.operations.arithmetic("swift_remainder", try lhs.translate(with: translator),
                                              try rhs.translate(with: translator), symbol: "%")
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.UnaryMinus: SQLTranslatable where Wrapped: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.operations.arithmetic("swift_subtract", .value(.integer(0)), try wrapped.translate(with: translator),
                                              symbol: "-")
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        wrapped.addShape(to: &builder)
     }
 }
 
@@ -125,6 +201,10 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable where LHS: SQLTransl
         }
         return result
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        lhs.addShape(to: &builder) && rhs.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.ForcedUnwrap: SQLTranslatable where Inner: SQLTranslatable {
@@ -135,6 +215,10 @@ extension PredicateExpressions.ForcedUnwrap: SQLTranslatable where Inner: SQLTra
         operand.isOptional = false
         operand.mayFail = true
         return operand
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        inner.addShape(to: &builder)
     }
 }
 
@@ -153,6 +237,12 @@ extension PredicateExpressions.OptionalFlatMap: SQLTranslatable where LHS: SQLTr
         }
         mapped.isOptional = true
         return mapped
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard wrapped.addShape(to: &builder) else { return false }
+        builder.define(variable.key)
+        return transform.addShape(to: &builder)
     }
 }
 
@@ -173,6 +263,10 @@ where Test: SQLTranslatable, If: SQLTranslatable, Else: SQLTranslatable {
         }
         return result
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        test.addShape(to: &builder) && trueBranch.addShape(to: &builder) && falseBranch.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.SequenceContains: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
@@ -183,11 +277,21 @@ extension PredicateExpressions.SequenceContains: SQLTranslatable where LHS: SQLT
         }
         return try translator.operations.contains(container, try element.translate(with: translator))
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        sequence.addShape(to: &builder) && element.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.SequenceContainsWhere: SQLTranslatable where LHS: SQLTranslatable, RHS: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.exists(in: sequence, variable: variable.key, test: test, negated: false)
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard sequence.addShape(to: &builder) else { return false }
+        builder.define(variable.key)
+        return test.addShape(to: &builder)
     }
 }
 
@@ -196,11 +300,21 @@ extension PredicateExpressions.SequenceAllSatisfy: SQLTranslatable where LHS: SQ
         // allSatisfy(test) ⇔ !contains(where: !test)
         translator.operations.not(try translator.exists(in: sequence, variable: variable.key, test: test, negated: true))
     }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        guard sequence.addShape(to: &builder) else { return false }
+        builder.define(variable.key)
+        return test.addShape(to: &builder)
+    }
 }
 
 extension PredicateExpressions.SequenceStartsWith: SQLTranslatable where Base: SQLTranslatable, Prefix: SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand {
         try translator.operations.startsWith(try base.translate(with: translator), try prefix.translate(with: translator))
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        base.addShape(to: &builder) && prefix.addShape(to: &builder)
     }
 }
 
@@ -212,5 +326,9 @@ where Base: SQLTranslatable, Other: SQLTranslatable {
             throw QueryError.unsupported("contains(_:) of one collection in another")
         }
         return try translator.operations.contains(container, try other.translate(with: translator))
+    }
+
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool {
+        base.addShape(to: &builder) && other.addShape(to: &builder)
     }
 }

@@ -10,10 +10,16 @@ final class PredicateTranslator<Record> {
     let schema: QuerySchema<Record>
     var operations: QueryOperations
     private var bindings: [PredicateExpressions.VariableID: Operand] = [:]
+    /// When set, each captured value translates to a placeholder of its class instead (see
+    /// ``PredicateTemplate``), and this records them in the order they come.
+    private(set) var placeholders: [PredicatePlaceholder]?
 
-    init(schema: QuerySchema<Record>) {
+    /// A translator of predicates over `schema`; with `placeholders`, one that translates a
+    /// predicate's shape, each captured value replaced by a ``PredicatePlaceholder``.
+    init(schema: QuerySchema<Record>, placeholders: Bool = false) {
         self.schema = schema
         operations = QueryOperations(rowKey: schema.rowKey)
+        self.placeholders = placeholders ? [] : nil
     }
 
     /// The SQL condition equivalent to `predicate`.
@@ -38,6 +44,25 @@ final class PredicateTranslator<Record> {
             return untranslatableNode(in: child.value)
         }
         return expression
+    }
+
+    /// The operand for a captured value: the value itself (text with its comparison key), or its
+    /// placeholder when translating a shape.
+    func operand(capturing captured: CapturedValue) -> Operand {
+        switch captured {
+        case .scalar(let value):
+            return operand(for: value)
+        case .list(let items):
+            return Operand(expression: .value(.null), shape: .list(items.map(operand(for:))), isOptional: false,
+                           comparisonKey: nil)
+        }
+    }
+
+    private func operand(for value: DatabaseValue) -> Operand {
+        guard placeholders != nil else { return .value(value) }
+        let placeholder = PredicatePlaceholder(index: placeholders!.count, of: value)
+        placeholders!.append(placeholder)
+        return .value(placeholder.value, comparisonKey: placeholder.comparisonKey)
     }
 
     func bind(_ variable: PredicateExpressions.VariableID, to operand: Operand) {
@@ -128,4 +153,7 @@ extension Array: ArrayKeyPaths {
 /// A `PredicateExpressions` node that has an SQL translation.
 protocol SQLTranslatable {
     func translate<Record>(with translator: PredicateTranslator<Record>) throws -> Operand
+    /// Adds to `builder` what decides this node's translation besides its type, visiting the
+    /// children in the order `translate(with:)` does; false when that throws for a captured value.
+    func addShape(to builder: inout PredicateShapeBuilder) -> Bool
 }

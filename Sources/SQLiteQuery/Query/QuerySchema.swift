@@ -10,6 +10,8 @@ public struct QuerySchema<Record>: @unchecked Sendable {
     public let identity: String
     /// Every queryable field, in declaration order.
     public let fields: [QueryField]
+    /// The shapes of the predicates translated over this schema so far.
+    let templates = PredicateTemplates()
 
     /// A schema of `fields` over `table`, whose row-key and identity columns are `rowKey` and `identity`.
     public init(table: String, rowKey: String = "pk", identity: String = "id", fields: [QueryField]) {

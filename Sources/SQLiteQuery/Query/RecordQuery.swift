@@ -4,7 +4,17 @@ import Foundation
 /// compile to.
 public struct RecordQuery: Sendable {
     /// The `WHERE` condition, or nil for every row.
-    public var condition: QueryExpression?
+    public var condition: QueryExpression? {
+        get { translatedPredicate.map { $0.template.condition(binding: $0.values) } ?? givenCondition }
+        set {
+            givenCondition = newValue
+            translatedPredicate = nil
+        }
+    }
+    private var givenCondition: QueryExpression?
+    /// The condition of a `#Predicate`, as its shape's template and its captured values: rendered
+    /// already, so that a fetch binds the values without rendering the condition again.
+    fileprivate var translatedPredicate: (template: PredicateTemplate, values: [DatabaseValue])?
     /// The sort keys, most significant first; a fetch breaks remaining ties by the identity column.
     public var ordering: [Ordering]
     /// The most rows to return, or nil for all.
@@ -15,10 +25,21 @@ public struct RecordQuery: Sendable {
     /// A query; by default every row, in identity order. Nothing is checked here: SQLite reads a
     /// negative limit as none and a negative offset as 0.
     public init(condition: QueryExpression? = nil, ordering: [Ordering] = [], limit: Int? = nil, offset: Int? = nil) {
-        self.condition = condition
+        givenCondition = condition
         self.ordering = ordering
         self.limit = limit
         self.offset = offset
+    }
+
+    /// The condition's SQL and the values to bind to it, and whether it is cheap to run again
+    /// (``QueryExpression/isPlain``); nil when there is no condition.
+    var renderedCondition: (sql: String, arguments: [DatabaseValue], isPlain: Bool)? {
+        if let (template, values) = translatedPredicate {
+            return (template.sql, template.arguments(binding: values), template.isPlain)
+        }
+        guard let givenCondition else { return nil }
+        let (sql, arguments) = SQLRenderer.render(givenCondition)
+        return (sql, arguments, givenCondition.isPlain)
     }
 }
 
@@ -64,13 +85,26 @@ public struct FetchDescriptor<Record>: Sendable {
 
 extension QuerySchema {
     /// Translates a fetch descriptor; throws ``QueryError`` for anything without an exact translation.
+    ///
+    /// The first predicate of each shape (``PredicateShape``: the same `#Predicate` with other
+    /// captured values) is translated; later ones reuse its translation with their own values.
     public func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
-        let condition = try descriptor.predicate.map { try PredicateTranslator(schema: self).translate($0) }
-        let ordering = try descriptor.sortBy.map(ordering(for:))
+        var query = RecordQuery()
+        if let predicate = descriptor.predicate {
+            if let (shape, values) = PredicateShapeBuilder.shape(of: predicate),
+               let template = try? templates.template(for: shape, orMake: { try PredicateTemplate(translating: predicate, schema: self) }) {
+                query.translatedPredicate = (template, values)
+            } else {
+                // Throws the translation's own error.
+                query.condition = try PredicateTranslator(schema: self).translate(predicate)
+            }
+        }
+        query.ordering = try descriptor.sortBy.map(ordering(for:))
         if let limit = descriptor.fetchLimit, limit < 0 { throw QueryError.unsupported("a negative fetchLimit") }
         if let offset = descriptor.fetchOffset, offset < 0 { throw QueryError.unsupported("a negative fetchOffset") }
-        return RecordQuery(condition: condition, ordering: ordering, limit: descriptor.fetchLimit,
-                           offset: descriptor.fetchOffset)
+        query.limit = descriptor.fetchLimit
+        query.offset = descriptor.fetchOffset
+        return query
     }
 
     /// Translates one sort descriptor. Text sorts by its NFC key (Swift's `<`), or with the

@@ -57,8 +57,7 @@ extension TableDescription {
 
     /// The page of records a `RecordQuery` selects.
     public func page(_ query: RecordQuery, schema: QuerySchema<Record>, in connection: Connection) throws -> FetchPage {
-        var condition = SQLRenderer()
-        if let expression = query.condition { condition.append(expression) }
+        let condition = query.renderedCondition
         var order = SQLRenderer()
         for ordering in query.ordering {
             order.append(ordering.expression)
@@ -68,10 +67,10 @@ extension TableDescription {
             order.appendText(ordering.descending ? " DESC, " : ", ")
         }
         order.appendText("\(name).\(schema.identity)")
-        return FetchPage(table: name, rowKey: rowKey, whereSQL: query.condition == nil ? "" : " WHERE " + condition.sql,
-                         whereArguments: condition.arguments, orderSQL: order.sql, orderArguments: order.arguments,
+        return FetchPage(table: name, rowKey: rowKey, whereSQL: condition.map { " WHERE " + $0.sql } ?? "",
+                         whereArguments: condition?.arguments ?? [], orderSQL: order.sql, orderArguments: order.arguments,
                          limitSQL: limitSQL(query.limit, query.offset),
-                         repeatsCheaply: (query.condition?.isPlain ?? true) && query.limit == nil && query.offset == nil)
+                         repeatsCheaply: (condition?.isPlain ?? true) && query.limit == nil && query.offset == nil)
     }
 
     private func limitSQL(_ limit: Int?, _ offset: Int?) -> String {
@@ -100,9 +99,8 @@ extension TableDescription {
 
     /// The number of rows a query's condition matches (its order and page are ignored).
     public func count(_ query: RecordQuery, in connection: Connection) throws -> Int {
-        guard let condition = query.condition else { return try count(in: connection) }
-        let (sql, arguments) = SQLRenderer.render(condition)
-        return try count(where: sql, arguments: arguments, in: connection)
+        guard let condition = query.renderedCondition else { return try count(in: connection) }
+        return try count(where: condition.sql, arguments: condition.arguments, in: connection)
     }
 }
 
