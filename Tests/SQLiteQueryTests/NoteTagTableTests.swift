@@ -73,7 +73,7 @@ final class NoteTagTableTests: XCTestCase {
         // Update: rename a tag through a note, reorder and drop links.
         var renamed = first
         renamed.tags = [Tag(id: sqlite.id, name: "SQLite")]
-        try database.write { try Self.notes.upsert(renamed, in: $0) }
+        _ = try database.write { try Self.notes.upsert(renamed, in: $0) }
         try database.read { connection in
             XCTAssertEqual(try Self.notes.fetchOne(identity: first.id, in: connection)?.tags, [Tag(id: sqlite.id, name: "SQLite")])
             XCTAssertEqual(try Self.tags.count(in: connection), 3, "dropping a link keeps the tag")
@@ -119,13 +119,13 @@ final class NoteTagTableTests: XCTestCase {
         XCTAssertThrowsError(try database.write { try Self.notes.update(note, in: $0) }) { error in
             XCTAssertEqual(error as? RecordNotFound, RecordNotFound(table: "notes", identity: note.id.uuidString))
         }
-        try database.write { try Self.notes.insert(note, in: $0) }
+        _ = try database.write { try Self.notes.insert(note, in: $0) }
         XCTAssertThrowsError(try database.write { try Self.notes.insert(note, in: $0) }) { error in
             XCTAssertEqual((error as? SQLiteError)?.code, 2067 /* SQLITE_CONSTRAINT_UNIQUE */)
         }
         var changed = note
         changed.title = "changed"
-        try database.write { try Self.notes.update(changed, in: $0) }
+        _ = try database.write { try Self.notes.update(changed, in: $0) }
         XCTAssertEqual(try database.read { try Self.notes.fetchOne(identity: note.id, in: $0) }?.title, "changed")
     }
 
@@ -146,10 +146,10 @@ extension NoteTagTableTests {
     func testUpsertReplacesChildrenOfAnExistingRowOnly() throws {
         let tag = Tag(id: UUID(), name: "a")
         var note = Note(id: UUID(), title: "n", createdAt: Date(), tags: [tag, tag])
-        try database.write { try Self.notes.upsert(note, in: $0) }
+        _ = try database.write { try Self.notes.upsert(note, in: $0) }
         note.tags = [Tag(id: UUID(), name: "b")]
-        try database.write { try Self.notes.upsert(note, in: $0) }
-        try database.write { try Self.notes.upsert(note, in: $0) }
+        _ = try database.write { try Self.notes.upsert(note, in: $0) }
+        _ = try database.write { try Self.notes.upsert(note, in: $0) }
         XCTAssertEqual(try database.read { try Self.notes.fetchOne(identity: note.id, in: $0) }?.tags, note.tags)
     }
 }

@@ -83,7 +83,7 @@ extension QueryableRepository {
         try storage.database.read { connection in
             let cursor = try table.cursor(try table.page(query, schema: schema, in: connection), in: connection)
             let cancellation = Cancellation.current
-            while let record = try cursor.next() {
+            try cursor.forEach { record in
                 try cancellation?.checkCancellation()
                 try body(record)
             }
