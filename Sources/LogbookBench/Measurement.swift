@@ -53,6 +53,35 @@ func pairedMedians(runs: Int, logbookSetup: () throws -> Void = {}, logbook: () 
     return (logbookTimes.sorted()[runs / 2], rawTimes.sorted()[runs / 2])
 }
 
+/// The medians, over `runs` rounds, of the total time of `calls` calls of Logbook's and of the raw
+/// engine's form of one workload, run in alternate blocks of `block` calls (the first of each
+/// pair of blocks alternating): within a block the caches warm as in a run of its own, and a
+/// drift of the machine over seconds, which moved whole 10,000-call runs of one engine by a third
+/// between runs of the same build, stretches both engines' blocks alike. Each `…Setup` runs
+/// before its engine's calls of a round, untimed.
+func interleavedMedians(runs: Int, calls: Int, block: Int = 100, logbookSetup: () throws -> Void = {},
+                        logbook: (Int) throws -> Void, rawSetup: () throws -> Void = {},
+                        raw: (Int) throws -> Void) rethrows -> (logbook: Double, raw: Double) {
+    var logbookTimes: [Double] = [], rawTimes: [Double] = []
+    for _ in 0..<runs {
+        try logbookSetup()
+        try rawSetup()
+        var logbookTotal: UInt64 = 0, rawTotal: UInt64 = 0
+        for (blockIndex, first) in stride(from: 0, to: calls, by: block).enumerated() {
+            let range = first..<min(first + block, calls)
+            for rawTurn in blockIndex % 2 == 0 ? [true, false] : [false, true] {
+                let start = benchNanoseconds()
+                for call in range { if rawTurn { try raw(call) } else { try logbook(call) } }
+                let elapsed = benchNanoseconds() - start
+                if rawTurn { rawTotal += elapsed } else { logbookTotal += elapsed }
+            }
+        }
+        logbookTimes.append(Double(logbookTotal) / 1e9)
+        rawTimes.append(Double(rawTotal) / 1e9)
+    }
+    return (logbookTimes.sorted()[runs / 2], rawTimes.sorted()[runs / 2])
+}
+
 /// The medians, over `runs` rounds, of the total time of `calls` calls of `sync` and of `async`
 /// made alternately, call by call, in the calling task (the first of each pair alternating too,
 /// so neither always meets the cache the other warmed): a noisy machine's drift then stretches

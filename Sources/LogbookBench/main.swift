@@ -140,17 +140,15 @@ func windows(_ count: Int, length: Int, seed: UInt64) -> [(CalendarDay, Calendar
 let rangeWindows = windows(fetchCount, length: 30, seed: 7)
 var logbookRanges: [[ExerciseDay]] = []
 var rawRanges: [[ExerciseDay]] = []
-let (logbookRange, rawRange) = try pairedMedians(runs: runs, logbookSetup: { logbookRanges = [] }, logbook: {
-    for (first, last) in rangeWindows {
-        let found = try store.history.fetch(FetchDescriptor(
-            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
-        if logbookRanges.count < 100 { logbookRanges.append(found) }
-    }
-}, rawSetup: { rawRanges = [] }, raw: {
-    for (first, last) in rangeWindows {
-        let found = raw.days(from: first, to: last)
-        if rawRanges.count < 100 { rawRanges.append(found) }
-    }
+let (logbookRange, rawRange) = try interleavedMedians(runs: runs, calls: rangeWindows.count, logbookSetup: { logbookRanges = [] }, logbook: { call in
+    let (first, last) = rangeWindows[call]
+    let found = try store.history.fetch(FetchDescriptor(
+        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last }, sortBy: [SortDescriptor(\.day)]))
+    if logbookRanges.count < 100 { logbookRanges.append(found) }
+}, rawSetup: { rawRanges = [] }, raw: { call in
+    let (first, last) = rangeWindows[call]
+    let found = raw.days(from: first, to: last)
+    if rawRanges.count < 100 { rawRanges.append(found) }
 })
 agree(logbookRanges == rawRanges && logbookRanges.allSatisfy { $0.count == 30 }, "range fetch")
 report("\(fetchCount) fetches of a 30-day window", logbook: logbookRange, raw: rawRange, target: "≤1.1x (GRDB 5.4x)")
@@ -174,16 +172,14 @@ rawAll = []
 let countWindows = windows(fetchCount, length: 365, seed: 9)
 var logbookCounts: [Int] = []
 var rawCounts: [Int] = []
-let (logbookCount, rawCount) = try pairedMedians(runs: runs, logbookSetup: { logbookCounts = [] }, logbook: {
-    for (index, (first, last)) in countWindows.enumerated() {
-        let name = SampleData.exerciseNames[index % SampleData.exerciseNames.count]
-        logbookCounts.append(try store.history.fetchCount(FetchDescriptor(
-            predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last && $0.exercises.contains(name) })))
-    }
-}, rawSetup: { rawCounts = [] }, raw: {
-    for (index, (first, last)) in countWindows.enumerated() {
-        rawCounts.append(raw.countDays(with: SampleData.exerciseNames[index % SampleData.exerciseNames.count], from: first, to: last))
-    }
+let (logbookCount, rawCount) = try interleavedMedians(runs: runs, calls: countWindows.count, logbookSetup: { logbookCounts = [] }, logbook: { call in
+    let (first, last) = countWindows[call]
+    let name = SampleData.exerciseNames[call % SampleData.exerciseNames.count]
+    logbookCounts.append(try store.history.fetchCount(FetchDescriptor(
+        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= last && $0.exercises.contains(name) })))
+}, rawSetup: { rawCounts = [] }, raw: { call in
+    let (first, last) = countWindows[call]
+    rawCounts.append(raw.countDays(with: SampleData.exerciseNames[call % SampleData.exerciseNames.count], from: first, to: last))
 })
 agree(logbookCounts == rawCounts && rawCounts.contains { $0 > 0 }, "count")
 report("\(fetchCount) counts of one exercise in 365 days", logbook: logbookCount, raw: rawCount, target: "≤1.1x (GRDB 1.2x)")
@@ -299,17 +295,13 @@ raw.analyze()
 let prefixes = ["0.", "1.1", "2.", "3.19", "1."]
 var logbookPages: [[ReleaseDraft]] = []
 var rawPages: [[ReleaseDraft]] = []
-let (logbookDrafts, rawDrafts) = try pairedMedians(runs: runs, logbookSetup: { logbookPages = [] }, logbook: {
-    for index in 0..<draftFetchCount {
-        let prefix = prefixes[index % prefixes.count], minimum = index % 10
-        logbookPages.append(try store.drafts.fetch(FetchDescriptor(
-            predicate: #Predicate<ReleaseDraft> { $0.submittedAt == nil && $0.version.starts(with: prefix) && $0.checklist.count >= minimum },
-            sortBy: [SortDescriptor(\.updatedAt, order: .reverse), SortDescriptor(\.version)], fetchLimit: 20)))
-    }
-}, rawSetup: { rawPages = [] }, raw: {
-    for index in 0..<draftFetchCount {
-        rawPages.append(raw.openDrafts(prefix: prefixes[index % prefixes.count], minimumItems: index % 10))
-    }
+let (logbookDrafts, rawDrafts) = try interleavedMedians(runs: runs, calls: draftFetchCount, block: 10, logbookSetup: { logbookPages = [] }, logbook: { index in
+    let prefix = prefixes[index % prefixes.count], minimum = index % 10
+    logbookPages.append(try store.drafts.fetch(FetchDescriptor(
+        predicate: #Predicate<ReleaseDraft> { $0.submittedAt == nil && $0.version.starts(with: prefix) && $0.checklist.count >= minimum },
+        sortBy: [SortDescriptor(\.updatedAt, order: .reverse), SortDescriptor(\.version)], fetchLimit: 20)))
+}, rawSetup: { rawPages = [] }, raw: { index in
+    rawPages.append(raw.openDrafts(prefix: prefixes[index % prefixes.count], minimumItems: index % 10))
 })
 agree(logbookPages == rawPages && rawPages.contains { !$0.isEmpty }, "drafts fetch")
 report("\(draftFetchCount) draft pages with checklists (#Predicate, 2 sorts, 20)", logbook: logbookDrafts, raw: rawDrafts,
