@@ -31,6 +31,10 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("SQLiteQuery/Core/Values/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
         ("SQLiteQuery/Core/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
+        ("SQLiteQuery/Query/PredicateShape.swift", "struct PredicateShape: Hashable", "a type, key paths, ASCII operator symbols and "
+            + "value classes: never a captured value's text"),
+        ("SQLiteQuery/Query/PredicateShape.swift", "enum Part: Hashable", "the parts of PredicateShape, as above"),
+        ("SQLiteQuery/Query/PredicateShape.swift", "enum ValueClass: Hashable", "nil, text or other: no text"),
         ("SQLiteQuery/Table/StoredColumn.swift", "Hashable", "ASCII table and column names"),
         ("SQLiteQuery/Migration/MigratedSchema.swift", ": SchemaObject]", "schema object names, looked up by the migrations' ASCII names; "
             + "the cache is keyed by hexadecimal checksums"),
