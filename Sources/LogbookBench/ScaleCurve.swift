@@ -79,7 +79,9 @@ enum ScaleCurve {
 
     /// `days` days of 5 exercises from SampleData.firstDay as NDJSON, written in pieces so memory stays flat.
     private static func writeHistory(days: Int, to path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
+        }
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
         var sample = SampleData(seed: 7)

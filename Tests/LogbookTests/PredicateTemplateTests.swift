@@ -123,6 +123,32 @@ final class PredicateTemplateTests: XCTestCase {
         }, "y < x", schema: schema), "the shape of b < a")
     }
 
+    /// Hand-built trees can define one variable twice (one closure used on both sides of `&&`) or
+    /// refer to a closure's variable from another closure; a reference names the latest definition,
+    /// as the translator binds it.
+    func testAVariableDefinedTwiceOrReferredToOutsideItsClosureIsPartOfTheShape() throws {
+        typealias Names = PredicateExpressions.KeyPath<DayVariable, [String]>
+        typealias NameIsA = PredicateExpressions.Equal<PredicateExpressions.Variable<String>, PredicateExpressions.Value<String>>
+        func containsA(_ day: DayVariable) -> PredicateExpressions.SequenceContainsWhere<Names, NameIsA> {
+            PredicateExpressions.SequenceContainsWhere(PredicateExpressions.KeyPath(root: day, keyPath: \.exercises)) { name in
+                PredicateExpressions.Equal(lhs: name, rhs: PredicateExpressions.Value("A"))
+            }
+        }
+        let schema = freshCopy(of: Tables.exerciseDays.querySchema)
+        try assertSameAsFreshTranslation(Predicate<ExerciseDay>({ day in
+            let test = containsA(day)
+            return PredicateExpressions.Conjunction(lhs: test, rhs: test)
+        }), "one closure on both sides", schema: schema)
+        try assertSameAsFreshTranslation(Predicate<ExerciseDay>({ day in
+            let test = containsA(day)
+            let other = PredicateExpressions.SequenceContainsWhere(PredicateExpressions.KeyPath(root: day, keyPath: \.exercises)) {
+                (_: PredicateExpressions.Variable<String>) in
+                PredicateExpressions.Equal(lhs: test.variable, rhs: PredicateExpressions.Value("A"))
+            }
+            return PredicateExpressions.Conjunction(lhs: test, rhs: other)
+        }), "the first closure's variable in the second", schema: schema)
+    }
+
     func testTemplatesAreSharedSafelyAcrossThreads() throws {
         let schema = freshCopy(of: Tables.drafts.querySchema)
         let random = RandomPredicates(seed: Self.seed &+ 4, drafts: RandomRecords(seed: Self.seed).drafts(20), days: [])

@@ -10,8 +10,8 @@ struct PredicateShape: Hashable {
     fileprivate enum Part: Hashable {
         case keyPath(AnyKeyPath)
         case `operator`(String)
-        /// The position of the variable's definition among the predicate's variables, or -1 for a
-        /// variable the predicate does not define.
+        /// The position of the variable's latest definition among the predicate's variables, or -1
+        /// for a variable the predicate does not define.
         case variable(Int)
         case value(ValueClass)
         case list(count: Int)
@@ -73,8 +73,11 @@ struct PredicateShapeBuilder {
         variables.append(variable)
     }
 
+    /// A reference to `variable`, which names its latest definition so far, as the translator's
+    /// bindings do (a hand-built tree can define one variable twice, or refer to a closure's
+    /// variable outside it).
     mutating func refer(to variable: PredicateExpressions.VariableID) {
-        shape.parts.append(.variable(variables.firstIndex(of: variable) ?? -1))
+        shape.parts.append(.variable(variables.lastIndex(of: variable) ?? -1))
     }
 
     mutating func add(_ keyPath: AnyKeyPath) {

@@ -3,8 +3,9 @@ import Foundation
 /// A schema's ``PredicateTemplate``s by shape: the first predicate of a shape is translated, and
 /// every later one reuses its template. Safe to use from any thread.
 final class PredicateTemplates: @unchecked Sendable {
-    /// The most shapes kept; past it the cache starts again, so that predicates built at run time
-    /// with ever new key paths cannot grow it without end.
+    /// The most shapes kept; past it one (the dictionary's first, in no particular order) makes
+    /// room for each new one, so that predicates built at run time with ever new key paths or
+    /// lists of ever new lengths cannot grow it without end.
     static let capacity = 256
 
     private let lock = NSLock()
@@ -15,7 +16,7 @@ final class PredicateTemplates: @unchecked Sendable {
         if let template = lock.withLock({ templates[shape] }) { return template }
         let template = try make()
         lock.withLock {
-            if templates.count >= Self.capacity { templates.removeAll(keepingCapacity: true) }
+            if templates.count >= Self.capacity, templates[shape] == nil { templates.remove(at: templates.startIndex) }
             templates[shape] = template
         }
         return template
