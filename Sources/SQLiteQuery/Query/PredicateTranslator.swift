@@ -59,9 +59,9 @@ final class PredicateTranslator<Record> {
     }
 
     private func operand(for value: DatabaseValue) -> Operand {
-        guard placeholders != nil else { return .value(value) }
-        let placeholder = PredicatePlaceholder(index: placeholders!.count, of: value)
-        placeholders!.append(placeholder)
+        guard let index = placeholders?.count else { return .value(value) }
+        let placeholder = PredicatePlaceholder(index: index, of: value)
+        placeholders?.append(placeholder)
         return .value(placeholder.value, comparisonKey: placeholder.comparisonKey)
     }
 

@@ -86,8 +86,8 @@ public struct FetchDescriptor<Record>: Sendable {
 extension QuerySchema {
     /// Translates a fetch descriptor; throws ``QueryError`` for anything without an exact translation.
     ///
-    /// The first predicate of each shape (the same `#Predicate` with other
-    /// captured values) is translated; later ones reuse its translation with their own values.
+    /// The first predicate of each shape (the same `#Predicate` with other captured values) is
+    /// translated; later ones reuse its translation with their own values.
     public func query(for descriptor: FetchDescriptor<Record>) throws -> RecordQuery {
         var query = RecordQuery()
         if let predicate = descriptor.predicate {
