@@ -115,6 +115,27 @@ public final class ByteStream {
         return text
     }
 
+    /// Hands `read` the bytes read so far and not yet consumed, and consumes as many as it says it
+    /// took (none when it returns nil), moving the line and column past them: for a reader that
+    /// takes a whole value at once when all of it is in the buffer.
+    func takeBuffered<Value>(_ read: (UnsafeBufferPointer<UInt8>) -> (value: Value, length: Int)?) -> Value? {
+        buffer.withUnsafeBufferPointer { buffered in
+            let unread = UnsafeBufferPointer(rebasing: buffered[index...])
+            guard let (value, length) = read(unread) else { return nil }
+            for byte in unread.prefix(length) {
+                if byte == 0x0A {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            }
+            index += length
+            offset += length
+            return value
+        }
+    }
+
     /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
     private func refill(keeping: Bool = false) throws {
         guard !isExhausted, let handle else { return }

@@ -46,30 +46,57 @@ public struct JSONParser {
     /// The next element of the array begun with ``beginArray()``, or nil after `]` (and only
     /// whitespace after it).
     public func nextElement(isFirst: Bool) throws -> JSONValue? {
+        guard try beginElement(isFirst: isFirst) else { return nil }
+        return try elementValue()
+    }
+
+    /// Moves to the start of the array's next element (past `,` and whitespace) and returns true,
+    /// or consumes `]` (and checks that only whitespace follows) and returns false.
+    func beginElement(isFirst: Bool) throws -> Bool {
         try skipWhitespace()
         if try stream.peek() == UInt8(ascii: "]") {
             _ = try stream.next()
             try expectEnd()
-            return nil
+            return false
         }
         if !isFirst {
             guard try stream.next() == UInt8(ascii: ",") else { throw error("expected ',' or ']' after an array element") }
             try skipWhitespace()
         }
-        return try value(depth: 1)
+        return true
+    }
+
+    /// The array element that starts at the current position (after ``beginElement(isFirst:)``).
+    func elementValue() throws -> JSONValue {
+        try value(depth: 1)
     }
 
     /// The value on the next non-blank line (NDJSON), or nil at the end of the file. Only spaces
     /// may follow it on its line.
     public func nextLine() throws -> JSONValue? {
+        guard try beginLine() else { return nil }
+        let parsed = try lineValue()
+        try endLine()
+        return parsed
+    }
+
+    /// Skips blank lines up to the next value (true), or to the end of the file (false).
+    func beginLine() throws -> Bool {
         while let byte = try stream.peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
             _ = try stream.next()
         }
-        guard try stream.peek() != nil else { return nil }
-        let parsed = try value(depth: 0)
+        return try stream.peek() != nil
+    }
+
+    /// The value that starts at the current position of a line (after ``beginLine()``).
+    func lineValue() throws -> JSONValue {
+        try value(depth: 0)
+    }
+
+    /// Consumes what follows a line's value: spaces, then the line break (or the end of the file).
+    func endLine() throws {
         while let byte = try stream.peek(), byte == 0x20 || byte == 0x09 || byte == 0x0D { _ = try stream.next() }
         if let byte = try stream.next(), byte != 0x0A { throw error("expected one JSON value per line") }
-        return parsed
     }
 
     /// The line and column of the next byte.

@@ -27,20 +27,26 @@ struct JSONRecordSource: RecordSource {
 
     mutating func next() throws -> ImportedRecord? {
         let start = parser.position
-        let value: JSONValue?
+        let value: JSONValue
         do {
             if isLines {
-                value = try parser.nextLine()
+                guard try parser.beginLine() else { return nil }
             } else {
                 if !started { try parser.beginArray() }
-                value = try parser.nextElement(isFirst: !started)
+                let isFirst = !started
                 started = true
+                guard try parser.beginElement(isFirst: isFirst) else { return nil }
             }
+            if kind != .drafts, let day = parser.stream.takeBuffered({ PlainDayObject.read($0, isLineDelimited: isLines) }) {
+                if isLines { try parser.endLine() }
+                count += 1
+                kind = .history
+                return .day(day)
+            }
+            value = try isLines ? parser.lineValue() : parser.elementValue()
+            if isLines { try parser.endLine() }
         } catch let error as JSONParser.SyntaxError {
             throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
-        }
-        guard let value else {
-            return nil
         }
         count += 1
         // A line's value ends with its line break read (the next byte starts a line), unless the
