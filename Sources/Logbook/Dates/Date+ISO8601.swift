@@ -92,7 +92,14 @@ extension Date {
     /// Returns nil for anything else, and for instants before 0001-01-01T00:00:00Z or from
     /// 10000-01-01T00:00:00Z on.
     public init?(iso8601 text: some StringProtocol) {
-        let bytes = Array(text.utf8)
+        // An import reads a date per record: from the string's own bytes where it has them.
+        guard let date = text.utf8.withContiguousStorageIfAvailable(Date.init(iso8601UTF8:))
+                ?? Array(text.utf8).withUnsafeBufferPointer(Date.init(iso8601UTF8:)) else { return nil }
+        self = date
+    }
+
+    /// ``init(iso8601:)`` from the text's UTF-8 bytes.
+    init?(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
               let day = reader.number(2), reader.skip("T") || reader.skip("t") || reader.skip(" "),
@@ -100,7 +107,7 @@ extension Date {
               let second = reader.number(2),
               (1...12).contains(month), (1...ProlepticGregorian.daysInMonth(year: year, month: month)).contains(day),
               hour < 24, minute < 60, second < 60 else { return nil }
-        var fractionDigits: ArraySlice<UInt8> = []
+        var fractionDigits: Slice<UnsafeBufferPointer<UInt8>> = bytes[0..<0]
         if reader.skip(".") {
             let start = reader.position
             while reader.digit() != nil {}
@@ -130,7 +137,7 @@ extension Date {
     private static let supportedWholeSeconds = -63_113_904_000..<252_423_993_600
 
     /// The `Double` nearest to `seconds + 0.fraction` (decimal digits), correctly rounded.
-    static func nearestDouble(seconds: Int, fraction: ArraySlice<UInt8>) -> Double {
+    static func nearestDouble(seconds: Int, fraction: Slice<UnsafeBufferPointer<UInt8>>) -> Double {
         let digits = fraction.reversed().drop { $0 == UInt8(ascii: "0") }.reversed()
         if digits.isEmpty { return Double(seconds) }
         // Fast path: numerator and power of ten both exact in a Double, so one correctly rounded
@@ -183,12 +190,12 @@ func writeDigits(_ value: Int, width: Int, into buffer: UnsafeMutableBufferPoint
     index += width
 }
 
-/// Reads fixed-width ASCII digits and punctuation from a byte array.
+/// Reads fixed-width ASCII digits and punctuation from bytes.
 struct DigitReader {
-    let bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     private(set) var position = 0
 
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
     var isAtEnd: Bool { position == bytes.count }
 

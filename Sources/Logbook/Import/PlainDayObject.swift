@@ -27,12 +27,20 @@ enum PlainDayObject {
         case id = 1, day = 2, date = 4, exercises = 8
 
         init?(name: UnsafeBufferPointer<UInt8>) {
-            switch name.count {
-            case 2 where name.elementsEqual("id".utf8): self = .id
-            case 3 where name.elementsEqual("day".utf8): self = .day
-            case 4 where name.elementsEqual("date".utf8): self = .date
-            case 9 where name.elementsEqual("exercises".utf8): self = .exercises
-            default: return nil
+            func named(_ word: StaticString) -> Bool {
+                guard let start = name.baseAddress, name.count == word.utf8CodeUnitCount else { return false }
+                return memcmp(start, word.utf8Start, name.count) == 0
+            }
+            if named("id") {
+                self = .id
+            } else if named("day") {
+                self = .day
+            } else if named("date") {
+                self = .date
+            } else if named("exercises") {
+                self = .exercises
+            } else {
+                return nil
             }
         }
     }
@@ -86,6 +94,7 @@ enum PlainDayObject {
             guard take(UInt8(ascii: "[")), skipWhitespace() else { return nil }
             var names: [String] = []
             if take(UInt8(ascii: "]")) { return names }
+            names.reserveCapacity(8)
             repeat {
                 guard skipWhitespace(), let name = plainText(), skipWhitespace() else { return nil }
                 names.append(name)
@@ -97,8 +106,9 @@ enum PlainDayObject {
         /// 2001 as a JSON number, or ISO-8601 text.
         mutating func date() -> Date? {
             if current == UInt8(ascii: "\"") {
-                guard let text = plainText() else { return nil }
-                return Date(iso8601: text)
+                // ISO-8601 text is ASCII: other bytes, valid UTF-8 or not, do not parse.
+                guard let text = plainString() else { return nil }
+                return Date(iso8601UTF8: text)
             }
             guard let text = number(), let seconds = Double(text), seconds.isFinite else { return nil }
             let date = Date(timeIntervalSinceReferenceDate: seconds)
