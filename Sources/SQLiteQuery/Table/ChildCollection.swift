@@ -152,8 +152,9 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     @inlinable
     static func insertingRows(_ collection: WritableKeyPath<Record, [Element]>, _ columns: [ColumnMapping<Element>])
         -> (Record, Int64, Statement) throws -> Void {
-        { record, parentKey, insert in
-            let elements = record[keyPath: collection]
+        let collection = PropertyReader(collection as KeyPath<Record, [Element]>)
+        return { record, parentKey, insert in
+            let elements = collection.read(record)
             for offset in elements.indices {
                 try insert.bind(parentKey, at: 1)
                 try insert.bind(offset + 1, at: 2)

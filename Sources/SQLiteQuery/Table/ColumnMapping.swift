@@ -67,12 +67,10 @@ public struct ColumnMapping<Record>: @unchecked Sendable {
         }
     }
 
-    /// Reads `keyPath`'s value from a record. The identity key path (`\.self`, an element that is
-    /// itself the column's value, as a day's exercise names) is read without applying it: applying a
-    /// key path costs about a thousand instructions, once per child row on every insert.
+    /// Reads `keyPath`'s value from a record (``PropertyReader``).
     private static func reader<Value>(_ keyPath: KeyPath<Record, Value>) -> (Record) -> Value {
-        guard keyPath == \Record.self as AnyKeyPath else { return { $0[keyPath: keyPath] } }
-        return { unsafeBitCast($0, to: Value.self) }
+        let reader = PropertyReader(keyPath)
+        return { reader.read($0) }
     }
 
     /// `submitted_at` → `submittedAt`.
