@@ -94,6 +94,44 @@ final class PlainDayObjectTests: XCTestCase {
         XCTAssertNil(invalidUTF8.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: true) })
     }
 
+    /// Exported history, most of it in the plain shape and some not (names with escapes), imported
+    /// from a file several times the stream's 64 KiB reads, so that objects straddle reads (left to
+    /// the general path there) and the shortcut takes the rest: exporting the import gives the
+    /// same bytes, in NDJSON and as a JSON array.
+    func testAnExportAcrossManyReadsImportsToTheSameBytes() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PLAIN_DAY_SEED", default: 0x504C_4149_4E46_494C)
+        var random = SplitMix64(seed: seed)
+        var dayNumbers = Set<Int>()
+        let days: [ExerciseDay] = (0..<2_500).map { _ in
+            var number = random.int(CalendarDay.first.dayNumber...CalendarDay.last.dayNumber)
+            while !dayNumbers.insert(number).inserted { number = random.int(CalendarDay.first.dayNumber...CalendarDay.last.dayNumber) }
+            let seconds = AdversarialDates.seconds(in: -63_113_904_000...252_423_993_599, using: &random)
+            let names: [String] = (0..<random.int(1...6)).map { _ in
+                random.chance(0.9) ? random.pick(["Squat", "Row", "Élan", "Sun Salute ☀︎", "e\u{301}", "Kettlebell Swing"])
+                                   : AdversarialText.string(using: &random, maxPieces: 3, nonEmpty: true)
+            }
+            return ExerciseDay(id: UUID(), date: Date(timeIntervalSinceReferenceDate: seconds), day: CalendarDay(dayNumber: number)!,
+                               exercises: names)
+        }
+        let source = try TestStore()
+        try source.store.history.save(days)
+        for format in [ExportFormat.ndjson, .json] {
+            var exported = Data()
+            try source.store.exportHistory(format: format) { exported.append($0) }
+            XCTAssertGreaterThan(exported.count, 4 << 16, "\(format): the file spans several reads")
+            let copy = try TestStore()
+            let file = copy.folder.appendingPathComponent("history.\(format.rawValue)")
+            try exported.write(to: file)
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            _ = try copy.store.importRecords(from: handle, file: file.path,
+                                             options: ImportOptions(kind: .history, format: ImportFormat(rawValue: format.rawValue)!))
+            var reexported = Data()
+            try copy.store.exportHistory(format: format) { reexported.append($0) }
+            XCTAssertTrue(exported == reexported, "\(format): import → export changed the bytes (seed \(seed))")
+        }
+    }
+
     func testThePlainShapesOfExportsAndTheAppsAreReadByTheShortcut() {
         let plain = [
             #"{"id":"12C8B5FC-BCCE-4D3B-89FE-2CB19C5A4CF1","day":"2026-01-01","date":"2026-01-01T10:00:00.000000Z","exercises":["Squat","Row"]}"#,
