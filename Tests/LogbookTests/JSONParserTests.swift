@@ -7,23 +7,6 @@ import XCTest
 /// import's common case) and every other string byte by byte: both give back exactly the text that
 /// was written, wherever the file's 64 KiB reads cut it, and errors after either name the same place.
 final class JSONParserTests: XCTestCase {
-    /// A JSON string literal for `text`: quotes, backslashes and controls escaped; other scalars
-    /// raw or, now and then, as `\u` escapes (with surrogate pairs past the BMP).
-    private static func literal(_ text: String, using random: inout SplitMix64) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04X", scalar.value)
-            case _ where scalar.value >= 0x80 && random.chance(0.1):
-                out += String(scalar).utf16.map { String(format: "\\u%04x", $0) }.joined()
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
     func testStringsComeBackExactlyAcrossTheFilesReads() throws {
         var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_JSON_SEED", default: 0x4A53_4F4E))
         let asciiWords = ["Burpee", "2026-11-25", "CD613E30-D8F1-6ADF-91B7-584A2265B1F5", "", "x y", "~", " "]
@@ -42,7 +25,7 @@ final class JSONParserTests: XCTestCase {
                 }
                 let key = "k\(index)"
                 members.append((key, .string(value)))
-                line += (index == 0 ? "" : ",") + "\"\(key)\":" + Self.literal(value, using: &random)
+                line += (index == 0 ? "" : ",") + "\"\(key)\":" + AdversarialText.jsonLiteral(value, escaping: 0.1, using: &random)
             }
             expected.append(.object(members))
             text += line + "}\n"

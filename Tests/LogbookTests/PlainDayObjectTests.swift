@@ -223,23 +223,12 @@ private struct DayObjectText {
         return "[" + names.joined(separator: random.pick([",", " , ", ",\t"])) + "]"
     }
 
-    /// A JSON string of adversarial text: its bytes as they are, quotes, backslashes and controls
-    /// escaped (every one of them, or as `\u` escapes now and then). Most names have none of these,
-    /// as most names in files do.
+    /// A JSON string of adversarial text (``AdversarialText/jsonLiteral(_:escaping:using:)``). Most
+    /// names have no quote, backslash or control character to escape, as most names in files.
     mutating func name() -> String {
         var text = AdversarialText.string(using: &random, maxPieces: 4)
         if random.chance(0.85) { text.unicodeScalars.removeAll { $0.value < 0x20 || $0 == "\"" || $0 == "\\" } }
-        var json = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": json += "\\\""
-            case "\\": json += "\\\\"
-            case _ where scalar.value < 0x20: json += String(format: "\\u%04X", scalar.value)
-            case _ where random.chance(0.002): json += String(format: "\\u%04X", scalar.value & 0xFFFF)
-            default: json.unicodeScalars.append(scalar)
-            }
-        }
-        return json + "\""
+        return AdversarialText.jsonLiteral(text, escaping: 0.002, using: &random)
     }
 
     /// One byte changed, removed or added, or a slice removed: anywhere.
