@@ -13,9 +13,9 @@ import SQLiteQuery
 /// that would not decode, an object that runs past the bytes given) gives nil, and the caller
 /// reads the object the general way, which finds the error and reports it as ever.
 enum PlainDayObject {
-    /// The record the object at the start of `bytes` holds (`value`) and the object's length in bytes, or
-    /// nil when the general path must read it. With `isLineDelimited` (NDJSON), a line break
-    /// inside the object gives nil.
+    /// The record the object at the start of `bytes` holds (`value`) and the object's length in
+    /// bytes, or nil when the general path must read it. With `isLineDelimited` (NDJSON), a line
+    /// break inside the object gives nil.
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, isLineDelimited: Bool) -> (value: DayInput, length: Int)? {
         var reader = Reader(bytes: bytes, isLineDelimited: isLineDelimited)
         guard let record = reader.dayObject() else { return nil }
