@@ -121,6 +121,22 @@ final class ExerciseTallyTests: XCTestCase {
     }
 
     /// Migrations 0004 and 0005 count the history that was written before them.
+    /// Two spellings of one name (NFC, then NFD, whose bytes sort first) that fall in one slot of
+    /// the memo that interns names while counting are told apart by their bytes: each day's, the
+    /// week's, the month's and the year's smallest spelling is the one written.
+    func testTwinSpellingsInOneInterningSlotAreToldApart() throws {
+        let twins = try XCTUnwrap((0..<10_000).lazy.map { ("Drill \($0) \u{E9}", "Drill \($0) e\u{301}") }
+            .first { NewDayCounts.recentSlot(of: $0.0) == NewDayCounts.recentSlot(of: $0.1) })
+        let test = try TestStore()
+        let first = CalendarDay("2026-03-02")!
+        let utc = TimeZone(identifier: "UTC")!
+        try test.store.history.save([
+            ExerciseDay(id: UUID(), date: first.start(in: utc) + 3_600, day: first, exercises: [twins.0, twins.0]),
+            ExerciseDay(id: UUID(), date: first.start(in: utc) + 90_000, day: first.adding(days: 1)!, exercises: [twins.1]),
+        ])
+        XCTAssertEqual(try mismatches(test.store), 0, "the tallies of \(twins)")
+    }
+
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite").path

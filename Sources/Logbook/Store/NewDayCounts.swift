@@ -55,6 +55,12 @@ struct NewDayCounts {
 
     private var keyIndexes: [ExactText: Int] = [:]
     private var spellingIndexes: [ExactText: Int] = [:]
+    /// By a cheap hash of a spelling's UTF-8 bytes (``recentSlot(of:)``), the index of the spelling
+    /// last interned there, -1 for none: a history repeats a few names, found here by one byte
+    /// comparison instead of a look-up in ``spellingIndexes`` (hashing the name with `Hasher`,
+    /// about 650 instructions a name).
+    private var recentSpellings = [Int](repeating: -1, count: NewDayCounts.recentSlots)
+    private static let recentSlots = 64
     /// The index in ``keys`` of each spelling's name key.
     private var keyOfSpelling: [Int] = []
     /// The period of each kind being counted: a week, a month, a year.
@@ -114,12 +120,32 @@ struct NewDayCounts {
         weekTotals.removeAll(keepingCapacity: true)
         keyIndexes.removeAll(keepingCapacity: true)
         spellingIndexes.removeAll(keepingCapacity: true)
+        for slot in recentSpellings.indices { recentSpellings[slot] = -1 }
         keyOfSpelling.removeAll(keepingCapacity: true)
         for kind in open.indices { open[kind].tallies.removeAll(keepingCapacity: true) }
     }
 
     /// The index of `name` in ``spellings``, added with its name key when new.
     private mutating func intern(_ name: String) -> Int {
+        let slot = Self.recentSlot(of: name)
+        let recent = recentSpellings[slot]
+        if recent >= 0, spellings[recent].hasSameUTF8(as: name) { return recent }
+        let index = spellingIndex(of: name)
+        recentSpellings[slot] = index
+        return index
+    }
+
+    /// FNV-1a of `name`'s UTF-8 bytes, as a slot of ``recentSpellings``.
+    static func recentSlot(of name: String) -> Int {
+        var name = name
+        let hash = name.withUTF8 { bytes in
+            bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        }
+        return Int(hash % UInt32(recentSlots))
+    }
+
+    /// The index of `name` in ``spellings`` by its bytes, added with its name key when new.
+    private mutating func spellingIndex(of name: String) -> Int {
         if let index = spellingIndexes[ExactText(name)] { return index }
         let key = name.comparisonKey
         let keyIndex: Int
