@@ -57,13 +57,19 @@ public final class ByteStream {
         guard let byte = try peek() else { return nil }
         index += 1
         offset += 1
+        moveLineAndColumn(past: byte)
+        return byte
+    }
+
+    /// Moves the line and column past one consumed byte: a line break starts the next line.
+    @inline(__always)
+    private func moveLineAndColumn(past byte: UInt8) {
         if byte == 0x0A {
             line += 1
             column = 1
         } else {
             column += 1
         }
-        return byte
     }
 
     /// Consumes the bytes of a JSON string that need no attention, from the current position up to
@@ -122,14 +128,7 @@ public final class ByteStream {
         buffer.withUnsafeBufferPointer { buffered in
             let unread = UnsafeBufferPointer(rebasing: buffered[index...])
             guard let (value, length) = read(unread) else { return nil }
-            for byte in unread.prefix(length) {
-                if byte == 0x0A {
-                    line += 1
-                    column = 1
-                } else {
-                    column += 1
-                }
-            }
+            for byte in unread.prefix(length) { moveLineAndColumn(past: byte) }
             index += length
             offset += length
             return value

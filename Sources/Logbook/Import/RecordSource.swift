@@ -25,9 +25,16 @@ struct JSONRecordSource: RecordSource {
         self.kind = kind
     }
 
+    /// What a record's bytes were read as: a day in the plain shape (``PlainDayObject``), or a
+    /// JSON value to decode.
+    private enum Read {
+        case plainDay(DayInput)
+        case value(JSONValue)
+    }
+
     mutating func next() throws -> ImportedRecord? {
         let start = parser.position
-        let value: JSONValue
+        let read: Read
         do {
             if isLines {
                 guard try parser.beginLine() else { return nil }
@@ -38,17 +45,23 @@ struct JSONRecordSource: RecordSource {
                 guard try parser.beginElement(isFirst: isFirst) else { return nil }
             }
             if kind != .drafts, let day = parser.stream.takeBuffered({ PlainDayObject.read($0, isLineDelimited: isLines) }) {
-                if isLines { try parser.endLine() }
-                count += 1
-                kind = .history
-                return .day(day)
+                read = .plainDay(day)
+            } else {
+                read = .value(try isLines ? parser.lineValue() : parser.elementValue())
             }
-            value = try isLines ? parser.lineValue() : parser.elementValue()
             if isLines { try parser.endLine() }
         } catch let error as JSONParser.SyntaxError {
             throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
         }
         count += 1
+        let value: JSONValue
+        switch read {
+        case .plainDay(let day):
+            kind = .history
+            return .day(day)
+        case .value(let parsed):
+            value = parsed
+        }
         // A line's value ends with its line break read (the next byte starts a line), unless the
         // file ends on that line.
         let recordStart = isLines ? parser.position.line - (parser.position.column == 1 ? 1 : 0) : start.line
