@@ -19,6 +19,8 @@ public final class Statement {
     private let database: OpaquePointer
     /// Where ``bindText(_:at:)`` keeps the text bound to each parameter.
     private let textBuffers: ParameterTextBuffers
+    /// The short texts read last (``SQLiteValue/read(from:at:)-(Statement,_)``).
+    let recentTexts = RecentTexts()
 
     init(database: OpaquePointer, sql: String) throws {
         var handle: OpaquePointer?
@@ -159,7 +161,7 @@ public final class Statement {
     /// Reads the 0-based column `index` of the current row.
     @inline(__always)
     public func column<Value: SQLiteValue>(_ index: Int, as type: Value.Type = Value.self) throws -> Value {
-        try Value.read(from: handle, at: Int32(index))
+        try Value.read(from: self, at: Int32(index))
     }
 
     /// Whether the 0-based column `index` of the current row is NULL.

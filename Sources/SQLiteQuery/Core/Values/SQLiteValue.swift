@@ -28,6 +28,11 @@ public protocol SQLiteValue {
     func bind(to statement: Statement, at index: Int32) -> Int32
     /// Reads the 0-based column `index` of the current row of `statement`.
     static func read(from statement: OpaquePointer, at index: Int32) throws -> Self
+    /// Reads the 0-based column `index` of the current row of `statement`: what
+    /// ``Statement/column(_:as:)`` calls. By default ``read(from:at:)-(OpaquePointer,_)`` with the
+    /// statement's handle; `String` finds a short text the statement read before among its recent
+    /// texts instead of decoding it again.
+    static func read(from statement: Statement, at index: Int32) throws -> Self
     /// The value as SQLite stores it: what the query layer binds for a captured Swift value.
     var databaseValue: DatabaseValue { get }
 }
@@ -36,6 +41,11 @@ extension SQLiteValue {
     /// Binds through ``bind(to:at:)-(OpaquePointer,_)`` with the statement's handle.
     public func bind(to statement: Statement, at index: Int32) -> Int32 {
         bind(to: statement.handle, at: index)
+    }
+
+    /// Reads through ``read(from:at:)-(OpaquePointer,_)`` with the statement's handle.
+    public static func read(from statement: Statement, at index: Int32) throws -> Self {
+        try read(from: statement.handle, at: index)
     }
 }
 
@@ -68,7 +78,7 @@ func conversionError(_ statement: OpaquePointer, _ index: Int32, expected: Strin
 extension ColumnConversionError {
     /// The error for the 0-based result `column` of `statement`, named as the result names it
     /// (`first_day`), or by its place when that name is an expression: for a type of your own's
-    /// ``SQLiteValue/read(from:at:)``.
+    /// ``SQLiteValue/read(from:at:)-(OpaquePointer,_)``.
     public init(statement: OpaquePointer, column: Int32, expected: String, found: String) {
         self.init(column: columnName(of: statement, at: column), expected: expected, found: found)
     }
@@ -168,12 +178,22 @@ extension String: SQLiteValue {
     /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
     /// ``ColumnConversionError`` for any other storage class, BLOB included.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
+        try withTextBytes(of: statement, at: index) { String(decoding: $0, as: UTF8.self) }
+    }
+    /// Reads as ``read(from:at:)-(OpaquePointer,_)`` does, a short text the statement read before
+    /// (the same bytes) handed back without decoding it again.
+    public static func read(from statement: Statement, at index: Int32) throws -> String {
+        try withTextBytes(of: statement.handle, at: index) { statement.recentTexts.string(decoding: $0) }
+    }
+    /// `body` of the bytes of the TEXT column `index` (empty for SQLite's NULL pointer of empty
+    /// text); throws for any other storage class.
+    private static func withTextBytes(of statement: OpaquePointer, at index: Int32,
+                                      _ body: (UnsafeBufferPointer<UInt8>) -> String) throws -> String {
         guard sqlite3_column_type(statement, index) == SQLITE_TEXT else {
             throw conversionError(statement, index, expected: "TEXT")
         }
         guard let text = sqlite3_column_text(statement, index) else { return "" }
-        let count = Int(sqlite3_column_bytes(statement, index))
-        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
+        return body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
     }
 }
 
@@ -267,6 +287,11 @@ extension Optional: SQLiteValue where Wrapped: SQLiteValue {
     /// nil for a NULL column, else the wrapped type's reading, which throws as it does.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Wrapped? {
         if sqlite3_column_type(statement, index) == SQLITE_NULL { return nil }
+        return try Wrapped.read(from: statement, at: index)
+    }
+    /// nil for a NULL column, else the wrapped type's reading from `statement`.
+    public static func read(from statement: Statement, at index: Int32) throws -> Wrapped? {
+        if sqlite3_column_type(statement.handle, index) == SQLITE_NULL { return nil }
         return try Wrapped.read(from: statement, at: index)
     }
 }
