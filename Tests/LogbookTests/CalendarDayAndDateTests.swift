@@ -13,16 +13,26 @@ final class CalendarDayAndDateTests: XCTestCase {
         XCTAssertEqual(CalendarDay("2026-03-01")!.adding(days: -1), CalendarDay("2026-02-28"))
     }
 
+    /// Every day from 0001-01-01 to 9999-12-31: the next one by day number, its text read back as
+    /// the same day (the parser is separate code from the writer), texts in byte order as days.
     func testTheNextDayOfEveryDayIsTheDayNumberedOneMore() {
         var day = CalendarDay.first
+        var text = day.description
         var count = 0
+        XCTAssertEqual(text, "0001-01-01")
         while let next = day.adding(days: 1) {
             XCTAssertEqual(next.dayNumber, day.dayNumber + 1, "\(day)")
             XCTAssertEqual(CalendarDay(dayNumber: day.dayNumber + 1), next, "\(day)")
+            let nextText = next.description
+            if CalendarDay(nextText) != next || !text.precedesInUTF8(nextText) {
+                XCTFail("\(next) wrote \(nextText), after \(text)")
+            }
+            text = nextText
             day = next
             count += 1
         }
         XCTAssertEqual(day, .last)
+        XCTAssertEqual(text, "9999-12-31")
         XCTAssertEqual(count, CalendarDay.last.dayNumber - CalendarDay.first.dayNumber)
     }
 

@@ -185,7 +185,7 @@ struct CellOutput {
 
     init(columns: [String], format: OutputFormat) throws {
         if let data = format.dataFormat {
-            writer = RowStreamWriter(format: data, columns: columns, output: Console.write)
+            writer = RowStreamWriter(format: data, columns: columns, writingBytes: Console.write(bytes:))
             try writer?.begin()
         } else {
             table = TableWriter(header: columns)
