@@ -1,6 +1,7 @@
 import Foundation
 import LogbookTestSupport
 @testable import Logbook
+import SQLiteQuery
 import XCTest
 
 /// A day object in the plain shape is read straight from its bytes (`PlainDayObject`) instead of
@@ -9,6 +10,9 @@ import XCTest
 /// byte for byte, with the same length consumed; and that every object the general path rejects,
 /// the shortcut leaves to it.
 final class PlainDayObjectTests: XCTestCase {
+    /// The names decoded last, shared by every object a test reads, as by every record of an import.
+    private let names = RecentTexts()
+
     /// What the general path makes of the value at the start of `bytes`: the record and the bytes
     /// consumed, or the error (syntax or field) it stops at.
     private func generalRead(_ bytes: [UInt8], isLineDelimited: Bool) -> Result<(DayInput, Int), Error> {
@@ -25,7 +29,7 @@ final class PlainDayObjectTests: XCTestCase {
     @discardableResult
     private func assertAgrees(_ bytes: [UInt8], isLineDelimited: Bool, seed: UInt64) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self).debugDescription
-        let shortcut = bytes.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: isLineDelimited) }
+        let shortcut = bytes.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: isLineDelimited, names: names) }
         let general = generalRead(bytes, isLineDelimited: isLineDelimited)
         guard let (record, length) = shortcut else {
             // The general path reads it (or rejects it): nothing to compare.
@@ -88,10 +92,10 @@ final class PlainDayObjectTests: XCTestCase {
         ]
         for text in leftAlone {
             let bytes = Array(text.utf8)
-            XCTAssertNil(bytes.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: true) }, text)
+            XCTAssertNil(bytes.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: true, names: names) }, text)
         }
         let invalidUTF8: [UInt8] = Array(#"{"day":"2026-01-05","exercises":[""#.utf8) + [0xC3, 0x28] + Array(#""]}"#.utf8)
-        XCTAssertNil(invalidUTF8.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: true) })
+        XCTAssertNil(invalidUTF8.withUnsafeBufferPointer { PlainDayObject.read($0, isLineDelimited: true, names: names) })
     }
 
     /// Exported history, most of it in the plain shape and some not (names with escapes), imported
@@ -149,6 +153,11 @@ final class PlainDayObjectTests: XCTestCase {
 /// every way out of it.
 private struct DayObjectText {
     var random: SplitMix64
+    /// Names written before: a history repeats a few, and a repeated name (or one mutated inside a
+    /// repeated one, the same length and ends) is found among the import's recent names.
+    private var written: [String] = []
+
+    init(random: SplitMix64) { self.random = random }
 
     mutating func object(isLineDelimited: Bool) -> [UInt8] {
         var members: [String] = []
@@ -226,9 +235,12 @@ private struct DayObjectText {
     /// A JSON string of adversarial text (``AdversarialText/jsonLiteral(_:escaping:using:)``). Most
     /// names have no quote, backslash or control character to escape, as most names in files.
     mutating func name() -> String {
+        if !written.isEmpty, random.chance(0.5) { return random.pick(written) }
         var text = AdversarialText.string(using: &random, maxPieces: 4)
         if random.chance(0.85) { text.unicodeScalars.removeAll { $0.value < 0x20 || $0 == "\"" || $0 == "\\" } }
-        return AdversarialText.jsonLiteral(text, escaping: 0.002, using: &random)
+        let literal = AdversarialText.jsonLiteral(text, escaping: 0.002, using: &random)
+        if written.count < 40 { written.append(literal) } else { written[random.int(0...39)] = literal }
+        return literal
     }
 
     /// One byte changed, removed or added, or a slice removed: anywhere.

@@ -7,7 +7,7 @@ import SQLiteQuery
 /// object is most of an NDJSON or app-JSON history import, and reading it into a ``JSONValue`` tree
 /// first cost as many instructions per record as the parse itself.
 ///
-/// ``read(_:isLineDelimited:)`` answers only where the general path (``JSONParser`` then
+/// ``read(_:isLineDelimited:names:)`` answers only where the general path (``JSONParser`` then
 /// ``JSONRecordDecoding/day(_:)``) reads the same bytes to the same record without an error;
 /// anything else (another member, an escape, a line break inside a line-delimited value, a value
 /// that would not decode, an object that runs past the bytes given) gives nil, and the caller
@@ -16,8 +16,10 @@ enum PlainDayObject {
     /// The record the object at the start of `bytes` holds (`value`) and the object's length in
     /// bytes, or nil when the general path must read it. With `isLineDelimited` (NDJSON), a line
     /// break inside the object gives nil.
-    static func read(_ bytes: UnsafeBufferPointer<UInt8>, isLineDelimited: Bool) -> (value: DayInput, length: Int)? {
-        var reader = Reader(bytes: bytes, isLineDelimited: isLineDelimited)
+    /// Exercise names are made through `names` (an import's, so that a history's few names are
+    /// decoded once each).
+    static func read(_ bytes: UnsafeBufferPointer<UInt8>, isLineDelimited: Bool, names: RecentTexts) -> (value: DayInput, length: Int)? {
+        var reader = Reader(bytes: bytes, isLineDelimited: isLineDelimited, recentNames: names)
         guard let record = reader.dayObject() else { return nil }
         return (record, reader.position)
     }
@@ -48,6 +50,8 @@ enum PlainDayObject {
     private struct Reader {
         let bytes: UnsafeBufferPointer<UInt8>
         let isLineDelimited: Bool
+        /// The exercise names decoded last.
+        let recentNames: RecentTexts
         var position = 0
 
         /// The byte at the position, or nil past the end.
@@ -96,7 +100,8 @@ enum PlainDayObject {
             if take(UInt8(ascii: "]")) { return names }
             names.reserveCapacity(8)
             repeat {
-                guard skipWhitespace(), let name = plainText(), skipWhitespace() else { return nil }
+                guard skipWhitespace(), let bytes = plainString(), let name = recentNames.string(bytes, orDecode: Self.text(of:)),
+                      skipWhitespace() else { return nil }
                 names.append(name)
             } while take(UInt8(ascii: ","))
             return take(UInt8(ascii: "]")) ? names : nil
@@ -142,7 +147,12 @@ enum PlainDayObject {
         /// A string with no escape and no control character, as its text: ASCII as it is, other
         /// bytes only when they are valid UTF-8 (the general parser's rule, ``String/init(exactUTF8:)``).
         mutating func plainText() -> String? {
-            guard let contents = plainString(), contents.count <= RecordLimits.textBytes else { return nil }
+            plainString().flatMap(Self.text(of:))
+        }
+
+        /// The text of a plain string's bytes, or nil when they are too long or not UTF-8.
+        static func text(of contents: UnsafeBufferPointer<UInt8>) -> String? {
+            guard contents.count <= RecordLimits.textBytes else { return nil }
             if contents.allSatisfy({ $0 < 0x80 }) { return String(decoding: contents, as: UTF8.self) }
             return String(exactUTF8: contents)
         }

@@ -17,6 +17,8 @@ struct JSONRecordSource: RecordSource {
     private(set) var kind: RecordKind?
     private var count = 0
     private var started = false
+    /// The exercise names decoded last, for ``PlainDayObject``.
+    private let names = RecentTexts()
 
     init(file: String, stream: ByteStream, isLines: Bool, kind: RecordKind?) {
         self.file = file
@@ -44,7 +46,7 @@ struct JSONRecordSource: RecordSource {
                 started = true
                 guard try parser.beginElement(isFirst: isFirst) else { return nil }
             }
-            if kind != .drafts, let day = parser.stream.takeBuffered({ PlainDayObject.read($0, isLineDelimited: isLines) }) {
+            if kind != .drafts, let day = parser.stream.takeBuffered({ PlainDayObject.read($0, isLineDelimited: isLines, names: names) }) {
                 read = .plainDay(day)
             } else {
                 read = .value(try isLines ? parser.lineValue() : parser.elementValue())

@@ -1,21 +1,21 @@
 import Foundation
 
-/// The short texts a statement read last, by their bytes, so that a column that repeats a few
-/// values row after row (exercise names, checklist titles, a report's top exercise) makes each
-/// `String` once: a text read before is found by its slot and one byte comparison and handed back
-/// as the same value. Under callgrind, decoding a name of 5 to 17 bytes into a new `String` takes
-/// about 440 instructions (UTF-8 validation and, past 15 bytes, an allocation); finding it here,
-/// about 60.
+/// The short texts decoded last, by their bytes, so that text that repeats a few values row after
+/// row (exercise names, checklist titles, a report's top exercise; a statement's column or an
+/// import's names) makes each `String` once: a text decoded before is found by its slot and one
+/// byte comparison and handed back as the same value. Under callgrind, decoding a name of 5 to 17
+/// bytes into a new `String` takes about 440 instructions (UTF-8 validation and, past 15 bytes,
+/// an allocation); finding it here, under 180.
 ///
-/// Exact: a text is handed back only for the very bytes it was decoded from, and decoding is a
-/// function of the bytes (`String(decoding:as:)`, which repairs invalid UTF-8 the same way each
-/// time). Texts longer than ``longestKept`` are decoded every time, so that a cached statement
-/// never holds a large value alive. Memory is allocated on first use and freed with the statement.
-/// A statement is used by one thread at a time, and so is this.
-struct RecentTexts: ~Copyable {
+/// Exact: a text is handed back only for the very bytes it was decoded from, and the decoding
+/// must be a function of the bytes alone (as `String(decoding:as:)` is: it repairs invalid UTF-8
+/// the same way each time); a decoding that refuses the bytes (nil) keeps nothing. Texts longer
+/// than ``longestKept`` are decoded every time, so that nothing large is held alive. Memory is
+/// allocated on first use and freed with this. One thread at a time: a statement's, or an import's.
+package final class RecentTexts {
     /// Longer texts are decoded each time: kept texts cost their bytes twice (here and in their
     /// `String`), and long ones (a draft's What's New) rarely repeat.
-    static let longestKept = 32
+    package static let longestKept = 32
     /// How many texts are kept, each in the slot its bytes hash to (a power of two).
     private static let slotCount = 64
 
@@ -29,7 +29,7 @@ struct RecentTexts: ~Copyable {
         let strings: UnsafeMutableBufferPointer<String>
     }
 
-    init() {
+    package init() {
         storage = .allocate(capacity: 1)
         storage.initialize(to: nil)
     }
@@ -44,17 +44,22 @@ struct RecentTexts: ~Copyable {
     }
 
     /// The text of these UTF-8 bytes, as `String(decoding: bytes, as: UTF8.self)` makes it.
-    func string(decoding bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else {
-            return String(decoding: bytes, as: UTF8.self)
-        }
+    package func string(decoding bytes: UnsafeBufferPointer<UInt8>) -> String {
+        // The decoding never refuses bytes.
+        string(bytes) { String(decoding: $0, as: UTF8.self) }!
+    }
+
+    /// `decode(bytes)`, or the text it gave for the same bytes before. `decode` must depend on
+    /// the bytes alone; a text it refuses (nil) is not kept.
+    package func string(_ bytes: UnsafeBufferPointer<UInt8>, orDecode decode: (UnsafeBufferPointer<UInt8>) -> String?) -> String? {
+        guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else { return decode(bytes) }
         let slots = storage.pointee ?? allocateSlots()
         let slot = Self.slot(of: UnsafeRawBufferPointer(bytes))
         let kept = slots.bytes.baseAddress! + slot * Self.longestKept
         if slots.lengths[slot] == bytes.count, memcmp(kept, base, bytes.count) == 0 {
             return slots.strings[slot]
         }
-        let string = String(decoding: bytes, as: UTF8.self)
+        guard let string = decode(bytes) else { return nil }
         kept.copyMemory(from: base, byteCount: bytes.count)
         slots.lengths[slot] = bytes.count
         slots.strings[slot] = string
