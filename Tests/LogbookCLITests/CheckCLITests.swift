@@ -76,7 +76,7 @@ final class CheckCLITests: XCTestCase {
 
     func testTheLastMigrationRecordDeletedIsNamedAndMigrateRefusesWithWords() throws {
         let cli = try loaded()
-        // 0011 is the last migration that creates objects (0012 only drops the week tallies).
+        // 0011 creates the period totals (0012 drops the week tallies, 0013 redefines the period totals' check).
         try Connection(path: cli.database.path).execute("DELETE FROM schema_migrations WHERE version >= 11")
         let before = cli.snapshot()
         let migrations = try checkLine(cli, "migrations:")

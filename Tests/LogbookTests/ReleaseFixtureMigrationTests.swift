@@ -59,4 +59,49 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try exactRows(connection), before)
         XCTAssertEqual(try Data(contentsOf: path).count, migrated.count)
     }
+
+    /// Migration 0013 rebuilds `exercise_period_totals` with its period checked by comparisons
+    /// instead of an IN list: every row comes through as it was (values of every storage class,
+    /// as another program may have written them), and the new check accepts and refuses exactly
+    /// the values the old one did.
+    func testPeriodTotalsKeepTheirRowsAndTheirCheckThroughMigration0013() throws {
+        let files = Schema.migrationFiles
+        guard let index = files.firstIndex(where: { $0.fileName.hasPrefix("0013_") }) else { return XCTFail("no migration 0013") }
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let connection = try Connection(path: folder.url.appendingPathComponent("logbook.sqlite").path)
+        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+
+        // Candidate periods: the three, near misses, other storage classes.
+        let candidates = ["'week'", "'month'", "'year'", "'Week'", "'week '", "'day'", "''", "'week' || char(0)",
+                          "x'7765656b'", "7", "7.5", "'month' COLLATE NOCASE", "CAST('year' AS BLOB)"]
+        func accepted(in connection: Connection) -> [Bool] {
+            candidates.enumerated().map { offset, period in
+                (try? connection.execute("""
+                    INSERT INTO exercise_period_totals VALUES (\(period), '1900-01-\(String(format: "%02d", offset + 1))', 1, 1, 1, 'x')
+                    """)) != nil
+            }
+        }
+        let acceptedBefore = accepted(in: connection)
+        // ('month' COLLATE NOCASE is the text 'month': a collation is not part of the value.)
+        XCTAssertEqual(acceptedBefore.filter { $0 }.count, 4, "only week, month and year")
+        try connection.execute("""
+            INSERT INTO exercise_period_totals VALUES ('week', '2026-01-05', 3, 9, 2, 'Squat'), ('month', '2026-01-01', 30, 95, 7, 'Cafe\u{301}'),
+                ('year', '2026-01-01', 300, 4000, 20, x'00ff'), ('week', 20260112, 2.5, 1e300, 9, '')
+            """)
+        let rows = "SELECT quote(period), quote(start), quote(active_days), quote(exercises), quote(distinct_exercises), quote(top_exercise) FROM exercise_period_totals ORDER BY 1, 2"
+        func quotedRows() throws -> [[String]] {
+            let statement = try connection.prepare(rows)
+            var found: [[String]] = []
+            while try statement.step() { found.append(try (0..<6).map { try statement.column($0, as: String.self) }) }
+            return found
+        }
+        let before = try quotedRows()
+        XCTAssertEqual(before.count, 4 + 4)
+
+        try Schema.migrator().migrate(connection)
+        XCTAssertEqual(try quotedRows(), before, "period totals changed by migrating")
+        try connection.execute("DELETE FROM exercise_period_totals")
+        XCTAssertEqual(accepted(in: connection), acceptedBefore, "the new check accepts what the old one did")
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_temp_master", as: Int.self), 0, "no copy left behind")
+    }
 }
