@@ -45,6 +45,33 @@ final class ExactTimeTests: XCTestCase {
         XCTAssertGreaterThan(ties, 0, "the generator produced no half-microsecond ties")
     }
 
+    /// Fractions of 1 to 18 digits on whole seconds over the whole range (mostly more than 285
+    /// years from 2001, where the seconds times 10ⁿ pass 2⁵³ and the exact quotient is found in
+    /// integers): parsing gives the nearest `Double`, as `strtod` finds it.
+    func testFractionsOfEveryLengthParseToTheNearestDouble() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_TIME_SEED", default: 0x7156))
+        let calendar = try Connection(path: ":memory:")
+        let utc = try calendar.prepare("SELECT strftime('%Y-%m-%dT%H:%M:%S', ?, 'unixepoch')")
+        let wholeSeconds = Int(Self.range.lowerBound)...Int(Self.range.upperBound.rounded(.down))
+        for sample in 0..<PropertyTestSettings.scaled(20_000, by: "LOGBOOK_PROPERTY_SCALE") {
+            let whole = random.chance(0.1) ? random.pick([wholeSeconds.lowerBound, wholeSeconds.upperBound, -1, 0, 9_007_199_254, -9_007_199_255])
+                : Int.random(in: wholeSeconds, using: &random)
+            let count = random.int(1...18)
+            var fraction = (0..<count).map { _ in String(random.int(0...9)) }.joined()
+            if random.chance(0.2) {
+                // Near a halfway point: 5 or 4, then zeros or nines.
+                fraction = random.pick(["5", "4"]) + String(repeating: random.pick(["0", "9"]), count: count - 1)
+            }
+            try utc.bind(whole + 978_307_200, at: 1)
+            XCTAssertTrue(try utc.step())
+            let text = try utc.column(0, as: String.self) + "." + fraction + "Z"
+            utc.reset()
+            let expected = min(Self.nearestDouble(whole: whole, fraction: fraction), Self.range.upperBound)
+            let parsed = Date(iso8601: text)?.timeIntervalSinceReferenceDate
+            XCTAssertEqual(parsed?.bitPattern, expected.bitPattern, "sample \(sample): \(text) parsed as \(String(describing: parsed)), the nearest is \(expected)")
+        }
+    }
+
     func testTheReportedDriftAndLiterals() {
         // The case: 763936463.8098043 is exactly …463.80980432…, so .809804.
         XCTAssertEqual(Date(timeIntervalSinceReferenceDate: 763_936_463.809_804_3).iso8601Microseconds,
@@ -103,6 +130,16 @@ final class ExactTimeTests: XCTestCase {
     static func isTie(_ seconds: Double) -> Bool {
         let fraction = seconds - seconds.rounded(.down)
         return (fraction * 128).rounded() == fraction * 128 && Int((fraction * 128).rounded()) % 2 == 1
+    }
+
+    /// The `Double` nearest to `whole` + 0.`fraction` (decimal digits), by `strtod` on one signed
+    /// decimal: for a negative `whole`, -((-whole - 1) + (10ⁿ - fraction) / 10ⁿ).
+    static func nearestDouble(whole: Int, fraction: String) -> Double {
+        let numerator = Int(fraction)!
+        guard whole < 0, numerator > 0 else { return Double("\(whole).\(fraction)")! }
+        var power = 1
+        for _ in fraction { power *= 10 }
+        return Double("-\(-whole - 1).\(digits(power - numerator, fraction.count))")!
     }
 
     /// `micros` microseconds as a decimal number of seconds, for `strtod`.

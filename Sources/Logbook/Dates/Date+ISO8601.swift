@@ -138,19 +138,22 @@ extension Date {
 
     /// The `Double` nearest to `seconds + 0.fraction` (decimal digits), correctly rounded.
     static func nearestDouble(seconds: Int, fraction: Slice<UnsafeBufferPointer<UInt8>>) -> Double {
-        let digits = fraction.reversed().drop { $0 == UInt8(ascii: "0") }.reversed()
+        var end = fraction.endIndex
+        while end > fraction.startIndex, fraction[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        let digits = fraction[fraction.startIndex..<end]
         if digits.isEmpty { return Double(seconds) }
-        // Fast path: numerator and power of ten both exact in a Double, so one correctly rounded
-        // division gives the nearest Double.
         if digits.count <= 15 {
             var numerator = 0
             for digit in digits { numerator = numerator * 10 + Int(digit - UInt8(ascii: "0")) }
             var power = 1
             for _ in 0..<digits.count { power *= 10 }
             let (scaled, overflow) = seconds.multipliedReportingOverflow(by: power)
-            let total = scaled + numerator
-            if !overflow, total.magnitude <= 1 << 53 {
-                return Double(total) / Double(power)
+            let (total, carry) = scaled.addingReportingOverflow(numerator)
+            if !overflow, !carry {
+                // Numerator and power of ten both exact in a Double: one correctly rounded division.
+                if total.magnitude <= 1 << 53 { return Double(total) / Double(power) }
+                // Instants more than about 285 years from 2001 with microseconds: in integers.
+                return nearestDouble(quotientOf: total, by: power)
             }
         }
         // Otherwise the decimal text through `strtod`, which rounds correctly: seconds + 0.fraction
@@ -171,6 +174,20 @@ extension Date {
             text = "-" + String(-seconds - 1) + "." + String(decoding: complement, as: UTF8.self)
         }
         return Double(text) ?? Double(seconds)
+    }
+
+    /// The `Double` nearest to `numerator / denominator` (`denominator` > 0), ties to even, by
+    /// integer division: the quotient scaled to 62 or more bits, with a remainder left over marked
+    /// in its lowest bit (nine or more bits below where the conversion to `Double` rounds, so a
+    /// quotient just past a halfway point is not taken for the halfway point itself).
+    static func nearestDouble(quotientOf numerator: Int, by denominator: Int) -> Double {
+        let magnitude = numerator.magnitude, divisor = UInt(denominator)
+        let integerBits = UInt.bitWidth - (magnitude / divisor).leadingZeroBitCount
+        let shift = max(0, 62 - integerBits)
+        // Below 2^64: the quotient has at most max(62, integerBits) bits.
+        let (quotient, remainder) = divisor.dividingFullWidth(magnitude.multipliedFullWidth(by: 1 << shift))
+        let value = Double(quotient | (remainder == 0 ? 0 : 1)) / Double(UInt(1) << shift)
+        return numerator < 0 ? -value : value
     }
 
     /// Quotient and remainder with the remainder in 0 ..< divisor.
