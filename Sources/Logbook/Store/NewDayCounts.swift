@@ -5,10 +5,12 @@ import SQLiteQuery
 /// derived tables in batches.
 ///
 /// Names are interned (by UTF-8 bytes, as SQLite compares text), so that a day costs one hash of
-/// each name and the rest is arithmetic on indexes. Each kind of period keeps the one it is
-/// counting open, by name index in a plain array; it is added to ``tallies`` when a day of another
-/// period comes, so that days in order, as a bulk import brings them, cost no dictionary look-up
-/// per name and period. Days in any order count the same.
+/// each name and the rest is arithmetic on indexes. Days that share their week, month and year
+/// are counted together first, one tally per name (the ``segment``), and each kind of period keeps
+/// the one it is counting open, by name index in a plain array, gaining a segment when a day of
+/// another week or month comes, and added to ``tallies`` when a day of another period comes: days
+/// in order, as a bulk import brings them, cost one tally update per name, not one per name and
+/// period, and no dictionary look-up. Days in any order count the same.
 struct NewDayCounts {
     /// One name key's count in one period.
     struct Tally {
@@ -65,6 +67,8 @@ struct NewDayCounts {
     private var keyOfSpelling: [Int] = []
     /// The period of each kind being counted: a week, a month, a year.
     private var open = ReportPeriod.totalled.map(OpenPeriod.init)
+    /// The days being counted that share one week, month and year, not yet added to ``open``.
+    private var segment = Segment()
     /// The distinct names of the day being added (kept to reuse its storage).
     private var dayNames: [DayName] = []
 
@@ -77,13 +81,44 @@ struct NewDayCounts {
     private struct OpenPeriod {
         let kind: ReportPeriod
         var start: CalendarDay?
+        var counts = PeriodCounts()
+
+        init(kind: ReportPeriod) { self.kind = kind }
+    }
+
+    /// Days that share one week, month and year (``days``: the days of those periods that they may
+    /// be, nil for none), counted together.
+    private struct Segment {
+        var days: ClosedRange<CalendarDay>?
+        var counts = PeriodCounts()
+    }
+
+    /// The counts of some days, by name.
+    private struct PeriodCounts {
         var days = 0
-        /// By name key index; nil for a name not done in the period.
+        /// By name key index; nil for a name not done on those days.
         var tallies: [Tally?] = []
         /// The name key indexes with a tally, in the order first done.
         var touched: [Int] = []
 
-        init(kind: ReportPeriod) { self.kind = kind }
+        /// Adds `tally`, the count of the name with key index `key`; `keyCount` is how many keys
+        /// there are, `spellings` the spellings the tallies' indexes name.
+        mutating func add(_ tally: Tally, key: Int, keyCount: Int, spellings: [String]) {
+            if tallies.count < keyCount { tallies.append(contentsOf: repeatElement(nil, count: keyCount - tallies.count)) }
+            if let counted = tallies[key] {
+                tallies[key] = NewDayCounts.merged(counted, tally, spellings: spellings)
+            } else {
+                tallies[key] = tally
+                touched.append(key)
+            }
+        }
+
+        /// Forgets the counts, keeping the storage.
+        mutating func removeAll() {
+            for key in touched { tallies[key] = nil }
+            touched.removeAll(keepingCapacity: true)
+            days = 0
+        }
     }
 
     /// Counts a new day on which `exercises` were done, and returns its totals (nil for none).
@@ -94,20 +129,55 @@ struct NewDayCounts {
             let key = keyOfSpelling[spelling]
             if let position = dayNames.firstIndex(where: { $0.key == key }) {
                 dayNames[position].count += 1
-                dayNames[position].spelling = smaller(spelling, dayNames[position].spelling)
+                dayNames[position].spelling = Self.smaller(spelling, dayNames[position].spelling, in: spellings)
             } else {
                 dayNames.append(DayName(key: key, spelling: spelling, count: 1))
             }
         }
         let keys = self.keys
         guard let top = ExerciseTallies.mostDone(dayNames, count: \.count, key: { keys[$0.key] }) else { return nil }
-        for kind in open.indices { count(on: day, in: kind) }
+        if !(segment.days?.contains(day) ?? false) {
+            addSegment()
+            segment.days = Self.daysSharingPeriods(with: day)
+        }
+        segment.counts.days += 1
+        for name in dayNames {
+            segment.counts.add(Tally(spelling: name.spelling, exercises: name.count, days: 1, firstDay: day, lastDay: day),
+                               key: name.key, keyCount: keys.count, spellings: spellings)
+        }
         return DayTotals(day: day, exercises: exercises.count, distinctExercises: dayNames.count, topExercise: spellings[top.spelling])
     }
 
     /// Adds the periods being counted to ``tallies`` and ``activeDays``, which then hold every count.
     mutating func closeOpenPeriods() {
+        addSegment()
         for kind in open.indices { close(kind) }
+    }
+
+    /// The days that share `day`'s week, month and year.
+    private static func daysSharingPeriods(with day: CalendarDay) -> ClosedRange<CalendarDay> {
+        let (week, month) = (ReportPeriod.week.start(of: day), ReportPeriod.month.start(of: day))
+        return max(week, month)...min(ReportPeriod.week.end(ofPeriodStartingOn: week), ReportPeriod.month.end(ofPeriodStartingOn: month))
+    }
+
+    /// Adds the segment's counts to the open week, month and year (closing any that it is not in), and empties it.
+    private mutating func addSegment() {
+        guard let days = segment.days else { return }
+        segment.days = nil
+        guard segment.counts.days > 0 else { return }
+        for kind in open.indices {
+            let start = open[kind].kind.start(of: days.lowerBound)
+            if open[kind].start != start {
+                close(kind)
+                open[kind].start = start
+            }
+            open[kind].counts.days += segment.counts.days
+            for name in segment.counts.touched {
+                guard let tally = segment.counts.tallies[name] else { continue }
+                open[kind].counts.add(tally, key: name, keyCount: keys.count, spellings: spellings)
+            }
+        }
+        segment.counts.removeAll()
     }
 
     /// Forgets everything counted.
@@ -122,7 +192,8 @@ struct NewDayCounts {
         spellingIndexes.removeAll(keepingCapacity: true)
         for slot in recentSpellings.indices { recentSpellings[slot] = -1 }
         keyOfSpelling.removeAll(keepingCapacity: true)
-        for kind in open.indices { open[kind].tallies.removeAll(keepingCapacity: true) }
+        for kind in open.indices { open[kind].counts.tallies.removeAll(keepingCapacity: true) }
+        segment.counts.tallies.removeAll(keepingCapacity: true)
     }
 
     /// The index of `name` in ``spellings``, added with its name key when new.
@@ -162,37 +233,16 @@ struct NewDayCounts {
         return spellings.count - 1
     }
 
-    /// Of two spellings of one name key, the one first in UTF-8 byte order.
-    private func smaller(_ spelling: Int, _ other: Int) -> Int {
+    /// Of two spellings of one name key (indexes in `spellings`), the one first in UTF-8 byte order.
+    private static func smaller(_ spelling: Int, _ other: Int, in spellings: [String]) -> Int {
         spelling == other || !spellings[spelling].precedesInUTF8(spellings[other]) ? other : spelling
     }
 
-    /// The counts of one name key in one period, `tally` and `other`, as one.
-    private func merged(_ tally: Tally, _ other: Tally) -> Tally {
-        Tally(spelling: smaller(tally.spelling, other.spelling), exercises: tally.exercises + other.exercises,
+    /// The counts of one name key in one period, `tally` and `other`, as one. (Static, taking the
+    /// spellings: a method of the struct passed as a closure would copy it, arrays and all.)
+    private static func merged(_ tally: Tally, _ other: Tally, spellings: [String]) -> Tally {
+        Tally(spelling: smaller(tally.spelling, other.spelling, in: spellings), exercises: tally.exercises + other.exercises,
               days: tally.days + other.days, firstDay: min(tally.firstDay, other.firstDay), lastDay: max(tally.lastDay, other.lastDay))
-    }
-
-    /// Counts the day's names (``dayNames``) in the open period of `kind`, after closing it if the day is in another.
-    private mutating func count(on day: CalendarDay, in kind: Int) {
-        let start = open[kind].kind.start(of: day)
-        if open[kind].start != start {
-            close(kind)
-            open[kind].start = start
-        }
-        open[kind].days += 1
-        if open[kind].tallies.count < keys.count {
-            open[kind].tallies.append(contentsOf: repeatElement(nil, count: keys.count - open[kind].tallies.count))
-        }
-        for name in dayNames {
-            let today = Tally(spelling: name.spelling, exercises: name.count, days: 1, firstDay: day, lastDay: day)
-            if let tally = open[kind].tallies[name.key] {
-                open[kind].tallies[name.key] = merged(tally, today)
-            } else {
-                open[kind].tallies[name.key] = today
-                open[kind].touched.append(name.key)
-            }
-        }
     }
 
     /// Adds the open period of `kind` to ``tallies`` (a month or year, merged with what an earlier
@@ -201,33 +251,31 @@ struct NewDayCounts {
         guard let start = open[kind].start else { return }
         let period = PeriodStart(period: open[kind].kind, start: start)
         let isFirstVisit = activeDays[period] == nil
-        activeDays[period, default: 0] += open[kind].days
+        activeDays[period, default: 0] += open[kind].counts.days
         if period.period == .week {
             weekTotals[period] = isFirstVisit ? openWeekTotals(kind, period) : nil
-        }
-        for name in open[kind].touched {
-            guard let tally = open[kind].tallies[name] else { continue }
-            open[kind].tallies[name] = nil
-            guard period.period != .week else { continue }
-            let key = Key(period: period, name: name)
-            if let position = tallies.index(forKey: key) {
-                tallies.values[position] = merged(tallies.values[position], tally)
-            } else {
-                tallies[key] = tally
+        } else {
+            for name in open[kind].counts.touched {
+                guard let tally = open[kind].counts.tallies[name] else { continue }
+                let key = Key(period: period, name: name)
+                if let position = tallies.index(forKey: key) {
+                    tallies.values[position] = Self.merged(tallies.values[position], tally, spellings: spellings)
+                } else {
+                    tallies[key] = tally
+                }
             }
         }
-        open[kind].touched.removeAll(keepingCapacity: true)
-        open[kind].days = 0
+        open[kind].counts.removeAll()
         open[kind].start = nil
     }
 
     /// The totals of the open week of `kind`, `period`.
     private func openWeekTotals(_ kind: Int, _ period: PeriodStart) -> PeriodTotals.Row? {
         var summary = NameSummary()
-        for name in open[kind].touched {
-            if let tally = open[kind].tallies[name] { summary.add(tally, key: name, keys: keys) }
+        for name in open[kind].counts.touched {
+            if let tally = open[kind].counts.tallies[name] { summary.add(tally, key: name, keys: keys) }
         }
-        return summary.totals(of: period, activeDays: open[kind].days, spellings: spellings)
+        return summary.totals(of: period, activeDays: open[kind].counts.days, spellings: spellings)
     }
 
     /// The names counted for one period, summed as a row of `exercise_period_totals` needs them.
