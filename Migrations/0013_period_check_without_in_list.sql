@@ -2,7 +2,7 @@
 -- IN list. The values allowed are the same ('week', 'month' or 'year'), but SQLite (3.40) runs
 -- a CHECK's IN list of three or more values by building a temporary index of them for every row
 -- written: under callgrind, 12,500 instructions to insert a row of this table with the list and
--- 3,600 without it, most of what a bulk import spends on these totals. The rows are copied as
+-- 3,700 without it, most of what a bulk import spends on these totals. The rows are copied as
 -- they are.
 CREATE TEMP TABLE period_totals_before_0013 AS SELECT * FROM exercise_period_totals;
 DROP TABLE exercise_period_totals;
