@@ -80,6 +80,9 @@ final class ExactTimeTests: XCTestCase {
         XCTAssertEqual(Date(iso8601: "2001-01-01T00:00:00.123456Z"), Date(timeIntervalSinceReferenceDate: 0.123456))
         XCTAssertEqual(Date(iso8601: "2000-12-31T23:59:59.9999999Z"), Date(timeIntervalSinceReferenceDate: -1e-7))
         XCTAssertEqual(Date(iso8601: "2001-01-01T02:00:00.5+02:00"), Date(timeIntervalSinceReferenceDate: 0.5))
+        // Seconds times 10^8 fit in an Int, plus the fraction they do not: once a crash, now strtod's answer.
+        XCTAssertEqual(Date(iso8601: "4923-10-09T21:52:48.99999999Z")?.timeIntervalSinceReferenceDate.bitPattern,
+                       Self.nearestDouble(whole: 92_233_720_368, fraction: "99999999").bitPattern)
         // Ties go to the even microsecond: 1/128 s is 7812.5 µs, 3/128 s is 23437.5 µs.
         XCTAssertEqual(Date(timeIntervalSinceReferenceDate: 1.0 / 128).iso8601Microseconds, "2001-01-01T00:00:00.007812Z")
         XCTAssertEqual(Date(timeIntervalSinceReferenceDate: 3.0 / 128).iso8601Microseconds, "2001-01-01T00:00:00.023438Z")

@@ -39,16 +39,29 @@ final class RecentTextsTests: XCTestCase {
         }
     }
 
-    /// A NULL column is nil as `String?` and an error as `String`, whatever texts came before.
-    func testNullIsStillNullAfterTexts() throws {
+    /// Through one statement that read a text before: NULL is nil as `String?` and an error as
+    /// `String`, and a BLOB of the same bytes is an error, not the text kept.
+    func testNullAndBlobAreNotTheTextReadBefore() throws {
         let connection = try makeConnection()
-        let statement = try connection.prepare("SELECT value FROM (SELECT 'Squat' AS value UNION ALL SELECT NULL UNION ALL SELECT 'Squat')")
-        var read: [String?] = []
-        while try statement.step() { read.append(try statement.column(0, as: String?.self)) }
-        XCTAssertEqual(read, ["Squat", nil, "Squat"])
-        let again = try connection.prepare("SELECT NULL")
-        XCTAssertTrue(try again.step())
-        XCTAssertNotNil(assertThrows(ColumnConversionError.self) { try again.column(0, as: String.self) })
+        let statement = try connection.prepare("""
+            SELECT value FROM (SELECT 1 AS n, 'Squat' AS value UNION ALL SELECT 2, NULL
+                               UNION ALL SELECT 3, x'5371756174' UNION ALL SELECT 4, 'Squat') ORDER BY n
+            """)
+        var read: [String] = []
+        while try statement.step() {
+            if let text = try? statement.column(0, as: String.self) {
+                read.append(text)
+                XCTAssertEqual(try statement.column(0, as: String?.self), text)
+            } else {
+                // A NULL reads as nil; anything else that is not text is refused as String? too.
+                switch Result(catching: { try statement.column(0, as: String?.self) }) {
+                case .success(nil): read.append("nil")
+                case .success: read.append("text")
+                case .failure: read.append("refused")
+                }
+            }
+        }
+        XCTAssertEqual(read, ["Squat", "nil", "refused", "Squat"])
     }
 
     private static func adversarialPool(using random: inout SplitMix64) -> [[UInt8]] {

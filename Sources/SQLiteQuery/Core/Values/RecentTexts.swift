@@ -50,7 +50,9 @@ package final class RecentTexts {
     }
 
     /// `decode(bytes)`, or the text it gave for the same bytes before. `decode` must depend on
-    /// the bytes alone; a text it refuses (nil) is not kept.
+    /// the bytes alone, and be the same decoding at every call on one instance (a text kept by one
+    /// decoding would be handed back where another refuses or repairs it); a text it refuses (nil)
+    /// is not kept.
     package func string(_ bytes: UnsafeBufferPointer<UInt8>, orDecode decode: (UnsafeBufferPointer<UInt8>) -> String?) -> String? {
         guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else { return decode(bytes) }
         let slots = storage.pointee ?? allocateSlots()
