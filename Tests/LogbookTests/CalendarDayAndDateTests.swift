@@ -24,6 +24,10 @@ final class CalendarDayAndDateTests: XCTestCase {
             XCTAssertEqual(next.dayNumber, day.dayNumber + 1, "\(day)")
             XCTAssertEqual(CalendarDay(dayNumber: day.dayNumber + 1), next, "\(day)")
             let nextText = next.description
+            let other = CalendarDay(dayNumber: day.dayNumber + [0, 2, 27, 28, 29, 30, 31, 365, 366, -1][count % 10])
+            if !day.isFollowed(by: next) || other.map(day.isFollowed(by:)) == true {
+                XCTFail("\(day) is followed by \(next), not by \(other?.description ?? "nil")")
+            }
             if CalendarDay(nextText) != next || !text.precedesInUTF8(nextText) {
                 XCTFail("\(next) wrote \(nextText), after \(text)")
             }

@@ -112,6 +112,14 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         return CalendarDay(dayNumber: dayNumber + count)
     }
 
+    /// Whether `next` is the day after this one: by the fields alone (both are valid days), no day
+    /// number, as `report streaks` asks of every recorded day.
+    func isFollowed(by next: CalendarDay) -> Bool {
+        if next.day == day + 1 { return next.month == month && next.year == year }
+        guard next.day == 1, day == ProlepticGregorian.daysInMonth(year: year, month: month) else { return false }
+        return month == 12 ? next.year == year + 1 && next.month == 1 : next.year == year && next.month == month + 1
+    }
+
     /// 0 for Monday … 6 for Sunday (ISO 8601); day number 0, 1970-01-01, was a Thursday.
     public var daysSinceMonday: Int { ((dayNumber + 3) % 7 + 7) % 7 }
 

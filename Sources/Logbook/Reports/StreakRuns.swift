@@ -6,7 +6,9 @@ struct StreakRuns {
 
     /// Adds the next day, later than every day added before.
     mutating func add(_ day: CalendarDay) {
-        if let run = current, run.last.dayNumber + 1 == day.dayNumber {
+        // By the days' fields (a report of two million days steps here): two day numbers a day
+        // took about 340 instructions.
+        if let run = current, run.last.isFollowed(by: day) {
             current = (run.first, day, run.length + 1)
         } else {
             closeRun()
