@@ -26,7 +26,7 @@ final class RecentTextsTests: XCTestCase {
         let statement = try connection.prepare("SELECT ?")
         for read in 0..<20_000 {
             let bytes = random.pick(pool)
-            try bytes.withUnsafeBufferPointer { buffer in
+            bytes.withUnsafeBufferPointer { buffer in
                 statement.reset()
                 XCTAssertEqual(statement.bindText(buffer, at: 1), SQLITE_OK)
             }

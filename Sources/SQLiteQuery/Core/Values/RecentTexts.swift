@@ -19,8 +19,9 @@ package final class RecentTexts {
     /// How many texts are kept, each in the slot its bytes hash to (a power of two).
     private static let slotCount = 64
 
-    /// The slots' storage: nil until the first text is kept.
-    private let storage: UnsafeMutablePointer<Slots?>
+    /// The slots: nil until the first text is kept. Read for every text (as a class's property,
+    /// exempt from the run-time exclusivity check each access would otherwise make).
+    @exclusivity(unchecked) private var slots: Slots?
 
     /// Each slot's text: its length (-1 for none), its bytes and its `String`.
     private struct Slots {
@@ -29,18 +30,13 @@ package final class RecentTexts {
         let strings: UnsafeMutableBufferPointer<String>
     }
 
-    package init() {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: nil)
-    }
+    package init() {}
 
     deinit {
-        if let slots = storage.pointee {
-            slots.lengths.deallocate()
-            slots.bytes.deallocate()
-            slots.strings.deinitialize().deallocate()
-        }
-        storage.deallocate()
+        guard let slots else { return }
+        slots.lengths.deallocate()
+        slots.bytes.deallocate()
+        slots.strings.deinitialize().deallocate()
     }
 
     /// The text of these UTF-8 bytes, as `String(decoding: bytes, as: UTF8.self)` makes it.
@@ -55,7 +51,7 @@ package final class RecentTexts {
     /// is not kept.
     package func string(_ bytes: UnsafeBufferPointer<UInt8>, orDecode decode: (UnsafeBufferPointer<UInt8>) -> String?) -> String? {
         guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else { return decode(bytes) }
-        let slots = storage.pointee ?? allocateSlots()
+        let slots = self.slots ?? allocateSlots()
         let slot = Self.slot(of: UnsafeRawBufferPointer(bytes))
         let kept = slots.bytes.baseAddress! + slot * Self.longestKept
         if slots.lengths[slot] == bytes.count, memcmp(kept, base, bytes.count) == 0 {
@@ -74,7 +70,7 @@ package final class RecentTexts {
                           strings: .allocate(capacity: Self.slotCount))
         slots.lengths.initialize(repeating: -1)
         slots.strings.initialize(repeating: "")
-        storage.pointee = slots
+        self.slots = slots
         return slots
     }
 
