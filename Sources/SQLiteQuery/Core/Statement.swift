@@ -166,7 +166,7 @@ public final class Statement {
 
     /// Whether the 0-based column `index` of the current row is NULL.
     public func isNull(at index: Int) -> Bool {
-        sqlite3_column_type(handle, Int32(index)) == SQLITE_NULL
+        ColumnValue(handle, Int32(index)).storageClass == SQLITE_NULL
     }
 
     // MARK: Errors

@@ -38,12 +38,13 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
     /// Reads the column in whatever storage class the row holds, so no conversion can fail. Text
     /// is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back byte for byte.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> DatabaseValue {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_INTEGER: .integer(sqlite3_column_int64(statement, index))
-        case SQLITE_FLOAT: .real(sqlite3_column_double(statement, index))
-        case SQLITE_TEXT: .text(try String.read(from: statement, at: index))
-        case SQLITE_BLOB: .blob(try Data.read(from: statement, at: index))
-        default: .null
+        let value = ColumnValue(statement, index)
+        switch value.storageClass {
+        case SQLITE_INTEGER: return .integer(value.int64)
+        case SQLITE_FLOAT: return .real(value.double)
+        case SQLITE_TEXT: return .text(try String.read(from: statement, at: index))
+        case SQLITE_BLOB: return .blob(try Data.read(from: statement, at: index))
+        default: return .null
         }
     }
 }

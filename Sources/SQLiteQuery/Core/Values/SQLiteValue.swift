@@ -94,10 +94,9 @@ extension Int64: SQLiteValue {
     /// Reads an INTEGER column; throws ``ColumnConversionError`` for any other storage class, so a
     /// REAL is never truncated.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Int64 {
-        guard sqlite3_column_type(statement, index) == SQLITE_INTEGER else {
-            throw conversionError(statement, index, expected: "INTEGER")
-        }
-        return sqlite3_column_int64(statement, index)
+        let value = ColumnValue(statement, index)
+        guard value.storageClass == SQLITE_INTEGER else { throw conversionError(statement, index, expected: "INTEGER") }
+        return value.int64
     }
 }
 
@@ -142,8 +141,9 @@ extension Double: SQLiteValue {
     /// Reads a REAL column, or an INTEGER one converted to `Double` (exactly up to 2^53); throws
     /// ``ColumnConversionError`` for TEXT, BLOB and NULL.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Double {
-        switch sqlite3_column_type(statement, index) {
-        case SQLITE_FLOAT, SQLITE_INTEGER: sqlite3_column_double(statement, index)
+        let value = ColumnValue(statement, index)
+        switch value.storageClass {
+        case SQLITE_FLOAT, SQLITE_INTEGER: return value.double
         default: throw conversionError(statement, index, expected: "REAL")
         }
     }
@@ -189,11 +189,9 @@ extension String: SQLiteValue {
     /// text); throws for any other storage class.
     private static func withTextBytes(of statement: OpaquePointer, at index: Int32,
                                       _ body: (UnsafeBufferPointer<UInt8>) -> String) throws -> String {
-        guard sqlite3_column_type(statement, index) == SQLITE_TEXT else {
-            throw conversionError(statement, index, expected: "TEXT")
-        }
-        guard let text = sqlite3_column_text(statement, index) else { return "" }
-        return body(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index))))
+        let value = ColumnValue(statement, index)
+        guard value.storageClass == SQLITE_TEXT else { throw conversionError(statement, index, expected: "TEXT") }
+        return body(value.textBytes)
     }
 }
 
@@ -211,11 +209,11 @@ extension Data: SQLiteValue {
     /// Reads a BLOB column (a zero-length blob gives empty data); throws ``ColumnConversionError``
     /// for any other storage class, TEXT included.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Data {
-        guard sqlite3_column_type(statement, index) == SQLITE_BLOB else {
-            throw conversionError(statement, index, expected: "BLOB")
-        }
-        guard let bytes = sqlite3_column_blob(statement, index) else { return Data() }
-        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, index)))
+        let value = ColumnValue(statement, index)
+        guard value.storageClass == SQLITE_BLOB else { throw conversionError(statement, index, expected: "BLOB") }
+        let blob = value.blob
+        guard let bytes = blob.bytes else { return Data() }
+        return Data(bytes: bytes, count: blob.count)
     }
 }
 
@@ -229,9 +227,10 @@ extension Date: SQLiteValue {
     /// Reads seconds since 2001-01-01T00:00:00Z from a REAL or INTEGER column; throws
     /// ``ColumnConversionError`` for any other storage class.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Date {
-        switch sqlite3_column_type(statement, index) {
+        let value = ColumnValue(statement, index)
+        switch value.storageClass {
         case SQLITE_FLOAT, SQLITE_INTEGER:
-            return Date(timeIntervalSinceReferenceDate: sqlite3_column_double(statement, index))
+            return Date(timeIntervalSinceReferenceDate: value.double)
         default:
             throw conversionError(statement, index, expected: "REAL (seconds since 2001-01-01)")
         }
@@ -286,12 +285,12 @@ extension Optional: SQLiteValue where Wrapped: SQLiteValue {
     }
     /// nil for a NULL column, else the wrapped type's reading, which throws as it does.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> Wrapped? {
-        if sqlite3_column_type(statement, index) == SQLITE_NULL { return nil }
+        if ColumnValue(statement, index).storageClass == SQLITE_NULL { return nil }
         return try Wrapped.read(from: statement, at: index)
     }
     /// nil for a NULL column, else the wrapped type's reading from `statement`.
     public static func read(from statement: Statement, at index: Int32) throws -> Wrapped? {
-        if sqlite3_column_type(statement.handle, index) == SQLITE_NULL { return nil }
+        if ColumnValue(statement.handle, index).storageClass == SQLITE_NULL { return nil }
         return try Wrapped.read(from: statement, at: index)
     }
 }
