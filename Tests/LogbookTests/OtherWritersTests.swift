@@ -165,6 +165,50 @@ final class OtherWritersTests: XCTestCase {
         try assertReportsAreExact(store, try records(plain), step: "after the last repair")
     }
 
+    /// A recount of a year reads all its rows: exercise rows another program added to a day that
+    /// Logbook did not change that year are then counted into that day's, week's and month's totals
+    /// too (and logged to the change feed), not only into the year's, which the reports compare
+    /// the rows with to tell whether the totals are current. Rows in a year no recount read stay
+    /// uncounted, and the reports count them from the rows, even once a week that spans both years
+    /// has been recomputed with them.
+    func testARecountOfAYearCountsAnotherProgramsRowsOnItsOtherDaysEverywhere() throws {
+        let test = try TestStore()
+        let store = test.store
+        let plain = try Connection(path: store.path)
+        func day(_ year: Int, _ month: Int, _ day: Int) -> CalendarDay { CalendarDay(year: year, month: month, day: day)! }
+        func insertRow(on day: CalendarDay) throws {
+            try plain.run("""
+                INSERT INTO exercises (day_pk, position, name, name_key)
+                SELECT pk, (SELECT max(position) + 1 FROM exercises WHERE day_pk = pk), 'Row', 'Row' FROM exercise_days WHERE day = ?
+                """, [day.databaseValue])
+        }
+        let january = try store.history.addDoneExercises(["Squat"], at: day(2026, 1, 10).start(in: utc) + 3_600)
+        try store.history.addDoneExercises(["Run"], at: day(2026, 3, 5).start(in: utc) + 3_600)
+        try store.history.addDoneExercises(["Run"], at: day(2025, 12, 29).start(in: utc) + 3_600)
+        let token = try store.changes(since: nil) { _ in }
+
+        try insertRow(on: january.day)
+        try assertReportsAreExact(store, try records(plain), step: "another program's row in January")
+        _ = try store.history.delete(day: day(2026, 3, 5))
+        try assertReportsAreExact(store, try records(plain), step: "2026 recounted")
+        XCTAssertEqual(try store.check().derivedDataProblems, [], "the recount counted the January row everywhere")
+        var changed: Set<UUID> = []
+        try store.changes(since: token) { changed.insert($0.change.id) }
+        XCTAssertTrue(changed.contains(january.id), "the January day, recounted with the other program's row, is in the feed")
+
+        // A row in 2025, in the week of 2025-12-29 to 2026-01-04; a new day of that week recomputes
+        // the week from its rows, then 2026 is recounted again: 2025 is not.
+        try insertRow(on: day(2025, 12, 29))
+        try store.history.addDoneExercises(["Squat"], at: day(2026, 1, 2).start(in: utc) + 3_600)
+        try assertReportsAreExact(store, try records(plain), step: "a new day in the week of the 2025 row")
+        _ = try store.history.delete(day: january.day)
+        try assertReportsAreExact(store, try records(plain), step: "2026 recounted, 2025 not")
+        XCTAssertNotEqual(try store.check().derivedDataProblems, [], "the 2025 row is not counted in its day")
+        try store.repair()
+        XCTAssertEqual(try store.check().derivedDataProblems, [])
+        try assertReportsAreExact(store, try records(plain), step: "after repair")
+    }
+
     func testCheckNamesEachKindOfInconsistencyAndRepairFixesIt() throws {
         let test = try TestStore()
         let store = test.store

@@ -104,4 +104,46 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(accepted(in: connection), acceptedBefore, "the new check accepts what the old one did")
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_temp_master", as: Int.self), 0, "no copy left behind")
     }
+
+    /// Migration 0014 marks stale the days whose totals miss exercise rows, when the days' totals
+    /// do not add up to the rows: a file written before may hold a year that a recount gave rows
+    /// another program had inserted on a day whose totals did not count them, which the check
+    /// against the years' totals would otherwise take for current.
+    func testMigration0014MarksTheDaysAYearCountedBeyondTheirTotalsStale() throws {
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let path = folder.url.appendingPathComponent("logbook.sqlite").path
+        let utc = TimeZone(identifier: "UTC")!
+        func day(_ month: Int, _ day: Int) -> CalendarDay { CalendarDay(year: 2026, month: month, day: day)! }
+        do {
+            let store = try Logbook(path: path, timeZone: utc)
+            try store.history.addDoneExercises(["Squat"], at: day(1, 10).start(in: utc) + 3_600)
+            try store.history.addDoneExercises(["Run"], at: day(3, 5).start(in: utc) + 3_600)
+        }
+        // Another program's row on January 10, then the year recounted as before this version: the
+        // year's tallies and totals count it, the day's, week's and month's do not.
+        let plain = try Connection(path: path)
+        try plain.execute("""
+            INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days WHERE day = '2026-01-10';
+            INSERT INTO exercise_years (year, name_key, name, exercises, days, first_day, last_day)
+                VALUES ('2026', 'Row', 'Row', 1, 1, '2026-01-10', '2026-01-10');
+            UPDATE exercise_period_totals SET exercises = 3, distinct_exercises = 3, top_exercise = 'Row'
+                WHERE period = 'year' AND start = '2026-01-01';
+            DELETE FROM schema_migrations WHERE version >= 14;
+            """)
+        XCTAssertEqual(try plain.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self), 0)
+
+        let store = try Logbook(path: path, timeZone: utc)
+        XCTAssertEqual(try store.schemaVersion(), Schema.migrationFiles.count)
+        XCTAssertEqual(try plain.scalar("SELECT group_concat(day) FROM exercise_tallies_stale", as: String.self), "2026-01-10")
+        var rows: [HistoryReportRow] = []
+        try store.reports.history(by: .day, from: day(1, 10), to: day(1, 10)) { rows.append($0) }
+        XCTAssertEqual(rows.map(\.exercises), [2], "January 10 counted from its rows")
+        rows = []
+        try store.reports.history(by: .month, from: day(1, 1), to: day(1, 31)) { rows.append($0) }
+        XCTAssertEqual(rows.map(\.exercises), [2], "January counted from its rows")
+
+        // The next write recounts the marked day: everything derived agrees with the rows again.
+        try store.history.addDoneExercises(["Run"], at: day(6, 1).start(in: utc) + 3_600)
+        XCTAssertEqual(try store.check().derivedDataProblems, [])
+    }
 }
