@@ -97,4 +97,22 @@ final class QueryPlanTests: XCTestCase {
         let detail = try plan("exercises contains \"Élan\"", schema: Tables.exerciseDays.querySchema, table: Tables.exerciseDays)
         XCTAssertTrue(detail.contains("USING COVERING INDEX exercises_by_name (name_key=? AND day_pk=?)"), detail)
     }
+
+    /// The exercise report over whole years streams the year tallies name by name through their
+    /// index by name (migration 0015): no temporary B-tree to group them, only the one that adds up
+    /// the parts' few rows per name and the one that orders the result.
+    func testExerciseTotalsStreamTheYearTalliesByName() throws {
+        let test = try store()
+        let detail = try test.store.database.read { connection in
+            let statement = try connection.prepare("EXPLAIN QUERY PLAN " + ReportSQL.exercises(tallied: true))
+            try statement.bind([.null, .null, .null, .null, .null, .null, .null, .null, .text("1980-01-01"), .text("2034-12-31")])
+            var lines: [String] = []
+            while try statement.step() { lines.append(try statement.column(3)) }
+            return lines
+        }
+        XCTAssertTrue(detail.contains { $0.contains("exercise_years USING COVERING INDEX exercise_years_by_name") }, "\(detail)")
+        XCTAssertEqual(detail.filter { $0.contains("TEMP B-TREE") }.count, 4,
+                       "grouping the months and the days, the parts' rows by name, and the order: \(detail)")
+    }
 }
+

@@ -110,26 +110,38 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
     /// another program had inserted on a day whose totals did not count them, which the check
     /// against the years' totals would otherwise take for current.
     func testMigration0014MarksTheDaysAYearCountedBeyondTheirTotalsStale() throws {
+        let files = Schema.migrationFiles
+        guard let index = files.firstIndex(where: { $0.fileName.hasPrefix("0014_") }) else { return XCTFail("no migration 0014") }
         let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let written = folder.url.appendingPathComponent("written.sqlite").path
         let path = folder.url.appendingPathComponent("logbook.sqlite").path
         let utc = TimeZone(identifier: "UTC")!
         func day(_ month: Int, _ day: Int) -> CalendarDay { CalendarDay(year: 2026, month: month, day: day)! }
         do {
-            let store = try Logbook(path: path, timeZone: utc)
+            let store = try Logbook(path: written, timeZone: utc)
             try store.history.addDoneExercises(["Squat"], at: day(1, 10).start(in: utc) + 3_600)
             try store.history.addDoneExercises(["Run"], at: day(3, 5).start(in: utc) + 3_600)
         }
         // Another program's row on January 10, then the year recounted as before this version: the
-        // year's tallies and totals count it, the day's, week's and month's do not.
-        let plain = try Connection(path: path)
-        try plain.execute("""
+        // year's tallies and totals count it, the day's, week's and month's do not. Copied into a
+        // file at the schema before migration 0014.
+        let source = try Connection(path: written)
+        try source.execute("""
             INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days WHERE day = '2026-01-10';
             INSERT INTO exercise_years (year, name_key, name, exercises, days, first_day, last_day)
                 VALUES ('2026', 'Row', 'Row', 1, 1, '2026-01-10', '2026-01-10');
             UPDATE exercise_period_totals SET exercises = 3, distinct_exercises = 3, top_exercise = 'Row'
                 WHERE period = 'year' AND start = '2026-01-01';
-            DELETE FROM schema_migrations WHERE version >= 14;
             """)
+        let plain = try Connection(path: path)
+        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(plain)
+        try plain.run("ATTACH DATABASE ? AS written", [.text(written)])
+        for table in ["exercise_days", "exercises", "exercise_day_totals", "exercise_months", "exercise_years", "exercise_period_totals"] {
+            try plain.execute("INSERT INTO main.\(table) SELECT * FROM written.\(table)")
+        }
+        // The keys' Unicode version too, or opening would recompute the keys and recount the marked days at once.
+        try plain.execute("INSERT OR REPLACE INTO main.logbook_settings SELECT * FROM written.logbook_settings")
+        try plain.execute("DETACH DATABASE written")
         XCTAssertEqual(try plain.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self), 0)
 
         let store = try Logbook(path: path, timeZone: utc)

@@ -48,16 +48,23 @@ enum ReportSQL {
 
     /// Totals per exercise: the whole years `?9` to `?10` from the year tallies, the whole months
     /// `?5` to `?6` and `?7` to `?8` from the month tallies, the days `?1` to `?2` and `?3` to `?4`
-    /// from the exercise rows (each pair a range of days, both NULL for none; each range read
-    /// through its table's index).
+    /// from the exercise rows (each pair a range of days, both NULL for none). Each part is added
+    /// up per name before the parts are. The year tallies are read whole through their index by
+    /// name (migration 0015; `+year` keeps SQLite from choosing the primary key's year range,
+    /// which sorts its rows by name), so that they stream name by name: a year tally is one per
+    /// name and year, 110,000 rows over 5,500 years of 20 names, and a range of a few years
+    /// reads them all in a few milliseconds more where the whole history saves the sort. The
+    /// months and the days left are at most 22 months and 60 days, read through their ranges.
     static func exercises(tallied: Bool) -> String {
         """
         WITH names(name_key, name, done, days, first_day, last_day) AS (
-            SELECT name_key, name, exercises, days, first_day, last_day FROM exercise_years
-            WHERE year BETWEEN substr(?9, 1, 4) AND substr(?10, 1, 4)
+            SELECT name_key, min(name), sum(exercises), sum(days), min(first_day), max(last_day) FROM exercise_years
+            WHERE +year BETWEEN substr(?9, 1, 4) AND substr(?10, 1, 4)
+            GROUP BY name_key
             UNION ALL
-            SELECT name_key, name, exercises, days, first_day, last_day FROM exercise_months
+            SELECT name_key, min(name), sum(exercises), sum(days), min(first_day), max(last_day) FROM exercise_months
             WHERE month BETWEEN substr(?5, 1, 7) AND substr(?6, 1, 7) OR month BETWEEN substr(?7, 1, 7) AND substr(?8, 1, 7)
+            GROUP BY name_key
             UNION ALL
             SELECT \(key(tallied: tallied)), min(e.name), count(*), count(DISTINCT d.pk), min(d.day), max(d.day)
             FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
