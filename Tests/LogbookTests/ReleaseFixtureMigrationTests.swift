@@ -105,11 +105,22 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_temp_master", as: Int.self), 0, "no copy left behind")
     }
 
-    /// Migration 0014 marks stale the days whose totals miss exercise rows, when the days' totals
-    /// do not add up to the rows: a file written before may hold a year that a recount gave rows
-    /// another program had inserted on a day whose totals did not count them, which the check
-    /// against the years' totals would otherwise take for current.
+    /// Migration 0014 marks stale the days whose totals miss exercise rows, when the check before
+    /// it would have failed: a file written before may hold a year that a recount gave rows another
+    /// program had inserted on a day whose totals did not count them, which the check against the
+    /// years' totals would otherwise take for current. Also when another program's delete marked a
+    /// day stale and made the days' totals add up to the rows again.
     func testMigration0014MarksTheDaysAYearCountedBeyondTheirTotalsStale() throws {
+        try assertMigration0014Marks(["2026-01-10"], afterAlso: nil)
+        try assertMigration0014Marks(["2026-01-10", "2026-03-05"],
+                                     afterAlso: "DELETE FROM exercises WHERE day_pk = (SELECT pk FROM exercise_days WHERE day = '2026-03-05')")
+    }
+
+    /// Builds a file at the schema before migration 0014 holding the state above (then runs
+    /// `otherWrite` there, as another program), opens it with this version, and checks the days
+    /// marked stale, the reports, and that the next write leaves everything derived agreeing.
+    private func assertMigration0014Marks(_ expected: [String], afterAlso otherWrite: String?,
+                                          file: StaticString = #filePath, line: UInt = #line) throws {
         let files = Schema.migrationFiles
         guard let index = files.firstIndex(where: { $0.fileName.hasPrefix("0014_") }) else { return XCTFail("no migration 0014") }
         let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
@@ -142,20 +153,23 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         // The keys' Unicode version too, or opening would recompute the keys and recount the marked days at once.
         try plain.execute("INSERT OR REPLACE INTO main.logbook_settings SELECT * FROM written.logbook_settings")
         try plain.execute("DETACH DATABASE written")
-        XCTAssertEqual(try plain.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self), 0)
+        if let otherWrite { try plain.execute(otherWrite) }
 
         let store = try Logbook(path: path, timeZone: utc)
-        XCTAssertEqual(try store.schemaVersion(), Schema.migrationFiles.count)
-        XCTAssertEqual(try plain.scalar("SELECT group_concat(day) FROM exercise_tallies_stale", as: String.self), "2026-01-10")
+        XCTAssertEqual(try store.schemaVersion(), Schema.migrationFiles.count, file: file, line: line)
+        let stale = try plain.prepare("SELECT day FROM exercise_tallies_stale ORDER BY day")
+        var marked: [String] = []
+        while try stale.step() { marked.append(try stale.column(0)) }
+        XCTAssertEqual(marked, expected, file: file, line: line)
         var rows: [HistoryReportRow] = []
         try store.reports.history(by: .day, from: day(1, 10), to: day(1, 10)) { rows.append($0) }
-        XCTAssertEqual(rows.map(\.exercises), [2], "January 10 counted from its rows")
+        XCTAssertEqual(rows.map(\.exercises), [2], "January 10 counted from its rows", file: file, line: line)
         rows = []
         try store.reports.history(by: .month, from: day(1, 1), to: day(1, 31)) { rows.append($0) }
-        XCTAssertEqual(rows.map(\.exercises), [2], "January counted from its rows")
+        XCTAssertEqual(rows.map(\.exercises), [2], "January counted from its rows", file: file, line: line)
 
-        // The next write recounts the marked day: everything derived agrees with the rows again.
+        // The next write recounts the marked days: everything derived agrees with the rows again.
         try store.history.addDoneExercises(["Run"], at: day(6, 1).start(in: utc) + 3_600)
-        XCTAssertEqual(try store.check().derivedDataProblems, [])
+        XCTAssertEqual(try store.check().derivedDataProblems, [], file: file, line: line)
     }
 }

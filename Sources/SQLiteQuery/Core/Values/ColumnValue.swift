@@ -6,7 +6,9 @@ import CSQLite
 /// API guard (about 50 instructions a call under `callgrind`; reading a text took three).
 ///
 /// SQLite calls the value unprotected: safe here because a connection is used by one thread at a
-/// time (opened with `SQLITE_OPEN_NOMUTEX`). Valid until the statement steps, resets or is
+/// time (Logbook's connections are opened with `SQLITE_OPEN_NOMUTEX` and handed to one user at a
+/// time; a serialized connection shared by threads at once would need its mutex held around these
+/// calls, which the `sqlite3_column_*` functions take). Valid until the statement steps, resets or is
 /// finalized; converting it (asking an INTEGER for its text) changes it as `sqlite3_column_text`
 /// changes the column.
 struct ColumnValue {
