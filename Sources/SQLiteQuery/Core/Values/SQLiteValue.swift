@@ -26,7 +26,9 @@ public protocol SQLiteValue {
     /// stored as text binds its bytes with ``Statement/bindText(_:at:)``, which keeps them in the
     /// statement instead of having SQLite allocate a copy of them on each bind.
     func bind(to statement: Statement, at index: Int32) -> Int32
-    /// Reads the 0-based column `index` of the current row of `statement`.
+    /// Reads the 0-based column `index` of the current row of `statement`. The built-in types read
+    /// through `sqlite3_column_value`, without the connection's mutex: `statement`'s connection
+    /// must be used by one thread at a time while they do (as every ``Connection`` is).
     static func read(from statement: OpaquePointer, at index: Int32) throws -> Self
     /// Reads the 0-based column `index` of the current row of `statement`: what
     /// ``Statement/column(_:as:)`` calls. By default ``read(from:at:)-(OpaquePointer,_)`` with the
