@@ -42,12 +42,17 @@ final class QueryPlanTests: XCTestCase {
             if let sort { query.ordering = [try schema.ordering(forFieldNamed: sort, descending: false)] }
             let page = try table.page(query, schema: schema, in: connection)
             let (sql, arguments) = page.parentStatement(columns: "\(table.name).pk")
-            let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
-            try statement.bind(arguments)
-            var lines: [String] = []
-            while try statement.step() { lines.append(try statement.column(3)) }
-            return lines.joined(separator: "\n")
+            return try Self.planLines(sql, arguments, in: connection).joined(separator: "\n")
         }
+    }
+
+    /// The detail lines of `EXPLAIN QUERY PLAN` for `sql` with `arguments` bound.
+    private static func planLines(_ sql: String, _ arguments: [DatabaseValue], in connection: Connection) throws -> [String] {
+        let statement = try connection.prepare("EXPLAIN QUERY PLAN " + sql)
+        try statement.bind(arguments)
+        var lines: [String] = []
+        while try statement.step() { lines.append(try statement.column(3)) }
+        return lines
     }
 
     /// A tiny parser for the filters used here: `FIELD OP VALUE (&& FIELD OP VALUE)*`.
@@ -104,11 +109,9 @@ final class QueryPlanTests: XCTestCase {
     func testExerciseTotalsStreamTheYearTalliesByName() throws {
         let test = try store()
         let detail = try test.store.database.read { connection in
-            let statement = try connection.prepare("EXPLAIN QUERY PLAN " + ReportSQL.exercises(tallied: true))
-            try statement.bind([.null, .null, .null, .null, .null, .null, .null, .null, .text("1980-01-01"), .text("2034-12-31")])
-            var lines: [String] = []
-            while try statement.step() { lines.append(try statement.column(3)) }
-            return lines
+            try Self.planLines(ReportSQL.exercises(tallied: true),
+                               [.null, .null, .null, .null, .null, .null, .null, .null, .text("1980-01-01"), .text("2034-12-31")],
+                               in: connection)
         }
         XCTAssertTrue(detail.contains { $0.contains("exercise_years USING COVERING INDEX exercise_years_by_name") }, "\(detail)")
         XCTAssertEqual(detail.filter { $0.contains("TEMP B-TREE") }.count, 4,

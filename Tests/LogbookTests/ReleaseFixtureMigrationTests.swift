@@ -65,11 +65,8 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
     /// as another program may have written them), and the new check accepts and refuses exactly
     /// the values the old one did.
     func testPeriodTotalsKeepTheirRowsAndTheirCheckThroughMigration0013() throws {
-        let files = Schema.migrationFiles
-        guard let index = files.firstIndex(where: { $0.fileName.hasPrefix("0013_") }) else { return XCTFail("no migration 0013") }
         let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
-        let connection = try Connection(path: folder.url.appendingPathComponent("logbook.sqlite").path)
-        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+        let connection = try Self.connection(at: folder.url.appendingPathComponent("logbook.sqlite").path, migratedUpTo: "0013_")
 
         // Candidate periods: the three, near misses, other storage classes.
         let candidates = ["'week'", "'month'", "'year'", "'Week'", "'week '", "'day'", "''", "'week' || char(0)",
@@ -121,8 +118,6 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
     /// marked stale, the reports, and that the next write leaves everything derived agreeing.
     private func assertMigration0014Marks(_ expected: [String], afterAlso otherWrite: String?,
                                           file: StaticString = #filePath, line: UInt = #line) throws {
-        let files = Schema.migrationFiles
-        guard let index = files.firstIndex(where: { $0.fileName.hasPrefix("0014_") }) else { return XCTFail("no migration 0014") }
         let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
         let written = folder.url.appendingPathComponent("written.sqlite").path
         let path = folder.url.appendingPathComponent("logbook.sqlite").path
@@ -144,8 +139,7 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
             UPDATE exercise_period_totals SET exercises = 3, distinct_exercises = 3, top_exercise = 'Row'
                 WHERE period = 'year' AND start = '2026-01-01';
             """)
-        let plain = try Connection(path: path)
-        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(plain)
+        let plain = try Self.connection(at: path, migratedUpTo: "0014_")
         try plain.run("ATTACH DATABASE ? AS written", [.text(written)])
         for table in ["exercise_days", "exercises", "exercise_day_totals", "exercise_months", "exercise_years", "exercise_period_totals"] {
             try plain.execute("INSERT INTO main.\(table) SELECT * FROM written.\(table)")
@@ -171,5 +165,15 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         // The next write recounts the marked days: everything derived agrees with the rows again.
         try store.history.addDoneExercises(["Run"], at: day(6, 1).start(in: utc) + 3_600)
         XCTAssertEqual(try store.check().derivedDataProblems, [], file: file, line: line)
+    }
+
+    /// A connection to a new file at `path`, migrated with every migration before the one whose
+    /// file name starts with `prefix` (as a release before that migration left files).
+    private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {
+        let files = Schema.migrationFiles
+        let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix(prefix) }, "no migration \(prefix)")
+        let connection = try Connection(path: path)
+        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+        return connection
     }
 }

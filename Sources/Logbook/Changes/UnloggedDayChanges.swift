@@ -11,9 +11,7 @@ enum UnloggedDayChanges {
     /// day stale; Logbook's own inserts keep the totals equal). Columns `pk`, `id`.
     private static let miscountedDays = """
         SELECT d.pk, d.id FROM exercise_days AS d
-        WHERE d.day IN (SELECT day FROM exercise_tallies_stale)
-           OR (SELECT count(*) FROM exercises WHERE day_pk = d.pk)
-              IS NOT coalesce((SELECT exercises FROM exercise_day_totals WHERE day = d.day), 0)
+        WHERE d.day IN (SELECT day FROM exercise_tallies_stale) OR \(ExerciseTallies.isMiscounted("d"))
         ORDER BY d.pk
         """
 

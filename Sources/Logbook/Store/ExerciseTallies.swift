@@ -229,9 +229,18 @@ struct ExerciseTallies {
             INSERT OR IGNORE INTO exercise_tallies_stale (day)
             SELECT d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS y
             JOIN exercise_days AS d ON d.day BETWEEN y.start AND \(ReportPeriod.year.endSQL(ofStart: "y.start"))
-            WHERE (SELECT count(*) FROM exercises WHERE day_pk = d.pk)
-                  IS NOT coalesce((SELECT exercises FROM exercise_day_totals WHERE day = d.day), 0)
+            WHERE \(isMiscounted("d"))
             """)
+    }
+
+    /// SQL that is true when the day row `day` (an alias of `exercise_days`) has another number of
+    /// exercise rows than its totals count (none without a totals row): rows another program
+    /// inserted, which no trigger marks.
+    static func isMiscounted(_ day: String) -> String {
+        """
+        (SELECT count(*) FROM exercises WHERE day_pk = \(day).pk)
+            IS NOT coalesce((SELECT exercises FROM exercise_day_totals WHERE day = \(day).day), 0)
+        """
     }
 
     /// Recounts the days marked stale, as ``recountStaleDays(in:)`` without logging them. The

@@ -191,9 +191,10 @@ extension String: SQLiteValue {
     /// text); throws for any other storage class.
     private static func withTextBytes(of statement: OpaquePointer, at index: Int32,
                                       _ body: (UnsafeBufferPointer<UInt8>) -> String) throws -> String {
-        let value = ColumnValue(statement, index)
-        guard value.storageClass == SQLITE_TEXT else { throw conversionError(statement, index, expected: "TEXT") }
-        return body(value.textBytes)
+        guard let text = withColumnTextBytes(of: statement, at: index, { $0.map(body) }) else {
+            throw conversionError(statement, index, expected: "TEXT")
+        }
+        return text
     }
 }
 
