@@ -153,6 +153,66 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// Streaks over histories of whole months (each read from its totals as one run) beside months
+    /// with one day or a few missing, day records with no exercise that another program wrote
+    /// (a streak counts records), at the calendar's first and last days, with ranges and as-of
+    /// days that cut months, read from the tallies and counted from the rows. Months are whole
+    /// with probability 0.7, so runs of whole months and gaps between them both occur.
+    /// `LOGBOOK_STREAK_SEED` repeats a run.
+    func testStreaksOfWholeMonthsMatchTheDayRecords() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_STREAK_SEED", default: 4_242)
+        var random = SplitMix64(seed: seed)
+        let starts = ["0001-01-01", "1999-11-01", "2023-12-01", "9998-10-01"].map { CalendarDay($0)! }
+        for round in 0..<PropertyTestSettings.scaled(6, by: "LOGBOOK_PROPERTY_SCALE") {
+            var recorded: [ExerciseDay] = []
+            var emptyRecords: [CalendarDay] = []
+            var month = random.pick(starts)
+            for _ in 0..<random.int(3...14) {
+                let end = ReportPeriod.month.end(ofPeriodStartingOn: month)
+                let missing: Set<Int> = random.chance(0.7) ? [] : Set((0..<random.int(1...3)).map { _ in random.int(month.dayNumber...end.dayNumber) })
+                for number in month.dayNumber...end.dayNumber where !missing.contains(number) {
+                    let day = CalendarDay(dayNumber: number)!
+                    recorded.append(ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: day,
+                                                exercises: (0..<random.int(1...3)).map { _ in random.pick(names) }))
+                }
+                if let number = missing.randomElement(using: &random), random.chance(0.5) { emptyRecords.append(CalendarDay(dayNumber: number)!) }
+                guard let following = end.adding(days: 1) else { break }
+                month = following
+            }
+            let test = try store(with: recorded)
+            try test.store.database.write { connection in
+                for day in emptyRecords {
+                    try connection.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(day.description)])
+                }
+            }
+            let allDays = (recorded.map(\.day) + emptyRecords).sorted()
+            let span = allDays.first!.dayNumber...allDays.last!.dayNumber
+            func randomBound() -> CalendarDay? {
+                random.chance(0.3) ? nil : CalendarDay(dayNumber: random.int((span.lowerBound - 3)...(span.upperBound + 3)))
+            }
+            for tallied in [true, false] {
+                if !tallied {
+                    try test.store.database.write { try $0.execute("INSERT INTO exercise_tallies_stale (day) VALUES ('2000-01-01')") }
+                }
+                XCTAssertEqual(try test.store.reports.readsTallies(), tallied)
+                for _ in 0..<8 {
+                    let (from, to) = (randomBound(), randomBound())
+                    let asOf = randomBound() ?? allDays.last!
+                    let context = "seed \(seed) round \(round), \(tallied ? "tallied" : "counted"), "
+                        + "\(from?.description ?? "nil")...\(to?.description ?? "nil") as of \(asOf)"
+                    let counted = runs(allDays.filter { (from ?? .first) <= $0 && $0 <= (to ?? .last) && $0 <= asOf })
+                    let length = { (run: (first: CalendarDay, last: CalendarDay)) in run.last.dayNumber - run.first.dayNumber + 1 }
+                    let longest = counted.max { length($0) != length($1) ? length($0) < length($1) : $0.first < $1.first }
+                    let current = counted.last.flatMap { asOf.dayNumber - $0.last.dayNumber <= 1 ? length($0) : nil } ?? 0
+                    let report = try test.store.reports.streaks(from: from, to: to, asOf: asOf)
+                    XCTAssertEqual([report.currentStreak, report.longestStreak], [current, longest.map(length) ?? 0], context)
+                    XCTAssertEqual(report.longestStart, longest?.first, context)
+                    XCTAssertEqual(report.longestEnd, longest?.last, context)
+                }
+            }
+        }
+    }
+
     func testStreakSpansDSTAndMidnightByCalendarDays() throws {
         let zone = TimeZone(identifier: "America/New_York")!
         let test = try TestStore(timeZone: zone)

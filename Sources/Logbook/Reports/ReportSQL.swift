@@ -77,11 +77,16 @@ enum ReportSQL {
         """
     }
 
-    /// The recorded days from `?1` to `?2` (NULL: unbounded) up to the as-of day `?3`, in order.
-    static let streakDays = """
-        SELECT day FROM exercise_days
-        WHERE day <= ?3 AND (?1 IS NULL OR day >= ?1) AND (?2 IS NULL OR day <= ?2) ORDER BY day
+    /// The months from the one starting `?1` to the one holding `?2` with an exercise on 28 days or
+    /// more (every day of a month has that many at least): their first day and days with an
+    /// exercise, in order.
+    static let monthsActiveMostDays = """
+        SELECT start, active_days FROM exercise_period_totals
+        WHERE period = 'month' AND start BETWEEN ?1 AND ?2 AND active_days >= 28 ORDER BY start
         """
+
+    /// The recorded days from `?1` to `?2`, in order: a range of the day index.
+    static let streakDays = "SELECT day FROM exercise_days WHERE day BETWEEN ?1 AND ?2 ORDER BY day"
 
     /// `?1`/`?2` are the creation-time bounds (seconds since 2001) or NULL.
     static let drafts = """

@@ -104,17 +104,58 @@ public struct Reports: Sendable {
 
     /// The current and longest streaks of days in `from...to`, as of `asOf` (default: today in the
     /// store's time zone). Days after `asOf` do not count.
+    ///
+    /// A streak counts day records. A month whose totals count an exercise on each of its days has
+    /// a record for each, and is added as one run without reading its days; the days of every
+    /// other month are read one by one (all of them when the tallies are behind the rows). A
+    /// history with a gap in every month reads every day; one of unbroken months reads a row per
+    /// month.
     public func streaks(from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay? = nil) throws -> StreakReport {
         let asOf = asOf ?? CalendarDay(Date(), in: timeZone)
+        let last = min(to ?? asOf, asOf)
+        var runs = StreakRuns()
+        if let from, from > last { return runs.report(asOf: asOf) }
         return try database.read { connection in
-            let statement = try connection.cachedStatement(ReportSQL.streakDays)
-            defer { statement.reset() }
-            try statement.bind(from, at: 1)
-            try statement.bind(to, at: 2)
-            try statement.bind(asOf, at: 3)
-            var runs = StreakRuns()
-            while try statement.step() { runs.add(try statement.column(0)) }
+            let days = try connection.cachedStatement(ReportSQL.streakDays)
+            defer { days.reset() }
+            /// Adds the recorded days in `lower...upper` (nil: from the first).
+            func addDays(from lower: CalendarDay?, through upper: CalendarDay) throws {
+                days.reset()
+                try days.bind(lower ?? .first, at: 1)
+                try days.bind(upper, at: 2)
+                while try days.step() { runs.add(try days.column(0)) }
+            }
+            // The first day not added yet, nil for the first recorded; nil after 9999-12-31.
+            var next: CalendarDay? = from
+            var isDone = false
+            if try ExerciseTallies.areCurrent(in: connection) {
+                try Self.forEachMonthActiveEveryDay(from: from, through: last, in: connection) { month in
+                    let run = max(month.lowerBound, from ?? month.lowerBound)...min(month.upperBound, last)
+                    if next.map({ $0 < run.lowerBound }) ?? true, let before = run.lowerBound.adding(days: -1) {
+                        try addDays(from: next, through: before)
+                    }
+                    runs.add(run)
+                    next = run.upperBound.adding(days: 1)
+                    isDone = next == nil
+                }
+            }
+            if !isDone, next.map({ $0 <= last }) ?? true { try addDays(from: next, through: last) }
             return runs.report(asOf: asOf)
+        }
+    }
+
+    /// Calls `body` with each month (its first...last day) that has an exercise on every one of
+    /// its days, by its period totals, among the months that meet `from...last`, in order.
+    private static func forEachMonthActiveEveryDay(from: CalendarDay?, through last: CalendarDay, in connection: Connection,
+                                                   _ body: (ClosedRange<CalendarDay>) throws -> Void) throws {
+        let months = try connection.cachedStatement(ReportSQL.monthsActiveMostDays)
+        defer { months.reset() }
+        try months.bind(ReportPeriod.month.start(of: from ?? .first), at: 1)
+        try months.bind(last, at: 2)
+        while try months.step() {
+            let start: CalendarDay = try months.column(0)
+            let end = ReportPeriod.month.end(ofPeriodStartingOn: start)
+            if try months.column(1, as: Int.self) == end.dayNumber - start.dayNumber + 1 { try body(start...end) }
         }
     }
 

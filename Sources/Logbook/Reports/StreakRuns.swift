@@ -1,5 +1,5 @@
-/// The runs of consecutive days in a list of days given in order, as `report streaks` counts them:
-/// one pass, no sort.
+/// The runs of consecutive days in a list of days (or of runs of days) given in order, as `report
+/// streaks` counts them: one pass, no sort.
 struct StreakRuns {
     private var current: (first: CalendarDay, last: CalendarDay, length: Int)?
     private var longest: (first: CalendarDay, last: CalendarDay, length: Int)?
@@ -8,11 +8,20 @@ struct StreakRuns {
     mutating func add(_ day: CalendarDay) {
         // By the days' fields (a report of two million days steps here): two day numbers a day
         // took about 340 instructions.
-        if let run = current, run.last.isFollowed(by: day) {
-            current = (run.first, day, run.length + 1)
+        add(day, through: day, length: 1)
+    }
+
+    /// Adds the next consecutive days (each one recorded), later than every day added before.
+    mutating func add(_ days: ClosedRange<CalendarDay>) {
+        add(days.lowerBound, through: days.upperBound, length: days.upperBound.dayNumber - days.lowerBound.dayNumber + 1)
+    }
+
+    private mutating func add(_ first: CalendarDay, through last: CalendarDay, length: Int) {
+        if let run = current, run.last.isFollowed(by: first) {
+            current = (run.first, last, run.length + length)
         } else {
             closeRun()
-            current = (day, day, 1)
+            current = (first, last, length)
         }
     }
 
