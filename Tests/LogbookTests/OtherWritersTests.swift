@@ -48,6 +48,8 @@ final class OtherWritersTests: XCTestCase {
         var exercises: [ExerciseReportRow] = []
         try store.reports.exercises { exercises.append($0) }
         XCTAssertEqual(exercises, ReportOracle.exercises(days), "\(step): exercises")
+        // Streaks count day records (with or without exercises), whole months by their totals.
+        XCTAssertEqual(try store.reports.streaks(asOf: last), ReportOracle.streaks(days.map(\.day), asOf: last), "\(step): streaks")
     }
 
     func testReportsAndCheckStayTrueThroughAnyMixOfWriters() throws {
@@ -163,6 +165,33 @@ final class OtherWritersTests: XCTestCase {
         XCTAssertEqual(try store.check().derivedDataProblems, [])
         XCTAssertTrue(try store.check().isHealthy)
         try assertReportsAreExact(store, try records(plain), step: "after the last repair")
+    }
+
+    /// The streak report adds a month with an exercise on every day as one run, by its totals:
+    /// every write another program can make that takes a day out of such a month (a delete with
+    /// foreign keys on or off, a day moved, a REPLACE with `recursive_triggers` on) leaves the
+    /// report equal to the day records.
+    func testStreaksThroughWholeMonthsSeeAnotherProgramsChanges() throws {
+        let writes = [
+            "PRAGMA foreign_keys = ON; DELETE FROM exercise_days WHERE day = '2026-01-15'",
+            "PRAGMA foreign_keys = OFF; DELETE FROM exercise_days WHERE day = '2026-01-15'",
+            "UPDATE exercise_days SET day = '2026-03-15' WHERE day = '2026-01-15'",
+            """
+            PRAGMA recursive_triggers = ON;
+            INSERT OR REPLACE INTO exercise_days (id, day, date)
+                SELECT id, '2026-03-15', date FROM exercise_days WHERE day = '2026-01-15'
+            """,
+        ]
+        for write in writes {
+            let test = try TestStore()
+            let january = (1...31).map { CalendarDay(year: 2026, month: 1, day: $0)! }
+            try test.store.history.save(january.map { ExerciseDay(date: $0.start(in: utc) + 3_600, day: $0, exercises: ["Row"]) })
+            let asOf = CalendarDay(year: 2026, month: 3, day: 31)!
+            XCTAssertEqual(try test.store.reports.streaks(asOf: asOf).longestStreak, 31)
+            let plain = try Connection(path: test.store.path)
+            try plain.execute(write)
+            XCTAssertEqual(try test.store.reports.streaks(asOf: asOf), ReportOracle.streaks(try records(plain).map(\.day), asOf: asOf), write)
+        }
     }
 
     /// A recount of a year reads all its rows: exercise rows another program added to a day that

@@ -75,4 +75,23 @@ enum ReportOracle {
             $0.value.count != $1.value.count ? $0.value.count > $1.value.count : Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8))
         }.map(\.value)
     }
+
+    /// The streaks of the recorded days `days` (records, with or without exercises) in
+    /// `from...to` (nil: unbounded) as of `asOf`: the runs of consecutive days up to `asOf`, the
+    /// current one ending on `asOf` or the day before, the longest the latest among equals.
+    static func streaks(_ days: [CalendarDay], from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay) -> StreakReport {
+        var runs: [ClosedRange<CalendarDay>] = []
+        for day in days.sorted() where (from ?? .first) <= day && day <= (to ?? .last) && day <= asOf {
+            if let run = runs.last, run.upperBound.adding(days: 1) == day {
+                runs[runs.count - 1] = run.lowerBound...day
+            } else {
+                runs.append(day...day)
+            }
+        }
+        let length = { (run: ClosedRange<CalendarDay>) in run.upperBound.dayNumber - run.lowerBound.dayNumber + 1 }
+        let longest = runs.max { length($0) != length($1) ? length($0) < length($1) : $0.lowerBound < $1.lowerBound }
+        let current = runs.last.flatMap { asOf.dayNumber - $0.upperBound.dayNumber <= 1 ? length($0) : nil } ?? 0
+        return StreakReport(currentStreak: current, longestStreak: longest.map(length) ?? 0,
+                            longestStart: longest?.lowerBound, longestEnd: longest?.upperBound, asOf: asOf)
+    }
 }
