@@ -194,6 +194,23 @@ final class OtherWritersTests: XCTestCase {
         }
     }
 
+    /// A day record another program stored under a text that is no calendar day is refused by the
+    /// streak report, as before months were read from their totals, wherever it sorts outside a
+    /// whole month: before 0001-01-01 with no `--from`, and between the days of a broken month.
+    func testStreaksRefuseAStoredDayThatIsNoCalendarDay() throws {
+        for text in ["0000-05-05", "2026-02-30"] {
+            let test = try TestStore()
+            let january = (1...31).map { CalendarDay(year: 2026, month: 1, day: $0)! }
+            try test.store.history.save(january.map { ExerciseDay(date: $0.start(in: utc) + 3_600, day: $0, exercises: ["Row"]) })
+            let plain = try Connection(path: test.store.path)
+            try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
+            XCTAssertTrue(try test.store.reports.readsTallies(), "a day record without exercises leaves the tallies current")
+            XCTAssertThrowsError(try test.store.reports.streaks(asOf: CalendarDay(year: 2026, month: 3, day: 31)!), text) { error in
+                XCTAssertTrue("\(error)".contains(text), "\(error)")
+            }
+        }
+    }
+
     /// A recount of a year reads all its rows: exercise rows another program added to a day that
     /// Logbook did not change that year are then counted into that day's, week's and month's totals
     /// too (and logged to the change feed), not only into the year's, which the reports compare

@@ -73,10 +73,11 @@ public struct ExerciseReportRow: Sendable, Hashable, Codable, Identifiable {
     public var id: String { exercise }
 }
 
-/// `report streaks`: runs of consecutive calendar days with exercise.
+/// `report streaks`: runs of consecutive calendar days with a record (each of Logbook's own
+/// records has an exercise; a record another program wrote without one counts too).
 public struct StreakReport: Sendable, Hashable, Codable {
-    /// The run that ends on `asOf`, or on the day before when `asOf` has no exercise yet (the
-    /// streak is still alive); 0 when neither day has exercise.
+    /// The run that ends on `asOf`, or on the day before when `asOf` has no record yet (the
+    /// streak is still alive); 0 when neither day has one.
     public var currentStreak: Int
     /// The length in days of the longest run in the range, up to `asOf`; 0 when there is none.
     public var longestStreak: Int

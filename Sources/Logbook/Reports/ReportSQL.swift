@@ -85,7 +85,7 @@ enum ReportSQL {
         WHERE period = 'month' AND start BETWEEN ?1 AND ?2 AND active_days >= 28 ORDER BY start
         """
 
-    /// The recorded days from `?1` to `?2`, in order: a range of the day index.
+    /// The recorded days whose text is from `?1` to `?2`, in order: a range of the day index.
     static let streakDays = "SELECT day FROM exercise_days WHERE day BETWEEN ?1 AND ?2 ORDER BY day"
 
     /// `?1`/`?2` are the creation-time bounds (seconds since 2001) or NULL.

@@ -118,10 +118,11 @@ public struct Reports: Sendable {
         return try database.read { connection in
             let days = try connection.cachedStatement(ReportSQL.streakDays)
             defer { days.reset() }
-            /// Adds the recorded days in `lower...upper` (nil: from the first).
+            /// Adds the recorded days in `lower...upper` (nil: every one up to `upper`, so that a
+            /// stored day before 0001-01-01, which no day can be, is read and refused as before).
             func addDays(from lower: CalendarDay?, through upper: CalendarDay) throws {
                 days.reset()
-                try days.bind(lower ?? .first, at: 1)
+                try days.bind(lower?.description ?? "", at: 1)
                 try days.bind(upper, at: 2)
                 while try days.step() { runs.add(try days.column(0)) }
             }
