@@ -23,6 +23,18 @@ final class ReportTests: XCTestCase {
         return days
     }
 
+    /// Runs `body` with the reports reading the tallies, then again with a day marked for a
+    /// recount, when they count the rows until Logbook next writes.
+    private func readTalliedThenCounted(_ test: TestStore, _ body: (_ tallied: Bool) throws -> Void) throws {
+        for tallied in [true, false] {
+            if !tallied {
+                try test.store.database.write { try $0.execute("INSERT INTO exercise_tallies_stale (day) VALUES ('2000-01-01')") }
+            }
+            XCTAssertEqual(try test.store.reports.readsTallies(), tallied)
+            try body(tallied)
+        }
+    }
+
     private func store(with days: [ExerciseDay]) throws -> TestStore {
         let test = try TestStore()
         try test.store.history.save(days)
@@ -69,15 +81,8 @@ final class ReportTests: XCTestCase {
             }
             guard let recordedFirst = days.first?.day, let recordedLast = days.last?.day else { continue }
             let test = try store(with: days)
-            func randomBound() -> CalendarDay? {
-                random.chance(0.25) ? nil : CalendarDay(dayNumber: random.int((span.lowerBound - 5)...(span.upperBound + 5)))
-            }
-            for tallied in [true, false] {
-                if !tallied {
-                    // A day marked for a recount: the reports count the rows until Logbook next writes.
-                    try test.store.database.write { try $0.execute("INSERT INTO exercise_tallies_stale (day) VALUES ('2000-01-01')") }
-                }
-                XCTAssertEqual(try test.store.reports.readsTallies(), tallied)
+            func randomBound() -> CalendarDay? { random.bound(around: span, margin: 5, openChance: 0.25) }
+            try readTalliedThenCounted(test) { tallied in
                 for _ in 0..<6 {
                     let (from, to) = (randomBound(), randomBound())
                     let context = "round \(round), \(tallied ? "tallied" : "counted"), \(from?.description ?? "nil")...\(to?.description ?? "nil")"
@@ -161,14 +166,8 @@ final class ReportTests: XCTestCase {
             }
             let allDays = (recorded.map(\.day) + emptyRecords).sorted()
             let span = allDays.first!.dayNumber...allDays.last!.dayNumber
-            func randomBound() -> CalendarDay? {
-                random.chance(0.3) ? nil : CalendarDay(dayNumber: random.int((span.lowerBound - 3)...(span.upperBound + 3)))
-            }
-            for tallied in [true, false] {
-                if !tallied {
-                    try test.store.database.write { try $0.execute("INSERT INTO exercise_tallies_stale (day) VALUES ('2000-01-01')") }
-                }
-                XCTAssertEqual(try test.store.reports.readsTallies(), tallied)
+            func randomBound() -> CalendarDay? { random.bound(around: span, margin: 3, openChance: 0.3) }
+            try readTalliedThenCounted(test) { tallied in
                 for _ in 0..<8 {
                     let (from, to) = (randomBound(), randomBound())
                     let asOf = randomBound() ?? allDays.last!
@@ -213,5 +212,13 @@ final class ReportTests: XCTestCase {
         var recent: [DraftReportRow] = []
         try test.store.reports.drafts(from: CalendarDay("2026-01-12")) { recent.append($0) }
         XCTAssertEqual(recent.map(\.version), ["2.0"])
+    }
+}
+
+private extension SplitMix64 {
+    /// A day up to `margin` days either side of the day numbers `span`, or nil (an open bound)
+    /// with probability `openChance`; nil too outside years 0001 to 9999.
+    mutating func bound(around span: ClosedRange<Int>, margin: Int, openChance: Double) -> CalendarDay? {
+        chance(openChance) ? nil : CalendarDay(dayNumber: int((span.lowerBound - margin)...(span.upperBound + margin)))
     }
 }
