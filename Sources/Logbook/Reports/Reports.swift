@@ -109,7 +109,8 @@ public struct Reports: Sendable {
     /// a record for each, and is added as one run without reading its days; the days of every
     /// other month are read one by one (all of them when the tallies are behind the rows). A
     /// history with a gap in every month reads every day; one of unbroken months reads a row per
-    /// month.
+    /// month. Whether the tallies are current is asked only once a whole month is found, so a
+    /// history without one pays nothing for the check.
     public func streaks(from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay? = nil) throws -> StreakReport {
         let asOf = asOf ?? CalendarDay(Date(), in: timeZone)
         let last = min(to ?? asOf, asOf)
@@ -129,16 +130,20 @@ public struct Reports: Sendable {
             // The first day not added yet, nil for the first recorded; nil after 9999-12-31.
             var next: CalendarDay? = from
             var isDone = false
-            if try ExerciseTallies.areCurrent(in: connection) {
-                try Self.forEachMonthActiveEveryDay(from: from, through: last, in: connection) { month in
-                    let run = max(month.lowerBound, from ?? month.lowerBound)...min(month.upperBound, last)
-                    if next.map({ $0 < run.lowerBound }) ?? true, let before = run.lowerBound.adding(days: -1) {
-                        try addDays(from: next, through: before)
-                    }
-                    runs.add(run)
-                    next = run.upperBound.adding(days: 1)
-                    isDone = next == nil
+            var readsTallies: Bool?
+            try Self.forEachMonthActiveEveryDay(from: from, through: last, in: connection) { month in
+                // Decided at the first whole month, before anything is added: if the tallies are
+                // behind the rows, every day is read below.
+                if readsTallies == nil { readsTallies = try ExerciseTallies.areCurrent(in: connection) }
+                guard readsTallies == true else { return false }
+                let run = max(month.lowerBound, from ?? month.lowerBound)...min(month.upperBound, last)
+                if next.map({ $0 < run.lowerBound }) ?? true, let before = run.lowerBound.adding(days: -1) {
+                    try addDays(from: next, through: before)
                 }
+                runs.add(run)
+                next = run.upperBound.adding(days: 1)
+                isDone = next == nil
+                return true
             }
             if !isDone, next.map({ $0 <= last }) ?? true { try addDays(from: next, through: last) }
             return runs.report(asOf: asOf)
@@ -146,9 +151,10 @@ public struct Reports: Sendable {
     }
 
     /// Calls `body` with each month (its first...last day) that has an exercise on every one of
-    /// its days, by its period totals, among the months that meet `from...last`, in order.
+    /// its days, by its period totals, among the months that meet `from...last`, in order, until
+    /// `body` returns false.
     private static func forEachMonthActiveEveryDay(from: CalendarDay?, through last: CalendarDay, in connection: Connection,
-                                                   _ body: (ClosedRange<CalendarDay>) throws -> Void) throws {
+                                                   _ body: (ClosedRange<CalendarDay>) throws -> Bool) throws {
         let months = try connection.cachedStatement(ReportSQL.monthsActiveMostDays)
         defer { months.reset() }
         try months.bind(ReportPeriod.month.start(of: from ?? .first), at: 1)
@@ -156,7 +162,7 @@ public struct Reports: Sendable {
         while try months.step() {
             let start: CalendarDay = try months.column(0)
             let end = ReportPeriod.month.end(ofPeriodStartingOn: start)
-            if try months.column(1, as: Int.self) == end.dayNumber - start.dayNumber + 1 { try body(start...end) }
+            if try months.column(1, as: Int.self) == end.dayNumber - start.dayNumber + 1, !(try body(start...end)) { return }
         }
     }
 
