@@ -167,6 +167,14 @@ final class OtherWritersTests: XCTestCase {
         try assertReportsAreExact(store, try records(plain), step: "after the last repair")
     }
 
+    /// A store holding every day of January 2026, one exercise each: a whole month.
+    private func storeWithAWholeJanuary() throws -> TestStore {
+        let test = try TestStore()
+        let january = (1...31).map { CalendarDay(year: 2026, month: 1, day: $0)! }
+        try test.store.history.save(january.map { ExerciseDay(date: $0.start(in: utc) + 3_600, day: $0, exercises: ["Row"]) })
+        return test
+    }
+
     /// The streak report adds a month with an exercise on every day as one run, by its totals:
     /// every write another program can make that takes a day out of such a month (a delete with
     /// foreign keys on or off, a day moved, a REPLACE with `recursive_triggers` on) leaves the
@@ -183,9 +191,7 @@ final class OtherWritersTests: XCTestCase {
             """,
         ]
         for write in writes {
-            let test = try TestStore()
-            let january = (1...31).map { CalendarDay(year: 2026, month: 1, day: $0)! }
-            try test.store.history.save(january.map { ExerciseDay(date: $0.start(in: utc) + 3_600, day: $0, exercises: ["Row"]) })
+            let test = try storeWithAWholeJanuary()
             let asOf = CalendarDay(year: 2026, month: 3, day: 31)!
             XCTAssertEqual(try test.store.reports.streaks(asOf: asOf).longestStreak, 31)
             let plain = try Connection(path: test.store.path)
@@ -199,9 +205,7 @@ final class OtherWritersTests: XCTestCase {
     /// whole month: before 0001-01-01 with no `--from`, and between the days of a broken month.
     func testStreaksRefuseAStoredDayThatIsNoCalendarDay() throws {
         for text in ["0000-05-05", "2026-02-30"] {
-            let test = try TestStore()
-            let january = (1...31).map { CalendarDay(year: 2026, month: 1, day: $0)! }
-            try test.store.history.save(january.map { ExerciseDay(date: $0.start(in: utc) + 3_600, day: $0, exercises: ["Row"]) })
+            let test = try storeWithAWholeJanuary()
             let plain = try Connection(path: test.store.path)
             try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
             XCTAssertTrue(try test.store.reports.readsTallies(), "a day record without exercises leaves the tallies current")

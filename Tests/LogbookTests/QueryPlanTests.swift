@@ -118,4 +118,3 @@ final class QueryPlanTests: XCTestCase {
                        "grouping the months and the days, the parts' rows by name, and the order: \(detail)")
     }
 }
-
