@@ -91,12 +91,18 @@ final class RawEngine {
     // MARK: Workloads
 
     /// Inserts `days` in one transaction, with the page cache Logbook gives a bulk write
-    /// (`Connection.Options.bulkWriteCacheSizeKiB`), as `HistoryRepository.save` and imports do.
+    /// (`Connection.Options.bulkWriteCacheSizeKiB`) when there are more than
+    /// `HistoryRepository.bulkSaveThreshold`, as `HistoryRepository.save` and imports do.
     func insert(_ days: [ExerciseDay]) {
+        guard days.count > HistoryRepository.bulkSaveThreshold else { return insertInOneTransaction(days) }
         let options = Connection.Options()
         exec("PRAGMA cache_size = -\(options.bulkWriteCacheSizeKiB)")
         defer { exec("PRAGMA cache_size = -\(options.cacheSizeKiB)") }
-        exec("BEGIN IMMEDIATE")
+        insertInOneTransaction(days)
+    }
+
+    private func insertInOneTransaction(_ days: [ExerciseDay]) {
+        run("BEGIN IMMEDIATE")
         let insertDay = statement("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)")
         let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for day in days {
@@ -115,7 +121,7 @@ final class RawEngine {
                 _ = step(insertName)
             }
         }
-        exec("COMMIT")
+        run("COMMIT")
     }
 
     /// Days in `from...to` (all when nil) with their exercises, by day, from one ordered join.

@@ -26,6 +26,8 @@ let draftCount = quick ? 500 : 10_000
 /// `--fetches N` sets how many range fetches and counts run (for profiling them under `valgrind`).
 let fetchCount = arguments.firstIndex(of: "--fetches").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 200 : 10_000)
 let draftFetchCount = quick ? 50 : 1_000
+/// Days saved one per transaction after the history (as many again by the raw engine).
+let singleSaveCount = quick ? 300 : 2_000
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-bench-\(UUID().uuidString)")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -127,6 +129,20 @@ guard let store, let raw else { fatalError("setup failed") }
 if onlyInsert { finish() }
 try store.underlyingDatabase.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
 raw.analyze()
+
+// MARK: Saves of one day each, a transaction each (an app logging today)
+
+// New days after the history, saved one per call as an app saves today's record: each is a
+// transaction of its own, on a store that holds the whole history. Logbook leaves such days to
+// be tallied by a later write (every 257th save here counts the 256 before it).
+let singleDays = sample.days(2 * singleSaveCount, perDay: 5, from: SampleData.firstDay.adding(days: dayCount)!)
+let (logbookSingles, rawSingles) = try interleavedMedians(runs: 1, calls: singleSaveCount, logbook: { call in
+    try store.history.save([singleDays[call]])
+}, raw: { call in
+    raw.insert([singleDays[singleSaveCount + call]])
+})
+report("\(singleSaveCount) saves of one day each (a transaction each)", logbook: logbookSingles, raw: rawSingles,
+       target: "(GRDB records 1.2x-1.6x)")
 
 // MARK: Range fetches of 30 days, sorted by day
 

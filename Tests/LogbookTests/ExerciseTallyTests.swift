@@ -236,10 +236,19 @@ final class ExerciseTallyTests: XCTestCase {
         let test = try TestStore()
         try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,
                                                  exercises: ["Squat"])])
-        // An exercise row added behind Logbook's back: no trigger sees inserts.
-        try test.store.database.write { connection in
-            try connection.execute("INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days")
-        }
+        // Saved alone, the day waits to be tallied: only its day totals count it.
+        XCTAssertFalse(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercise_years", as: Int.self) ?? 0 } > 0)
+        let insertRow = "INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 2, 'Row', 'Row' FROM exercise_days"
+        try test.store.database.write { try $0.execute(insertRow) }
+        XCTAssertEqual(try mismatches(test.store), 2, "the day's totals differ (one each way)")
+        XCTAssertFalse(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) })
+        try test.store.database.write { try $0.execute("DELETE FROM exercises WHERE name = 'Row'") }
+        try test.store.database.write { try ExerciseTallies.recountStaleDays(in: $0) }
+        XCTAssertEqual(try mismatches(test.store), 0)
+        XCTAssertTrue(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercise_years", as: Int.self) ?? 0 } > 0,
+                      "the recount counted the waiting day")
+        // An exercise row added behind Logbook's back to a tallied day: no trigger sees inserts.
+        try test.store.database.write { try $0.execute(insertRow) }
         XCTAssertEqual(try mismatches(test.store), 10,
                        "a month and a year row are missing, and the totals of the day, week, month and year differ (one each way)")
         try test.store.database.write { try ExerciseTallies.rebuild(in: $0) }

@@ -35,23 +35,6 @@ final class OtherWritersTests: XCTestCase {
         return days
     }
 
-    private func assertReportsAreExact(_ store: Logbook, _ days: [ExerciseDay], step: String) throws {
-        guard let first = days.map(\.day).min(), let last = days.map(\.day).max() else { return }
-        for period in ReportPeriod.allCases {
-            var rows: [HistoryReportRow] = []
-            try store.reports.history(by: period) { rows.append($0) }
-            let expected = ReportOracle.history(days, period, from: first, to: last)
-            XCTAssertEqual(rows, expected, "\(step): history by \(period)")
-            XCTAssertEqual(rows.map { $0.topExercise.map { Array($0.utf8) } }, expected.map { $0.topExercise.map { Array($0.utf8) } },
-                           "\(step): the top exercise's spelling, byte for byte")
-        }
-        var exercises: [ExerciseReportRow] = []
-        try store.reports.exercises { exercises.append($0) }
-        XCTAssertEqual(exercises, ReportOracle.exercises(days), "\(step): exercises")
-        // Streaks count day records (with or without exercises), whole months by their totals.
-        XCTAssertEqual(try store.reports.streaks(asOf: last), ReportOracle.streaks(days.map(\.day), asOf: last), "\(step): streaks")
-    }
-
     func testReportsAndCheckStayTrueThroughAnyMixOfWriters() throws {
         var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_WRITERS_SEED", default: 1_616))
         let test = try TestStore()

@@ -99,7 +99,8 @@ extension Logbook {
         try database.withBulkWriteCache {
             try database.write(dryRun: options.dryRun) { connection in
                 var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
-                                          policy: options.onConflict, symmetricSameDay: symmetricSameDay)
+                                          policy: options.onConflict, symmetricSameDay: symmetricSameDay,
+                                          tallies: try ExerciseTallies(in: connection))
                 while let record = try source.next() {
                     summary.read += 1
                     switch record {
@@ -137,8 +138,8 @@ private struct ImportWriter {
     /// Whether a day that meets a stored record of its calendar day is ordered by which came first
     /// (merging another logbook: the same result either way) rather than appended to it.
     var symmetricSameDay = false
-    /// The exercises of new days, added to the week and month tallies at the end.
-    var tallies = ExerciseTallies()
+    /// The exercises of new days, added to the tallies at the end.
+    var tallies: ExerciseTallies
     /// Whether `exercise_day_aliases` holds an id; nil until asked (``mayHoldAliases()``).
     var holdsAliases: Bool?
 
@@ -197,6 +198,7 @@ private struct ImportWriter {
                     summary.skipped += 1
                     return
                 }
+                try tallies.countWaitingDays(in: connection)
                 try Tables.exerciseDays.delete(identity: id, in: connection)
                 replacing = true
             }

@@ -43,7 +43,9 @@ public struct Reports: Sendable {
         }
     }
 
-    /// The queries of a history report over `first...last` and the days each covers, in order.
+    /// The queries of a history report over `first...last` and the days each covers, in order:
+    /// whole periods from their totals, but those holding a day that waits to be tallied
+    /// (``TalliedThrough``) and a first or last period the range cuts, counted from the rows.
     private static func historyQueries(_ period: ReportPeriod, from first: CalendarDay, through last: CalendarDay,
                                        in connection: Connection) throws -> [(sql: String, days: ClosedRange<CalendarDay>)] {
         guard try ExerciseTallies.areCurrent(in: connection) else {
@@ -52,14 +54,46 @@ public struct Reports: Sendable {
         guard let whole = period == .day ? first...last : period.wholePeriods(from: first, through: last) else {
             return [(ReportSQL.countedHistory(period, tallied: true), first...last)]
         }
-        var queries = [(ReportSQL.talliedHistory(period), whole)]
-        if first < whole.lowerBound, let end = whole.lowerBound.adding(days: -1) {
-            queries.insert((ReportSQL.countedHistory(period, tallied: true), first...end), at: 0)
+        var queries: [(sql: String, days: ClosedRange<CalendarDay>)] = []
+        func add(_ days: ClosedRange<CalendarDay>, tallied: Bool) {
+            let sql = tallied ? ReportSQL.talliedHistory(period) : ReportSQL.countedHistory(period, tallied: true)
+            if let previous = queries.last, previous.sql == sql, previous.days.upperBound.adding(days: 1) == days.lowerBound {
+                queries[queries.count - 1].days = previous.days.lowerBound...days.upperBound
+            } else {
+                queries.append((sql, days))
+            }
         }
-        if whole.upperBound < last, let start = whole.upperBound.adding(days: 1) {
-            queries.append((ReportSQL.countedHistory(period, tallied: true), start...last))
+        if first < whole.lowerBound, let end = whole.lowerBound.adding(days: -1) { add(first...end, tallied: false) }
+        // The day totals count the waiting days too.
+        var next: CalendarDay? = whole.lowerBound
+        if period != .day {
+            for start in try waitingPeriods(period, in: whole, connection) {
+                guard let from = next else { break }
+                if from < start, let end = start.adding(days: -1) { add(from...end, tallied: true) }
+                let end = period.end(ofPeriodStartingOn: start)
+                add(start...end, tallied: false)
+                next = end.adding(days: 1)
+            }
         }
+        if let from = next, from <= whole.upperBound { add(from...whole.upperBound, tallied: true) }
+        if whole.upperBound < last, let start = whole.upperBound.adding(days: 1) { add(start...last, tallied: false) }
         return queries
+    }
+
+    /// The first days of the periods in `days` (whole periods) that hold a recorded day waiting
+    /// to be tallied, in order.
+    private static func waitingPeriods(_ period: ReportPeriod, in days: ClosedRange<CalendarDay>,
+                                       _ connection: Connection) throws -> [CalendarDay] {
+        let waiting = try connection.cachedStatement(ReportSQL.waitingDays)
+        defer { waiting.reset() }
+        try waiting.bind(days.lowerBound, at: 1)
+        try waiting.bind(days.upperBound, at: 2)
+        var starts = Set<CalendarDay>()
+        // A text that is no calendar day (another program's) is in no period the report prints.
+        while try waiting.step() {
+            if let day = CalendarDay(try waiting.column(0) as String) { starts.insert(period.start(of: day)) }
+        }
+        return starts.sorted()
     }
 
     /// Every exercise name with how often and on how many days it was done, most done first.

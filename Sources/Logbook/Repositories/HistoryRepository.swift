@@ -32,8 +32,8 @@ public struct HistoryRepository: Sendable {
                 return merged
             }
             let record = ExerciseDay(id: UUID(), date: date, day: day, exercises: exercises)
+            var tallies = try ExerciseTallies(in: connection)
             try table.insert(record, in: connection)
-            var tallies = ExerciseTallies()
             try tallies.addNewDay(record, in: connection)
             try tallies.apply(in: connection)
             return record
@@ -105,7 +105,7 @@ public struct HistoryRepository: Sendable {
         try database.write { connection in
             // A replaced record is counted here too; the triggers mark its days stale, and the
             // recount of stale days in apply() supersedes the addition.
-            var tallies = ExerciseTallies()
+            var tallies = try ExerciseTallies(in: connection)
             for day in days {
                 try day.date.checkSupported(field: "date")
                 try ExerciseDay.validate(exercises: day.exercises)

@@ -20,6 +20,10 @@ struct AppendedExercisesCount {
     private let day: CalendarDay
     /// The day's exercises before the append: each name key, its smallest spelling and count.
     private let stored: [ExerciseTallies.DistinctName]
+    /// ``TalliedThrough``'s mark: the days above it wait to be counted in their week's, month's
+    /// and year's tallies, this one included when its key is above it (then only its day totals change).
+    private let talliedThrough: Int64
+    private let dayKey: Int64
 
     /// The count of exercises done at `date`, about to be appended to `day` (row key `dayKey`),
     /// read before they are; nil when the day's derived rows do not account for its exercise rows,
@@ -32,7 +36,8 @@ struct AppendedExercisesCount {
             SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale WHERE day = ?1)
                AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
                    IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
-               AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0)
+               AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0),
+                   \(TalliedThrough.sql)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
@@ -46,6 +51,8 @@ struct AppendedExercisesCount {
         while try rows.step() { ExerciseTallies.add((try rows.column(0), try rows.column(1), 1), to: &stored) }
         self.day = day
         self.stored = stored
+        self.dayKey = dayKey
+        talliedThrough = try state.column(1)
     }
 
     /// Counts `names`, appended after the day's stored exercises, in the derived tables. Returns
@@ -59,6 +66,7 @@ struct AppendedExercisesCount {
         guard let top = ExerciseTallies.mostDone(all) else { return true }
         try ExerciseTallies.write([NewDayCounts.DayTotals(day: day, exercises: all.reduce(0) { $0 + $1.count },
                                                          distinctExercises: all.count, topExercise: top.name)], in: connection)
+        if dayKey > talliedThrough { return true }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for name in appended {
@@ -85,7 +93,8 @@ struct AppendedExercisesCount {
             if period.period != .week, let activeDays = storedActiveDays[period] {
                 try PeriodTotals.refresh(period, adding: stored.isEmpty ? 1 : 0, to: activeDays, in: connection)
             } else {
-                try PeriodTotals.refresh(period, in: connection)
+                // From the rows of the days the tallies count: not those that wait.
+                try PeriodTotals.refresh(period, countingDaysThrough: talliedThrough, in: connection)
             }
         }
         return true

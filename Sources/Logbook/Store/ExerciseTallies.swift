@@ -8,11 +8,15 @@ import SQLiteQuery
 /// A new day's totals are written at once, and its exercises are counted here in memory
 /// (``addNewDay(_:in:)``) and added to the month and year tallies in one pass at the end, then
 /// the totals of each week, month and year they touched are recomputed (``PeriodTotals``), which
-/// keeps bulk imports cheap. Exercises appended to a stored day one call at a time are counted in
+/// keeps bulk imports cheap. A write of a few new days and nothing else leaves them *waiting*
+/// instead (``TalliedThrough``): counted in their day's totals only, and in their week's, month's
+/// and year's by the next write that is not such a save, so that saving one day costs about what
+/// the day's own rows cost. Exercises appended to a stored day one call at a time are counted in
 /// place where its derived rows allow (``AppendedExercisesCount``). Every other change marks its
 /// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
-/// other appends); ``apply(in:)`` then recounts those days' months and years from the exercises
-/// table, after the additions, so a day both added and changed ends up counted once.
+/// other appends); ``apply(in:)`` then counts the waiting days and recounts those days' months
+/// and years from the exercises table, after the additions, so a day both added and changed ends
+/// up counted once.
 ///
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
 /// done, the smallest name key (in UTF-8 byte order) among equals, shown in its smallest spelling.
@@ -21,13 +25,32 @@ struct ExerciseTallies {
     private var counts = NewDayCounts()
     /// The day totals of the new days, written ``RowBatch/rowsPerStatement`` at a time.
     private var pendingDayTotals: [NewDayCounts.DayTotals] = []
+    /// ``TalliedThrough``'s mark when the transaction began, and the last day row then: the days
+    /// between them waited for this write; the transaction's new days come after.
+    private let talliedThrough: Int64
+    private let lastDayBefore: Int64
+    /// The days given to ``addNewDay(_:in:)``.
+    private var newDays = 0
+    /// Whether the tallies were written in this transaction.
+    private var hasWrittenAdditions = false
+    /// Whether the days that waited for this transaction are counted (``countWaitingDays(in:)``).
+    private var hasCountedWaitingDays = false
 
     /// Counts in memory at most this many tallies (a name in a month or year) and weeks before writing
     /// them, so that the memory of a bulk import stays flat however long the history.
     static let pendingLimit = 20_000
 
+    /// The most new days a write may leave waiting (a save of more counts them at once).
+    static let waitingSaveLimit = 16
+
+    /// Begins counting a writing transaction's history changes; to be made before its first one.
+    init(in connection: Connection) throws {
+        (talliedThrough, lastDayBefore) = try TalliedThrough.read(in: connection)
+    }
+
     /// Counts the exercises of a day record that did not exist before this transaction.
     mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
+        newDays += 1
         guard let totals = counts.add(record.exercises, on: record.day) else { return }
         pendingDayTotals.append(totals)
         if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(in: connection) }
@@ -55,10 +78,84 @@ struct ExerciseTallies {
         }
     }
 
-    /// Writes the counted additions, then recounts the months and years of the stale days.
+    /// Writes the day totals of the new days and leaves them waiting, when the transaction saved a
+    /// few new days and nothing else (``leavesNewDaysWaiting(in:)``); else counts the waiting days
+    /// and the new ones into the tallies, recounts the months and years of the stale days, and moves
+    /// ``TalliedThrough``'s mark to the last day row.
     mutating func apply(in connection: Connection) throws {
+        if try leavesNewDaysWaiting(in: connection) { return try writeDayTotals(in: connection) }
         try writeAdditions(in: connection)
-        try Self.recountStaleDays(in: connection)
+        try Self.recountMarkedStaleDays(in: connection)
+        try TalliedThrough.advance(in: connection)
+    }
+
+    /// Whether this transaction's new days may wait: at most ``waitingSaveLimit`` of them, no day
+    /// marked stale (nothing else changed), each new day a row after the last one before the
+    /// transaction (so none is counted in the tallies), and no more than
+    /// ``TalliedThrough/waitingLimit`` days waiting with them.
+    private func leavesNewDaysWaiting(in connection: Connection) throws -> Bool {
+        guard !hasWrittenAdditions, !hasCountedWaitingDays, newDays <= Self.waitingSaveLimit, lastDayBefore >= talliedThrough else {
+            return false
+        }
+        let state = try connection.cachedStatement("""
+            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale),
+                   (SELECT count(*) FROM exercise_days WHERE pk > ?1), (SELECT count(*) FROM exercise_days WHERE pk > ?2)
+            """)
+        defer { state.reset() }
+        try state.bind(lastDayBefore, at: 1)
+        try state.bind(talliedThrough, at: 2)
+        guard try state.step() else { return false }
+        return try state.column(0, as: Bool.self) && state.column(1, as: Int.self) == newDays
+            && state.column(2, as: Int.self) <= TalliedThrough.waitingLimit
+    }
+
+    /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
+    /// as new days, their day totals already written; once a transaction. A day whose exercise rows
+    /// its totals do not count (rows another program inserted, or a day it inserted), or whose text
+    /// is not a calendar day, is marked stale instead, for the recount in SQL, which logs it to the
+    /// change feed and recounts its totals too: a year never counts a row its day does not
+    /// (``areCurrent(in:)``).
+    ///
+    /// To be called before the transaction deletes a day row: SQLite gives a new row the key after
+    /// the last one, so the key of a deleted last row goes to the next day inserted, which
+    /// ``addNewDay(_:in:)`` counts, and which would be counted again here.
+    mutating func countWaitingDays(in connection: Connection) throws {
+        guard !hasCountedWaitingDays else { return }
+        hasCountedWaitingDays = true
+        guard lastDayBefore > talliedThrough else { return }
+        try connection.run("""
+            INSERT OR IGNORE INTO exercise_tallies_stale (day)
+            SELECT d.day FROM exercise_days AS d WHERE d.pk > ?1 AND d.pk <= ?2 AND \(Self.isMiscounted("d"))
+            """, [.integer(talliedThrough), .integer(lastDayBefore)])
+        let rows = try connection.cachedStatement("""
+            SELECT d.pk, d.day, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            WHERE d.pk > ?1 AND d.pk <= ?2 AND d.day NOT IN (SELECT day FROM exercise_tallies_stale) ORDER BY d.pk, e.position
+            """)
+        defer { rows.reset() }
+        try rows.bind(talliedThrough, at: 1)
+        try rows.bind(lastDayBefore, at: 2)
+        var day: (key: Int64, text: String)?
+        var names: [String] = []
+        var notCalendarDays: [Int64] = []
+        func countDay() {
+            guard let day else { return }
+            if let calendarDay = CalendarDay(day.text) {
+                _ = counts.add(names, on: calendarDay)
+            } else {
+                notCalendarDays.append(day.key)
+            }
+            names.removeAll(keepingCapacity: true)
+        }
+        while try rows.step() {
+            let key: Int64 = try rows.column(0)
+            if key != day?.key {
+                countDay()
+                day = (key, try rows.column(1))
+            }
+            names.append(try rows.column(2))
+        }
+        countDay()
+        for key in notCalendarDays { try Self.markStale(dayKey: key, in: connection) }
     }
 
     /// Writes the pending day totals, adds the counted tallies to the month and year tables
@@ -68,6 +165,8 @@ struct ExerciseTallies {
     /// ``NewDayCounts/weekTotals``), else recomputed from the tables (``PeriodTotals``).
     private mutating func writeAdditions(in connection: Connection) throws {
         try writeDayTotals(in: connection)
+        hasWrittenAdditions = true
+        try countWaitingDays(in: connection)
         counts.closeOpenPeriods()
         guard !counts.tallies.isEmpty else { return }
         let (keys, spellings) = (counts.keys, counts.spellings)
@@ -125,17 +224,19 @@ struct ExerciseTallies {
             INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
             """)
         try recountMarkedDays(in: connection)
+        try TalliedThrough.advance(in: connection)
     }
 
     /// For each derived table, how many of its rows differ from a recount of the exercises table
     /// (rows missing, extra or with other values); every count 0 when they agree.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
+        // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies yet.
         let recounts = ReportPeriod.totalled.map { period in
-            "\(period.rawValue)s AS (\(tallyCounts(period, days: "exercise_days")))"
+            "\(period.rawValue)s AS (\(tallyCounts(period, days: "tallied_days")))"
         }
         let periodTotals = ReportPeriod.totalled.map { period in
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
-                                days: "(SELECT day FROM days)")
+                                days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
         let differences = [("exercise_months", "months"), ("exercise_years", "years"), ("exercise_day_totals", "days"),
                            ("exercise_period_totals", "period_totals")].map { table, recount in
@@ -145,7 +246,8 @@ struct ExerciseTallies {
             """
         }
         let statement = try connection.cachedStatement("""
-            WITH \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
+            WITH tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
+                 \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
                  period_totals AS (\(periodTotals))
             SELECT \(differences.joined(separator: ", "))
             """)
@@ -180,9 +282,10 @@ struct ExerciseTallies {
     }
 
     /// Whether the tallies and totals account for every exercise row: no day is marked stale
-    /// (every update and delete, by any program, marks its day), and the years' totals add up to
-    /// the rows (an exercise row another program inserted is the one change no trigger sees: an
-    /// insert trigger would cost every import its own rows, measured at 60% more CPU).
+    /// (every update and delete, by any program, marks its day), and the years' totals and the
+    /// day totals of the waiting days (``TalliedThrough``) add up to the rows (an exercise row
+    /// another program inserted is the one change no trigger sees: an insert trigger would cost
+    /// every import its own rows, measured at 60% more CPU).
     ///
     /// The years' totals stand for every other total: Logbook counts a row into its day, week,
     /// month and year together, and the one count that reads a year's rows anew, the recount of a
@@ -197,6 +300,8 @@ struct ExerciseTallies {
                 SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
                    AND (SELECT count(*) FROM exercises)
                        = (SELECT coalesce(sum(exercises), 0) FROM exercise_period_totals WHERE period = 'year')
+                         + (SELECT coalesce(sum(t.exercises), 0) FROM exercise_days AS d JOIN exercise_day_totals AS t ON t.day = d.day
+                            WHERE d.pk > \(TalliedThrough.sql))
                 """)
             defer { statement.reset() }
             guard try statement.step() else { return false }
@@ -204,14 +309,25 @@ struct ExerciseTallies {
         }
     }
 
-    /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days marked stale, and
-    /// clears the marks, after logging those days (a recount would hide exercise rows another
-    /// program added to them from the change feed, ``UnloggedDayChanges``).
+    /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days
+    /// marked stale, and clears the marks, after logging those days (a recount would hide exercise
+    /// rows another program added to them from the change feed, ``UnloggedDayChanges``); the
+    /// waiting days are counted first, as any write but a small save counts them.
     static func recountStaleDays(in connection: Connection) throws {
+        guard try isAnyDayStale(in: connection) else { return }
+        var tallies = try ExerciseTallies(in: connection)
+        try tallies.apply(in: connection)
+    }
+
+    private static func isAnyDayStale(in connection: Connection) throws -> Bool {
         let anyStale = try connection.cachedStatement("SELECT EXISTS (SELECT 1 FROM exercise_tallies_stale)")
         defer { anyStale.reset() }
-        guard try anyStale.step(), try anyStale.column(0, as: Bool.self) else { return }
-        anyStale.reset()
+        return try anyStale.step() && anyStale.column(0, as: Bool.self)
+    }
+
+    /// ``recountStaleDays(in:)`` once the waiting days are counted.
+    private static func recountMarkedStaleDays(in connection: Connection) throws {
+        guard try isAnyDayStale(in: connection) else { return }
         try markMiscountedDaysOfStaleYears(in: connection)
         try UnloggedDayChanges.logStaleDays(in: connection)
         try recountMarkedDays(in: connection)

@@ -107,13 +107,14 @@ enum PeriodTotals {
 
     /// Recomputes the totals of the `period` that starts on `start` from its names and its days
     /// with an exercise row (from the rows themselves, as the tallies are: a day another program
-    /// inserted has no day totals yet).
-    static func refresh(_ period: PeriodStart, in connection: Connection) throws {
+    /// inserted has no day totals yet), the days with a row key up to `lastDay`: all of them
+    /// where the tallies count every day, ``TalliedThrough``'s mark where days wait.
+    static func refresh(_ period: PeriodStart, countingDaysThrough lastDay: Int64 = .max, in connection: Connection) throws {
         let end = period.period.end(ofPeriodStartingOn: period.start)
         let (names, activeDays) = period.period == .week
-            ? try weekNamesAndActiveDays(from: period.start, to: end, in: connection)
+            ? try weekNamesAndActiveDays(from: period.start, to: end, through: lastDay, in: connection)
             : (try talliedNames(period.period, from: period.start, to: end, in: connection),
-               try activeDaysCount(from: period.start, to: end, in: connection))
+               try activeDaysCount(from: period.start, to: end, through: lastDay, in: connection))
         try write(period, names: names, activeDays: activeDays, in: connection)
     }
 
@@ -132,15 +133,16 @@ enum PeriodTotals {
     /// Each name key done in the week from `start` to `end`, its smallest spelling and how often it
     /// was done, and the days with an exercise row among them: read from the exercise rows of those
     /// days (at most seven, through the day index), in one statement, where a month or year has tallies.
-    private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay,
+    private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
                                                in connection: Connection) throws -> ([ExerciseTallies.DistinctName], Int) {
         let rows = try connection.cachedStatement("""
             SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE d.day BETWEEN ?1 AND ?2
+            WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3
             """)
         defer { rows.reset() }
         try rows.bind(start, at: 1)
         try rows.bind(end, at: 2)
+        try rows.bind(lastDay, at: 3)
         var names: [ExerciseTallies.DistinctName] = []
         var days = Set<Int64>()
         while try rows.step() {
@@ -165,12 +167,13 @@ enum PeriodTotals {
         return names
     }
 
-    /// The days from `start` to `end` with an exercise row.
-    private static func activeDaysCount(from start: CalendarDay, to end: CalendarDay, in connection: Connection) throws -> Int {
+    /// The days from `start` to `end`, with a row key up to `lastDay`, with an exercise row.
+    private static func activeDaysCount(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
+                                        in connection: Connection) throws -> Int {
         try connection.scalar("""
             SELECT count(*) FROM exercise_days AS d
-            WHERE d.day BETWEEN ? AND ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
-            """, [start.databaseValue, end.databaseValue], as: Int.self) ?? 0
+            WHERE d.day BETWEEN ? AND ? AND d.pk <= ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+            """, [start.databaseValue, end.databaseValue, .integer(lastDay)], as: Int.self) ?? 0
     }
 
     /// Rows of `exercise_period_totals` for the `period` from `names`, a relation of counts per

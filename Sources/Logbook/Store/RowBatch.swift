@@ -6,26 +6,29 @@ import SQLiteQuery
 /// ``rowsPerStatement`` rows instead of one per row (measured with the C API: 9,400 instructions
 /// per row of `exercise_day_totals` one at a time, 5,900 in statements of 50).
 ///
-/// Both texts (a full batch and a single row, for the rest) are built once, so each use finds its
-/// cached statement by the text's address. Instances are meant to be `static let`s.
+/// The texts (a statement of each power-of-two number of rows up to the full batch, so that a
+/// save of a few rows writes them in one or two statements, not one a row) are built once, so each
+/// use finds its cached statement by the text's address. Instances are meant to be `static let`s.
 struct RowBatch {
-    /// The rows one full statement takes.
+    /// The rows one full statement takes (a power of two).
     static let rowsPerStatement = 32
 
     /// The parameters (`?`) each row binds.
     let parametersPerRow: Int
-    private let fullText: String
-    private let singleText: String
+    /// The statement for 2^k rows at index k: 1, 2, 4, … ``rowsPerStatement`` rows.
+    private let texts: [String]
 
     /// A batch of `prefix` + `row` (repeated, comma-separated) + `suffix`; `row` holds
     /// `parametersPerRow` unnumbered parameters (`?`), bound row by row in order.
     init(_ prefix: String, row: String, parametersPerRow: Int, _ suffix: String = "") {
         self.parametersPerRow = parametersPerRow
-        fullText = "\(prefix) \(Array(repeating: row, count: Self.rowsPerStatement).joined(separator: ", ")) \(suffix)"
-        singleText = "\(prefix) \(row) \(suffix)"
+        texts = sequence(first: 1) { $0 < Self.rowsPerStatement ? $0 * 2 : nil }.map { count in
+            "\(prefix) \(Array(repeating: row, count: count).joined(separator: ", ")) \(suffix)"
+        }
     }
 
-    /// Runs the statement over `rows`: for each execution, `bind` binds each of its rows from
+    /// Runs the statement over `rows`, in statements of the largest power-of-two number of rows
+    /// left (at most ``rowsPerStatement``): for each execution, `bind` binds each of its rows from
     /// `firstParameter` on, then `use` runs it (by default to completion); the statement is reset
     /// after.
     func run<Rows: Collection>(_ rows: Rows, in connection: Connection,
@@ -33,8 +36,9 @@ struct RowBatch {
                                use: (Statement) throws -> Void = { try $0.execute() }) throws {
         var remaining = rows[...]
         while !remaining.isEmpty {
-            let count = remaining.count >= Self.rowsPerStatement ? Self.rowsPerStatement : 1
-            let statement = try connection.cachedStatement(count == 1 ? singleText : fullText)
+            let size = texts.indices.last { 1 << $0 <= remaining.count } ?? 0
+            let count = 1 << size
+            let statement = try connection.cachedStatement(texts[size])
             defer { statement.reset() }
             var parameter = 1
             for row in remaining.prefix(count) {

@@ -1,0 +1,165 @@
+import Foundation
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// Days saved by a small write wait to be counted in their week's, month's and year's tallies
+/// (migration 0016, ``TalliedThrough``): every report still counts them, every later write keeps
+/// the tallies equal to a recount of the days below the mark, and none waits past the limit.
+///
+/// `LOGBOOK_WAITING_SEED` repeats a run.
+final class WaitingDaysTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+    private let names = ["Squat", "Caf\u{E9}", "Cafe\u{301}", "Row", "row", "\u{C9}lan"]
+
+    private func mismatches(_ store: Logbook) throws -> Int {
+        try store.database.read { try ExerciseTallies.mismatches(in: $0).reduce(0) { $0 + $1.rows } }
+    }
+
+    /// The days waiting, and the mark.
+    private func waiting(_ store: Logbook) throws -> (days: Int, mark: Int64) {
+        try store.database.read { connection in
+            let mark = try connection.scalar("SELECT \(TalliedThrough.sql)", as: Int64.self) ?? 0
+            return (try connection.scalar("SELECT count(*) FROM exercise_days WHERE pk > ?", [.integer(mark)], as: Int.self) ?? 0, mark)
+        }
+    }
+
+    private func ndjson(_ days: [ExerciseDay]) -> Data {
+        Data(days.map { day in
+            let exercises = day.exercises.map { "\"\($0)\"" }.joined(separator: ",")
+            return "{\"id\":\"\(day.id.uuidString)\",\"day\":\"\(day.day)\",\"date\":\"\(day.day)T08:00:00Z\",\"exercises\":[\(exercises)]}"
+        }.joined(separator: "\n").utf8)
+    }
+
+    /// A random mix of every history write, most of them saves of one day; after each, the
+    /// tallies equal a recount of the tallied days, the reports equal the oracle over the main
+    /// window, the calendar's first and last months and a random range (whose ends cut periods),
+    /// and at most 256 days wait. The
+    /// run must have left days waiting, counted them later, and waited on more than one save.
+    func testReportsCountTheWaitingDaysThroughEveryWrite() throws {
+        let seed = ProcessInfo.processInfo.environment["LOGBOOK_WAITING_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...1_000_000)
+        print("WaitingDaysTests: LOGBOOK_WAITING_SEED=\(seed)")
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        let history = test.store.history
+        // Three years around New Year, with the calendar's first and last weeks now and then.
+        func randomDay() -> CalendarDay {
+            let (first, count) = random.pick([("2024-11-01", 500), ("2024-11-01", 500), ("0001-01-01", 20), ("9999-12-10", 22)])
+            return CalendarDay(first)!.adding(days: random.int(0...(count - 1)))!
+        }
+        func randomNames() -> [String] { (0..<random.int(1...4)).map { _ in random.pick(names) } }
+        func newDay() throws -> ExerciseDay? {
+            let day = randomDay()
+            return try history.fetch(day: day) == nil ? ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: randomNames()) : nil
+        }
+        var (sawWaiting, sawManyWaiting, sawCounted) = (false, false, false)
+        var lastSaved: ExerciseDay?
+        for step in 0..<300 {
+            let before = try waiting(test.store)
+            let stored = try history.fetchAll()
+            var action = ""
+            switch random.int(0...19) {
+            case 0...8:
+                action = "save one day"
+                if let day = try newDay() {
+                    try history.save([day])
+                    lastSaved = day
+                }
+            case 9...10:
+                action = "add exercises on a day, new or stored"
+                let day = random.chance(0.5) ? (stored.randomElement(using: &random)?.day ?? randomDay()) : randomDay()
+                try history.addDoneExercises(randomNames(), at: day.start(in: utc) + 7_200)
+            case 11:
+                let count = random.pick([3, 16, 17, 40])
+                action = "save \(count) days"
+                var days: [ExerciseDay] = []
+                for _ in 0..<count {
+                    if let day = try newDay(), !days.contains(where: { $0.day == day.day }) { days.append(day) }
+                }
+                try history.save(days)
+            case 12 where !stored.isEmpty:
+                action = "delete a day"
+                try history.delete(day: stored.randomElement(using: &random)!.day)
+            case 13 where !stored.isEmpty:
+                action = "save a stored record again, maybe on another day"
+                var record = stored.randomElement(using: &random)!
+                record.exercises = randomNames()
+                let day = randomDay()
+                if try history.fetch(day: day) == nil { record.day = day }
+                try history.save([record])
+            case 14 where !stored.isEmpty:
+                action = "move a day"
+                let day = randomDay()
+                if try history.fetch(day: day) == nil { try history.moveDay(stored.randomElement(using: &random)!.day, to: day) }
+            case 15:
+                // The last day saved (the last row, maybe waiting) replaced by an import, maybe on
+                // another day: the new row may take the deleted one's key.
+                action = "import replacing the last day saved"
+                guard var record = lastSaved, try history.fetch(id: record.id) != nil else { continue }
+                if let day = try newDay() { record.day = day.day }
+                record.exercises = randomNames()
+                _ = try test.store.importRecords(from: ndjson([record] + (try newDay().map { [$0] } ?? [])), named: "step\(step).ndjson",
+                                                 options: ImportOptions(format: .ndjson, onConflict: .replace))
+            case 16:
+                action = "rename an exercise"
+                guard let name = try history.exerciseNames().randomElement(using: &random) else { continue }
+                _ = try history.renameExercise(name, to: random.pick(names + ["Lunge"]))
+            default:
+                action = "save one day"
+                if let day = try newDay() { try history.addDoneExercises(day.exercises, at: day.date) }
+            }
+            let after = try waiting(test.store)
+            let context = "seed \(seed), step \(step) (\(action))"
+            sawWaiting = sawWaiting || after.days > 0
+            sawManyWaiting = sawManyWaiting || after.days > ExerciseTallies.waitingSaveLimit
+            sawCounted = sawCounted || (before.days > 0 && after.mark > before.mark)
+            XCTAssertLessThanOrEqual(after.days, TalliedThrough.waitingLimit, context)
+            XCTAssertEqual(try mismatches(test.store), 0, context)
+            XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, context)
+            // Over the main window, the calendar's edges, and a random range (whose ends cut periods).
+            let records = try history.fetchAll()
+            var ranges = [("2024-11-01", "2026-03-15"), ("0001-01-01", "0001-01-31"), ("9999-12-01", "9999-12-31")]
+                .map { CalendarDay($0)!...CalendarDay($1)! }
+            let ends = [CalendarDay("2024-11-01")!.adding(days: random.int(0...499))!, CalendarDay("2024-11-01")!.adding(days: random.int(0...499))!]
+            ranges.append(ends.min()!...ends.max()!)
+            for range in ranges { try assertReportsAreExact(test.store, records, in: range, step: context + " in \(range)") }
+        }
+        XCTAssertTrue(sawWaiting && sawManyWaiting && sawCounted,
+                      "seed \(seed): waiting \(sawWaiting), more than one save's \(sawManyWaiting), counted later \(sawCounted)")
+    }
+
+    /// Saves of one day each wait until 256 do; the next is counted with them all.
+    func testNoMoreThanTheLimitWait() throws {
+        let test = try TestStore()
+        let first = CalendarDay("2020-01-01")!
+        for offset in 0..<(TalliedThrough.waitingLimit + 10) {
+            let day = first.adding(days: offset)!
+            try test.store.history.save([ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Squat", "Row"])])
+            let waiting = try waiting(test.store).days
+            // The save that would leave 257 waiting counts them all, itself included.
+            XCTAssertEqual(waiting, offset < TalliedThrough.waitingLimit ? offset + 1 : offset - TalliedThrough.waitingLimit,
+                           "after \(offset + 1) saves")
+        }
+        XCTAssertEqual(try mismatches(test.store), 0)
+        try assertReportsAreExact(test.store, try test.store.history.fetchAll(), step: "266 saves")
+    }
+
+    /// A day saved alone waits; an import that replaces it (the last row) with a record of
+    /// another month deletes its row and inserts one that may take its key: counted once.
+    func testAnImportReplacingTheLastWaitingDayCountsItOnce() throws {
+        let test = try TestStore()
+        let history = test.store.history
+        try history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!, exercises: ["Squat"])])
+        let record = ExerciseDay(date: instant("2026-03-05T08:00:00Z"), day: CalendarDay("2026-03-05")!, exercises: ["Row", "Row"])
+        try history.save([record])
+        XCTAssertEqual(try waiting(test.store).days, 2)
+        var replaced = record
+        replaced.day = CalendarDay("2026-05-05")!
+        _ = try test.store.importRecords(from: ndjson([replaced]), named: "replace.ndjson",
+                                         options: ImportOptions(format: .ndjson, onConflict: .replace))
+        XCTAssertEqual(try waiting(test.store).days, 0)
+        XCTAssertEqual(try mismatches(test.store), 0)
+        try assertReportsAreExact(test.store, try history.fetchAll(), step: "replaced")
+    }
+}
