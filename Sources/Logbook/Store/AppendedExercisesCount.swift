@@ -63,9 +63,8 @@ struct AppendedExercisesCount {
         for name in names { ExerciseTallies.add((name.comparisonKey, name, 1), to: &appended) }
         var all = stored
         for name in appended { ExerciseTallies.add(name, to: &all) }
-        guard let top = ExerciseTallies.mostDone(all) else { return true }
-        try ExerciseTallies.write([NewDayCounts.DayTotals(day: day, exercises: all.reduce(0) { $0 + $1.count },
-                                                         distinctExercises: all.count, topExercise: top.name)], in: connection)
+        guard let totals = NewDayCounts.DayTotals(day: day, names: all) else { return true }
+        try ExerciseTallies.write([totals], in: connection)
         if dayKey > talliedThrough { return true }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)

@@ -35,6 +35,9 @@ struct ExerciseTallies {
     private var hasWrittenAdditions = false
     /// Whether the days that waited for this transaction are counted (``countWaitingDays(in:)``).
     private var hasCountedWaitingDays = false
+    /// The first new days, their totals written but not yet counted in ``counts``: counted once
+    /// the transaction is more than a save that may leave them waiting.
+    private var uncountedDays: [(exercises: [String], day: CalendarDay)] = []
 
     /// Counts in memory at most this many tallies (a name in a month or year) and weeks before writing
     /// them, so that the memory of a bulk import stays flat however long the history.
@@ -51,6 +54,15 @@ struct ExerciseTallies {
     /// Counts the exercises of a day record that did not exist before this transaction.
     mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
         newDays += 1
+        if newDays <= Self.waitingSaveLimit && !hasWrittenAdditions {
+            // Maybe left waiting: only the day's totals now (the counts cost a small save a tenth).
+            var names: [DistinctName] = []
+            for name in record.exercises { Self.add((name.comparisonKey, name, 1), to: &names) }
+            if let totals = NewDayCounts.DayTotals(day: record.day, names: names) { pendingDayTotals.append(totals) }
+            uncountedDays.append((record.exercises, record.day))
+            return
+        }
+        countUncountedDays()
         guard let totals = counts.add(record.exercises, on: record.day) else { return }
         pendingDayTotals.append(totals)
         if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(in: connection) }
@@ -91,22 +103,27 @@ struct ExerciseTallies {
 
     /// Whether this transaction's new days may wait: at most ``waitingSaveLimit`` of them, no day
     /// marked stale (nothing else changed), each new day a row after the last one before the
-    /// transaction (so none is counted in the tallies), and no more than
-    /// ``TalliedThrough/waitingLimit`` days waiting with them.
+    /// transaction (so none is counted in the tallies; SQLite numbers new rows on from the last,
+    /// so the new days are the rows that follow it exactly when the last row is that many after
+    /// it), and no more than ``TalliedThrough/waitingLimit`` row keys above the mark (an upper
+    /// bound of the days that would wait).
     private func leavesNewDaysWaiting(in connection: Connection) throws -> Bool {
         guard !hasWrittenAdditions, !hasCountedWaitingDays, newDays <= Self.waitingSaveLimit, lastDayBefore >= talliedThrough else {
             return false
         }
         let state = try connection.cachedStatement("""
-            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale),
-                   (SELECT count(*) FROM exercise_days WHERE pk > ?1), (SELECT count(*) FROM exercise_days WHERE pk > ?2)
+            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale), (SELECT coalesce(max(pk), 0) FROM exercise_days)
             """)
         defer { state.reset() }
-        try state.bind(lastDayBefore, at: 1)
-        try state.bind(talliedThrough, at: 2)
-        guard try state.step() else { return false }
-        return try state.column(0, as: Bool.self) && state.column(1, as: Int.self) == newDays
-            && state.column(2, as: Int.self) <= TalliedThrough.waitingLimit
+        guard try state.step(), try state.column(0, as: Bool.self) else { return false }
+        let lastDay: Int64 = try state.column(1)
+        return lastDay - lastDayBefore == newDays && lastDay - talliedThrough <= TalliedThrough.waitingLimit
+    }
+
+    /// Counts the new days not counted yet (their totals are written or pending).
+    private mutating func countUncountedDays() {
+        for day in uncountedDays { _ = counts.add(day.exercises, on: day.day) }
+        uncountedDays.removeAll()
     }
 
     /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
@@ -166,6 +183,7 @@ struct ExerciseTallies {
     private mutating func writeAdditions(in connection: Connection) throws {
         try writeDayTotals(in: connection)
         hasWrittenAdditions = true
+        countUncountedDays()
         try countWaitingDays(in: connection)
         counts.closeOpenPeriods()
         guard !counts.tallies.isEmpty else { return }

@@ -40,6 +40,20 @@ struct NewDayCounts {
         let exercises: Int
         let distinctExercises: Int
         let topExercise: String
+
+        init(day: CalendarDay, exercises: Int, distinctExercises: Int, topExercise: String) {
+            self.day = day
+            self.exercises = exercises
+            self.distinctExercises = distinctExercises
+            self.topExercise = topExercise
+        }
+
+        /// The totals of `day`, whose exercises are `names` (one entry per name key, as
+        /// ``ExerciseTallies/add(_:to:)`` makes them); nil for none.
+        init?(day: CalendarDay, names: [ExerciseTallies.DistinctName]) {
+            guard let top = ExerciseTallies.mostDone(names) else { return nil }
+            self.init(day: day, exercises: names.reduce(0) { $0 + $1.count }, distinctExercises: names.count, topExercise: top.name)
+        }
     }
 
     /// The name keys counted, each once.
