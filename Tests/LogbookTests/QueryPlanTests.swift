@@ -105,8 +105,10 @@ final class QueryPlanTests: XCTestCase {
 
     /// The exercise report over whole years streams the year tallies name by name through their
     /// index by name (migration 0015): no temporary B-tree to group them, only the ones that group
-    /// the months, the days and the days waiting to be tallied, the one that adds up the parts'
-    /// few rows per name and the one that orders the result.
+    /// the months, the days and the days waiting to be tallied (the days' two with their count of
+    /// distinct days), the one that adds up the parts' few rows per name and the one that orders
+    /// the result. The days are read through the day index, also in a store without statistics,
+    /// not every exercise row through the name index.
     func testExerciseTotalsStreamTheYearTalliesByName() throws {
         let test = try store()
         let detail = try test.store.database.read { connection in
@@ -115,7 +117,21 @@ final class QueryPlanTests: XCTestCase {
                                in: connection)
         }
         XCTAssertTrue(detail.contains { $0.contains("exercise_years USING COVERING INDEX exercise_years_by_name") }, "\(detail)")
-        XCTAssertEqual(detail.filter { $0.contains("TEMP B-TREE") }.count, 5,
+        XCTAssertEqual(detail.filter { $0.contains("TEMP B-TREE") }.count, 7,
                        "grouping the months, the days and the waiting days, the parts' rows by name, and the order: \(detail)")
+        XCTAssertFalse(detail.contains { $0.hasPrefix("SCAN e ") }, "\(detail)")
+    }
+
+    /// The days waiting to be tallied are found by row key above the mark, not by the day index
+    /// over the report's range (which read every day of it when none waits).
+    func testWaitingDaysAreFoundByRowKey() throws {
+        let test = try store()
+        try test.store.database.read { connection in
+            let waiting = try Self.planLines(ReportSQL.waitingDays, [.text("0001-01-01"), .text("9999-12-31")], in: connection)
+            XCTAssertTrue(waiting.contains { $0.contains("SEARCH exercise_days USING INTEGER PRIMARY KEY (rowid>?)") }, "\(waiting)")
+            let exercises = try Self.planLines(ReportSQL.exercises(tallied: true), Array(repeating: .text("2000-01-01"), count: 10),
+                                               in: connection)
+            XCTAssertTrue(exercises.contains { $0.contains("SEARCH d USING INTEGER PRIMARY KEY (rowid>?)") }, "\(exercises)")
+        }
     }
 }
