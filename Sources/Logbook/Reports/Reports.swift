@@ -16,8 +16,9 @@ public struct Reports: Sendable {
     /// Periods inside the range with no exercise appear with zeros.
     ///
     /// Days come from the day totals, whole weeks, months and years from the period totals, and a
-    /// first or last period that the range cuts is counted from the exercise rows of its days in
-    /// the range; when the tallies are behind the rows, everything is counted from the rows.
+    /// first or last period that the range cuts, or one holding a day saved by a small write that
+    /// waits to be tallied, is counted from the exercise rows of its days in the range; when the
+    /// tallies are behind the rows, everything is counted from the rows.
     public func history(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
                         _ body: (HistoryReportRow) throws -> Void) throws {
         try database.read { connection in
@@ -99,8 +100,8 @@ public struct Reports: Sendable {
     /// Every exercise name with how often and on how many days it was done, most done first.
     ///
     /// Whole years inside the range come from the year tallies, other whole months from the month
-    /// tallies, the days left from the exercise rows; when the tallies are behind the rows,
-    /// everything is counted from the rows.
+    /// tallies, the days left and the days that wait to be tallied from the exercise rows; when
+    /// the tallies are behind the rows, everything is counted from the rows.
     public func exercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                           _ body: (ExerciseReportRow) throws -> Void) throws {
         let first = from ?? .first, last = to ?? .last
