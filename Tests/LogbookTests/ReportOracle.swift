@@ -99,26 +99,28 @@ enum ReportOracle {
 
 extension XCTestCase {
     /// Asserts that the store's reports equal the oracle's on `days`, the store's records: the
-    /// history by every period and the exercise totals over `range` (default: the first to the
-    /// last record), the top exercise's spelling byte for byte, and the streaks in it as of its
-    /// last day.
+    /// history by every period and the exercise totals over `range` (nil: the reports' open forms,
+    /// over the first to the last record), the top exercise's spelling byte for byte, and the
+    /// streaks in it as of its last day.
     func assertReportsAreExact(_ store: Logbook, _ days: [ExerciseDay], in range: ClosedRange<CalendarDay>? = nil,
                                step: String) throws {
-        guard let range = range ?? days.map(\.day).min().flatMap({ first in days.map(\.day).max().map { first...$0 } }) else { return }
+        guard let first = range?.lowerBound ?? days.map(\.day).min(), let last = range?.upperBound ?? days.map(\.day).max() else {
+            return
+        }
         for period in ReportPeriod.allCases {
             var rows: [HistoryReportRow] = []
-            try store.reports.history(by: period, from: range.lowerBound, to: range.upperBound) { rows.append($0) }
-            let expected = ReportOracle.history(days, period, from: range.lowerBound, to: range.upperBound)
+            try store.reports.history(by: period, from: range?.lowerBound, to: range?.upperBound) { rows.append($0) }
+            let expected = ReportOracle.history(days, period, from: first, to: last)
             XCTAssertEqual(rows, expected, "\(step): history by \(period)")
             XCTAssertEqual(rows.map { $0.topExercise.map { Array($0.utf8) } }, expected.map { $0.topExercise.map { Array($0.utf8) } },
                            "\(step): the top exercise's spelling, byte for byte")
         }
         var exercises: [ExerciseReportRow] = []
-        try store.reports.exercises(from: range.lowerBound, to: range.upperBound) { exercises.append($0) }
-        XCTAssertEqual(exercises, ReportOracle.exercises(days.filter { range.contains($0.day) }), "\(step): exercises")
+        try store.reports.exercises(from: range?.lowerBound, to: range?.upperBound) { exercises.append($0) }
+        XCTAssertEqual(exercises, ReportOracle.exercises(days.filter { (first...last).contains($0.day) }), "\(step): exercises")
         // Streaks count day records (with or without exercises), whole months by their totals.
-        XCTAssertEqual(try store.reports.streaks(from: range.lowerBound, to: range.upperBound, asOf: range.upperBound),
-                       ReportOracle.streaks(days.map(\.day), from: range.lowerBound, to: range.upperBound, asOf: range.upperBound),
+        XCTAssertEqual(try store.reports.streaks(from: range?.lowerBound, to: range?.upperBound, asOf: last),
+                       ReportOracle.streaks(days.map(\.day), from: range?.lowerBound, to: range?.upperBound, asOf: last),
                        "\(step): streaks")
     }
 }

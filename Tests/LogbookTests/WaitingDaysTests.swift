@@ -116,9 +116,9 @@ final class WaitingDaysTests: XCTestCase {
             let after = try waiting(test.store)
             let context = "seed \(seed), step \(step) (\(action))"
             sawWaiting = sawWaiting || after.days > 0
-            sawManyWaiting = sawManyWaiting || after.days > ExerciseTallies.waitingSaveLimit
+            sawManyWaiting = sawManyWaiting || after.days > ExerciseTallies.smallSaveLimit
             sawCounted = sawCounted || (before.days > 0 && after.mark > before.mark)
-            XCTAssertLessThanOrEqual(after.days, TalliedThrough.waitingLimit, context)
+            XCTAssertLessThanOrEqual(after.days, Int(TalliedThrough.waitingRowKeyLimit), context)
             XCTAssertEqual(try mismatches(test.store), 0, context)
             XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, context)
             // Over the main window, the calendar's edges, and a random range (whose ends cut periods).
@@ -137,12 +137,12 @@ final class WaitingDaysTests: XCTestCase {
     func testNoMoreThanTheLimitWait() throws {
         let test = try TestStore()
         let first = CalendarDay("2020-01-01")!
-        for offset in 0..<(TalliedThrough.waitingLimit + 10) {
+        for offset in 0..<(Int(TalliedThrough.waitingRowKeyLimit) + 10) {
             let day = first.adding(days: offset)!
             try test.store.history.save([ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Squat", "Row"])])
             let waiting = try waiting(test.store).days
             // The save that would leave 257 waiting counts them all, itself included.
-            XCTAssertEqual(waiting, offset < TalliedThrough.waitingLimit ? offset + 1 : offset - TalliedThrough.waitingLimit,
+            XCTAssertEqual(waiting, offset < Int(TalliedThrough.waitingRowKeyLimit) ? offset + 1 : offset - Int(TalliedThrough.waitingRowKeyLimit),
                            "after \(offset + 1) saves")
         }
         XCTAssertEqual(try mismatches(test.store), 0)
@@ -165,5 +165,56 @@ final class WaitingDaysTests: XCTestCase {
         XCTAssertEqual(try waiting(test.store).days, 0)
         XCTAssertEqual(try mismatches(test.store), 0)
         try assertReportsAreExact(test.store, try history.fetchAll(), step: "replaced")
+    }
+
+    /// Another program deletes the mark, or stores a value that is no row key: no day is left
+    /// waiting then (nothing says which days the tallies count), the next write stores the mark
+    /// again, `repair` recounts what the lost mark hid, and the reports stay exact throughout.
+    func testALostMarkLeavesNoDayWaitingAndIsStoredAgain() throws {
+        for damage in ["DELETE FROM logbook_settings WHERE name = 'tallied_through'",
+                       "UPDATE logbook_settings SET value = 'many' WHERE name = 'tallied_through'",
+                       "UPDATE logbook_settings SET value = '-9223372036854775808' WHERE name = 'tallied_through'",
+                       "UPDATE logbook_settings SET value = '99999999999999999999' WHERE name = 'tallied_through'"] {
+            let test = try TestStore()
+            let history = test.store.history
+            func save(_ day: String) throws {
+                try history.save([ExerciseDay(date: CalendarDay(day)!.start(in: utc) + 60, day: CalendarDay(day)!, exercises: ["Squat", "Row"])])
+            }
+            try save("2026-01-05")
+            XCTAssertEqual(try waiting(test.store).days, 1, damage)
+            try Connection(path: test.store.path).execute(damage)
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage)
+            try save("2026-01-06")
+            let stored = try test.store.database.read {
+                try $0.scalar("SELECT value FROM logbook_settings WHERE name = 'tallied_through'", as: String.self)
+            }
+            XCTAssertEqual(stored, "2", "\(damage): stored again, at the last day row")
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage + ", then a save")
+            _ = try test.store.repair()
+            XCTAssertEqual(try mismatches(test.store), 0, damage)
+            XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
+            try save("2026-01-07")
+            XCTAssertEqual(try waiting(test.store).days, 1, "\(damage): days wait again")
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage + ", repaired")
+        }
+    }
+
+    /// A day another program stored under a text that is no calendar day, above the mark, does
+    /// not stop the write that counts the waiting days: it is left out, as a recount leaves it,
+    /// and `check` names it.
+    func testAWaitingDayThatIsNoCalendarDayStopsNoWrite() throws {
+        let test = try TestStore()
+        let history = test.store.history
+        // In another year: a recount of the text's own year is another matter (it reads its days by
+        // their text, and refuses one that is no calendar day, as before days could wait).
+        try history.save([ExerciseDay(date: instant("2025-06-05T08:00:00Z"), day: CalendarDay("2025-06-05")!, exercises: ["Squat"])])
+        try Connection(path: test.store.path).execute("""
+            INSERT INTO exercise_days (id, day, date) VALUES ('7D3A2F10-0000-4000-8000-000000000001', '2026-02-30', 794000000);
+            INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 1, 'Row', 'Row' FROM exercise_days WHERE day = '2026-02-30';
+            """)
+        XCTAssertEqual(try waiting(test.store).days, 2)
+        try history.delete(day: CalendarDay("2025-06-05")!)
+        XCTAssertEqual(try waiting(test.store).days, 0)
+        XCTAssertFalse(try test.store.check().storedValueProblems.isEmpty)
     }
 }

@@ -138,7 +138,8 @@ private struct ImportWriter {
     /// Whether a day that meets a stored record of its calendar day is ordered by which came first
     /// (merging another logbook: the same result either way) rather than appended to it.
     var symmetricSameDay = false
-    /// The exercises of new days, added to the tallies at the end.
+    /// The exercises of new days, added to the tallies at the end (or left waiting, for an
+    /// import of a few new days and nothing else: ``ExerciseTallies``).
     var tallies: ExerciseTallies
     /// Whether `exercise_day_aliases` holds an id; nil until asked (``mayHoldAliases()``).
     var holdsAliases: Bool?

@@ -14,9 +14,9 @@ import SQLiteQuery
 /// the day's own rows cost. Exercises appended to a stored day one call at a time are counted in
 /// place where its derived rows allow (``AppendedExercisesCount``). Every other change marks its
 /// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
-/// other appends); ``apply(in:)`` then counts the waiting days and recounts those days' months
-/// and years from the exercises table, after the additions, so a day both added and changed ends
-/// up counted once.
+/// other appends); ``apply(in:)`` then (unless it leaves its new days waiting) counts the waiting
+/// days and recounts those days' months and years from the exercises table, after the additions,
+/// so a day both added and changed ends up counted once.
 ///
 /// Every total agrees with the report SQL over the exercise rows: the top exercise is the most
 /// done, the smallest name key (in UTF-8 byte order) among equals, shown in its smallest spelling.
@@ -31,8 +31,11 @@ struct ExerciseTallies {
     private let lastDayBefore: Int64
     /// The days given to ``addNewDay(_:in:)``.
     private var newDays = 0
-    /// Whether the tallies were written in this transaction.
-    private var hasWrittenAdditions = false
+    /// Whether this transaction began writing its counts to the tallies: its new days can no
+    /// longer wait.
+    private var isWritingTallies = false
+    /// Whether ``TalliedThrough``'s mark was stored: without it no day may be left waiting.
+    private let isMarkStored: Bool
     /// Whether the days that waited for this transaction are counted (``countWaitingDays(in:)``).
     private var hasCountedWaitingDays = false
     /// The first new days, their totals written but not yet counted in ``counts``: counted once
@@ -43,18 +46,20 @@ struct ExerciseTallies {
     /// them, so that the memory of a bulk import stays flat however long the history.
     static let pendingLimit = 20_000
 
-    /// The most new days a write may leave waiting (a save of more counts them at once).
-    static let waitingSaveLimit = 16
+    /// The most new days a save may leave waiting (a save of more counts them at once).
+    static let smallSaveLimit = 16
 
-    /// Begins counting a writing transaction's history changes; to be made before its first one.
+    /// Begins counting a writing transaction's history changes; to be made before it inserts its
+    /// first day row (a recount with no new day may make it at any point).
     init(in connection: Connection) throws {
-        (talliedThrough, lastDayBefore) = try TalliedThrough.read(in: connection)
+        let (mark, lastDay) = try TalliedThrough.read(in: connection)
+        (talliedThrough, lastDayBefore, isMarkStored) = (mark ?? lastDay, lastDay, mark != nil)
     }
 
     /// Counts the exercises of a day record that did not exist before this transaction.
     mutating func addNewDay(_ record: ExerciseDay, in connection: Connection) throws {
         newDays += 1
-        if newDays <= Self.waitingSaveLimit && !hasWrittenAdditions {
+        if newDays <= Self.smallSaveLimit && !isWritingTallies {
             // Maybe left waiting: only the day's totals now (the counts cost a small save a tenth).
             var names: [DistinctName] = []
             for name in record.exercises { Self.add((name.comparisonKey, name, 1), to: &names) }
@@ -101,14 +106,15 @@ struct ExerciseTallies {
         try TalliedThrough.advance(in: connection)
     }
 
-    /// Whether this transaction's new days may wait: at most ``waitingSaveLimit`` of them, no day
+    /// Whether this transaction's new days may wait: at most ``smallSaveLimit`` of them, no day
     /// marked stale (nothing else changed), each new day a row after the last one before the
     /// transaction (so none is counted in the tallies; SQLite numbers new rows on from the last,
     /// so the new days are the rows that follow it exactly when the last row is that many after
-    /// it), and no more than ``TalliedThrough/waitingLimit`` row keys above the mark (an upper
+    /// it), and no more than ``TalliedThrough/waitingRowKeyLimit`` row keys above the mark (an upper
     /// bound of the days that would wait).
     private func leavesNewDaysWaiting(in connection: Connection) throws -> Bool {
-        guard !hasWrittenAdditions, !hasCountedWaitingDays, newDays <= Self.waitingSaveLimit, lastDayBefore >= talliedThrough else {
+        guard isMarkStored, !isWritingTallies, !hasCountedWaitingDays, newDays <= Self.smallSaveLimit,
+              lastDayBefore >= talliedThrough else {
             return false
         }
         let state = try connection.cachedStatement("""
@@ -117,7 +123,7 @@ struct ExerciseTallies {
         defer { state.reset() }
         guard try state.step(), try state.column(0, as: Bool.self) else { return false }
         let lastDay: Int64 = try state.column(1)
-        return lastDay - lastDayBefore == newDays && lastDay - talliedThrough <= TalliedThrough.waitingLimit
+        return lastDay - lastDayBefore == newDays && lastDay - talliedThrough <= TalliedThrough.waitingRowKeyLimit
     }
 
     /// Counts the new days not counted yet (their totals are written or pending).
@@ -128,10 +134,11 @@ struct ExerciseTallies {
 
     /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
     /// as new days, their day totals already written; once a transaction. A day whose exercise rows
-    /// its totals do not count (rows another program inserted, or a day it inserted), or whose text
-    /// is not a calendar day, is marked stale instead, for the recount in SQL, which logs it to the
-    /// change feed and recounts its totals too: a year never counts a row its day does not
-    /// (``areCurrent(in:)``).
+    /// its totals do not count (rows another program inserted, or a day it inserted) is marked
+    /// stale instead, for the recount in SQL, which logs it to the change feed and recounts its
+    /// totals too: a year never counts a row its day does not (``areCurrent(in:)``). A day whose
+    /// text is no calendar day (another program's; `check` names it) is left out of every tally,
+    /// as a recount leaves it.
     ///
     /// To be called before the transaction deletes a day row: SQLite gives a new row the key after
     /// the last one, so the key of a deleted last row goes to the next day inserted, which
@@ -142,7 +149,8 @@ struct ExerciseTallies {
         guard lastDayBefore > talliedThrough else { return }
         try connection.run("""
             INSERT OR IGNORE INTO exercise_tallies_stale (day)
-            SELECT d.day FROM exercise_days AS d WHERE d.pk > ?1 AND d.pk <= ?2 AND \(Self.isMiscounted("d"))
+            SELECT d.day FROM exercise_days AS d
+            WHERE d.pk > ?1 AND d.pk <= ?2 AND \(StoredValueAudit.isCalendarDay("d.day")) AND \(Self.isMiscounted("d"))
             """, [.integer(talliedThrough), .integer(lastDayBefore)])
         let rows = try connection.cachedStatement("""
             SELECT d.pk, d.day, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
@@ -153,14 +161,8 @@ struct ExerciseTallies {
         try rows.bind(lastDayBefore, at: 2)
         var day: (key: Int64, text: String)?
         var names: [String] = []
-        var notCalendarDays: [Int64] = []
         func countDay() {
-            guard let day else { return }
-            if let calendarDay = CalendarDay(day.text) {
-                _ = counts.add(names, on: calendarDay)
-            } else {
-                notCalendarDays.append(day.key)
-            }
+            if let calendarDay = day.flatMap({ CalendarDay($0.text) }) { _ = counts.add(names, on: calendarDay) }
             names.removeAll(keepingCapacity: true)
         }
         while try rows.step() {
@@ -172,7 +174,6 @@ struct ExerciseTallies {
             names.append(try rows.column(2))
         }
         countDay()
-        for key in notCalendarDays { try Self.markStale(dayKey: key, in: connection) }
     }
 
     /// Writes the pending day totals, adds the counted tallies to the month and year tables
@@ -182,7 +183,7 @@ struct ExerciseTallies {
     /// ``NewDayCounts/weekTotals``), else recomputed from the tables (``PeriodTotals``).
     private mutating func writeAdditions(in connection: Connection) throws {
         try writeDayTotals(in: connection)
-        hasWrittenAdditions = true
+        isWritingTallies = true
         countUncountedDays()
         try countWaitingDays(in: connection)
         counts.closeOpenPeriods()
@@ -330,7 +331,7 @@ struct ExerciseTallies {
     /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days
     /// marked stale, and clears the marks, after logging those days (a recount would hide exercise
     /// rows another program added to them from the change feed, ``UnloggedDayChanges``); the
-    /// waiting days are counted first, as any write but a small save counts them.
+    /// waiting days are counted first (a recount reads whole months and years, theirs included).
     static func recountStaleDays(in connection: Connection) throws {
         guard try isAnyDayStale(in: connection) else { return }
         var tallies = try ExerciseTallies(in: connection)

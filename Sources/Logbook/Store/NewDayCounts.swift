@@ -1,8 +1,8 @@
 import SQLiteQuery
 
-/// The exercises of new days (days with no record before the writing transaction) counted in
-/// memory per week, month and year and per name key, for ``ExerciseTallies`` to write to the
-/// derived tables in batches.
+/// The exercises of new days (days with no record before the writing transaction, and the days
+/// that waited for it to be tallied: ``TalliedThrough``) counted in memory per week, month and
+/// year and per name key, for ``ExerciseTallies`` to write to the derived tables in batches.
 ///
 /// Names are interned (by UTF-8 bytes, as SQLite compares text), so that a day costs one hash of
 /// each name and the rest is arithmetic on indexes. Days that share their week, month and year

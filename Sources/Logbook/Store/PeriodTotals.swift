@@ -48,8 +48,8 @@ enum PeriodTotals {
 
     /// Recomputes the totals of a month or year that had totals counting `stored` active days and
     /// gained `added` days with an exercise in this transaction (days that did not exist before it,
-    /// counted in memory by ``ExerciseTallies``): names from the tallies, active days the sum, which
-    /// reads the period's tally rows instead of every day of it.
+    /// or waited for it to be tallied, counted in memory by ``ExerciseTallies``): names from the
+    /// tallies, active days the sum, which reads the period's tally rows instead of every day of it.
     ///
     /// That sum is exact while the derived data accounts for every exercise row (a day another
     /// program inserted is the exception: ``ExerciseTallies/areCurrent(in:)`` then says so, reports

@@ -45,10 +45,15 @@ enum StoredValueAudit {
         case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",
                      "a date (REAL seconds since 2001) in \(CalendarDay.supportedYearsText)")
         case .uuid: ("typeof(\(name)) = 'text' AND \(name) GLOB '\(uppercaseUUIDPattern)'", "an uppercase UUID")
-        case .day: ("typeof(\(name)) = 'text' AND date(julianday(\(name))) IS \(name) AND \(name) >= '0001-01-01'",
-                    "a calendar day YYYY-MM-DD")
+        case .day: (isCalendarDay(name), "a calendar day YYYY-MM-DD")
         }
         return column.isOptional ? ("\(name) IS NULL OR (\(condition))", requirement + " or NULL") : (condition, requirement)
+    }
+
+    /// SQL that is true when the value `name` is a day Logbook reads: `YYYY-MM-DD` text of a
+    /// calendar day in the supported years.
+    static func isCalendarDay(_ name: String) -> String {
+        "typeof(\(name)) = 'text' AND date(julianday(\(name))) IS \(name) AND \(name) >= '0001-01-01'"
     }
 
     /// The parameters of ``readable(_:)``'s condition: the supported range's ends for a date.

@@ -6,30 +6,39 @@ import SQLiteQuery
 /// totals but not yet in its week's, month's and year's, which reports count from its rows until a
 /// later write counts it and moves the mark up to the last day row.
 enum TalliedThrough {
-    /// The mark as SQL: a missing row (a file whose setting another program deleted) counts as the
-    /// last day row, as it was in every file before the migration.
+    /// The mark as SQL: a missing row, or one that holds no row key (another program's write),
+    /// counts as the last day row, as ``read(in:)`` takes it.
     static let sql = """
-        coalesce((SELECT CAST(value AS INTEGER) FROM logbook_settings WHERE name = 'tallied_through'), \
-        (SELECT max(pk) FROM exercise_days), 0)
+        coalesce((SELECT CAST(value AS INTEGER) FROM logbook_settings \
+        WHERE name = 'tallied_through' AND value <> '' AND value NOT GLOB '*[^0-9]*'), (SELECT max(pk) FROM exercise_days), 0)
         """
 
-    /// The most days that may wait; a write that would leave more counts them all.
-    static let waitingLimit = 256
+    /// The most row keys a small save may leave above the mark, so the most days that may wait; a
+    /// save that would leave more counts them all.
+    static let waitingRowKeyLimit: Int64 = 256
 
-    /// The mark, and the last day row's key.
-    static func read(in connection: Connection) throws -> (mark: Int64, lastDay: Int64) {
-        let statement = try connection.cachedStatement("SELECT \(sql), (SELECT coalesce(max(pk), 0) FROM exercise_days)")
+    /// The mark, nil when the row is missing or holds no row key (another program's write): then
+    /// no day may be left waiting, as nothing tells which days the tallies count; and the last
+    /// day row's key.
+    static func read(in connection: Connection) throws -> (mark: Int64?, lastDay: Int64) {
+        let statement = try connection.cachedStatement("""
+            SELECT (SELECT value FROM logbook_settings WHERE name = 'tallied_through'), (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            """)
         defer { statement.reset() }
         _ = try statement.step()
-        return (try statement.column(0), try statement.column(1))
+        let text: String? = try statement.column(0)
+        let mark = text.flatMap { $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int64($0) : nil }
+        return (mark, try statement.column(1))
     }
 
-    /// Moves the mark to the last day row, once every day has been counted.
+    /// Moves the mark to the last day row, once every day has been counted (and writes it again
+    /// when another program removed or changed it).
     static func advance(in connection: Connection) throws {
         try connection.run("""
             INSERT OR REPLACE INTO logbook_settings (name, value)
             SELECT 'tallied_through', (SELECT coalesce(max(pk), 0) FROM exercise_days)
-            WHERE \(sql) IS NOT (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            WHERE (SELECT value FROM logbook_settings WHERE name = 'tallied_through')
+                  IS NOT CAST((SELECT coalesce(max(pk), 0) FROM exercise_days) AS TEXT)
             """)
     }
 }
