@@ -3,7 +3,7 @@ import Foundation
 import Logbook
 import SQLiteQuery
 
-// logbook-bench [--quick] [--runs N] [--only-insert | --only-fetches] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
+// logbook-bench [--quick] [--runs N] [--only-insert | --only-fetches | --only-saves] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
 //                                                                  LOGBOOK_BENCH_CLOCK=cpu times CPU instead of wall)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
 // logbook-bench --reports FILE [--runs N]                (each report's time on an existing logbook)
@@ -19,6 +19,8 @@ let quick = arguments.contains("--quick")
 let onlyInsert = arguments.contains("--only-insert")
 /// Stops after the range fetches, the fetch of everything and the counts, for profiling them.
 let onlyFetches = arguments.contains("--only-fetches")
+/// Runs the insert, then only the saves of one day each.
+let onlySaves = arguments.contains("--only-saves")
 let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
 /// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
 let dayCount = arguments.firstIndex(of: "--days").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 2_000 : 200_000)
@@ -127,6 +129,31 @@ let (logbookInsert, rawInsert) = try pairedMedians(runs: runs, logbookSetup: {
 report("insert \(dayCount * 5) exercises (repository, 1 txn)", logbook: logbookInsert, raw: rawInsert, target: "≤1.3x (GRDB 2.2x)")
 guard let store, let raw else { fatalError("setup failed") }
 if onlyInsert { finish() }
+// MARK: Saves of one day each, a transaction each (an app saving today's record)
+
+/// Days before the history, saved one per call into the store that holds it, each a transaction
+/// of its own; run last, since it adds days to both stores (or alone, `--only-saves`). Logbook
+/// leaves such days to be tallied by a later write (every 257th save here counts the 256 before
+/// it); the reports must count them.
+@MainActor func timeSavesOfOneDayEach() throws {
+    let singleDays = sample.days(2 * singleSaveCount, perDay: 5, from: SampleData.firstDay.adding(days: -2 * singleSaveCount)!)
+    let (logbookSingles, rawSingles) = try interleavedMedians(runs: 1, calls: singleSaveCount, logbook: { call in
+        try store.history.save([singleDays[call]])
+    }, raw: { call in
+        raw.insert([singleDays[singleSaveCount + call]])
+    })
+    var reportedExercises = 0
+    try store.reports.exercises { reportedExercises += $0.count }
+    agree(reportedExercises == 5 * (dayCount + singleSaveCount)
+          && raw.days(from: nil, to: SampleData.firstDay.adding(days: -1)!).count == singleSaveCount, "saves of one day")
+    report("\(singleSaveCount) saves of one day each (a transaction each)", logbook: logbookSingles, raw: rawSingles,
+           target: "≤1.3x (GRDB: .ci/grdb-comparison)")
+}
+if onlySaves {
+    try timeSavesOfOneDayEach()
+    finish(disagreements.isEmpty ? 0 : 1)
+}
+
 try store.underlyingDatabase.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
 raw.analyze()
 
@@ -436,23 +463,7 @@ if FileManager.default.isExecutableFile(atPath: executable) {
     write("(process workloads skipped: no logbook executable beside logbook-bench; run `swift build` first)")
 }
 
-// MARK: Saves of one day each, a transaction each (an app saving today's record)
-
-// Last, since it adds days to both stores: days before the history, saved one per call into the
-// store that holds it, each a transaction of its own. Logbook leaves such days to be tallied by a
-// later write (every 257th save here counts the 256 before it); the reports must count them.
-let singleDays = sample.days(2 * singleSaveCount, perDay: 5, from: SampleData.firstDay.adding(days: -2 * singleSaveCount)!)
-let (logbookSingles, rawSingles) = try interleavedMedians(runs: 1, calls: singleSaveCount, logbook: { call in
-    try store.history.save([singleDays[call]])
-}, raw: { call in
-    raw.insert([singleDays[singleSaveCount + call]])
-})
-var reportedExercises = 0
-try store.reports.exercises { reportedExercises += $0.count }
-agree(reportedExercises == 5 * (dayCount + singleSaveCount)
-      && raw.days(from: nil, to: SampleData.firstDay.adding(days: -1)!).count == singleSaveCount, "saves of one day")
-report("\(singleSaveCount) saves of one day each (a transaction each)", logbook: logbookSingles, raw: rawSingles,
-       target: "≤1.3x (GRDB: .ci/grdb-comparison)")
+try timeSavesOfOneDayEach()
 
 if disagreements.isEmpty {
     write("results agree: every workload returned the same records from both engines")
