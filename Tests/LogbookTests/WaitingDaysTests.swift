@@ -174,7 +174,8 @@ final class WaitingDaysTests: XCTestCase {
         for damage in ["DELETE FROM logbook_settings WHERE name = 'tallied_through'",
                        "UPDATE logbook_settings SET value = 'many' WHERE name = 'tallied_through'",
                        "UPDATE logbook_settings SET value = '-9223372036854775808' WHERE name = 'tallied_through'",
-                       "UPDATE logbook_settings SET value = '99999999999999999999' WHERE name = 'tallied_through'"] {
+                       "UPDATE logbook_settings SET value = '99999999999999999999' WHERE name = 'tallied_through'",
+                       "UPDATE logbook_settings SET value = x'31' WHERE name = 'tallied_through'"] {
             let test = try TestStore()
             let history = test.store.history
             func save(_ day: String) throws {

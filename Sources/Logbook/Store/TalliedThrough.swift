@@ -22,7 +22,8 @@ enum TalliedThrough {
     /// day row's key.
     static func read(in connection: Connection) throws -> (mark: Int64?, lastDay: Int64) {
         let statement = try connection.cachedStatement("""
-            SELECT (SELECT value FROM logbook_settings WHERE name = 'tallied_through'), (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            SELECT (SELECT CASE WHEN typeof(value) = 'text' THEN value END FROM logbook_settings WHERE name = 'tallied_through'),
+                   (SELECT coalesce(max(pk), 0) FROM exercise_days)
             """)
         defer { statement.reset() }
         _ = try statement.step()
