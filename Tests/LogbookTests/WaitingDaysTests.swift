@@ -95,7 +95,7 @@ final class WaitingDaysTests: XCTestCase {
             case 14 where !stored.isEmpty:
                 action = "move a day"
                 let day = randomDay()
-                if try history.fetch(day: day) == nil { try history.moveDay(stored.randomElement(using: &random)!.day, to: day) }
+                if try history.fetch(day: day) == nil { _ = try history.moveDay(stored.randomElement(using: &random)!.day, to: day) }
             case 15:
                 // The last day saved (the last row, maybe waiting) replaced by an import, maybe on
                 // another day: the new row may take the deleted one's key.

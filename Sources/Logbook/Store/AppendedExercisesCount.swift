@@ -59,8 +59,7 @@ struct AppendedExercisesCount {
     /// false when a tally row that the stored exercises should have is missing (derived rows that
     /// another program changed): the day then needs marking stale, for a recount.
     func count(_ names: [String], in connection: Connection) throws -> Bool {
-        var appended: [ExerciseTallies.DistinctName] = []
-        for name in names { ExerciseTallies.add((name.comparisonKey, name, 1), to: &appended) }
+        let appended = ExerciseTallies.distinctNames(names)
         var all = stored
         for name in appended { ExerciseTallies.add(name, to: &all) }
         guard let totals = NewDayCounts.DayTotals(day: day, names: all) else { return true }

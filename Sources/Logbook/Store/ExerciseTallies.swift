@@ -61,9 +61,9 @@ struct ExerciseTallies {
         newDays += 1
         if newDays <= Self.smallSaveLimit && !isWritingTallies {
             // Maybe left waiting: only the day's totals now (the counts cost a small save a tenth).
-            var names: [DistinctName] = []
-            for name in record.exercises { Self.add((name.comparisonKey, name, 1), to: &names) }
-            if let totals = NewDayCounts.DayTotals(day: record.day, names: names) { pendingDayTotals.append(totals) }
+            if let totals = NewDayCounts.DayTotals(day: record.day, names: Self.distinctNames(record.exercises)) {
+                pendingDayTotals.append(totals)
+            }
             uncountedDays.append((record.exercises, record.day))
             return
         }
@@ -113,8 +113,8 @@ struct ExerciseTallies {
     /// it), and no more than ``TalliedThrough/waitingRowKeyLimit`` row keys above the mark (an upper
     /// bound of the days that would wait).
     private func leavesNewDaysWaiting(in connection: Connection) throws -> Bool {
-        guard isMarkStored, !isWritingTallies, !hasCountedWaitingDays, newDays <= Self.smallSaveLimit,
-              lastDayBefore >= talliedThrough else {
+        // (Writing the tallies counts the waiting days first.)
+        guard isMarkStored, !hasCountedWaitingDays, newDays <= Self.smallSaveLimit, lastDayBefore >= talliedThrough else {
             return false
         }
         let state = try connection.cachedStatement("""
@@ -489,6 +489,13 @@ struct ExerciseTallies {
     /// with `otherKey` as the top exercise: done more, or as often with the smaller key.
     static func isDoneMore(_ count: Int, key: String, than otherCount: Int, key otherKey: String) -> Bool {
         count != otherCount ? count > otherCount : key.precedesInUTF8(otherKey)
+    }
+
+    /// The exercises `names` of a day, one entry per name key (``add(_:to:)``).
+    static func distinctNames(_ names: [String]) -> [DistinctName] {
+        var distinct: [DistinctName] = []
+        for name in names { add((name.comparisonKey, name, 1), to: &distinct) }
+        return distinct
     }
 
     /// Adds `name`'s count to the entry of its key in `names` (one entry per key, by UTF-8 bytes as

@@ -6,12 +6,15 @@ import SQLiteQuery
 /// totals but not yet in its week's, month's and year's, which reports count from its rows until a
 /// later write counts it and moves the mark up to the last day row.
 enum TalliedThrough {
-    /// The mark as SQL: a missing row, or one that holds no row key (another program's write),
-    /// counts as the last day row, as ``read(in:)`` takes it.
-    static let sql = """
-        coalesce((SELECT CAST(value AS INTEGER) FROM logbook_settings \
-        WHERE name = 'tallied_through' AND value <> '' AND value NOT GLOB '*[^0-9]*'), (SELECT max(pk) FROM exercise_days), 0)
+    /// The stored mark as SQL: NULL when the row is missing or holds no row key (another
+    /// program's write).
+    private static let storedSQL = """
+        (SELECT CAST(value AS INTEGER) FROM logbook_settings \
+        WHERE name = 'tallied_through' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
         """
+
+    /// The mark as SQL: without a stored one, the last day row, as ``read(in:)`` takes it.
+    static let sql = "coalesce(\(storedSQL), (SELECT max(pk) FROM exercise_days), 0)"
 
     /// The most row keys a small save may leave above the mark, so the most days that may wait; a
     /// save that would leave more counts them all.
@@ -21,15 +24,10 @@ enum TalliedThrough {
     /// no day may be left waiting, as nothing tells which days the tallies count; and the last
     /// day row's key.
     static func read(in connection: Connection) throws -> (mark: Int64?, lastDay: Int64) {
-        let statement = try connection.cachedStatement("""
-            SELECT (SELECT CASE WHEN typeof(value) = 'text' THEN value END FROM logbook_settings WHERE name = 'tallied_through'),
-                   (SELECT coalesce(max(pk), 0) FROM exercise_days)
-            """)
+        let statement = try connection.cachedStatement("SELECT \(storedSQL), (SELECT coalesce(max(pk), 0) FROM exercise_days)")
         defer { statement.reset() }
         _ = try statement.step()
-        let text: String? = try statement.column(0)
-        let mark = text.flatMap { $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int64($0) : nil }
-        return (mark, try statement.column(1))
+        return (try statement.column(0), try statement.column(1))
     }
 
     /// Moves the mark to the last day row, once every day has been counted (and writes it again
