@@ -141,6 +141,14 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -1_024, "restored after a throw")
         XCTAssertEqual(try connection.scalar("PRAGMA temp_store", as: Int.self), 0, "restored after a throw")
 
+        // Inside a caller's transaction, with a temporary table open (where SQLite refuses to
+        // change temp_store), the journal's setting is left alone.
+        let nested = try connection.transaction(.immediate) {
+            try connection.execute("CREATE TEMP TABLE scratch (x)")
+            return try connection.withBulkWriteCache { try connection.scalar("PRAGMA temp_store", as: Int.self) }
+        }
+        XCTAssertEqual(nested, 0)
+
         // A connection whose own cache is larger keeps it for bulk writes too.
         options.cacheSizeKiB = 16_384
         let large = try Connection(path: try makeDatabasePath(), options: options)

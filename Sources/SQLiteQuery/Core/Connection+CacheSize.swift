@@ -20,10 +20,15 @@ extension Connection {
     func withBulkWriteCache<Result>(_ body: () throws -> Result) throws -> Result {
         // PRAGMA cache_size is negative in KiB, or positive in pages when another program set it so.
         let found = try scalar("PRAGMA cache_size", as: Int.self) ?? -options.cacheSizeKiB
-        let foundTempStore = try scalar("PRAGMA temp_store", as: Int.self) ?? 0
         let bulk = -options.bulkWriteCacheSizeKiB
-        try execute("PRAGMA cache_size = \(found < 0 ? min(found, bulk) : bulk); PRAGMA temp_store = MEMORY")
-        let restore = "PRAGMA cache_size = \(found); PRAGMA temp_store = \(foundTempStore)"
+        var settings = "PRAGMA cache_size = \(found < 0 ? min(found, bulk) : bulk)"
+        var restore = "PRAGMA cache_size = \(found)"
+        // Inside a transaction already (a caller's own), the journal's place is chosen: left alone.
+        if isAutocommit {
+            settings += "; PRAGMA temp_store = MEMORY"
+            restore += "; PRAGMA temp_store = \(try scalar("PRAGMA temp_store", as: Int.self) ?? 0)"
+        }
+        try execute(settings)
         let result: Result
         do {
             result = try body()
