@@ -28,9 +28,9 @@ extension Connection {
             settings += "; PRAGMA temp_store = MEMORY"
             restore += "; PRAGMA temp_store = \(try scalar("PRAGMA temp_store", as: Int.self) ?? 0)"
         }
-        try execute(settings)
         let result: Result
         do {
+            try execute(settings)
             result = try body()
         } catch {
             try? execute(restore)
