@@ -10,7 +10,7 @@ extension Connection {
     /// temporary file for the rest of the transaction: `strace` counted 102,828 writes (210 MB) to
     /// `/var/tmp/etilqs_…` in a one-transaction save of a million exercises, none with the
     /// journal in memory. Held in memory, a statement's journal is bounded by the pages that one
-    /// statement changes, which for a bulk write's statements is a few dozen.
+    /// statement changes or spills (about 16 for the derived rows' batches).
     ///
     /// Runs around a transaction, not inside it (``Database/withBulkWriteCache(_:)``), so that the
     /// settings are restored after the commit or rollback: a statement interrupted by a
