@@ -113,6 +113,52 @@ final class StoredValueAuditTests: XCTestCase {
         XCTAssertGreaterThan(accepted, 100, "and readable ones")
     }
 
+    /// A setting in `logbook_settings` stored as a blob (which SQLite keeps as one in the text
+    /// column, where a number becomes text) is named by `check` and refused by `repair`, and no
+    /// other value is: a seeded generator stores blobs of valid and invalid UTF-8, numbers and
+    /// texts in every setting. `tallied_through`, which Logbook stores again itself, is never named.
+    func testCheckNamesSettingsStoredAsBlobs() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_STORED_VALUES_SEED", default: 2_026))
+        let test = try TestStore()
+        let store = test.store
+        try store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+        let plain = try Connection(path: store.path)
+        try plain.run("INSERT OR IGNORE INTO logbook_settings (name, value) VALUES ('change_log_retention_days', '90')")
+        let listing = try plain.prepare("SELECT name FROM logbook_settings ORDER BY name")
+        var names: [String] = []
+        while try listing.step() { names.append(try listing.column(0)) }
+        XCTAssertTrue(Set(["comparison_keys", "change_log_start", "change_log_retention_days", "logbook_id", "tallied_through"])
+            .isSubset(of: Set(names)), "\(names)")
+        var named = 0
+        for step in 0..<PropertyTestSettings.scaled(10, by: "LOGBOOK_PROPERTY_SCALE") {
+            for name in names {
+                let original = try XCTUnwrap(plain.scalar("SELECT value FROM logbook_settings WHERE name = ?", [.text(name)],
+                                                          as: DatabaseValue.self))
+                guard case .text(let text) = original else { return XCTFail("\(name) was stored as \(original)") }
+                let value = random.pick([DatabaseValue.blob(Data(text.utf8)), .blob(Data([0x00, 0xFF])), .blob(Data()),
+                                         .integer(Int64(random.int(-3...300))), .real(0.5), .text(text)])
+                try plain.run("UPDATE logbook_settings SET value = ? WHERE name = ?", [value, .text(name)])
+                let type = try XCTUnwrap(plain.scalar("SELECT typeof(value) FROM logbook_settings WHERE name = ?", [.text(name)],
+                                                      as: String.self))
+                let context = "step \(step), \(name) = \(value) (stored as \(type))"
+                let problems = try store.check().storedValueProblems
+                if type == "blob" && name != "tallied_through" {
+                    named += 1
+                    XCTAssertEqual(problems.count, 1, context)
+                    XCTAssertTrue(problems.first?.hasPrefix("logbook_settings.value: 1 row is not text (name '\(name)': X'") ?? false,
+                                  "\(context): \(problems)")
+                    XCTAssertThrowsError(try store.repair()) { error in
+                        guard case LogbookError.repairRefused = error else { return XCTFail("\(context): \(error)") }
+                    }
+                } else {
+                    XCTAssertEqual(problems, [], context)
+                }
+                try plain.run("UPDATE logbook_settings SET value = ? WHERE name = ?", [original, .text(name)])
+            }
+        }
+        XCTAssertGreaterThan(named, 5, "the generator stores blobs")
+    }
+
     /// The message names the table, the column, the row and the value.
     func testCheckNamesTheRowAndTheValue() throws {
         for (column, value) in [("day", "'2026-02-30'"), ("day", "'2026-19-39'"), ("date", "'yesterday'"), ("id", "lower(id)")] {

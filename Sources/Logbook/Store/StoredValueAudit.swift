@@ -3,8 +3,9 @@ import SQLiteQuery
 
 /// Values another program stored where Logbook reads its records that Logbook cannot read: text
 /// where a date belongs, `2026-02-30` as a day, a lowercase or malformed id, a date outside years
-/// 0001 to 9999. SQLite's column types and `CHECK`s let such values in; a record holding one cannot
-/// be listed, exported or reported. `Logbook.check()` names them (table, column, row) and
+/// 0001 to 9999; and a setting in `logbook_settings` stored as a blob. SQLite's column types and
+/// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
+/// setting held so stops what reads it (the change feed, every write for `comparison_keys`). `Logbook.check()` names them (table, column, row) and
 /// `Logbook.repair(dryRun:)` refuses to run until they are corrected, since no repair can guess
 /// the value that was meant.
 enum StoredValueAudit {
@@ -32,7 +33,23 @@ enum StoredValueAudit {
             problems.append("\(column.table).\(column.column): \(count) \(count == 1 ? "row is" : "rows are") not "
                             + "\(requirement) (\(examples.joined(separator: "; ")))")
         }
-        return problems
+        return problems + (try settingsProblem(in: connection).map { [$0] } ?? [])
+    }
+
+    /// The settings stored other than as text, in the form of ``problems(in:)``, or nil for none.
+    /// Logbook reads each setting as text but `tallied_through`, which it reads as a row key and
+    /// stores again itself when it is not one (``TalliedThrough``).
+    private static func settingsProblem(in connection: Connection) throws -> String? {
+        let statement = try connection.prepare("""
+            SELECT 'name ' || quote(name) || ': ' || substr(quote(value), 1, 40) FROM logbook_settings
+            WHERE typeof(value) <> 'text' AND name <> ? ORDER BY name
+            """)
+        try statement.bind(TalliedThrough.settingName, at: 1)
+        var rows: [String] = []
+        while try statement.step() { rows.append(try statement.column(0)) }
+        guard !rows.isEmpty else { return nil }
+        return "logbook_settings.value: \(rows.count) \(rows.count == 1 ? "row is" : "rows are") not text "
+            + "(\(rows.prefix(3).joined(separator: "; ")))"
     }
 
     /// The SQL condition a value of `column` meets when Logbook can read it, and the requirement in words.

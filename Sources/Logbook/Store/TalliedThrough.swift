@@ -6,11 +6,14 @@ import SQLiteQuery
 /// totals but not yet in its week's, month's and year's, which reports count from its rows until a
 /// later write counts it and moves the mark up to the last day row.
 enum TalliedThrough {
+    /// The mark's name in `logbook_settings`.
+    static let settingName = "tallied_through"
+
     /// The stored mark as SQL: NULL when the row is missing or holds no row key (another
     /// program's write).
     private static let storedSQL = """
         (SELECT CAST(value AS INTEGER) FROM logbook_settings \
-        WHERE name = 'tallied_through' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
+        WHERE name = '\(settingName)' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
         """
 
     /// The mark as SQL: without a stored one, the last day row, as ``read(in:)`` takes it.
@@ -35,8 +38,8 @@ enum TalliedThrough {
     static func advance(in connection: Connection) throws {
         try connection.run("""
             INSERT OR REPLACE INTO logbook_settings (name, value)
-            SELECT 'tallied_through', (SELECT coalesce(max(pk), 0) FROM exercise_days)
-            WHERE (SELECT value FROM logbook_settings WHERE name = 'tallied_through')
+            SELECT '\(settingName)', (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            WHERE (SELECT value FROM logbook_settings WHERE name = '\(settingName)')
                   IS NOT CAST((SELECT coalesce(max(pk), 0) FROM exercise_days) AS TEXT)
             """)
     }
