@@ -23,7 +23,7 @@ enum DerivedDataAudit {
         var problems: [String] = []
         for (table, parentColumn, parent) in children {
             let count = try orphanCount(table, parentColumn, parent, in: connection)
-            if count > 0 { problems.append("\(table): \(count) rows whose \(parent) row is gone") }
+            if count > 0 { problems.append("\(table): \(rows(count)) whose \(parent) row is gone") }
         }
         for (table, parentColumn, parents, parentName) in ordered {
             let count = try misnumberedParents(table, parentColumn, in: connection).count
@@ -39,14 +39,19 @@ enum DerivedDataAudit {
         for column in ComparisonKeyRefresh.columns {
             let examples = try staleKeys(column, in: connection)
             if !examples.isEmpty {
-                problems.append("\(column.table): \(try staleKeyCount(column, in: connection)) rows whose \(column.keyColumn) is not "
+                problems.append("\(column.table): \(rows(try staleKeyCount(column, in: connection))) whose \(column.keyColumn) is not "
                                 + "the key of their \(column.column) (\(examples.map { "'\($0.prefix(30))'" }.joined(separator: ", ")))")
             }
         }
-        for (table, rows) in try ExerciseTallies.mismatches(in: connection) where rows > 0 {
-            problems.append("\(table): \(rows) rows differ from a recount of the exercises")
+        for (table, count) in try ExerciseTallies.mismatches(in: connection) where count > 0 {
+            problems.append("\(table): \(rows(count)) \(count == 1 ? "differs" : "differ") from a recount of the exercises")
         }
         return problems.map { $0 + " (run 'logbook repair')" }
+    }
+
+    /// `count` rows (of `table`), in words: "1 row", "2 exercises rows".
+    private static func rows(_ count: Int, of table: String? = nil) -> String {
+        "\(count) \(table.map { $0 + " " } ?? "")\(count == 1 ? "row" : "rows")"
     }
 
     /// What ``repair(in:)`` changed, as lines for people.
@@ -59,7 +64,7 @@ enum DerivedDataAudit {
         var changes = Changes()
         for (table, parentColumn, parent) in children {
             try connection.execute("DELETE FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))")
-            if connection.changes > 0 { changes.lines.append("removed \(connection.changes) \(table) rows whose \(parent) row was gone") }
+            if connection.changes > 0 { changes.lines.append("removed \(rows(connection.changes, of: table)) whose \(parent) row was gone") }
         }
         for (table, parentColumn, _, _) in ordered {
             let renumbered = try renumber(table, parentColumn, in: connection)
@@ -71,7 +76,7 @@ enum DerivedDataAudit {
         let marked = try connection.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self) ?? 0
         if stale > 0 {
             try ExerciseTallies.rebuild(in: connection)
-            changes.lines.append("recounted the tallies (\(stale) rows differed)")
+            changes.lines.append("recounted the tallies (\(rows(stale)) differed)")
         } else if marked > 0 {
             try ExerciseTallies.recountStaleDays(in: connection)
             changes.lines.append("recounted the \(marked) days marked for a recount")
