@@ -5,9 +5,9 @@ import SQLiteQuery
 /// where a date belongs, `2026-02-30` as a day, a lowercase or malformed id, a date outside years
 /// 0001 to 9999; and a setting in `logbook_settings` stored as a blob. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
-/// setting held so stops what reads it (the change feed, every write for `comparison_keys`). `Logbook.check()` names them (table, column, row) and
-/// `Logbook.repair(dryRun:)` refuses to run until they are corrected, since no repair can guess
-/// the value that was meant.
+/// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
+/// `Logbook.check()` names them (table, column, row) and `Logbook.repair(dryRun:)` refuses to run
+/// until they are corrected, since no repair can guess the value that was meant.
 enum StoredValueAudit {
     /// Every column records are read from, from the record declarations in ``Tables``.
     static let columns = Tables.drafts.storedColumns + Tables.exerciseDays.storedColumns
@@ -30,8 +30,7 @@ enum StoredValueAudit {
             try statement.bind(arguments(for: column))
             var examples: [String] = []
             while try statement.step() { examples.append(try statement.column(0)) }
-            problems.append("\(column.table).\(column.column): \(count) \(count == 1 ? "row is" : "rows are") not "
-                            + "\(requirement) (\(examples.joined(separator: "; ")))")
+            problems.append(problem("\(column.table).\(column.column)", count: count, requirement: requirement, examples: examples))
         }
         return problems + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
@@ -48,8 +47,12 @@ enum StoredValueAudit {
         var rows: [String] = []
         while try statement.step() { rows.append(try statement.column(0)) }
         guard !rows.isEmpty else { return nil }
-        return "logbook_settings.value: \(rows.count) \(rows.count == 1 ? "row is" : "rows are") not text "
-            + "(\(rows.prefix(3).joined(separator: "; ")))"
+        return problem("logbook_settings.value", count: rows.count, requirement: "text", examples: Array(rows.prefix(3)))
+    }
+
+    /// One line of ``problems(in:)``: `count` rows of `column` are not `requirement`, with examples.
+    private static func problem(_ column: String, count: Int, requirement: String, examples: [String]) -> String {
+        "\(column): \(count) \(count == 1 ? "row is" : "rows are") not \(requirement) (\(examples.joined(separator: "; ")))"
     }
 
     /// The SQL condition a value of `column` meets when Logbook can read it, and the requirement in words.

@@ -16,8 +16,11 @@ enum TalliedThrough {
         WHERE name = '\(settingName)' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
         """
 
+    /// The last day row's key as SQL (0 for none).
+    private static let lastDaySQL = "(SELECT coalesce(max(pk), 0) FROM exercise_days)"
+
     /// The mark as SQL: without a stored one, the last day row, as ``read(in:)`` takes it.
-    static let sql = "coalesce(\(storedSQL), (SELECT max(pk) FROM exercise_days), 0)"
+    static let sql = "coalesce(\(storedSQL), \(lastDaySQL))"
 
     /// The most row keys a small save may leave above the mark, so the most days that may wait; a
     /// save that would leave more counts them all.
@@ -27,7 +30,7 @@ enum TalliedThrough {
     /// no day may be left waiting, as nothing tells which days the tallies count; and the last
     /// day row's key.
     static func read(in connection: Connection) throws -> (mark: Int64?, lastDay: Int64) {
-        let statement = try connection.cachedStatement("SELECT \(storedSQL), (SELECT coalesce(max(pk), 0) FROM exercise_days)")
+        let statement = try connection.cachedStatement("SELECT \(storedSQL), \(lastDaySQL)")
         defer { statement.reset() }
         _ = try statement.step()
         return (try statement.column(0), try statement.column(1))
@@ -38,9 +41,9 @@ enum TalliedThrough {
     static func advance(in connection: Connection) throws {
         try connection.run("""
             INSERT OR REPLACE INTO logbook_settings (name, value)
-            SELECT '\(settingName)', (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            SELECT '\(settingName)', \(lastDaySQL)
             WHERE (SELECT value FROM logbook_settings WHERE name = '\(settingName)')
-                  IS NOT CAST((SELECT coalesce(max(pk), 0) FROM exercise_days) AS TEXT)
+                  IS NOT CAST(\(lastDaySQL) AS TEXT)
             """)
     }
 }
