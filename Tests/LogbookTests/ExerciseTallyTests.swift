@@ -137,6 +137,34 @@ final class ExerciseTallyTests: XCTestCase {
         XCTAssertEqual(try mismatches(test.store), 0, "the tallies of \(twins)")
     }
 
+    /// A row of `exercise_day_totals` that another program wrote for a day with no record (a
+    /// derived row written behind Logbook's back, which no trigger marks) is replaced when a save
+    /// brings that day: the save writes its days' totals in multi-row batches that skip a stored
+    /// row, and writes a batch that skipped one again, replacing it (`ReplacingRowBatch`).
+    /// Seeded: saves of 2 to 80 days (batches of every size, and saves small enough to leave
+    /// their days waiting), about a third of their days with a stray row first.
+    func testStrayDayTotalsAreReplacedBySavesOfTheirDays() throws {
+        let seed = PropertyTestSettings.seed("STRAY_DAY_TOTALS_SEED", default: 2611)
+        var random = SplitMix64(seed: seed)
+        let utc = TimeZone(identifier: "UTC")!
+        let test = try TestStore()
+        let otherProgram = try Connection(path: test.store.path)
+        var next = CalendarDay("2024-01-01")!
+        for round in 0..<16 {
+            let days = (0..<Int.random(in: 2...80, using: &random)).map { next.adding(days: $0)! }
+            next = days.last!.adding(days: Int.random(in: 1...40, using: &random))!
+            var strays = 0
+            for day in days where Int.random(in: 0..<3, using: &random) == 0 {
+                strays += 1
+                try otherProgram.run("""
+                    INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES (?, ?, 1, 'Stray')
+                    """, [day.databaseValue, .integer(Int64.random(in: 1...9, using: &random))])
+            }
+            try test.store.history.save(days.map { ExerciseDay(date: $0.start(in: utc) + 60, day: $0, exercises: randomExercises(&random)) })
+            XCTAssertEqual(try mismatches(test.store), 0, "seed \(seed), round \(round): \(days.count) days, \(strays) stray rows")
+        }
+    }
+
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite").path

@@ -74,9 +74,8 @@ struct ExerciseTallies {
         if counts.tallies.count + counts.weekTotals.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
-    private static let dayTotalsInsert = RowBatch(
-        "INSERT OR REPLACE INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES",
-        row: "(?, ?, ?, ?)", parametersPerRow: 4)
+    private static let dayTotalsInsert = ReplacingRowBatch(into: "exercise_day_totals",
+                                                           columns: ["day", "exercises", "distinct_exercises", "top_exercise"])
 
     /// Writes the pending rows of `exercise_day_totals`. (A day replaced in this transaction has a
     /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
@@ -177,7 +176,9 @@ struct ExerciseTallies {
     }
 
     /// Writes the pending day totals, adds the counted tallies to the month and year tables
-    /// (period by period, so that each B-tree is written front to back), then writes the totals of
+    /// (period by period, so that each B-tree is written front to back; a month or year with no
+    /// tally row yet, a bulk import's usual case, by plain inserts, which need no statement
+    /// journal), then writes the totals of
     /// every week, month and year they touched: from memory for a period that had no totals before
     /// this (a bulk import's case: no row read back; a week only when counted in one visit, see
     /// ``NewDayCounts/weekTotals``), else recomputed from the tables (``PeriodTotals``).
@@ -197,12 +198,15 @@ struct ExerciseTallies {
             if key.period.period == .month { months.append((key, tally)) } else { years.append((key, tally)) }
         }
         for (period, rows) in [(ReportPeriod.month, months), (.year, years)] {
+            let tallied = try Self.periodsWithTallies(Set(rows.map(\.key.period)), of: period, in: connection)
             let ordered = rows.sorted { $0.key.period.packed < $1.key.period.packed }
-            try Self.add(ordered, to: period, in: connection) { entry in
+            let addition = { (entry: (key: NewDayCounts.Key, tally: NewDayCounts.Tally)) in
                 TallyAddition(start: entry.key.period.start, key: keys[entry.key.name], name: spellings[entry.tally.spelling],
                               exercises: entry.tally.exercises, days: entry.tally.days,
                               firstDay: entry.tally.firstDay, lastDay: entry.tally.lastDay)
             }
+            try Self.insert(ordered.filter { !tallied.contains($0.key.period) }, into: period, in: connection, as: addition)
+            try Self.add(ordered.filter { tallied.contains($0.key.period) }, to: period, in: connection, as: addition)
         }
         let storedActiveDays = try PeriodTotals.storedActiveDays(of: Array(counts.activeDays.keys), in: connection)
         var newTotals: [PeriodTotals.Row] = []
@@ -436,38 +440,78 @@ struct ExerciseTallies {
     /// (a month or a year), inserting the rows a name does not have yet.
     static func add<Rows: Collection>(_ rows: Rows, to period: ReportPeriod, in connection: Connection,
                                       as addition: (Rows.Element) -> TallyAddition) throws {
-        try Self.addition(to: period).run(rows, in: connection) { row, statement, first in
-            let row = addition(row)
-            try statement.bind(row.start, at: first)
-            try statement.bind(row.key, at: first + 1)
-            try statement.bind(row.name, at: first + 2)
-            try statement.bind(row.exercises, at: first + 3)
-            try statement.bind(row.days, at: first + 4)
-            try statement.bind(row.firstDay, at: first + 5)
-            try statement.bind(row.lastDay, at: first + 6)
+        try TallyWrites.of(period).addition.run(rows, in: connection) { row, statement, first in
+            try bind(addition(row), of: period, to: statement, at: first)
         }
     }
 
-    /// The upsert that adds counts of names to a month's or year's tally rows, a row each: the
-    /// period's first day, the name key, the spelling, the count, the days, the first and last of them.
-    private static func addition(to period: ReportPeriod) -> RowBatch {
-        switch period {
-        case .month: monthAddition
-        case .year: yearAddition
-        case .day, .week: preconditionFailure("only months and years are tallied per name (migration 0012)")
+    /// Inserts each of `rows`, made a ``TallyAddition`` by `addition`, as a tally row of `period`
+    /// (a month or a year): for months and years that have no tally row (``periodsWithTallies(_:of:in:)``),
+    /// each name once. Unlike ``add(_:to:in:as:)``, a batch of them needs no statement journal
+    /// (an upsert's `DO UPDATE` may abort; see ``ReplacingRowBatch``); a row already stored fails it.
+    static func insert<Rows: Collection>(_ rows: Rows, into period: ReportPeriod, in connection: Connection,
+                                         as addition: (Rows.Element) -> TallyAddition) throws {
+        try TallyWrites.of(period).insert.run(rows, in: connection) { row, statement, first in
+            try bind(addition(row), of: period, to: statement, at: first)
         }
     }
 
-    private static let monthAddition = additionBatch(to: .month)
-    private static let yearAddition = additionBatch(to: .year)
+    /// The months or years (`period`) among `periods` that have a tally row stored.
+    static func periodsWithTallies(_ periods: Set<PeriodStart>, of period: ReportPeriod, in connection: Connection) throws -> Set<PeriodStart> {
+        var tallied = Set<PeriodStart>()
+        try TallyWrites.of(period).lookup.run(periods, in: connection) { period, statement, parameter in
+            try statement.bind(period.start, at: parameter)
+        } use: { statement in
+            while try statement.step() { tallied.insert(PeriodStart(period: period, start: try statement.column(0))) }
+        }
+        return tallied
+    }
 
-    private static func additionBatch(to period: ReportPeriod) -> RowBatch {
-        RowBatch("INSERT INTO \(period.tallyTable) (\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day) VALUES",
-                 row: "(\(period.tallyKey(ofStart: "?")), ?, ?, ?, ?, ?, ?)", parametersPerRow: 7, """
-            ON CONFLICT (\(period.tallyColumn), name_key) DO UPDATE SET name = min(name, excluded.name),
-                exercises = exercises + excluded.exercises, days = days + excluded.days,
-                first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
-            """)
+    private static func bind(_ row: TallyAddition, of period: ReportPeriod, to statement: Statement, at first: Int) throws {
+        try statement.bind(period.tallyKey(of: row.start), at: first)
+        try statement.bind(row.key, at: first + 1)
+        try statement.bind(row.name, at: first + 2)
+        try statement.bind(row.exercises, at: first + 3)
+        try statement.bind(row.days, at: first + 4)
+        try statement.bind(row.firstDay, at: first + 5)
+        try statement.bind(row.lastDay, at: first + 6)
+    }
+
+    /// The statements that write a month's or year's tally rows, a row each: the period's key,
+    /// the name key, the spelling, the count, the days, the first and last of them.
+    private struct TallyWrites {
+        /// The upsert that adds counts to the rows, inserting those missing.
+        let addition: RowBatch
+        /// The insert of rows that are not stored.
+        let insert: RowBatch
+        /// Of the periods' first days, those that have a tally row stored.
+        let lookup: RowBatch
+
+        static func of(_ period: ReportPeriod) -> TallyWrites {
+            switch period {
+            case .month: month
+            case .year: year
+            case .day, .week: preconditionFailure("only months and years are tallied per name (migration 0012)")
+            }
+        }
+
+        private static let month = TallyWrites(.month)
+        private static let year = TallyWrites(.year)
+
+        private init(_ period: ReportPeriod) {
+            let (table, column) = (period.tallyTable, period.tallyColumn)
+            let columns = "(\(column), name_key, name, exercises, days, first_day, last_day) VALUES"
+            let row = "(?, ?, ?, ?, ?, ?, ?)"
+            addition = RowBatch("INSERT INTO \(table) \(columns)", row: row, parametersPerRow: 7, """
+                ON CONFLICT (\(column), name_key) DO UPDATE SET name = min(name, excluded.name),
+                    exercises = exercises + excluded.exercises, days = days + excluded.days,
+                    first_day = min(first_day, excluded.first_day), last_day = max(last_day, excluded.last_day)
+                """)
+            insert = RowBatch("INSERT OR FAIL INTO \(table) \(columns)", row: row, parametersPerRow: 7)
+            lookup = RowBatch("SELECT s.column1 FROM (VALUES", row: "(?)", parametersPerRow: 1, """
+                ) AS s WHERE EXISTS (SELECT 1 FROM \(table) WHERE \(column) = \(period.tallyKey(ofStart: "s.column1")))
+                """)
+        }
     }
 
     /// A name key of a day's exercises, its smallest spelling, and how often it occurs that day.

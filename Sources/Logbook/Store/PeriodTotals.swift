@@ -89,9 +89,8 @@ enum PeriodTotals {
         }
     }
 
-    private static let rowsInsert = RowBatch("""
-        INSERT OR REPLACE INTO exercise_period_totals (period, start, active_days, exercises, distinct_exercises, top_exercise) VALUES
-        """, row: "(?, ?, ?, ?, ?, ?)", parametersPerRow: 6)
+    private static let rowsInsert = ReplacingRowBatch(into: "exercise_period_totals",
+                                                      columns: ["period", "start", "active_days", "exercises", "distinct_exercises", "top_exercise"])
 
     /// Writes `rows`, replacing the totals of their periods.
     static func insert(_ rows: [Row], in connection: Connection) throws {
