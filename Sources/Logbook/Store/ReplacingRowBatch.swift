@@ -7,7 +7,7 @@ import SQLiteQuery
 /// half-way, so as to undo that statement alone. A multi-row `INSERT OR REPLACE` into a table with
 /// `CHECK` constraints is one (under `REPLACE` a `CHECK` fails as `ABORT`), and once a statement's
 /// journal outgrows 64 KiB SQLite keeps it in a temporary file for the rest of the transaction: a
-/// bulk import of a million exercises wrote to that file about 100,000 times (*Performance*).
+/// bulk save of a million exercises wrote to that file about 100,000 times (*Performance*).
 /// `INSERT OR FAIL … ON CONFLICT DO NOTHING` never aborts (a failed `CHECK` stops the statement,
 /// whose error then rolls back the write it is part of), so it needs no journal. A batch that met a
 /// stored row (it inserted fewer rows than it was given) is written again as `INSERT OR REPLACE`,
