@@ -165,6 +165,25 @@ final class ExerciseTallyTests: XCTestCase {
         }
     }
 
+    /// The month and year keys that a bulk write binds (computed in Swift, so that its multi-row
+    /// inserts call no SQL function) are the keys the SQL of every other tally write computes, for
+    /// days over the whole calendar (seeded; years 1 to 9999, the first and last days included).
+    func testTallyKeysBoundFromSwiftEqualTheKeysTheSQLComputes() throws {
+        let seed = PropertyTestSettings.seed("TALLY_KEY_SEED", default: 2613)
+        var random = SplitMix64(seed: seed)
+        let connection = try Connection(path: ":memory:")
+        let days = [CalendarDay.first, .last] + (0..<2_000).map { _ in
+            CalendarDay(dayNumber: Int.random(in: CalendarDay.first.dayNumber...CalendarDay.last.dayNumber, using: &random))!
+        }
+        for period in ReportPeriod.tallied {
+            for day in days {
+                let start = period.start(of: day)
+                let computed = try connection.scalar("SELECT \(period.tallyKey(ofStart: "?"))", [start.databaseValue], as: String.self)
+                XCTAssertEqual(period.tallyKey(of: start), computed, "seed \(seed): \(period) of \(day)")
+            }
+        }
+    }
+
     func testMigrationsCountTheHistoryWrittenBeforeThem() throws {
         let folder = try TemporaryFolder()
         let path = folder.file("old.sqlite").path
