@@ -31,16 +31,14 @@ extension ReportPeriod {
         }
     }
 
-    /// The key in the tally table of the month or year that starts on `start`: the value of
-    /// ``tallyKey(ofStart:)`` computed in Swift, to bind where a statement writes several tally rows.
-    /// (A statement that calls an SQL function may fail half-way, so SQLite keeps a statement
-    /// journal for it when it writes several rows; see ``ReplacingRowBatch``.)
+    /// The key in the tally table of the month or year that starts on `start`, its label
+    /// (`YYYY-MM`, `YYYY`): the value of ``tallyKey(ofStart:)`` computed in Swift, to bind where a
+    /// statement writes several tally rows. (A statement that calls an SQL function may fail
+    /// half-way, so SQLite keeps a statement journal for it when it writes several rows; see
+    /// ``ReplacingRowBatch``.)
     func tallyKey(of start: CalendarDay) -> String {
-        switch self {
-        case .day, .week: preconditionFailure("only months and years are tallied per name (migration 0012)")
-        case .month: String(start.description.prefix(7))
-        case .year: String(start.description.prefix(4))
-        }
+        precondition(self == .month || self == .year, "only months and years are tallied per name (migration 0012)")
+        return label(ofPeriodStartingOn: start)
     }
 
     /// The period's first day, as SQL of its key `key` in the tally table.
