@@ -131,6 +131,30 @@ final class TransactionTests: XCTestCase {
         XCTAssertTrue(connection.isAutocommit)
     }
 
+    /// A statement with no statement journal that fills the disk makes SQLite roll the whole
+    /// transaction back, savepoints and all: a write nested in another reports the full disk (not
+    /// the savepoint that went with the transaction), and the outer transaction does not commit.
+    /// The disk is filled with `PRAGMA max_page_count`; the statement is a single-row insert.
+    func testAFullDiskInsideASavepointIsReportedAsAFullDisk() throws {
+        try insert("before")
+        let pages = try XCTUnwrap(try connection.scalar("PRAGMA page_count", as: Int.self))
+        try connection.execute("PRAGMA max_page_count = \(pages + 4)")
+        var innerError: Error?
+        XCTAssertThrowsError(try connection.transaction {
+            try insert("outer")
+            do {
+                try connection.transaction { try insert(String(repeating: "x", count: 100_000)) }
+            } catch {
+                innerError = error
+            }
+        }) { error in
+            XCTAssertEqual((error as? SQLiteError)?.code, SQLITE_ABORT, "the outer transaction says it did not commit: \(error)")
+        }
+        XCTAssertEqual((innerError as? SQLiteError).map { $0.code & 0xFF }, SQLITE_FULL, "\(String(describing: innerError))")
+        XCTAssertEqual(try names(), ["before"])
+        XCTAssertTrue(connection.isAutocommit)
+    }
+
     func testSavepointOutsideATransactionCommitsOnRelease() throws {
         try connection.savepoint { try insert("a") }
         XCTAssertTrue(connection.isAutocommit)

@@ -45,6 +45,8 @@ extension Connection {
     }
 
     /// Runs `body` inside a savepoint, released when it returns and rolled back when it throws.
+    /// When SQLite has already rolled the whole transaction back (a full disk), it throws SQLite's
+    /// error, and the transaction around it cannot commit.
     public func savepoint<Result>(_ body: () throws -> Result) throws -> Result {
         let name = "logbook_savepoint_\(savepointDepth)"
         try execute("SAVEPOINT \(name)")
@@ -55,9 +57,14 @@ extension Connection {
             try execute("RELEASE \(name)")
             return result
         } catch {
-            // A savepoint that cannot be rolled back (SQLite may have rolled the whole transaction
-            // back already, after SQLITE_FULL) leaves the outer transaction in doubt: that is the
-            // failure to report, and the outer transaction rolls back on it.
+            // SQLite may have rolled the whole transaction back already, savepoints and all (after
+            // SQLITE_FULL, SQLITE_NOMEM or SQLITE_IOERR in a statement with no statement journal):
+            // SQLite's error is then the one to report, not the savepoint that went with it; any
+            // other error is reported as the rollback it met. The outer transaction cannot commit.
+            if isAutocommit {
+                throw error as? SQLiteError
+                    ?? SQLiteError(code: SQLITE_ABORT, message: "the transaction was rolled back inside a savepoint (\(error))")
+            }
             try execute("ROLLBACK TO \(name); RELEASE \(name)")
             throw error
         }
