@@ -5,9 +5,9 @@ import XCTest
 /// A bulk write's derived rows (the day totals, the week, month and year totals, and the tally
 /// rows of months and years that have none yet) are written by statements that need no statement
 /// journal. SQLite keeps one for a statement that may write several rows and may abort half-way,
-/// and once a bulk write outgrows its page cache that journal is a temporary file: a million
-/// exercises wrote to it about 100,000 times before these statements were made journal-free
-/// (*Performance*).
+/// and once a bulk write outgrows its page cache that journal is a temporary file: a save of a
+/// million exercises wrote to it about 100,000 times before these statements were made
+/// journal-free (*Performance*).
 ///
 /// Checked in SQLite itself: the `logbook` binary runs with a small C library preloaded
 /// (`LD_PRELOAD`, compiled here with the toolchain's C compiler) that sets SQLite's threshold for
@@ -22,8 +22,8 @@ final class StatementJournalCLITests: XCTestCase {
         var random = SplitMix64(seed: seed)
         let cli = try CLIHarness()
         let shim = try Self.compileShim(in: cli.folder)
-        // Days in order over a few years (every day a new month's or year's first tally rows are
-        // inserted), then the days between them (the same months and years, now stored: upserts).
+        // Two days in three over a few years, in order (every month's and year's tally rows new:
+        // plain inserts), then the days between them (the same months and years, now stored: upserts).
         let first = Date(timeIntervalSince1970: 1_546_300_800 + 86_400 * Double(Int.random(in: 0..<365, using: &random)))
         let days = (0..<1_400).map { Self.dayText(first.addingTimeInterval(86_400 * Double($0))) }
         let names = ["Squat", "Row", "Caf\u{E9}", "Cafe\u{301}", "Élan", "Run", "Plank", "Swim"]
