@@ -63,7 +63,7 @@ extension Connection {
             // other error is reported as the rollback it met. The outer transaction cannot commit.
             if isAutocommit {
                 throw error as? SQLiteError
-                    ?? SQLiteError(code: SQLITE_ABORT, message: "the transaction was rolled back inside a savepoint (\(error))")
+                    ?? SQLiteError(code: SQLITE_ABORT, message: "the transaction ended inside a savepoint (\(error))")
             }
             try execute("ROLLBACK TO \(name); RELEASE \(name)")
             throw error
