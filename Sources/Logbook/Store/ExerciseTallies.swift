@@ -440,9 +440,7 @@ struct ExerciseTallies {
     /// (a month or a year), inserting the rows a name does not have yet.
     static func add<Rows: Collection>(_ rows: Rows, to period: ReportPeriod, in connection: Connection,
                                       as addition: (Rows.Element) -> TallyAddition) throws {
-        try TallyWrites.of(period).addition.run(rows, in: connection) { row, statement, first in
-            try bind(addition(row), of: period, to: statement, at: first)
-        }
+        try write(rows, with: \.addition, of: period, in: connection, as: addition)
     }
 
     /// Inserts each of `rows`, made a ``TallyAddition`` by `addition`, as a tally row of `period`
@@ -451,9 +449,7 @@ struct ExerciseTallies {
     /// (an upsert's `DO UPDATE` may abort; see ``ReplacingRowBatch``); a row already stored fails it.
     static func insert<Rows: Collection>(_ rows: Rows, into period: ReportPeriod, in connection: Connection,
                                          as addition: (Rows.Element) -> TallyAddition) throws {
-        try TallyWrites.of(period).insert.run(rows, in: connection) { row, statement, first in
-            try bind(addition(row), of: period, to: statement, at: first)
-        }
+        try write(rows, with: \.insert, of: period, in: connection, as: addition)
     }
 
     /// The months or years (`period`) among `periods` that have a tally row stored.
@@ -467,14 +463,19 @@ struct ExerciseTallies {
         return tallied
     }
 
-    private static func bind(_ row: TallyAddition, of period: ReportPeriod, to statement: Statement, at first: Int) throws {
-        try statement.bind(period.tallyKey(of: row.start), at: first)
-        try statement.bind(row.key, at: first + 1)
-        try statement.bind(row.name, at: first + 2)
-        try statement.bind(row.exercises, at: first + 3)
-        try statement.bind(row.days, at: first + 4)
-        try statement.bind(row.firstDay, at: first + 5)
-        try statement.bind(row.lastDay, at: first + 6)
+    /// Runs the tally statement `batch` of `period` over `rows`, each bound as its ``TallyAddition``.
+    private static func write<Rows: Collection>(_ rows: Rows, with batch: KeyPath<TallyWrites, RowBatch>, of period: ReportPeriod,
+                                                in connection: Connection, as addition: (Rows.Element) -> TallyAddition) throws {
+        try TallyWrites.of(period)[keyPath: batch].run(rows, in: connection) { row, statement, first in
+            let row = addition(row)
+            try statement.bind(period.tallyKey(of: row.start), at: first)
+            try statement.bind(row.key, at: first + 1)
+            try statement.bind(row.name, at: first + 2)
+            try statement.bind(row.exercises, at: first + 3)
+            try statement.bind(row.days, at: first + 4)
+            try statement.bind(row.firstDay, at: first + 5)
+            try statement.bind(row.lastDay, at: first + 6)
+        }
     }
 
     /// The statements that write a month's or year's tally rows, a row each: the period's key,
