@@ -214,7 +214,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// is not text or not a day in years 0001 to 9999 (`2026-02-30`).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> CalendarDay {
         // Reports read a day per row: parsed from SQLite's own bytes, a String made only for the error.
-        let parsed = withColumnTextBytes(of: statement, at: index) { bytes in
+        let parsed = try withColumnTextBytes(of: statement, at: index) { bytes in
             bytes.flatMap(fields(of:)).flatMap { CalendarDay(year: $0.year, month: $0.month, day: $0.day) }
         }
         if let parsed { return parsed }

@@ -42,7 +42,8 @@ extension Connection {
             var values: [DatabaseValue] = []
             values.reserveCapacity(Int(count))
             for index in 0..<Int(count) {
-                values.append(DatabaseValue(sqliteValue: arguments?[index]))
+                guard let value = DatabaseValue(sqliteValue: arguments?[index]) else { return sqlite3_result_error_nomem(context) }
+                values.append(value)
             }
             do {
                 try function.body(values).setResult(of: context)
@@ -66,9 +67,9 @@ extension Connection {
     private func registerComparisonKeyFunction(options: SQLFunctionOptions) throws {
         let code = sqlite3_create_function_v2(handle, "swift_key", 1, SQLITE_UTF8 | options.rawValue, nil, { context, _, arguments in
             guard let context, let argument = arguments?[0] else { return }
-            guard sqlite3_value_type(argument) == SQLITE_TEXT, let text = sqlite3_value_text(argument) else {
-                return sqlite3_result_value(context, argument)
-            }
+            guard sqlite3_value_type(argument) == SQLITE_TEXT else { return sqlite3_result_value(context, argument) }
+            // No pointer for text: SQLite ran out of memory converting it (a UTF-16 file's text).
+            guard let text = sqlite3_value_text(argument) else { return sqlite3_result_error_nomem(context) }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
             if bytes.allSatisfy({ $0 < 0x80 }) { return sqlite3_result_value(context, argument) }
             DatabaseValue.text(String(decoding: bytes, as: UTF8.self).comparisonKey).setResult(of: context)
@@ -164,17 +165,15 @@ struct SQLFunctionError: Error, CustomStringConvertible {
 }
 
 extension DatabaseValue {
-    init(sqliteValue value: OpaquePointer?) {
+    /// An SQL function's argument; nil when SQLite ran out of memory making a text's UTF-8 bytes
+    /// (it hands back a pointer for every text, empty text included).
+    init?(sqliteValue value: OpaquePointer?) {
         switch sqlite3_value_type(value) {
         case SQLITE_INTEGER: self = .integer(sqlite3_value_int64(value))
         case SQLITE_FLOAT: self = .real(sqlite3_value_double(value))
         case SQLITE_TEXT:
-            let count = Int(sqlite3_value_bytes(value))
-            if let text = sqlite3_value_text(value) {
-                self = .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
-            } else {
-                self = .text("")
-            }
+            guard let text = sqlite3_value_text(value) else { return nil }
+            self = .text(String(decoding: UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(value))), as: UTF8.self))
         case SQLITE_BLOB:
             let count = Int(sqlite3_value_bytes(value))
             self = .blob(sqlite3_value_blob(value).map { Data(bytes: $0, count: count) } ?? Data())

@@ -30,12 +30,14 @@ struct ColumnValue {
     @inline(__always)
     var double: Double { sqlite3_value_double(handle) }
 
-    /// The value as UTF-8 text, its bytes (empty for SQLite's NULL pointer of empty text): the
-    /// pointer asked for before the count, the order in which the count is the text's.
+    /// The value as UTF-8 text, its bytes (the pointer asked for before the count, the order in
+    /// which the count is the text's); nil when SQLite could not make them: it hands back a pointer
+    /// for every text, empty text included, and none only when it ran out of memory converting the
+    /// value (a UTF-16 file's text, a number).
     @inline(__always)
-    var textBytes: UnsafeBufferPointer<UInt8> {
-        let text = sqlite3_value_text(handle)
-        return UnsafeBufferPointer(start: text, count: text == nil ? 0 : Int(sqlite3_value_bytes(handle)))
+    var textBytes: UnsafeBufferPointer<UInt8>? {
+        guard let text = sqlite3_value_text(handle) else { return nil }
+        return UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(handle)))
     }
 
     /// The value as a blob: its bytes' address (nil for an empty one) and count.

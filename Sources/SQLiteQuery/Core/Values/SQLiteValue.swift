@@ -66,7 +66,7 @@ private func typeName(of statement: OpaquePointer, at index: Int32) -> String {
 
 /// The result column's name when it is a plain name (`day`, `submitted_at`); an expression's
 /// text (`json_group_array(…)`) would show SQL in a message, so it is named by its place instead.
-private func columnName(of statement: OpaquePointer, at index: Int32) -> String {
+func columnName(of statement: OpaquePointer, at index: Int32) -> String {
     let name = sqlite3_column_name(statement, index).map { String(cString: $0) } ?? ""
     let isPlainName = !name.isEmpty && name.utf8.count <= 64
         && name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & 0xDF) }
@@ -187,11 +187,11 @@ extension String: SQLiteValue {
     public static func read(from statement: Statement, at index: Int32) throws -> String {
         try withTextBytes(of: statement.handle, at: index) { statement.recentTexts.string(decoding: $0) }
     }
-    /// `body` of the bytes of the TEXT column `index` (empty for SQLite's NULL pointer of empty
-    /// text); throws for any other storage class.
+    /// `body` of the bytes of the TEXT column `index`; throws for any other storage class, and
+    /// when SQLite ran out of memory making the bytes.
     private static func withTextBytes(of statement: OpaquePointer, at index: Int32,
                                       _ body: (UnsafeBufferPointer<UInt8>) -> String) throws -> String {
-        guard let text = withColumnTextBytes(of: statement, at: index, { $0.map(body) }) else {
+        guard let text = try withColumnTextBytes(of: statement, at: index, { $0.map(body) }) else {
             throw conversionError(statement, index, expected: "TEXT")
         }
         return text
@@ -262,7 +262,7 @@ extension UUID: SQLiteValue {
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
     /// ``ColumnConversionError`` for anything else.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
-        guard let uuid = withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
+        guard let uuid = try withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
             throw conversionError(statement, index, expected: "a UUID string")
         }
         return uuid
