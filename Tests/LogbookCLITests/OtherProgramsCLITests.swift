@@ -92,4 +92,53 @@ final class OtherProgramsCLITests: XCTestCase {
         XCTAssertEqual(try report(cli, ["exercises"]).dropFirst(), ["Row,1,1,2026-01-12,2026-01-12\r", "Swim,1,1,2026-01-12,2026-01-12\r"])
         XCTAssertEqual(try cli.run(["check"]).status, 0)
     }
+
+    /// The same history copied by the shell into a file it made UTF-16 (`.dump` replayed after
+    /// `PRAGMA encoding`): every command refuses it with one line naming the encoding and the way to
+    /// copy it into UTF-8, leaving it byte for byte as it was; `check` names it; and the copy that
+    /// line describes reads as the original does.
+    func testAUTF16CopyIsRefusedWithTheWayToCopyItIntoUTF8() throws {
+        guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
+        let cli = try CLIHarness()
+        for (day, names) in [(12, ["Squat", "Caf\u{E9}"]), (13, ["Cafe\u{301}", "Row", "Row"]), (14, ["\u{1F3CB}\u{FE0F}"])] {
+            XCTAssertEqual(try cli.run(["history", "add"] + names + ["--at", "2026-01-\(day)T10:00:00Z"]).status, 0)
+        }
+        let reads = [["history", "list"], ["export", "history", "--format", "ndjson"], ["report", "history", "--by", "day"],
+                     ["report", "exercises"]]
+        let dump = try ExternalProgram.run(shell, [cli.database.path, ".dump"])
+        XCTAssertEqual(dump.status, 0, dump.errors)
+        for encoding in ["UTF-16le", "UTF-16be"] {
+            let copy = cli.folder.appendingPathComponent("\(encoding).sqlite")
+            let script = cli.folder.appendingPathComponent("\(encoding).sql")
+            try Data(("PRAGMA encoding = '\(encoding)';\n" + dump.output).utf8).write(to: script)
+            let replay = try ExternalProgram.run(shell, ["-bail", copy.path, ".read \(script.path)"])
+            XCTAssertEqual(replay.status, 0, replay.errors)
+            XCTAssertEqual(try ExternalProgram.run(shell, [copy.path, "PRAGMA encoding"]).output, "\(encoding)\n")
+
+            let problem = "it stores text as \(encoding), which SQLite neither keeps byte for byte (it writes U+FFFE and U+FFFF as "
+                + "U+FFFD) nor orders by UTF-8 bytes; 'sqlite3 FILE .dump | sqlite3 NEW' copies it into a UTF-8 file"
+            let before = try Data(contentsOf: copy)
+            for arguments in reads + [["history", "add", "a\u{FFFF}"], ["init"], ["repair"], ["drafts", "add", "--version", "1.0"]] {
+                let refused = try cli.run(["--db", copy.path] + arguments, useDatabase: false)
+                XCTAssertEqual(refused.status, 1, "\(encoding) \(arguments)")
+                XCTAssertEqual(refused.stderr, "logbook: error: cannot open \(copy.path): \(problem)\n", "\(encoding) \(arguments)")
+                XCTAssertEqual(try Data(contentsOf: copy), before, "\(encoding) \(arguments)")
+            }
+            let check = try cli.run(["--db", copy.path, "check"], useDatabase: false)
+            XCTAssertEqual(check.status, 1)
+            XCTAssertTrue(check.lines.contains("file: \(problem)"), check.stdout)
+
+            let converted = cli.folder.appendingPathComponent("\(encoding)-converted.sqlite")
+            let copied = try ExternalProgram.run("/bin/sh", ["-c", "'\(shell)' '\(copy.path)' .dump | '\(shell)' '\(converted.path)'"])
+            XCTAssertEqual(copied.status, 0, copied.errors)
+            for arguments in reads {
+                let original = try cli.run(arguments)
+                XCTAssertEqual(original.status, 0, original.stderr)
+                let read = try cli.run(["--db", converted.path] + arguments, useDatabase: false)
+                XCTAssertEqual(read.status, 0, "\(encoding) \(arguments): \(read.stderr)")
+                XCTAssertEqual(read.output, original.output, "\(encoding) \(arguments)")
+            }
+            XCTAssertEqual(try cli.run(["--db", converted.path, "check"], useDatabase: false).status, 0)
+        }
+    }
 }

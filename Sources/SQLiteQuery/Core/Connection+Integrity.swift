@@ -47,8 +47,11 @@ extension Connection {
     }
 
     /// What the main file's header says is wrong with the file itself (not an SQLite database, cut
-    /// short, a size that is not a whole number of pages); empty when nothing is.
+    /// short, a size that is not a whole number of pages, text stored as UTF-16, which
+    /// ``validateTextIsStoredAsUTF8()`` refuses); empty when nothing is.
     public func fileProblems() -> [String] {
-        DatabaseFileHeader.problems(of: self)
+        let header = DatabaseFileHeader.problems(of: self)
+        guard header.isEmpty, let encoding = try? textEncodingProblem() else { return header }
+        return [encoding]
     }
 }

@@ -221,6 +221,23 @@ public final class Connection {
         _ = try scalar("SELECT count(*) FROM sqlite_master", as: Int.self)
     }
 
+    /// Refuses (`SQLITE_CANTOPEN`) a file that stores its text as UTF-16 (another program made it
+    /// with `PRAGMA encoding`): SQLite converts each text written there and writes U+FFFE and
+    /// U+FFFF as U+FFFD, and its `BINARY` order there is UTF-16's, not the UTF-8 byte order that
+    /// queries here sort and pick by. A new or empty file is UTF-8, as SQLite makes it; the
+    /// message says how to copy a UTF-16 file into one.
+    public func validateTextIsStoredAsUTF8() throws {
+        if let problem = try textEncodingProblem() { throw SQLiteError(code: SQLITE_CANTOPEN, message: problem) }
+    }
+
+    /// What is wrong with the file's text encoding, nil for UTF-8.
+    func textEncodingProblem() throws -> String? {
+        let encoding = try scalar("PRAGMA encoding", as: String.self) ?? "UTF-8"
+        guard encoding != "UTF-8" else { return nil }
+        return "it stores text as \(encoding), which SQLite neither keeps byte for byte (it writes U+FFFE and U+FFFF as U+FFFD) "
+            + "nor orders by UTF-8 bytes; 'sqlite3 FILE .dump | sqlite3 NEW' copies it into a UTF-8 file"
+    }
+
     /// Switches the file to write-ahead logging, so readers in other processes never block the
     /// writer. This is a property of the file: it writes the database header once.
     ///

@@ -47,7 +47,9 @@ public final class Database: @unchecked Sendable {
     public var openReaderCount: Int { readers?.count ?? 0 }
 
     /// Opens the database at `path`. Before anything is written it checks that the file is an
-    /// SQLite database and that its migration history is one this migrator accepts; only then does
+    /// SQLite database, that (except to inspect) it stores its text as UTF-8
+    /// (``Connection/validateTextIsStoredAsUTF8()``), and that its migration history is one this
+    /// migrator accepts; only then does
     /// it switch the file to WAL and apply pending migrations. Except to inspect, it then refuses
     /// (``MigrationError/schemaDiffers(differences:)``) a file whose tables, indexes or triggers
     /// are not those its migrations create.
@@ -63,6 +65,7 @@ public final class Database: @unchecked Sendable {
         writer = connection
         self.migrator = migrator
         try connection.validateIsDatabase()
+        if mode != .inspect { try connection.validateTextIsStoredAsUTF8() }
         switch mode {
         case .migrate where !options.readOnly:
             _ = try migrator.status(of: connection)
