@@ -30,8 +30,9 @@ public final class Logbook: Sendable {
     public let history: HistoryRepository
 
     /// Opens the database at `path`, creating the file and its folder if needed, and applies
-    /// pending migrations. Refuses, changing nothing, a file that is not a database or one written
-    /// by a newer Logbook.
+    /// pending migrations. Refuses, changing nothing, a file that is not a database, one written
+    /// by a newer Logbook, or one that stores its text as UTF-16 (``LogbookError/cannotOpen(path:reason:)``:
+    /// SQLite would not keep its text byte for byte).
     ///
     /// `now` is the clock for `createdAt`, `updatedAt` and exercises recorded without a date.
     /// `options` tune the connection (page cache, memory map, busy timeout).
@@ -51,8 +52,9 @@ public final class Logbook: Sendable {
 
     /// Opens an existing database for reading only: no file is created, nothing is migrated, and
     /// the store is for reading (a call that writes is not prevented). Throws ``LogbookError/noDatabase(path:)`` when
-    /// there is no file, and refuses one that is not a Logbook database or whose migrations are
-    /// pending, unknown or edited (``LogbookError/migration(path:_:)``).
+    /// there is no file, and refuses one that is not a Logbook database, whose migrations are
+    /// pending, unknown or edited (``LogbookError/migration(path:_:)``), or that stores its text as
+    /// UTF-16.
     public static func openForReading(path: String, timeZone: TimeZone = .current,
                                       options: Connection.Options = Connection.Options()) throws -> Logbook {
         try Logbook(path: path, timeZone: timeZone, now: Date.init, options: options, mode: .read)

@@ -99,7 +99,10 @@ extension QuerySchema {
                 query.condition = try PredicateTranslator(schema: self).translate(predicate)
             }
         }
-        query.ordering = try descriptor.sortBy.map(ordering(for:))
+        // A loop, not `map`: generic here, `map` over the descriptors cost about 1,800 instructions
+        // a fetch in run-time type lookups (callgrind).
+        query.ordering.reserveCapacity(descriptor.sortBy.count)
+        for sort in descriptor.sortBy { query.ordering.append(try ordering(for: sort)) }
         if let limit = descriptor.fetchLimit, limit < 0 { throw QueryError.unsupported("a negative fetchLimit") }
         if let offset = descriptor.fetchOffset, offset < 0 { throw QueryError.unsupported("a negative fetchOffset") }
         query.limit = descriptor.fetchLimit
