@@ -86,17 +86,14 @@ struct Invocation {
         return store
     }
 
-    /// For `import --dry-run`, which writes inside a transaction it rolls back: the database as it
-    /// is, never created or migrated (with no file, an empty database in memory).
+    /// For `import --dry-run` and `repair --dry-run`, which write inside a transaction they roll
+    /// back: the database as it is, refused as the commands that read refuse it (pending
+    /// migrations, another schema, text stored as UTF-16), never created or migrated (with no
+    /// file, an empty database in memory).
     func dryRunStore() throws -> Logbook {
         let path = try databasePath()
         guard FileManager.default.fileExists(atPath: path) else { return try Logbook(path: ":memory:", timeZone: try timeZone()) }
-        let store = try Logbook.inspect(path: path, timeZone: try timeZone())
-        let pending = try store.migrationStatus().filter { $0.appliedAt == nil }
-        guard pending.isEmpty else {
-            throw LogbookError.migration(path: path, .pendingMigrations(identifiers: pending.map(\.migration.identifier)))
-        }
-        return store
+        return try Logbook.openForReading(path: path, timeZone: try timeZone(), options: try connectionOptions())
     }
 
     /// Opens an existing database without changing it, whatever its migration history (`check`,

@@ -94,9 +94,10 @@ final class OtherProgramsCLITests: XCTestCase {
     }
 
     /// The same history copied by the shell into a file it made UTF-16 (`.dump` replayed after
-    /// `PRAGMA encoding`): every command refuses it with one line naming the encoding and the way to
-    /// copy it into UTF-8, leaving it byte for byte as it was; `check` names it; and the copy that
-    /// line describes reads as the original does.
+    /// `PRAGMA encoding`): every command but those that inspect it (`check`, `migrate --status`)
+    /// refuses it with one line naming the encoding and the way to copy it into UTF-8, dry runs
+    /// included, leaving it byte for byte as it was; `check` names it; and the copy that line
+    /// describes reads as the original does.
     func testAUTF16CopyIsRefusedWithTheWayToCopyItIntoUTF8() throws {
         guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
         let cli = try CLIHarness()
@@ -118,12 +119,19 @@ final class OtherProgramsCLITests: XCTestCase {
             let problem = "it stores text as \(encoding), which SQLite neither keeps byte for byte (it writes U+FFFE and U+FFFF as "
                 + "U+FFFD) nor orders by UTF-8 bytes; 'sqlite3 FILE .dump | sqlite3 NEW' copies it into a UTF-8 file"
             let before = try Data(contentsOf: copy)
-            for arguments in reads + [["history", "add", "a\u{FFFF}"], ["init"], ["repair"], ["drafts", "add", "--version", "1.0"]] {
+            let dayFile = cli.folder.appendingPathComponent("day.ndjson")
+            try Data(#"{"day":"2026-01-20","date":"2026-01-20T10:00:00Z","exercises":["b\#u{FFFF}"]}"#.utf8 + [0x0A]).write(to: dayFile)
+            for arguments in reads + [["history", "add", "a\u{FFFF}"], ["init"], ["repair"], ["repair", "--dry-run"],
+                                      ["drafts", "add", "--version", "1.0"], ["import", dayFile.path, "--kind", "history", "--dry-run"],
+                                      ["import", dayFile.path, "--kind", "history"]] {
                 let refused = try cli.run(["--db", copy.path] + arguments, useDatabase: false)
                 XCTAssertEqual(refused.status, 1, "\(encoding) \(arguments)")
                 XCTAssertEqual(refused.stderr, "logbook: error: cannot open \(copy.path): \(problem)\n", "\(encoding) \(arguments)")
                 XCTAssertEqual(try Data(contentsOf: copy), before, "\(encoding) \(arguments)")
             }
+            // Inspecting it is allowed, and changes nothing either.
+            XCTAssertEqual(try cli.run(["--db", copy.path, "migrate", "--status"], useDatabase: false).status, 0)
+            XCTAssertEqual(try Data(contentsOf: copy), before, encoding)
             let check = try cli.run(["--db", copy.path, "check"], useDatabase: false)
             XCTAssertEqual(check.status, 1)
             XCTAssertTrue(check.lines.contains("file: \(problem)"), check.stdout)

@@ -8,7 +8,8 @@ import XCTest
 /// place. In a UTF-16 file every text a reader or an SQL function asks for as UTF-8 is converted,
 /// which allocates; `sqlite3_hard_heap_limit64` makes those allocations fail. Each read or call
 /// runs under a sweep of limits just above the memory in use, and must give what the same read gives
-/// without a limit, or fail with `SQLITE_NOMEM`; the sweep must meet the failure (positive control).
+/// without a limit, or fail with `SQLITE_NOMEM`; each reader and each function must meet the failure
+/// (positive control), a function at a limit where the same row read without it steps.
 /// (What it gives without a limit is SQLite's conversion: writing into a UTF-16 file, SQLite turns
 /// U+FFFE and U+FFFF into U+FFFD, which is why Logbook refuses such files; see `LogbookTests`.)
 final class OutOfMemoryTextTests: XCTestCase {
@@ -74,21 +75,23 @@ final class OutOfMemoryTextTests: XCTestCase {
                 return text
             }),
         ]
-        var failures = 0
+        var failures = [Int](repeating: 0, count: readers.count)
         for (row, expected) in texts.enumerated() {
-            for reader in readers {
+            for (index, reader) in readers.enumerated() {
                 for headroom in stride(from: Int64(0), through: 2_048, by: 64) {
                     let statement = try connection.prepare("SELECT v FROM t WHERE n = ?")
                     try statement.bind(row + 1, at: 1)
                     XCTAssertTrue(try statement.step())
                     let result = withHeapLimit(headroom: headroom) { outcome { try reader.read(statement) } }
-                    if result == .failed(SQLITE_NOMEM) { failures += 1; continue }
+                    if result == .failed(SQLITE_NOMEM) { failures[index] += 1; continue }
                     XCTAssertEqual(result, .text(expected),
                                    "row \(row + 1) read as \(reader.name) with \(headroom) bytes to spare (seed \(seed))")
                 }
             }
         }
-        XCTAssertGreaterThan(failures, 0, "no read ran out of memory: the test did not reach the failure (seed \(seed))")
+        for (index, reader) in readers.enumerated() {
+            XCTAssertGreaterThan(failures[index], 0, "no read as \(reader.name) ran out of memory: the test did not reach the failure (seed \(seed))")
+        }
     }
 
     /// `swift_key` and a function registered with `createFunction` get their text arguments as
@@ -102,25 +105,38 @@ final class OutOfMemoryTextTests: XCTestCase {
             ("SELECT swift_key(v) FROM t WHERE n = ?", { $0.comparisonKey }),
             ("SELECT echo(v) FROM t WHERE n = ?", { $0 }),
         ]
-        var failures = 0
+        /// The first column of the row `n = row` through `sql`, under a limit of `headroom` bytes.
+        func step(_ sql: String, row: Int, headroom: Int64) throws -> Outcome {
+            let statement = try connection.prepare(sql)
+            try statement.bind(row, at: 1)
+            defer { statement.reset() }
+            return withHeapLimit(headroom: headroom) {
+                outcome {
+                    guard try statement.step() else { return "(no row)" }
+                    return try statement.column(0, as: String.self)
+                }
+            }
+        }
+        var failuresInTheFunction = [Int](repeating: 0, count: functions.count)
         for (row, text) in texts.enumerated() {
-            for function in functions {
+            for (index, function) in functions.enumerated() {
                 for headroom in stride(from: Int64(0), through: 4_096, by: 32) {
-                    let statement = try connection.prepare(function.sql)
-                    try statement.bind(row + 1, at: 1)
-                    let result = withHeapLimit(headroom: headroom) {
-                        outcome {
-                            guard try statement.step() else { return "(no row)" }
-                            return try statement.column(0, as: String.self)
+                    let result = try step(function.sql, row: row + 1, headroom: headroom)
+                    if result == .failed(SQLITE_NOMEM) {
+                        // The function's own failure when the row, read without it, steps at this limit.
+                        if try step("SELECT v FROM t WHERE n = ?", row: row + 1, headroom: headroom) != .failed(SQLITE_NOMEM) {
+                            failuresInTheFunction[index] += 1
                         }
+                        continue
                     }
-                    statement.reset()
-                    if result == .failed(SQLITE_NOMEM) { failures += 1; continue }
                     XCTAssertEqual(result, .text(function.expected(text)),
                                    "row \(row + 1), \(function.sql) with \(headroom) bytes to spare (seed \(seed))")
                 }
             }
         }
-        XCTAssertGreaterThan(failures, 0, "no call ran out of memory: the test did not reach the failure (seed \(seed))")
+        for (index, function) in functions.enumerated() {
+            XCTAssertGreaterThan(failuresInTheFunction[index], 0,
+                                 "\(function.sql) never ran out of memory where the plain read did not (seed \(seed))")
+        }
     }
 }

@@ -39,7 +39,7 @@ final class TextEncodingTests: XCTestCase {
     }
 
     /// Why such a file is refused: SQLite writes U+FFFE and U+FFFF into it as U+FFFD, and sorts
-    /// its text by UTF-16 code units (U+FF61 after U+1F600, whose UTF-8 bytes sort after).
+    /// its text by its UTF-16 bytes (U+FF61 after U+1F600 in both byte orders; by UTF-8 bytes, before).
     func testSQLiteChangesNoncharactersAndSortsByUTF16InAUTF16File() throws {
         for encoding in Self.encodings {
             let path = try makeFile(encoding: encoding, texts: ["a\u{FFFF}", "\u{FFFE}b", "\u{1F600}", "\u{FF61}"])

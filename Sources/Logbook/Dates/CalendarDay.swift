@@ -211,7 +211,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     }
 
     /// Reads the 0-based column `index` as `YYYY-MM-DD` text; throws `ColumnConversionError` for a value that
-    /// is not text or not a day in years 0001 to 9999 (`2026-02-30`).
+    /// is not text or not a day in years 0001 to 9999 (`2026-02-30`), and `SQLITE_NOMEM` as `String` reads do.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> CalendarDay {
         // Reports read a day per row: parsed from SQLite's own bytes, a String made only for the error.
         let parsed = try withColumnTextBytes(of: statement, at: index) { bytes in

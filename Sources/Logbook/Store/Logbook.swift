@@ -60,8 +60,9 @@ public final class Logbook: Sendable {
         try Logbook(path: path, timeZone: timeZone, now: Date.init, options: options, mode: .read)
     }
 
-    /// Opens an existing database without creating or migrating it, whatever its migration history:
-    /// for inspection (`migrate --status`, `check`).
+    /// Opens an existing database without creating or migrating it, whatever its migration history
+    /// or text encoding: for inspection (`migrate --status`, `check`, whose file problems name a
+    /// UTF-16 file, which every other way of opening refuses).
     public static func inspect(path: String, timeZone: TimeZone = .current) throws -> Logbook {
         try Logbook(path: path, timeZone: timeZone, now: Date.init, options: Connection.Options(), mode: .inspect)
     }

@@ -31,7 +31,8 @@ extension Connection {
     ///
     /// `argumentCount` of -1 accepts any number of arguments. `options` says what SQLite may
     /// assume (nothing by default). A thrown error becomes an SQL error with the error's
-    /// description as its message.
+    /// description as its message. A text argument SQLite runs out of memory converting to UTF-8
+    /// fails the statement with `SQLITE_NOMEM` before `body` runs.
     public func createFunction(_ name: String, argumentCount: Int32, options: SQLFunctionOptions = [],
                                body: @escaping SQLFunction) throws {
         let box = Unmanaged.passRetained(FunctionBox(body)).toOpaque()

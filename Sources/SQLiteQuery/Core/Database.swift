@@ -49,8 +49,7 @@ public final class Database: @unchecked Sendable {
     /// Opens the database at `path`. Before anything is written it checks that the file is an
     /// SQLite database, that (except to inspect) it stores its text as UTF-8
     /// (``Connection/validateTextIsStoredAsUTF8()``), and that its migration history is one this
-    /// migrator accepts; only then does
-    /// it switch the file to WAL and apply pending migrations. Except to inspect, it then refuses
+    /// migrator accepts; only then does it switch the file to WAL and apply pending migrations. Except to inspect, it then refuses
     /// (``MigrationError/schemaDiffers(differences:)``) a file whose tables, indexes or triggers
     /// are not those its migrations create.
     ///

@@ -33,7 +33,7 @@ struct ColumnValue {
     /// The value as UTF-8 text, its bytes (the pointer asked for before the count, the order in
     /// which the count is the text's); nil when SQLite could not make them: it hands back a pointer
     /// for every text, empty text included, and none only when it ran out of memory converting the
-    /// value (a UTF-16 file's text, a number).
+    /// text (a UTF-16 file's) to UTF-8.
     @inline(__always)
     var textBytes: UnsafeBufferPointer<UInt8>? {
         guard let text = sqlite3_value_text(handle) else { return nil }

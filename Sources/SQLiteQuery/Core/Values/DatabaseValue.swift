@@ -35,8 +35,9 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
         return bind(to: statement.handle, at: index)
     }
 
-    /// Reads the column in whatever storage class the row holds, so no conversion can fail. Text
-    /// is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back byte for byte.
+    /// Reads the column in whatever storage class the row holds, so no conversion of storage class
+    /// can fail. Text is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back
+    /// byte for byte. Throws `SQLITE_NOMEM` when SQLite ran out of memory making a text's UTF-8.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> DatabaseValue {
         let value = ColumnValue(statement, index)
         switch value.storageClass {

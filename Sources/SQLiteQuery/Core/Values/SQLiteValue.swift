@@ -178,7 +178,8 @@ extension String: SQLiteValue {
         return text.withUTF8 { statement.bindText($0, at: index) }
     }
     /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
-    /// ``ColumnConversionError`` for any other storage class, BLOB included.
+    /// ``ColumnConversionError`` for any other storage class, BLOB included, and an ``SQLiteError``
+    /// with `SQLITE_NOMEM` when SQLite ran out of memory making the bytes (never empty text).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
         try withTextBytes(of: statement, at: index) { String(decoding: $0, as: UTF8.self) }
     }
@@ -260,7 +261,7 @@ extension UUID: SQLiteValue {
         }
     }
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
-    /// ``ColumnConversionError`` for anything else.
+    /// ``ColumnConversionError`` for anything else (`SQLITE_NOMEM` as ``String`` reads do).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
         guard let uuid = try withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
             throw conversionError(statement, index, expected: "a UUID string")
