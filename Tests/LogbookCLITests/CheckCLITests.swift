@@ -138,4 +138,25 @@ final class CheckCLITests: XCTestCase {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
     }
+
+    /// A trigger another program puts on Logbook's table runs inside Logbook's writes (here it
+    /// upper-cases every new name): `check` stays healthy but names it on its schema line, and a
+    /// trigger on the program's own table is not named.
+    func testAnotherProgramsTriggerOnLogbooksTablesIsNamedByCheck() throws {
+        let cli = try loaded()
+        try Connection(path: cli.database.path).execute("""
+            CREATE TABLE audit (name TEXT);
+            CREATE TRIGGER audit_own AFTER INSERT ON audit BEGIN SELECT 1; END;
+            CREATE TRIGGER shout AFTER INSERT ON exercises BEGIN
+                UPDATE exercises SET name = upper(NEW.name) WHERE day_pk = NEW.day_pk AND position = NEW.position;
+            END;
+            """)
+        XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "2030-01-02T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["history", "list", "--from", "2030-01-02", "--format", "ndjson"]).lines.count, 1)
+        XCTAssertTrue(try cli.run(["history", "list", "--from", "2030-01-02", "--format", "ndjson"]).stdout.contains("\"SQUAT\""))
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
+        XCTAssertTrue(check.lines.contains("schema: ok; another program's triggers run inside Logbook's writes and can change what they "
+                                           + "store: shout on exercises"), check.stdout)
+    }
 }

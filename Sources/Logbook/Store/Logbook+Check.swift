@@ -18,6 +18,10 @@ public struct CheckReport: Sendable, Equatable {
     public var fileProblems: [String]
     /// Tables, indexes and triggers the applied migrations create that are missing or different.
     public var schemaProblems: [String]
+    /// Triggers another program put on Logbook's tables, as `name on table`: no problem for the
+    /// check (an app may keep its own audit that way), but each runs inside Logbook's writes to its
+    /// table and can change what they store, so they are named.
+    public var foreignTriggers: [String]
     /// What another program's writes left inconsistent: rows whose parent is gone, positions that
     /// are not 1…n, keys that are not the key of their text, tallies that disagree with a recount.
     /// `Logbook.repair(dryRun:)` puts all of it right.
@@ -59,6 +63,7 @@ extension Logbook {
                 migrationProblems += try migrator.pendingMigrationsWithExistingObjects(in: connection, after: version)
             }
             let schemaProblems = try migrator.schemaDifferences(of: connection, upTo: version)
+            let foreignTriggers = try migrator.foreignTriggers(in: connection, upTo: version)
             // Stored values and derived data are audited on the schema this binary makes, and only then.
             let audited = version == migrator.latestVersion && schemaProblems.isEmpty
             let derived = audited ? try DerivedDataAudit.problems(in: connection) : []
@@ -66,7 +71,7 @@ extension Logbook {
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: connection.fileProblems(),
-                               schemaProblems: schemaProblems, derivedDataProblems: derived,
+                               schemaProblems: schemaProblems, foreignTriggers: foreignTriggers, derivedDataProblems: derived,
                                storedValueProblems: unreadable, recordsAudited: audited)
         }
     }

@@ -10,7 +10,8 @@ enum CheckCommand {
                 migration history with the migrations this logbook carries, every table, index and trigger with \
                 what those migrations create, every value records are read from with what Logbook can read (a day \
                 2026-02-30, text where a date belongs), and the derived tallies with a recount. Names each problem and \
-                exits 1 when anything is wrong. Never changes the database.
+                exits 1 when anything is wrong. Also names, without failing, another program's triggers on Logbook's \
+                tables, which run inside Logbook's writes. Never changes the database.
                 """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
         run: { invocation in
@@ -20,7 +21,10 @@ enum CheckCommand {
             try Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
             try Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
             try Console.print("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
-            try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))")
+            let foreignTriggers = report.foreignTriggers.isEmpty ? ""
+                : "; another program's triggers run inside Logbook's writes and can change what they store: "
+                    + report.foreignTriggers.joined(separator: ", ")
+            try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
             for (name, problems) in [("stored values", report.storedValueProblems), ("derived data", report.derivedDataProblems)] {
                 let verdict = !report.recordsAudited ? "not checked (the schema is not yet this logbook's)"
                     : problems.isEmpty ? "ok" : problems.joined(separator: "; ")

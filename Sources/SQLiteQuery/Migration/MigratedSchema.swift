@@ -38,6 +38,22 @@ extension Migrator {
         return differences
     }
 
+    /// The triggers the file has on the tables migrations 1 to `version` create that those
+    /// migrations do not create (another program's), as `name on table`, by name. They are no
+    /// problem for ``schemaDifferences(of:upTo:)``, but they run inside every write to their table
+    /// and can change what it stores.
+    public func foreignTriggers(in connection: Connection, upTo version: Int) throws -> [String] {
+        guard version > 0 else { return [] }
+        let reference = try referenceObjects(upTo: version)
+        let triggers = try connection.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+        var found: [String] = []
+        while try triggers.step() {
+            let (name, table): (String, String) = (try triggers.column(0), try triggers.column(1))
+            if reference[name] == nil, reference[table]?.type == "table" { found.append("\(name) on \(table)") }
+        }
+        return found
+    }
+
     /// Each migration after `version` whose tables, indexes or triggers the file already has: its
     /// row in the history was deleted (or another program made them), so migrating would fail.
     public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
