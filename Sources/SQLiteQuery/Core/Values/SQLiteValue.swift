@@ -261,7 +261,7 @@ extension UUID: SQLiteValue {
         }
     }
     /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
-    /// ``ColumnConversionError`` for anything else (`SQLITE_NOMEM` as ``String`` reads do).
+    /// ``ColumnConversionError`` for anything else (`SQLITE_NOMEM` as `String` reads do).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
         guard let uuid = try withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
             throw conversionError(statement, index, expected: "a UUID string")
