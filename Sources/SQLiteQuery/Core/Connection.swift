@@ -224,8 +224,8 @@ public final class Connection {
     /// Refuses (`SQLITE_CANTOPEN`) a file that stores its text as UTF-16 (another program made it
     /// with `PRAGMA encoding`): SQLite converts each text written there and writes U+FFFE and
     /// U+FFFF as U+FFFD, and its `BINARY` order there is that of the stored UTF-16 bytes, not the
-    /// UTF-8 byte order that queries here sort and pick by. A new or empty file is UTF-8, as SQLite makes it; the
-    /// message says how to copy a UTF-16 file into one.
+    /// UTF-8 byte order that queries here sort and pick by. A new or empty file is UTF-8, as
+    /// SQLite makes it; the message says how to copy a UTF-16 file into one.
     public func validateTextIsStoredAsUTF8() throws {
         if let problem = try textEncodingProblem() { throw SQLiteError(code: SQLITE_CANTOPEN, message: problem) }
     }

@@ -49,9 +49,9 @@ public final class Database: @unchecked Sendable {
     /// Opens the database at `path`. Before anything is written it checks that the file is an
     /// SQLite database, that (except to inspect) it stores its text as UTF-8
     /// (``Connection/validateTextIsStoredAsUTF8()``), and that its migration history is one this
-    /// migrator accepts; only then does it switch the file to WAL and apply pending migrations. Except to inspect, it then refuses
-    /// (``MigrationError/schemaDiffers(differences:)``) a file whose tables, indexes or triggers
-    /// are not those its migrations create.
+    /// migrator accepts; only then does it switch the file to WAL and apply pending migrations.
+    /// Except to inspect, it then refuses (``MigrationError/schemaDiffers(differences:)``) a file
+    /// whose tables, indexes or triggers are not those its migrations create.
     ///
     /// `reportError` turns each failure of the calls below into what the caller sees (a store gives
     /// SQLite's errors its own vocabulary and the file's path); by default errors pass unchanged.
