@@ -107,8 +107,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day `count` days later (earlier when negative), or nil outside years 1 to 9999.
     public func adding(days count: Int) -> CalendarDay? {
-        // The next day within the month, as reports step through every day: no day number needed.
-        if count == 1, day < 28 { return CalendarDay(year: year, month: month, day: day + 1) }
+        // The next day within the month, as reports step through every day: no day number needed,
+        // and nothing to check (every month has a 28th).
+        if count == 1, day < 28 { return CalendarDay(checkedYear: year, month: month, day: day + 1) }
         return CalendarDay(dayNumber: dayNumber + count)
     }
 

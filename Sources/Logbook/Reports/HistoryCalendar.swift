@@ -18,7 +18,8 @@ struct HistoryCalendar {
     /// Totals must come in order of their periods, each period at most once.
     mutating func add(start: CalendarDay, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: String?,
                       to body: (HistoryReportRow) throws -> Void) throws {
-        try addEmptyPeriods(before: start, to: body)
+        // A report over a history with no gap hands over no empty period between two rows.
+        if next != start { try addEmptyPeriods(before: start, to: body) }
         try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), start: start, activeDays: activeDays, exercises: exercises,
                                   distinctExercises: distinctExercises, topExercise: topExercise))
         next = period.start(after: start)
