@@ -64,6 +64,82 @@ final class MergeCLITests: XCTestCase {
         XCTAssertFailure(try a.run(["import", "-"], stdin: "SQLite format 3\u{0}"), status: 1, mentioning: "from its file")
     }
 
+    /// Two devices kept in step by merging each into the other in turn, as a sync does: the watch
+    /// merges the phone, then the phone merges the watch, and both hold the same records, with no
+    /// exercise counted twice or left out. A device adds to a record they share (a day of the
+    /// common history, or one that the other merged), or records a day the other recorded too; a
+    /// record both changed apart is a conflict, and the generator never makes one. Merging again
+    /// either way changes nothing.
+    func testDevicesMergedIntoEachOtherInTurnEndTheSame() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_SYNC_SEED", default: 0x5359_4E43)
+        var random = SplitMix64(seed: seed)
+        let (phone, watch) = (try CLIHarness(), try CLIHarness())
+        try Self.record(into: phone, days: 12, from: CalendarDay(year: 2026, month: 3, day: 1)!, random: &random)
+        try FileManager.default.copyItem(at: phone.database, to: watch.database)
+        let names = ["Burpee", "Squat", "Row", "Café", "Cafe\u{301}"]
+        for round in 0..<4 {
+            // Each day of the round: recorded by one device, by both (two records of one day), or by
+            // neither; a day already shared is added to by at most one of them.
+            for offset in 0..<10 {
+                let day = CalendarDay(year: 2026, month: 3, day: 1)!.adding(days: offset + 6 * round)!
+                let devices: [CLIHarness] = switch random.next() % 4 {
+                case 0: [phone]
+                case 1: [watch]
+                case 2: [phone, watch]
+                default: []
+                }
+                for device in devices {
+                    let counts = try [phone, watch].map { try $0.run(["count", "history", "--where", "day == \(day)"]) }
+                    XCTAssertEqual(counts.map(\.status), [0, 0], counts.map(\.stderr).joined())
+                    if counts.allSatisfy({ $0.stdout == "1\n" }) && devices.count == 2 { continue }
+                    let time = String(format: "%02d:%02d:%02d", 5 + Int(random.next() % 15), Int(random.next() % 60), Int(random.next() % 60))
+                    let added = try device.run(["-q", "history", "add", names[Int(random.next() % UInt64(names.count))], "--at", "\(day) \(time)"])
+                    XCTAssertEqual(added.status, 0, added.stderr)
+                }
+            }
+            let (from, into) = round % 2 == 0 ? (phone, watch) : (watch, phone)
+            let first = try into.run(["import", from.database.path])
+            XCTAssertEqual(first.status, 0, "seed \(seed): \(first.stderr)")
+            let back = try from.run(["import", into.database.path])
+            XCTAssertEqual(back.status, 0, "seed \(seed): \(back.stderr)")
+            for command in [["export", "history", "--format", "ndjson", "--sort", "day"], ["report", "exercises", "--format", "csv"],
+                            ["report", "history", "--by", "day", "--format", "csv"]] {
+                let one = try phone.run(command), other = try watch.run(command)
+                XCTAssertEqual(one.status, 0, one.stderr)
+                XCTAssertEqual(one.stdout, other.stdout, "seed \(seed), round \(round): \(command.joined(separator: " ")) differ")
+            }
+            for device in [phone, watch] {
+                XCTAssertEqual(try device.run(["check"]).status, 0, "seed \(seed), round \(round)")
+                let again = try device.run(["import", (device === phone ? watch : phone).database.path])
+                XCTAssertTrue(again.stderr.contains("inserted 0, skipped"), "seed \(seed): \(again.stderr)")
+                XCTAssertTrue(again.stderr.contains("merged 0, replaced 0"), "seed \(seed): \(again.stderr)")
+            }
+        }
+    }
+
+    /// The two orders of one day recorded on two devices (the watch's exercise first, then the
+    /// phone's): after the watch merges the phone and the phone merges the watch, each holds the
+    /// one record with both exercises once, and reports count each once.
+    func testADayRecordedOnTwoDevicesIsOneRecordOnBothAfterMergingEachWay() throws {
+        for watchFirst in [true, false] {
+            let (phone, watch) = (try CLIHarness(), try CLIHarness())
+            XCTAssertEqual(try phone.run(["-q", "history", "add", "Squat", "--at", "2026-01-05 09:00:00"]).status, 0)
+            XCTAssertEqual(try watch.run(["-q", "history", "add", "Burpee", "--at", "2026-01-05 \(watchFirst ? "08" : "10"):00:00"]).status, 0)
+            XCTAssertEqual(try watch.run(["import", phone.database.path]).status, 0)
+            XCTAssertEqual(try phone.run(["import", watch.database.path]).status, 0)
+            let expected = watchFirst ? #""exercises":["Burpee","Squat"]"# : #""exercises":["Squat","Burpee"]"#
+            for device in [phone, watch] {
+                let exported = try device.run(["export", "history", "--format", "ndjson"]).stdout
+                XCTAssertTrue(exported.contains(expected), "\(watchFirst): \(exported)")
+                XCTAssertEqual(try device.run(["report", "exercises", "--format", "csv"]).stdout,
+                               try phone.run(["report", "exercises", "--format", "csv"]).stdout)
+                XCTAssertEqual(try device.run(["export", "history", "--format", "ndjson"]).stdout,
+                               try phone.run(["export", "history", "--format", "ndjson"]).stdout)
+            }
+            XCTAssertTrue(try phone.run(["report", "exercises", "--format", "csv"]).stdout.contains("Squat,1,"), "\(watchFirst)")
+        }
+    }
+
     /// Days from `from` on, about half recorded, one to three exercises each at random times, and
     /// a draft now and then; through the CLI, as a person on one device would.
     private static func record(into cli: CLIHarness, days: Int, from: CalendarDay, random: inout SplitMix64) throws {

@@ -18,6 +18,8 @@ struct DayInput: Equatable {
     var date: Date?
     var day: CalendarDay?
     var exercises: [String]
+    /// The ids of entries merged into this record where it comes from (another logbook's aliases).
+    var aliases: [UUID] = []
 }
 
 /// One record read from an import file, with where it was.

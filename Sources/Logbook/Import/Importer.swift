@@ -64,7 +64,9 @@ extension Logbook {
     /// becomes one record whichever way the merge goes: the record whose first exercise came first
     /// gives its id and date and its exercises come first; the other id becomes an alias. The other
     /// file's aliases come along, so merging again, or merging a third device that merged it,
-    /// changes nothing. Drafts come first, then days, each in the order stored.
+    /// changes nothing. A record both hold (by id or alias) is kept in its later state
+    /// (``ImportWriter/settle(_:dayKey:with:record:into:)``), so devices merged into each other in
+    /// turn end the same. Drafts come first, then days, each in the order stored.
     private func merge(logbookAt path: String, options: ImportOptions) throws -> ImportSummary {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ImportError(file: path, reason: "another logbook is merged from its file: give its path, not standard input")
@@ -185,6 +187,9 @@ private struct ImportWriter {
                 return
             }
         }
+        if symmetricSameDay, let key = try dayRecord(day), let stored = try sharedRecord(dayKey: key, with: id, aliases: input.aliases) {
+            return try settle(stored, dayKey: key, with: (id, date, input.exercises), record: record, into: &summary)
+        }
         var replacing = false
         if let stored = try storedDay(id: id) {
             switch policy {
@@ -221,6 +226,70 @@ private struct ImportWriter {
             try tallies.addNewDay(record, in: connection)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
         }
+    }
+
+    /// A stored day record as a merge compares it with the other logbook's.
+    private struct SharedRecord {
+        let id: UUID
+        let date: Date
+        let exercises: [String]
+        let aliases: Set<UUID>
+    }
+
+    /// The stored record with row key `key` when it is the same record as the incoming one: they
+    /// share an id, counting the ids merged into either (its aliases here, `aliases` there). Nil
+    /// for two records that were never one.
+    private func sharedRecord(dayKey key: Int64, with id: UUID, aliases: [UUID]) throws -> SharedRecord? {
+        guard let (storedID, date) = try storedIDAndDate(ofDayKey: key) else { return nil }
+        var storedAliases = Set<UUID>()
+        let statement = try connection.cachedStatement("SELECT id FROM exercise_day_aliases WHERE day_pk = ?")
+        defer { statement.reset() }
+        try statement.bind(key, at: 1)
+        while try statement.step() { storedAliases.insert(try statement.column(0)) }
+        let incoming = Set(aliases).union([id])
+        guard incoming.contains(storedID) || !incoming.isDisjoint(with: storedAliases) else { return nil }
+        return SharedRecord(id: storedID, date: date, exercises: try Tables.exerciseNames(ofDayKey: key, in: connection),
+                            aliases: storedAliases)
+    }
+
+    /// Settles a record both logbooks hold (``sharedRecord(dayKey:with:aliases:)``): the one whose
+    /// exercises hold the other's, in order and one after another, is the later state of the
+    /// record (the other device added to it, or merged it into its own record of the day), and is
+    /// kept with its id and date; between two with the same exercises, the one whose (date, id)
+    /// comes first, as the same-day merge orders records, so that either direction gives the same
+    /// record. Records that each changed apart are a conflict that the policy settles. The id
+    /// that is not kept stays as an alias, so that merging again changes nothing.
+    private mutating func settle(_ stored: SharedRecord, dayKey key: Int64, with incoming: (id: UUID, date: Date, exercises: [String]),
+                                 record: Int, into summary: inout ImportSummary) throws {
+        // The incoming id held by another day here (a record moved on one device) is no later state of this one.
+        let isIDFree = try incoming.id == stored.id || stored.aliases.contains(incoming.id) || storedDay(id: incoming.id) == nil
+        let storedHoldsIncoming = isIDFree && incoming.exercises.isRun(in: stored.exercises)
+        let incomingHoldsStored = isIDFree && stored.exercises.isRun(in: incoming.exercises)
+        let takesIncoming: Bool
+        switch (storedHoldsIncoming, incomingHoldsStored) {
+        case (true, true): takesIncoming = (incoming.date, incoming.id.text) < (stored.date, stored.id.text)
+        case (true, false): takesIncoming = false
+        case (false, true): takesIncoming = true
+        case (false, false):
+            switch policy {
+            case .skip: takesIncoming = false
+            case .fail: throw conflict(record, "the day \(incoming.id.uuidString) changed here and in the other logbook since they shared it")
+            case .replace: takesIncoming = true
+            }
+        }
+        guard takesIncoming else {
+            if try storedDay(id: incoming.id) == nil { try addAlias(incoming.id, toDayKey: key) }
+            summary.skipped += 1
+            return
+        }
+        guard isIDFree else { throw conflict(record, "the id \(incoming.id.uuidString) is another day's record here") }
+        if stored.aliases.contains(incoming.id) {
+            try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [incoming.id.databaseValue])
+        }
+        try tallies.countWaitingDays(in: connection)
+        try Tables.rewrite(dayKey: key, id: incoming.id, date: incoming.date, exercises: incoming.exercises, in: connection)
+        if try storedDay(id: stored.id) == nil { try addAlias(stored.id, toDayKey: key) }
+        if incomingHoldsStored { summary.merged += 1 } else { summary.replaced += 1 }
     }
 
     private func storedIDAndDate(ofDayKey key: Int64) throws -> (id: UUID, date: Date)? {
@@ -284,5 +353,17 @@ private struct ImportWriter {
 
     private func conflict(_ record: Int, _ reason: String) -> ImportError {
         ImportError(file: file, record: record, field: "id", reason: reason + " (--on-conflict fail)")
+    }
+}
+
+extension Array where Element == String {
+    /// Whether `self` appears in `other` as a run: its names in order, one after another, byte for
+    /// byte (the empty list is in every list).
+    func isRun(in other: [String]) -> Bool {
+        guard count <= other.count else { return false }
+        if isEmpty { return true }
+        return (0...(other.count - count)).contains { start in
+            indices.allSatisfy { self[$0].utf8.elementsEqual(other[start + $0].utf8) }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SQLiteQuery
 
 /// The records of another Logbook database, read in one of its read transactions: drafts, then
@@ -7,11 +8,17 @@ struct LogbookRecordSource: RecordSource {
     let kind: RecordKind?
     private var drafts: RecordCursor<ReleaseDraft>?
     private var days: RecordCursor<ExerciseDay>?
+    /// The ids merged into a day record there (its aliases), by the record's id; nil when it holds none.
+    private let aliasesStatement: Statement?
 
     init(connection: Connection, kind: RecordKind?) throws {
         self.kind = kind
         if kind != .history { drafts = try Tables.drafts.cursor(Tables.drafts.page(), in: connection) }
         if kind != .drafts { days = try Tables.exerciseDays.cursor(Tables.exerciseDays.page(), in: connection) }
+        let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? false
+        aliasesStatement = holdsAliases && kind != .drafts ? try connection.prepare("""
+            SELECT a.id FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE d.id = ? ORDER BY a.id
+            """) : nil
     }
 
     mutating func next() throws -> ImportedRecord? {
@@ -21,6 +28,15 @@ struct LogbookRecordSource: RecordSource {
         }
         drafts = nil
         guard let day = try days?.next() else { return nil }
-        return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises))
+        return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises, aliases: try aliases(of: day.id)))
+    }
+
+    private func aliases(of id: UUID) throws -> [UUID] {
+        guard let aliases = aliasesStatement else { return [] }
+        defer { aliases.reset() }
+        try aliases.bind(id, at: 1)
+        var ids: [UUID] = []
+        while try aliases.step() { ids.append(try aliases.column(0)) }
+        return ids
     }
 }

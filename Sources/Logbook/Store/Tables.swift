@@ -67,10 +67,22 @@ enum Tables {
     /// Puts `names` before the exercises of the day record with row key `key`, which takes `id` and
     /// `date`: merging a record that came first into a stored one of its day.
     static func prepend(_ names: [String], id: UUID, date: Date, toDayKey key: Int64, in connection: Connection) throws {
-        let stored = try connection.prepare("SELECT name FROM exercises WHERE day_pk = ? ORDER BY position")
+        try rewrite(dayKey: key, id: id, date: date, exercises: names + exerciseNames(ofDayKey: key, in: connection), in: connection)
+    }
+
+    /// The exercise names of the day record with row key `key`, in order.
+    static func exerciseNames(ofDayKey key: Int64, in connection: Connection) throws -> [String] {
+        let stored = try connection.cachedStatement("SELECT name FROM exercises WHERE day_pk = ? ORDER BY position")
+        defer { stored.reset() }
         try stored.bind(key, at: 1)
-        var exercises = names
-        while try stored.step() { exercises.append(try stored.column(0, as: String.self)) }
+        var names: [String] = []
+        while try stored.step() { names.append(try stored.column(0, as: String.self)) }
+        return names
+    }
+
+    /// Gives the day record with row key `key` the id, date and exercises given (its row key, and
+    /// so the aliases that name it, stay), marking its tallies stale.
+    static func rewrite(dayKey key: Int64, id: UUID, date: Date, exercises: [String], in connection: Connection) throws {
         try connection.run("DELETE FROM exercises WHERE day_pk = ?", [.integer(key)])
         try connection.run("UPDATE exercise_days SET id = ?, date = ? WHERE pk = ?", [id.databaseValue, date.databaseValue, .integer(key)])
         try appendExercises(exercises, toDayKey: key, in: connection)
