@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import LogbookTestSupport
 import XCTest
 
@@ -125,6 +126,101 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("day.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-13-01,2026-01-01T00:00:00Z,1,a\r\n"),
                           mentioning: "field 'day'")
         try assertRefused("empty.csv", Data(), extra: ["--format", "csv"], mentioning: "empty")
+    }
+
+    /// A record given twice in one file: again with the same content it is skipped (an app's file
+    /// may hold a draft twice); with other content the file is refused (whatever `--on-conflict`
+    /// says, which settles records stored before the import), rather than either copy being lost.
+    func testARecordRepeatedWithOtherContentIsRefused() throws {
+        let day = #"{"id":"00000000-0000-0000-0000-0000000000D1","day":"2031-01-01","date":"2031-01-01T08:00:00Z","exercises":["Squat"]}"#
+        let other = day.replacingOccurrences(of: "Squat", with: "Lunge")
+        for policy in ["skip", "replace", "fail"] {
+            try assertRefused("twice-\(policy).ndjson", text(day + "\n" + other + "\n"), extra: ["--on-conflict", policy],
+                              mentioning: "record 2: field 'id'", "an earlier record in this file has the id 00000000-0000-0000-0000-0000000000D1")
+        }
+        let draft = #"{"id":"00000000-0000-0000-0000-0000000000D2","version":"9.0","whatsNew":"","checklist":[],"#
+            + #""submittedAt":null,"createdAt":"2031-01-01T08:00:00Z","updatedAt":"2031-01-01T08:00:00Z"}"#
+        try assertRefused("drafts-twice.ndjson", text(draft + "\n" + draft.replacingOccurrences(of: "9.0", with: "9.1") + "\n"),
+                          mentioning: "record 2: field 'id'")
+        let same = cli.folder.appendingPathComponent("same.ndjson")
+        try text(day + "\n" + day + "\n").write(to: same)
+        let result = try cli.run(["import", same.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("read 2, inserted 1, skipped 1"), result.stderr)
+    }
+
+    /// A history CSV whose rows were reordered (a spreadsheet sorted by another column, rows moved
+    /// by hand) either keeps each record's rows together and in order, and imports as the file in
+    /// its first order does, or is refused with one error line and the database unchanged: never a
+    /// record short of exercises or an exercise on another record's day (seeded; adversarial names).
+    func testReorderedCSVRowsImportWholeOrAreRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_CSV_ORDER_SEED", default: 0x4353_564F)
+        var random = SplitMix64(seed: seed)
+        func quoted(_ field: String) -> String { "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        // Each record's rows, each row its fields; days apart so that no two records share a day.
+        var records: [[[String]]] = []
+        for index in 0..<8 {
+            let id = String(format: "00000000-0000-4000-8000-%012d", index + 1)
+            let day = CalendarDay(year: 2031, month: 3, day: 1)!.adding(days: 2 * index)!
+            let date = "\(day)T0\(index % 10):00:00.000000Z"
+            records.append((1...random.int(1...4)).map { position in
+                [id, "\(day)", date, "\(position)", AdversarialText.string(using: &random, nonEmpty: true)]
+            })
+        }
+        func csv(_ rows: [[String]], positions: Bool = true) -> Data {
+            let columns = positions ? [0, 1, 2, 3, 4] : [0, 1, 2, 4]
+            let header = positions ? "id,day,date,position,exercise" : "id,day,date,exercise"
+            return text(header + "\r\n" + rows.map { row in columns.map { quoted(row[$0]) }.joined(separator: ",") + "\r\n" }.joined())
+        }
+        let baseline = try CLIHarness()
+        let ordered = baseline.folder.appendingPathComponent("ordered.csv")
+        try csv(records.flatMap { $0 }).write(to: ordered)
+        let first = try baseline.run(["import", ordered.path])
+        XCTAssertEqual(first.status, 0, "seed \(seed): \(first.stderr)")
+        let expected = try baseline.run(["export", "history", "--format", "ndjson", "--sort", "day"]).output
+
+        for round in 0..<12 {
+            // Half the files without the position column, as a spreadsheet's user may cut it.
+            let positions = round % 2 == 0
+            let rows: [[String]] = switch round / 2 % 3 {
+            case 0: records.shuffled(using: &random).flatMap { $0 }                    // records moved whole
+            case 1: records.flatMap { $0 }.sorted { $0[4].utf8.lexicographicallyPrecedes($1[4].utf8) }  // sorted by exercise
+            default: records.flatMap { $0 }.shuffled(using: &random)
+            }
+            let ids = rows.map { $0[0] }
+            let isConsecutive = zip(ids, ids.dropFirst()).filter { $0 != $1 }.count == Set(ids).count - 1
+            let target = try CLIHarness()
+            XCTAssertEqual(try target.run(["init"]).status, 0)
+            let before = target.snapshot()
+            let file = target.folder.appendingPathComponent("round\(round).csv")
+            try csv(rows, positions: positions).write(to: file)
+            let result = try target.run(["import", file.path])
+            if isConsecutive && Self.positionsInOrder(rows) {
+                XCTAssertEqual(result.status, 0, "seed \(seed), round \(round): \(result.stderr)")
+                XCTAssertEqual(try target.run(["export", "history", "--format", "ndjson", "--sort", "day"]).output, expected,
+                               "seed \(seed), round \(round)")
+            } else if isConsecutive && !positions {
+                // A record's rows together in another order: without positions, the file's order is the record's.
+                XCTAssertEqual(result.status, 0, "seed \(seed), round \(round): \(result.stderr)")
+                XCTAssertEqual(try target.run(["count", "history"]).stdout, "\(records.count)\n", "seed \(seed), round \(round)")
+            } else {
+                XCTAssertEqual(result.status, 1, "seed \(seed), round \(round): \(result.stderr)")
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+                XCTAssertTrue(result.stderr.hasPrefix("logbook: error: \(file.path): record "), result.stderr)
+                XCTAssertEqual(target.snapshot(), before, "seed \(seed), round \(round): the database changed")
+            }
+        }
+    }
+
+    /// Whether each run of rows of one id has the positions 1, 2, … in order.
+    private static func positionsInOrder(_ rows: [[String]]) -> Bool {
+        var expected = 1
+        for (index, row) in rows.enumerated() {
+            if index > 0 && rows[index - 1][0] != row[0] { expected = 1 }
+            guard row[3] == String(expected) else { return false }
+            expected += 1
+        }
+        return true
     }
 
     func testBadPropertyLists() throws {

@@ -102,7 +102,8 @@ extension Logbook {
             try database.write(dryRun: options.dryRun) { connection in
                 var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
                                           policy: options.onConflict, symmetricSameDay: symmetricSameDay,
-                                          tallies: try ExerciseTallies(in: connection))
+                                          tallies: try ExerciseTallies(in: connection),
+                                          lastKeysBefore: try ImportWriter.LastKeys(in: connection))
                 while let record = try source.next() {
                     summary.read += 1
                     switch record {
@@ -145,6 +146,19 @@ private struct ImportWriter {
     var tallies: ExerciseTallies
     /// Whether `exercise_day_aliases` holds an id; nil until asked (``mayHoldAliases()``).
     var holdsAliases: Bool?
+    /// The last row keys when the import began: a record stored above them came from this file.
+    let lastKeysBefore: LastKeys
+
+    /// The last row keys of the drafts and the day records.
+    struct LastKeys {
+        let draft: Int64
+        let day: Int64
+
+        init(in connection: Connection) throws {
+            draft = try connection.scalar("SELECT coalesce(max(pk), 0) FROM drafts", as: Int64.self) ?? 0
+            day = try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0
+        }
+    }
 
     mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
         let id = input.id ?? ContentID.forDraft(input)
@@ -152,7 +166,12 @@ private struct ImportWriter {
         let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
         try checked(record) { try draft.validate() }
-        if try Tables.drafts.rowKey(identity: id, in: connection) != nil {
+        if let key = try Tables.drafts.rowKey(identity: id, in: connection) {
+            if key > lastKeysBefore.draft {
+                let earlier = try Tables.drafts.fetchOne(identity: id, in: connection)
+                return try repeated(record, id: id, isSame: earlier.map { Self.json($0.writeJSON(to:)) } == Self.json(draft.writeJSON(to:)),
+                                    into: &summary)
+            }
             switch policy {
             case .skip: summary.skipped += 1
             case .fail: throw conflict(record, "a draft with id \(id.uuidString) already exists")
@@ -192,6 +211,12 @@ private struct ImportWriter {
         }
         var replacing = false
         if let stored = try storedDay(id: id) {
+            if stored, let key = try Tables.exerciseDays.rowKey(identity: id, in: connection), key > lastKeysBefore.day {
+                let earlier = try Tables.exerciseDays.fetchOne(identity: id, in: connection)
+                let incoming = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
+                return try repeated(record, id: id, isSame: earlier.map { Self.json($0.writeJSON(to:)) } == Self.json(incoming.writeJSON(to:)),
+                                    into: &summary)
+            }
             switch policy {
             case .skip:
                 summary.skipped += 1
@@ -340,6 +365,26 @@ private struct ImportWriter {
     /// The row key of `day`'s record, or nil.
     private func dayRecord(_ day: CalendarDay) throws -> Int64? {
         try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self)
+    }
+
+    /// A record whose id an earlier record of this file has: the same record again (its JSON the
+    /// same, byte for byte; an app's file may hold a draft twice, whose id comes from its content)
+    /// is skipped, and a record with other content is refused, rather than either being dropped or
+    /// replacing the other whatever the conflict policy (a CSV file whose rows of one record were
+    /// sorted apart read as two records of one id, and lost the second's exercises).
+    private func repeated(_ record: Int, id: UUID, isSame: Bool, into summary: inout ImportSummary) throws {
+        guard isSame else {
+            throw ImportError(file: file, record: record, field: "id", reason: "an earlier record in this file has the id "
+                                + "\(id.uuidString) and other content; each record comes once (in CSV, a record's rows are consecutive)")
+        }
+        summary.skipped += 1
+    }
+
+    /// A record's JSON text, as `export` writes it: what tells two records of one id apart.
+    private static func json(_ write: (inout JSONText) -> Void) -> String {
+        var json = JSONText()
+        write(&json)
+        return json.text
     }
 
     /// Runs `body`, turning a refused value into an ``ImportError`` that names the file and record.

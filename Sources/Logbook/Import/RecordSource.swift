@@ -200,14 +200,7 @@ struct CSVRecordSource: RecordSource {
 
     private func draft(_ rows: [(row: [String], line: Int)]) throws -> DraftInput {
         let first = rows[0].row
-        // Every row repeats the draft's fields, byte for byte; rows that disagree are refused
-        // rather than silently read from the first.
-        for (row, line) in rows.dropFirst() {
-            for name in Self.repeatedDraftColumns where !field(row, name).utf8.elementsEqual(field(first, name).utf8) {
-                throw FieldError(field: name, reason: "rows on lines \(rows[0].line) and \(line) of draft \(field(first, "id")) "
-                                    + "disagree: \"\(field(first, name).prefix(40))\" and \"\(field(row, name).prefix(40))\"")
-            }
-        }
+        try checkRepeatedFields(Self.repeatedDraftColumns, of: rows, record: "draft")
         var checklist: [ChecklistItem] = []
         var itemLines: [UUID: Int] = [:]
         for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
@@ -229,8 +222,24 @@ struct CSVRecordSource: RecordSource {
                           createdAt: try date(first, "createdAt"), updatedAt: try date(first, "updatedAt"))
     }
 
+    /// The day fields that every row of one day record repeats.
+    private static let repeatedDayColumns = ["day", "date"]
+
+    /// Every row of one record repeats the record's fields `names`, byte for byte; rows that
+    /// disagree are refused rather than silently read from the first.
+    private func checkRepeatedFields(_ names: [String], of rows: [(row: [String], line: Int)], record kind: String) throws {
+        let first = rows[0].row
+        for (row, line) in rows.dropFirst() {
+            for name in names where !field(row, name).utf8.elementsEqual(field(first, name).utf8) {
+                throw FieldError(field: name, reason: "rows on lines \(rows[0].line) and \(line) of \(kind) \(field(first, "id")) "
+                                    + "disagree: \"\(field(first, name).prefix(40))\" and \"\(field(row, name).prefix(40))\"")
+            }
+        }
+    }
+
     private mutating func day(_ rows: [(row: [String], line: Int)]) throws -> DayInput {
         let first = rows[0].row
+        try checkRepeatedFields(Self.repeatedDayColumns, of: rows, record: "day")
         var day: CalendarDay?
         if columns["day"] != nil {
             guard let parsed = CalendarDay(field(first, "day")) else {
