@@ -13,4 +13,14 @@ for interruption in [SIGINT, SIGTERM, SIGHUP] {
 }
 signal(SIGXFSZ, SIG_IGN)
 
-exit(CommandLineTool.run(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+// Text given as an argument is stored byte for byte: an argument that is not UTF-8 (typed on a
+// Latin-1 terminal, say) is refused, where `CommandLine.arguments` would hold it with U+FFFD.
+var arguments: [String] = []
+for index in 1..<Int(CommandLine.argc) {
+    guard let argument = CommandLine.unsafeArgv[index].flatMap({ String(validatingCString: $0) }) else {
+        FileHandle.standardError.write(Data("logbook: error: argument \(index) is not UTF-8 text, which Logbook keeps byte for byte\n".utf8))
+        exit(2)
+    }
+    arguments.append(argument)
+}
+exit(CommandLineTool.run(arguments, environment: ProcessInfo.processInfo.environment))

@@ -67,10 +67,39 @@ final class ExactDataCLITests: XCTestCase {
             XCTAssertEqual(first.status, 0)
             if format == "ndjson" { XCTAssertTrue(first.stdout.contains("2025-03-17T20:34:23.809804Z"), "the issue's instant") }
             let copy = try CLIHarness()
-            let imported = try copy.run(["import", try write(first.stdout, to: "first.\(format)", in: copy), "--kind", "history"])
+            let file = copy.folder.appendingPathComponent("first.\(format)")
+            try first.output.write(to: file)
+            let imported = try copy.run(["import", file.path, "--kind", "history"])
             XCTAssertEqual(imported.status, 0, imported.stderr)
             let second = try copy.run(["export", "history", "--format", format])
-            XCTAssertTrue(first.stdout == second.stdout, "\(format) drifted")
+            // Bytes, not Strings: Swift's == would take an NFC/NFD drift for no change.
+            XCTAssertEqual(first.output, second.output, "\(format) drifted")
+        }
+    }
+
+    /// Names typed as arguments are stored byte for byte, but for the ASCII spaces, tabs and
+    /// line breaks around them: other spaces stay (U+00A0, U+2028, U+3000), and an argument that
+    /// is not UTF-8 is refused, not stored with U+FFFD, writing nothing.
+    func testNamesGivenAsArgumentsAreStoredExactly() throws {
+        let cli = try CLIHarness()
+        let kept = "\u{A0}Squat\u{2028}", trimmed = " \tRow \n", spaced = "\u{3000}Cafe\u{301}"
+        let added = try cli.run(["history", "add", kept, trimmed, spaced, "--at", "2026-03-01T08:00:00Z"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let exported = try cli.run(["export", "history", "--format", "ndjson"])
+        var names = ""
+        for name in [kept, "Row", spaced] { JSONText.appendQuoted(name, to: &names); names += "," }
+        XCTAssertTrue(exported.output.range(of: Data("\"exercises\":[\(names.dropLast())]".utf8)) != nil, exported.stdout)
+
+        let before = cli.snapshot()
+        for script in [#"history add "$(printf 'Sq\377uat')""#, #"drafts add --version "$(printf '2.\300\257')""#,
+                       #"history rename Row "$(printf 'R\355\240\200w')""#] {
+            let result = try ExternalProgram.run("/bin/bash", ["-c", "\"$LOGBOOK\" --db \"$DB\" " + script], in: cli.folder,
+                                                 environment: ["LOGBOOK": CLIHarness.executable.path, "DB": cli.database.path,
+                                                               "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+            XCTAssertEqual(result.status, 2, script)
+            XCTAssertTrue(result.errors.hasPrefix("logbook: error: argument ") && result.errors.contains("is not UTF-8 text"),
+                          "\(script): \(result.errors)")
+            XCTAssertEqual(cli.snapshot(), before, script)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// The cases of issue 16, written with the real `sqlite3` shell (`.ci/run` installs it): reports
@@ -147,6 +148,64 @@ final class OtherProgramsCLITests: XCTestCase {
                 XCTAssertEqual(read.output, original.output, "\(encoding) \(arguments)")
             }
             XCTAssertEqual(try cli.run(["--db", converted.path, "check"], useDatabase: false).status, 0)
+        }
+    }
+
+    /// Values another program stored that Logbook cannot read exactly (seeded: text whose bytes are
+    /// not UTF-8 in each text column, dates outside years 0001 to 9999 in each date column): every
+    /// command that would show the record refuses with one line naming the file and the column,
+    /// never U+FFFD or a made-up date in its place; `check` names the row, `repair` refuses, a
+    /// merge of that file refuses naming it (not the logbook merged into), and nothing is written.
+    func testValuesLogbookCannotReadAreRefusedNotRewritten() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_UNREADABLE_SEED", default: 0x5554_4638)
+        var random = SplitMix64(seed: seed)
+        let invalid: [String] = ["FF", "80", "C3", "E298", "F09F98", "C0AF", "E080AF", "EDA080", "F4908080", "E9"]
+        let dates = [1e300, -1e300, 1e20, -1e20, 252_423_993_600.0, -63_113_904_000.0.nextDown]
+        let cases: [(table: String, column: String, kind: String)] = [
+            ("exercises", "name", "history"), ("exercise_days", "date", "history"), ("drafts", "version", "drafts"),
+            ("drafts", "whats_new", "drafts"), ("drafts", "submitted_at", "drafts"), ("drafts", "created_at", "drafts"),
+            ("checklist_items", "title", "drafts"),
+        ]
+        for (table, column, kind) in cases {
+            let cli = try CLIHarness()
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "Row", "--at", "2026-01-12T10:00:00Z"]).status, 0)
+            let added = try cli.run(["-q", "drafts", "add", "--version", "2.0", "--item", "Screenshots"])
+            XCTAssertEqual(added.status, 0, added.stderr)
+            XCTAssertEqual(try cli.run(["-q", "drafts", "submit", "2.0"]).status, 0)
+            let value = column.hasSuffix("_at") || column == "date"
+                ? "\(random.pick(dates))"
+                : "CAST(X'\(Array(AdversarialText.string(using: &random, nonEmpty: true).utf8).map { String(format: "%02X", $0) }.joined())"
+                    + "\(random.pick(invalid))' AS TEXT)"
+            // One row: the records' values are all different.
+            try sqlite3(cli, "UPDATE \(table) SET \(column) = \(value) WHERE \(column) = (SELECT min(\(column)) FROM \(table))")
+            let context = "seed \(seed): \(table).\(column) = \(value)"
+            let before = cli.snapshot()
+            let shows = kind == "history"
+                ? [["history", "list"], ["export", "history", "--format", "ndjson"], ["export", "history", "--format", "json"],
+                   ["export", "history", "--format", "csv"], ["export", "history", "--format", "plist"]]
+                : [["drafts", "list"], ["drafts", "show", "2.0"], ["export", "drafts", "--format", "ndjson"],
+                   ["export", "drafts", "--format", "csv"], ["export", "drafts", "--format", "plist"]]
+            for command in shows + (column == "submitted_at" ? [["report", "drafts"]] : []) {
+                let result = try cli.run(command)
+                XCTAssertEqual(result.status, 1, "\(context): \(command.joined(separator: " ")) printed \(result.stdout.prefix(300))")
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("logbook: error: \(cli.database.path) holds a value Logbook cannot read (column \(column)"),
+                              "\(context): \(command.joined(separator: " ")): \(result.stderr)")
+            }
+            let check = try cli.run(["check"])
+            XCTAssertEqual(check.status, 1, context)
+            XCTAssertTrue(check.stdout.contains("stored values: \(table).\(column): 1 row is not "), "\(context): \(check.stdout)")
+            XCTAssertFailure(try cli.run(["repair"]), status: 1, mentioning: "cannot repair")
+            XCTAssertEqual(cli.snapshot(), before, "\(context): the file changed")
+
+            let other = try CLIHarness()
+            XCTAssertEqual(try other.run(["init"]).status, 0)
+            let otherBefore = other.snapshot()
+            let merge = try other.run(["import", cli.database.path])
+            XCTAssertEqual(merge.status, 1, context)
+            XCTAssertTrue(merge.stderr.hasPrefix("logbook: error: \(cli.database.path): it holds values Logbook cannot read (\(table).\(column)"),
+                          "\(context): \(merge.stderr)")
+            XCTAssertEqual(other.snapshot(), otherBefore, "\(context): the merge wrote")
         }
     }
 }

@@ -39,6 +39,16 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertEqual(piped.stderr, "", command)
             XCTAssertTrue(["0", "141"].contains(piped.stdout.trimmingCharacters(in: .newlines)), "\(command): \(piped.stdout)")
         }
+        // A command that writes and prints fails whole: `drafts add` whose id cannot be written
+        // saves no draft, so a script that runs it again makes no second one.
+        let before = cli.snapshot()
+        let full = try shell(cli, "$LOGBOOK --db \"$DB\" drafts add --version 9.9 --item Screenshots > /dev/full")
+        XCTAssertEqual(full.status, 1)
+        XCTAssertEqual(full.stderr, "logbook: error: cannot write to standard output: No space left on device\n")
+        let after = cli.snapshot()
+        XCTAssertEqual(after[0], before[0], "the draft was saved although its id could not be written")
+        XCTAssertEqual(after[1]?.count ?? 0, 0, "the write-ahead log holds a commit")
+        XCTAssertEqual(try cli.run(["count", "drafts", "--where", "version == \"9.9\""]).stdout, "0\n")
     }
 
     // 2a. `-o` never names the database it reads: not by path, link, hard link or side file.
@@ -48,8 +58,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         let folder = cli.folder.path
         try FileManager.default.createSymbolicLink(atPath: folder + "/link.sqlite", withDestinationPath: cli.database.lastPathComponent)
         try FileManager.default.linkItem(atPath: cli.database.path, toPath: folder + "/hard.sqlite")
+        // Links to side files that do not exist yet (SQLite would delete what was written there).
+        for suffix in ["-wal", "-shm", "-journal"] {
+            try FileManager.default.createSymbolicLink(atPath: folder + "/link" + suffix,
+                                                       withDestinationPath: cli.database.lastPathComponent + suffix)
+        }
         let spellings = [cli.database.path, folder + "/./" + cli.database.lastPathComponent, folder + "/link.sqlite",
-                         folder + "/hard.sqlite", cli.database.path + "-wal", cli.database.path + "-journal"]
+                         folder + "/hard.sqlite", cli.database.path + "-wal", cli.database.path + "-journal",
+                         cli.database.path + "-shm", folder + "/link-wal", folder + "/link-shm", folder + "/link-journal"]
         for path in spellings {
             let result = try cli.run(["export", "history", "--format", "json", "-o", path])
             XCTAssertEqual(result.status, 1, path)

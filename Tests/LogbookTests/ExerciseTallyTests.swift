@@ -90,13 +90,19 @@ final class ExerciseTallyTests: XCTestCase {
             let test = try TestStore()
             let first = CalendarDay("1990-01-01")!
             var days = (0..<(30 * 365)).map { first.adding(days: $0)! }.shuffled(using: &random)
-            var ids: [CalendarDay: UUID] = [:]
+            // The ids stored by earlier batches, in order (a file holds each record once).
+            var storedIDs: [UUID] = []
             var tallied = Set<String>()
             func lines(_ days: ArraySlice<CalendarDay>, random: inout SplitMix64) -> String {
-                days.map { day -> String in
+                var idsOfBatch = Set<UUID>()
+                defer { storedIDs += idsOfBatch }
+                return days.map { day -> String in
                     // One record in ten takes the id of a stored one (a replacement, maybe moving it).
-                    let id = Int.random(in: 0..<10, using: &random) == 0 ? (ids.values.randomElement(using: &random) ?? UUID()) : UUID()
-                    ids[day] = id
+                    var id = Int.random(in: 0..<10, using: &random) == 0 ? (storedIDs.randomElement(using: &random) ?? UUID()) : UUID()
+                    if !idsOfBatch.insert(id).inserted {
+                        id = UUID()
+                        idsOfBatch.insert(id)
+                    }
                     let exercises = (1...Int.random(in: 1...10, using: &random)).map { _ in names.randomElement(using: &random)! }
                     for name in exercises {
                         for period in ReportPeriod.tallied { tallied.insert("\(period.start(of: day)) \(period) \(name.comparisonKey)") }

@@ -51,6 +51,19 @@ final class StoredValueAuditTests: XCTestCase {
         }
     }
 
+    /// Bytes another program may store as text: adversarial text, often with a sequence that is
+    /// not UTF-8 put in (a stray byte, a truncated or overlong sequence, an encoded surrogate, a
+    /// scalar past U+10FFFF, a Latin-1 letter).
+    private static func randomTextBytes(_ random: inout SplitMix64) -> [UInt8] {
+        var bytes = Array(AdversarialText.string(using: &random, nonEmpty: true).utf8)
+        if random.chance(0.7) {
+            let invalid: [[UInt8]] = [[0xFF], [0x80], [0xC3], [0xE2, 0x98], [0xF0, 0x9F, 0x98], [0xC0, 0xAF], [0xE0, 0x80, 0xAF],
+                                      [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE9]]
+            bytes.insert(contentsOf: random.pick(invalid), at: random.int(0...bytes.count))
+        }
+        return bytes
+    }
+
     /// Whether Logbook's contract accepts `value` (as SQLite stored it) in a column of `kind`,
     /// decided in Swift: the day parses, the date is in years 0001 to 9999, the UUID is uppercase.
     private func isAcceptable(_ value: DatabaseValue, _ kind: ValueKind, optional: Bool) -> Bool {
@@ -83,17 +96,21 @@ final class StoredValueAuditTests: XCTestCase {
                 let keys = column.rowColumns.joined(separator: ", ")
                 let row = "(\(keys)) = (SELECT \(keys) FROM \(column.table) ORDER BY \(keys) LIMIT 1)"
                 let original = try plain.scalar("SELECT \(column.column) FROM \(column.table) WHERE \(row)", as: DatabaseValue.self)!
-                let value = randomValue(column.kind, &random)
+                // Text as another program's bytes, UTF-8 or not (a DatabaseValue's text is always UTF-8).
+                let textBytes = column.kind == .text && random.chance(0.3) ? Self.randomTextBytes(&random) : nil
+                let value = textBytes.map { DatabaseValue.blob(Data($0)) } ?? randomValue(column.kind, &random)
                 do {
-                    try plain.run("UPDATE \(column.table) SET \(column.column) = ? WHERE \(row)", [value])
+                    try plain.run("UPDATE \(column.table) SET \(column.column) = \(textBytes == nil ? "?" : "CAST(? AS TEXT)") WHERE \(row)",
+                                  [value])
                 } catch {
                     continue  // a NOT NULL, CHECK or UNIQUE constraint kept the value out
                 }
                 let stored = try plain.scalar("SELECT \(column.column) FROM \(column.table) WHERE \(row)", as: DatabaseValue.self)!
-                let context = "step \(step), \(column.table).\(column.column) = \(value) (stored as \(stored))"
+                let context = "step \(step), \(column.table).\(column.column) = \(value)\(textBytes == nil ? "" : " as text") (stored as \(stored))"
                 let problems = try store.check().storedValueProblems
                 let readable = (try? (store.drafts.fetch(FetchDescriptor()), store.history.fetch(FetchDescriptor()))) != nil
-                if isAcceptable(stored, column.kind, optional: column.isOptional) {
+                let isUTF8 = textBytes.map { String(validating: $0, as: UTF8.self) != nil } ?? true
+                if isUTF8 && isAcceptable(stored, column.kind, optional: column.isOptional) {
                     accepted += 1
                     XCTAssertEqual(problems, [], context)
                     XCTAssertTrue(readable, "\(context): the contract accepts it, so Logbook must read it")

@@ -85,6 +85,8 @@ final class ColumnReadingTests: XCTestCase {
             sqlite3_column_type(oracle, 0) == SQLITE_NULL ? .some(nil) : wrapped.map { .some($0) }
         }
         let decoded: ([UInt8]) -> String = { String(decoding: $0, as: UTF8.self) }
+        // String refuses text that is not UTF-8 (DatabaseValue, for any SQL's result, decodes it with U+FFFD).
+        let validated: ([UInt8]) -> String? = { String(validating: $0, as: UTF8.self) }
         let described: (String) -> String = { "text \(Array($0.utf8))" }
         let bits: (Double) -> String = { "real \($0.bitPattern)" }
         return [
@@ -94,10 +96,10 @@ final class ColumnReadingTests: XCTestCase {
             reader(Double.self, expected: real, describe: bits),
             reader(Date.self, expected: { real($0).map(Date.init(timeIntervalSinceReferenceDate:)) },
                    describe: { bits($0.timeIntervalSinceReferenceDate) }),
-            reader(String.self, expected: { text($0).map(decoded) }, describe: described),
+            reader(String.self, expected: { text($0).flatMap(validated) }, describe: described),
             reader(Data.self, expected: blob, describe: { "blob \(Array($0))" }),
             reader(UUID.self, expected: { text($0).flatMap { UUID(uuidString: decoded($0)) } }, describe: { $0.uuidString }),
-            reader(String?.self, expected: { optional($0, text($0).map(decoded)) },
+            reader(String?.self, expected: { optional($0, text($0).flatMap(validated)) },
                    describe: { $0.map(described) ?? "nil" }),
             reader(Int64?.self, expected: { optional($0, integer($0)) }, describe: { $0.map { "integer \($0)" } ?? "nil" }),
             reader(Data?.self, expected: { optional($0, blob($0)) }, describe: { $0.map { "blob \(Array($0))" } ?? "nil" }),

@@ -17,6 +17,16 @@ extension Date {
         timeIntervalSinceReferenceDate.isFinite && Date.supportedRange.contains(self)
     }
 
+    /// `date` as a record's `column` holds it: a date another program stored outside
+    /// ``supportedRange`` is refused, as `check` names it, never listed or exported.
+    static func stored(_ date: Date, column: String) throws -> Date {
+        guard date.isSupported else {
+            throw ColumnConversionError(column: column, expected: "a date in \(CalendarDay.supportedYearsText)",
+                                        found: "REAL \(date.timeIntervalSinceReferenceDate)")
+        }
+        return date
+    }
+
     /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` unless ``isSupported``.
     func checkSupported(field: String) throws {
         guard isSupported else {

@@ -24,7 +24,9 @@ public struct DatabaseFiles: Sendable {
             && pathStatus.st_dev == databaseStatus.st_dev && pathStatus.st_ino == databaseStatus.st_ino
     }
 
-    /// The absolute path with symbolic links resolved: of the file when it exists, else of its folder.
+    /// The absolute path with symbolic links resolved: of the file when it exists, else of its
+    /// folder, after following the links to it (a link to a side file that does not exist yet
+    /// names that file).
     private static func resolvedPath(_ path: String) -> String {
         func real(_ path: String) -> String? {
             guard let resolved = realpath(path, nil) else { return nil }
@@ -32,7 +34,7 @@ public struct DatabaseFiles: Sendable {
             return String(cString: resolved)
         }
         if let file = real(path) { return file }
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: (try? FileReplacement.resolvingLinks(path)) ?? path)
         let folder = url.deletingLastPathComponent().path
         return (real(folder) ?? folder) + "/" + url.lastPathComponent
     }

@@ -81,6 +81,12 @@ extension Logbook {
             == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
             throw ImportError(file: path, reason: "that is this logbook's own file")
         }
+        // What every reader of a file refuses (a date out of range, text that is not UTF-8, a
+        // malformed id or day), refused before anything is read, naming that file.
+        if let problem = try other.database.read({ try StoredValueAudit.problems(in: $0) }).first {
+            throw ImportError(file: path, reason: "it holds values Logbook cannot read (\(problem)); "
+                                + "'logbook --db \(path) check' names every one")
+        }
         return try other.database.read { otherConnection in
             let source = try LogbookRecordSource(connection: otherConnection, kind: options.kind)
             return try importAll(from: source, file: path, options: options, symmetricSameDay: true,

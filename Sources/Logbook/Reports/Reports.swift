@@ -212,7 +212,8 @@ public struct Reports: Sendable {
             try statement.bind(upper, at: 2)
             while try statement.step() {
                 try body(DraftReportRow(id: try statement.column(0), version: try statement.column(1),
-                                        isSubmitted: try statement.column(2), submittedAt: try statement.column(3),
+                                        isSubmitted: try statement.column(2),
+                                        submittedAt: try statement.column(3, as: Date?.self).map { try Date.stored($0, column: "submitted_at") },
                                         done: try statement.column(4), total: try statement.column(5)))
             }
         }

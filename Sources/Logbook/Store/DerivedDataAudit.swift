@@ -28,11 +28,9 @@ enum DerivedDataAudit {
         for (table, parentColumn, parents, parentName) in ordered {
             let count = try misnumberedParents(table, parentColumn, in: connection).count
             if count > 0 {
-                let examples = try connection.prepare("""
+                let names = try texts("""
                     SELECT coalesce(\(parentName), 'row key ' || pk) FROM (\(misnumberedParentsSQL(table, parentColumn))) AS misnumbered LIMIT 3
-                    """)
-                var names: [String] = []
-                while try examples.step() { names.append(try examples.column(0)) }
+                    """, in: connection)
                 problems.append("\(table): the positions of \(count) \(parents) are not 1 to n (\(names.joined(separator: ", ")))")
             }
         }
@@ -122,12 +120,22 @@ enum DerivedDataAudit {
     }
 
     private static func staleKeys(_ column: ComparisonKeyColumn, in connection: Connection) throws -> [String] {
-        let statement = try connection.prepare("""
-            SELECT \(column.column) FROM \(column.table) WHERE \(column.keyColumn) IS NOT swift_key(\(column.column)) LIMIT 3
-            """)
-        var examples: [String] = []
-        while try statement.step() { examples.append(try statement.column(0)) }
-        return examples
+        try texts("SELECT \(column.column) FROM \(column.table) WHERE \(column.keyColumn) IS NOT swift_key(\(column.column)) LIMIT 3",
+                  in: connection)
+    }
+
+    /// The first column of each row of `sql`, as a message shows it: text that is not UTF-8 (which
+    /// ``StoredValueAudit`` names) with U+FFFD for what is not, any other value as SQLite's text of it.
+    private static func texts(_ sql: String, in connection: Connection) throws -> [String] {
+        let statement = try connection.prepare(sql)
+        var texts: [String] = []
+        while try statement.step() {
+            switch try statement.column(0, as: DatabaseValue.self) {
+            case .text(let text): texts.append(text)
+            case let other: texts.append("\(other)")
+            }
+        }
+        return texts
     }
 
     private static func staleKeyCount(_ column: ComparisonKeyColumn, in connection: Connection) throws -> Int {

@@ -2,7 +2,8 @@ import Foundation
 import SQLiteQuery
 
 /// Values another program stored where Logbook reads its records that Logbook cannot read: text
-/// where a date belongs, `2026-02-30` as a day, a lowercase or malformed id, a date outside years
+/// where a date belongs, text whose bytes are not UTF-8 (which Logbook refuses to read rather than
+/// repair), `2026-02-30` as a day, a lowercase or malformed id, a date outside years
 /// 0001 to 9999; and a setting in `logbook_settings` stored as a blob. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
 /// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
@@ -24,7 +25,7 @@ enum StoredValueAudit {
             guard count > 0 else { continue }
             let rowName = column.rowColumns.map { "'\($0) ' || \($0)" }.joined(separator: " || ' ' || ")
             let statement = try connection.prepare("""
-                SELECT \(rowName) || ': ' || substr(quote(\(column.column)), 1, 40)
+                SELECT \(rowName) || ': ' || substr(\(Self.quoted(column.column)), 1, 40)
                 FROM \(column.table) WHERE \(unreadable) LIMIT 3
                 """)
             try statement.bind(arguments(for: column))
@@ -33,6 +34,12 @@ enum StoredValueAudit {
             problems.append(problem("\(column.table).\(column.column)", count: count, requirement: requirement, examples: examples))
         }
         return problems + (try settingsProblem(in: connection).map { [$0] } ?? [])
+    }
+
+    /// SQL quoting the value `name` for a message: as `quote()` does, but text that is not UTF-8
+    /// as the blob literal of its bytes (`X'5371FF'`), which a message can show.
+    private static func quoted(_ name: String) -> String {
+        "CASE WHEN typeof(\(name)) = 'text' AND NOT swift_is_utf8(\(name)) THEN quote(CAST(\(name) AS BLOB)) ELSE quote(\(name)) END"
     }
 
     /// The settings stored other than as text, in the form of ``problems(in:)``, or nil for none.
@@ -59,7 +66,7 @@ enum StoredValueAudit {
     private static func readable(_ column: StoredColumn) -> (condition: String, requirement: String) {
         let name = column.column
         let (condition, requirement): (String, String) = switch column.kind {
-        case .text: ("typeof(\(name)) = 'text'", "text")
+        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name))", "UTF-8 text")
         case .integer: ("typeof(\(name)) = 'integer'", "an integer")
         case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
         case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",

@@ -30,7 +30,9 @@ enum Tables {
         ],
         decode: { row in
             ReleaseDraft(id: try row.column(0), version: try row.column(1), whatsNew: try row.column(2), checklist: [],
-                         submittedAt: try row.column(3), createdAt: try row.column(4), updatedAt: try row.column(5))
+                         submittedAt: try row.column(3, as: Date?.self).map { try Date.stored($0, column: "submitted_at") },
+                         createdAt: try Date.stored(row.column(4), column: "created_at"),
+                         updatedAt: try Date.stored(row.column(5), column: "updated_at"))
         })
 
     static let checklist = OwnedChildren<ReleaseDraft, ChecklistItem>(
@@ -48,7 +50,7 @@ enum Tables {
             }),
         ],
         decode: { row in
-            ExerciseDay(id: try row.column(0), date: try row.column(2), day: try row.column(1), exercises: [])
+            ExerciseDay(id: try row.column(0), date: try Date.stored(row.column(2), column: "date"), day: try row.column(1), exercises: [])
         })
 
     static let exercises = OwnedChildren<ExerciseDay, String>(

@@ -29,7 +29,13 @@ enum DraftsCommands {
             let store = try invocation.writeStore()
             let draft = ReleaseDraft(version: versionText, whatsNew: try invocation.text(whatsNew) ?? "",
                                      checklist: try invocation.arguments.values(of: item).map { ChecklistItem(title: $0) })
-            try Console.print(try store.drafts.save(draft).id.uuidString)
+            // The id is written out before the draft is committed: when that write fails (a full
+            // disk, `> /dev/full`) nothing is saved, so a script that runs the command again makes
+            // no second draft.
+            try store.underlyingDatabase.write { _ in
+                try Console.print(try store.drafts.save(draft).id.uuidString)
+                try Console.finish()
+            }
         })
 
     static let edit = Command(

@@ -2,6 +2,17 @@ import Logbook
 
 /// `history add|delete|remove|rename|move`.
 enum HistoryCommands {
+    /// A name typed as an argument, without the ASCII spaces, tabs and line breaks around it: a
+    /// slip of the keyboard, never part of it. Other spaces (U+00A0, U+2028, …) are kept, as every
+    /// other byte of a name is.
+    private static func typedName(_ argument: String) -> String {
+        let scalars = argument.unicodeScalars
+        let isTyped = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
+        guard let first = scalars.firstIndex(where: { !isTyped($0) }), let last = scalars.lastIndex(where: { !isTyped($0) }) else {
+            return ""
+        }
+        return String(scalars[first...last])
+    }
     private static let doneAt = Option<DateExpression>.date("--at", help: "When they were done (default: now): 2026-11-19 07:30, yesterday, ….")
     private static let day = Option<DateExpression>.date("--day", valueName: "DAY", help: "The day: 2026-11-19, yesterday, monday, ….")
     private static let newDay = Option<DateExpression>.date("--to", valueName: "DAY", help: "The day to move the record to.")
@@ -16,8 +27,7 @@ enum HistoryCommands {
             examples: ["logbook history add Squat Burpee", "logbook --time-zone America/New_York history add Squat --at 2026-01-31T23:47:00-05:00"]),
         run: { invocation in
             let date = try invocation.date(doneAt)
-            // Spaces around a name are a slip of the keyboard, never part of it.
-            let names = invocation.arguments.positionals.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let names = invocation.arguments.positionals.map(typedName)
             let history = try invocation.writeStore().history
             let hints = try history.knownExercises(resembling: Set(names).sorted()).map {
                 "logbook: '\($0.name)' is new; did you mean '\($0.known)'?"
@@ -69,7 +79,7 @@ enum HistoryCommands {
             options: DayRangeOptions.specs + [dryRun.spec],
             examples: ["logbook history rename Bupree Burpee", "logbook history rename 'Sun Salute' 'Sun Salutation' --since 2026-01 --dry-run"]),
         run: { invocation in
-            let (old, new) = (invocation.arguments.positionals[0], invocation.arguments.positionals[1].trimmingCharacters(in: .whitespacesAndNewlines))
+            let (old, new) = (invocation.arguments.positionals[0], typedName(invocation.arguments.positionals[1]))
             let (from, to) = try invocation.dayRange()
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.renameExercise(old, to: new, from: from, to: to, dryRun: isDryRun)

@@ -78,6 +78,25 @@ extension Connection {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_key") }
     }
 
+    /// `swift_is_utf8`, which `check` asks of every text of every record: the bytes checked where
+    /// SQLite holds them, with no `String` or `Data` made.
+    private func registerUTF8CheckFunction(options: SQLFunctionOptions) throws {
+        let code = sqlite3_create_function_v2(handle, "swift_is_utf8", 1, SQLITE_UTF8 | options.rawValue, nil, { context, _, arguments in
+            guard let context, let argument = arguments?[0] else { return }
+            let bytes: UnsafeRawPointer?
+            switch sqlite3_value_type(argument) {
+            case SQLITE_TEXT:
+                guard let text = sqlite3_value_text(argument) else { return sqlite3_result_error_nomem(context) }
+                bytes = UnsafeRawPointer(text)
+            case SQLITE_BLOB: bytes = sqlite3_value_blob(argument)
+            default: return sqlite3_result_null(context)
+            }
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_value_bytes(argument)))
+            sqlite3_result_int(context, isUTF8(buffer) ? 1 : 0)
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_is_utf8") }
+    }
+
     /// Functions every connection has, so that SQL gives the answers Swift gives. The string
     /// functions run the very algorithms `Predicate.evaluate` runs; NULL in gives NULL out.
     ///
@@ -93,9 +112,12 @@ extension Connection {
     /// - `swift_add`, `swift_subtract`, `swift_multiply`, `swift_divide`, `swift_remainder`:
     ///   integer arithmetic that fails on overflow or division by zero, where Swift would trap,
     ///   instead of silently turning into a REAL or NULL.
+    /// - `swift_is_utf8(value)`: 1 when a text's stored bytes (or a blob's) are UTF-8, which
+    ///   reading them as a `String` requires, else 0; NULL for other values.
     func registerStandardFunctions() throws {
         let pure: SQLFunctionOptions = [.deterministic, .innocuous]
         try registerComparisonKeyFunction(options: pure)
+        try registerUTF8CheckFunction(options: pure)
         try createTextFunction("swift_contains", argumentCount: 2, options: pure) { texts in
             .integer(try PredicateExpressions.CollectionContainsCollection(
                 base: PredicateExpressions.Value(texts[0]), other: PredicateExpressions.Value(texts[1])
@@ -204,6 +226,20 @@ extension DatabaseValue {
                     sqlite3_result_blob64(context, bytes.baseAddress, UInt64(bytes.count), transientDestructor)
                 }
             }
+        }
+    }
+}
+
+/// Whether `bytes` are UTF-8, as `String(validating:as:)` decides, without making a `String`.
+func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    while true {
+        switch parser.parseScalar(from: &iterator) {
+        case .valid: continue
+        case .emptyInput: return true
+        case .error: return false
         }
     }
 }

@@ -36,14 +36,15 @@ public enum DatabaseValue: Sendable, Hashable, SQLiteValue {
     }
 
     /// Reads the column in whatever storage class the row holds, so no conversion of storage class
-    /// can fail. Text is decoded as UTF-8 (an invalid sequence becomes U+FFFD); blobs come back
-    /// byte for byte. Throws `SQLITE_NOMEM` when SQLite ran out of memory making a text's UTF-8.
+    /// can fail: the value of any SQL's result (`logbook query`'s). Text is decoded as UTF-8, an
+    /// invalid sequence as U+FFFD (where reading as `String` refuses it); blobs come back byte for
+    /// byte. Throws `SQLITE_NOMEM` when SQLite ran out of memory making a text's UTF-8.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> DatabaseValue {
         let value = ColumnValue(statement, index)
         switch value.storageClass {
         case SQLITE_INTEGER: return .integer(value.int64)
         case SQLITE_FLOAT: return .real(value.double)
-        case SQLITE_TEXT: return .text(try String.read(from: statement, at: index))
+        case SQLITE_TEXT: return .text(try withColumnTextBytes(of: statement, at: index) { String(decoding: $0 ?? .init(start: nil, count: 0), as: UTF8.self) })
         case SQLITE_BLOB: return .blob(try Data.read(from: statement, at: index))
         default: return .null
         }

@@ -8,8 +8,8 @@ import Foundation
 /// an allocation); finding it here, under 180.
 ///
 /// Exact: a text is handed back only for the very bytes it was decoded from, and the decoding
-/// must be a function of the bytes alone (as `String(decoding:as:)` is: it repairs invalid UTF-8
-/// the same way each time); a decoding that refuses the bytes (nil) keeps nothing. Texts longer
+/// must be a function of the bytes alone (as `String(validating:as:)` is); a decoding that
+/// refuses the bytes (nil: they are not UTF-8) keeps nothing. Texts longer
 /// than ``longestKept`` are decoded every time, so that nothing large is held alive. Memory is
 /// allocated on first use and freed with this. One thread at a time: a statement's, or an import's.
 package final class RecentTexts {
@@ -39,10 +39,10 @@ package final class RecentTexts {
         slots.strings.deinitialize().deallocate()
     }
 
-    /// The text of these UTF-8 bytes, as `String(decoding: bytes, as: UTF8.self)` makes it.
-    package func string(decoding bytes: UnsafeBufferPointer<UInt8>) -> String {
-        // The decoding never refuses bytes.
-        string(bytes) { String(decoding: $0, as: UTF8.self) }!
+    /// The text of these bytes, or nil when they are not UTF-8, as `String(validating: bytes, as:
+    /// UTF8.self)` makes it.
+    package func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        string(bytes) { String(validating: $0, as: UTF8.self) }
     }
 
     /// `decode(bytes)`, or the text it gave for the same bytes before. `decode` must depend on

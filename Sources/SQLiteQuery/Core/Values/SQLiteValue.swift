@@ -10,7 +10,7 @@ import Foundation
 /// | `Int`, `Int64` | INTEGER | |
 /// | `Bool` | INTEGER | 0 or 1 |
 /// | `Double` | REAL | NaN is stored by SQLite as NULL; -0.0 comes back as 0.0 |
-/// | `String` | TEXT | UTF-8, byte for byte: never normalized |
+/// | `String` | TEXT | UTF-8, byte for byte: never normalized; stored bytes that are not UTF-8 are refused, never repaired |
 /// | `Data` | BLOB | empty data stays an empty blob, not NULL |
 /// | `Date` | REAL | seconds since 2001-01-01T00:00:00Z, exactly `timeIntervalSinceReferenceDate` |
 /// | `UUID` | TEXT | `uuidString`, 36 uppercase characters |
@@ -177,25 +177,29 @@ extension String: SQLiteValue {
         var text = self
         return text.withUTF8 { statement.bindText($0, at: index) }
     }
-    /// Reads a TEXT column's bytes as UTF-8 (an invalid sequence becomes U+FFFD); throws
-    /// ``ColumnConversionError`` for any other storage class, BLOB included, and an ``SQLiteError``
-    /// with `SQLITE_NOMEM` when SQLite ran out of memory making the bytes (never empty text).
+    /// Reads a TEXT column's bytes, which must be valid UTF-8: exactly the text stored, never
+    /// repaired. Throws ``ColumnConversionError`` for any other storage class, BLOB included, and
+    /// for bytes that are not UTF-8 (another program's: SQLite stores what it is given), and an
+    /// ``SQLiteError`` with `SQLITE_NOMEM` when SQLite ran out of memory making the bytes (never
+    /// empty text).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
-        try withTextBytes(of: statement, at: index) { String(decoding: $0, as: UTF8.self) }
+        try withTextBytes(of: statement, at: index) { String(validating: $0, as: UTF8.self) }
     }
     /// Reads as ``read(from:at:)-(OpaquePointer,_)`` does, a short text the statement read before
     /// (the same bytes) handed back without decoding it again.
     public static func read(from statement: Statement, at index: Int32) throws -> String {
-        try withTextBytes(of: statement.handle, at: index) { statement.recentTexts.string(decoding: $0) }
+        try withTextBytes(of: statement.handle, at: index) { statement.recentTexts.string(validating: $0) }
     }
-    /// `body` of the bytes of the TEXT column `index`; throws for any other storage class, and
-    /// when SQLite ran out of memory making the bytes.
+    /// `decode` of the bytes of the TEXT column `index`; throws for any other storage class, for
+    /// bytes that `decode` refuses (nil), and when SQLite ran out of memory making the bytes.
     private static func withTextBytes(of statement: OpaquePointer, at index: Int32,
-                                      _ body: (UnsafeBufferPointer<UInt8>) -> String) throws -> String {
-        guard let text = try withColumnTextBytes(of: statement, at: index, { $0.map(body) }) else {
-            throw conversionError(statement, index, expected: "TEXT")
+                                      _ decode: (UnsafeBufferPointer<UInt8>) -> String?) throws -> String {
+        switch try withColumnTextBytes(of: statement, at: index, { $0.map(decode) }) {
+        case .some(.some(let text)): return text
+        case .some(.none):
+            throw ColumnConversionError(statement: statement, column: index, expected: "valid UTF-8 text", found: "TEXT that is not UTF-8")
+        case .none: throw conversionError(statement, index, expected: "TEXT")
         }
-        return text
     }
 }
 
