@@ -9,8 +9,12 @@ extension Date {
     /// `Double` steps by about 30 µs, so the last instant is the `Double` just below 10000-01-01,
     /// whose text is `9999-12-31T23:59:59.999969Z`.
     public static let supportedRange: ClosedRange<Date> =
-        Date(timeIntervalSinceReferenceDate: -63_113_904_000)
-        ... Date(timeIntervalSinceReferenceDate: Double(252_423_993_600).nextDown)
+        Date(timeIntervalSinceReferenceDate: supportedSeconds.first) ... Date(timeIntervalSinceReferenceDate: supportedSeconds.end.nextDown)
+
+    /// ``supportedRange`` in seconds since 2001: its first instant and the one just after its last,
+    /// as constants for the check made on every date read (a static range is reached through a
+    /// lazy-initialization check at each use).
+    private static var supportedSeconds: (first: Double, end: Double) { (-63_113_904_000, 252_423_993_600) }
 
     /// Whether this instant is finite and within ``supportedRange``.
     public var isSupported: Bool {
@@ -19,12 +23,17 @@ extension Date {
 
     /// `date` as a record's `column` holds it: a date another program stored outside
     /// ``supportedRange`` is refused, as `check` names it, never listed or exported.
-    static func stored(_ date: Date, column: String) throws -> Date {
-        guard date.isSupported else {
-            throw ColumnConversionError(column: column, expected: "a date in \(CalendarDay.supportedYearsText)",
-                                        found: "REAL \(date.timeIntervalSinceReferenceDate)")
-        }
+    @inline(__always)
+    static func stored(_ date: Date, column: StaticString) throws -> Date {
+        let seconds = date.timeIntervalSinceReferenceDate
+        // False for NaN too.
+        guard seconds >= supportedSeconds.first && seconds < supportedSeconds.end else { throw unsupported(date, column: column) }
         return date
+    }
+
+    private static func unsupported(_ date: Date, column: StaticString) -> ColumnConversionError {
+        ColumnConversionError(column: "\(column)", expected: "a date in \(CalendarDay.supportedYearsText)",
+                              found: "REAL \(date.timeIntervalSinceReferenceDate)")
     }
 
     /// Throws ``LogbookError/invalidValue(field:value:reason:)`` naming `field` unless ``isSupported``.

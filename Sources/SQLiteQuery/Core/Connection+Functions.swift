@@ -92,7 +92,7 @@ extension Connection {
             default: return sqlite3_result_null(context)
             }
             let buffer = UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : Int(sqlite3_value_bytes(argument)))
-            sqlite3_result_int(context, isUTF8(buffer) ? 1 : 0)
+            sqlite3_result_int(context, UTF8Validation.isUTF8(buffer) ? 1 : 0)
         }, nil, nil, nil)
         guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_is_utf8") }
     }
@@ -226,20 +226,6 @@ extension DatabaseValue {
                     sqlite3_result_blob64(context, bytes.baseAddress, UInt64(bytes.count), transientDestructor)
                 }
             }
-        }
-    }
-}
-
-/// Whether `bytes` are UTF-8, as `String(validating:as:)` decides, without making a `String`.
-func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    if bytes.allSatisfy({ $0 < 0x80 }) { return true }
-    var parser = Unicode.UTF8.ForwardParser()
-    var iterator = bytes.makeIterator()
-    while true {
-        switch parser.parseScalar(from: &iterator) {
-        case .valid: continue
-        case .emptyInput: return true
-        case .error: return false
         }
     }
 }

@@ -8,7 +8,7 @@ import Foundation
 /// an allocation); finding it here, under 180.
 ///
 /// Exact: a text is handed back only for the very bytes it was decoded from, and the decoding
-/// must be a function of the bytes alone (as `String(validating:as:)` is); a decoding that
+/// must be a function of the bytes alone (as ``UTF8Validation/string(_:)`` is); a decoding that
 /// refuses the bytes (nil: they are not UTF-8) keeps nothing. Texts longer
 /// than ``longestKept`` are decoded every time, so that nothing large is held alive. Memory is
 /// allocated on first use and freed with this. One thread at a time: a statement's, or an import's.
@@ -39,10 +39,9 @@ package final class RecentTexts {
         slots.strings.deinitialize().deallocate()
     }
 
-    /// The text of these bytes, or nil when they are not UTF-8, as `String(validating: bytes, as:
-    /// UTF8.self)` makes it.
+    /// The text of these bytes, or nil when they are not UTF-8 (``UTF8Validation``).
     package func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        string(bytes) { String(validating: $0, as: UTF8.self) }
+        string(bytes, orDecode: UTF8Validation.string)
     }
 
     /// `decode(bytes)`, or the text it gave for the same bytes before. `decode` must depend on

@@ -183,7 +183,7 @@ extension String: SQLiteValue {
     /// ``SQLiteError`` with `SQLITE_NOMEM` when SQLite ran out of memory making the bytes (never
     /// empty text).
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> String {
-        try withTextBytes(of: statement, at: index) { String(validating: $0, as: UTF8.self) }
+        try withTextBytes(of: statement, at: index, UTF8Validation.string)
     }
     /// Reads as ``read(from:at:)-(OpaquePointer,_)`` does, a short text the statement read before
     /// (the same bytes) handed back without decoding it again.
