@@ -126,6 +126,11 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("day.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-13-01,2026-01-01T00:00:00Z,1,a\r\n"),
                           mentioning: "field 'day'")
         try assertRefused("empty.csv", Data(), extra: ["--format", "csv"], mentioning: "empty")
+        // The field that holds the byte, not the line after it.
+        let row = "00000000-0000-0000-0000-00000000000A,2026-01-02,2026-01-02T00:00:00Z,1,Row\r\n"
+        try assertRefused("latin1.csv", text(header + row) + Data("00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,Caf".utf8)
+                            + Data([0xE9]) + text("\r\n" + row.replacingOccurrences(of: "0A,", with: "0B,")),
+                          mentioning: "record 2, line 3, column 72: invalid UTF-8")
     }
 
     /// A record given twice in one file: again with the same content it is skipped (an app's file

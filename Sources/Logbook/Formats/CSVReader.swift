@@ -22,14 +22,18 @@ struct CSVReader {
         var field: [UInt8] = []
         var quoted = false
         var afterQuote = false
+        // Where the field being read began: an error in its text names that place (by the time
+        // the field ends, the stream may be on the next line).
+        var fieldStart = (line: stream.line, column: stream.column)
         func finish() throws {
             guard let text = String(exactUTF8: field) else {
-                throw SyntaxError(message: "invalid UTF-8", line: stream.line, column: stream.column)
+                throw SyntaxError(message: "invalid UTF-8", line: fieldStart.line, column: fieldStart.column)
             }
             fields.append(text)
             field.removeAll(keepingCapacity: true)
             quoted = false
             afterQuote = false
+            fieldStart = (stream.line, stream.column)
         }
         while true {
             let line = stream.line, column = stream.column
