@@ -217,6 +217,32 @@ final class ImportBadInputCLITests: XCTestCase {
         }
     }
 
+    /// A bad record after tens of thousands of good ones (past the batches of day totals and of
+    /// tallies that an import writes as it goes) still leaves the database byte for byte as it
+    /// was: seeded, the bad record and what is wrong with it.
+    func testABadRecordLateInALargeImportLeavesTheDatabaseAsItWas() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_LATE_BAD_RECORD_SEED", default: 0x4C41_5445)
+        var random = SplitMix64(seed: seed)
+        let count = PropertyTestSettings.scaled(40_000, by: "LOGBOOK_PROPERTY_SCALE")
+        let bad = count - random.int(0...count / 10)
+        let first = CalendarDay(year: 1900, month: 1, day: 1)!
+        var text = ""
+        var badLine = 0
+        for index in 1...count {
+            let day = first.adding(days: index)!
+            let names = (0..<random.int(1...4)).map { _ in "\"" + random.pick(["Squat", "Row", "Caf\u{E9}", "Plank \(index % 97)"]) + "\"" }
+            var record = #"{"id":"\#(UUID().uuidString)","day":"\#(day)","date":"\#(day)T07:00:00Z","exercises":[\#(names.joined(separator: ","))]}"#
+            if index == bad {
+                badLine = index
+                record = random.pick([record.replacingOccurrences(of: "T07:00:00Z", with: "T25:00:00Z"),
+                                      record.replacingOccurrences(of: "\"exercises\":[", with: "\"exercises\":[7,"),
+                                      record.replacingOccurrences(of: "\"day\":\"\(day)\"", with: "\"day\":\"\(day)x\"")])
+            }
+            text += record + "\n"
+        }
+        try assertRefused("late.ndjson", Data(text.utf8), mentioning: "record \(bad), line \(badLine)")
+    }
+
     /// Whether each run of rows of one id has the positions 1, 2, … in order.
     private static func positionsInOrder(_ rows: [[String]]) -> Bool {
         var expected = 1
