@@ -185,6 +185,16 @@ final class DraftsHistoryCLITests: XCTestCase {
         let dry = try cli.run(["history", "remove", "--day", "2026-03-15", "Bupree", "--dry-run"])
         XCTAssertTrue(dry.stderr.contains("dry run, nothing written: would have removed 1 exercise on 2026-03-15"), dry.stderr)
         XCTAssertEqual(try Data(contentsOf: cli.database), before)
+        // Every edit's dry run writes nothing at all: the file and its write-ahead log, byte for byte
+        // (not only the records: no tally marked stale, no change logged).
+        let snapshot = cli.snapshot()
+        for dryRun in [["history", "rename", "Burpee", "Row"], ["history", "move", "--day", "2026-03-15", "--to", "2026-03-16"],
+                       ["history", "move", "--day", "2026-03-15", "--to", "2026-03-14"], ["history", "remove", "--day", "2026-03-14", "1"]] {
+            let result = try cli.run(dryRun + ["--dry-run"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains("dry run, nothing written"), result.stderr)
+            XCTAssertEqual(cli.snapshot(), snapshot, dryRun.joined(separator: " "))
+        }
         XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-15", "4"]), status: 1,
                          mentioning: "no exercise at position 4 on 2026-03-15: it has 3")
         XCTAssertEqual(try cli.run(["history", "remove", "--day", "2026-03-15", "1", "3"]).status, 0)
