@@ -193,13 +193,22 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         let cli = try loaded()
         let out = cli.folder.appendingPathComponent("out.json")
         try Data("previous".utf8).write(to: out)
-        for signal in ["TERM", "INT", "HUP"] {
+        // Enough history that the export is still writing its temporary file when the signal comes:
+        // the shell waits for that file to appear, then signals, and the process must die of it.
+        var days = ""
+        for index in 0..<30_000 {
+            days += #"{"day":"\#(CalendarDay(year: 1930, month: 1, day: 1)!.adding(days: index)!)","exercises":["Squat","Row"]}"# + "\n"
+        }
+        let history = cli.folder.appendingPathComponent("days.ndjson")
+        try Data(days.utf8).write(to: history)
+        XCTAssertEqual(try cli.run(["-q", "import", history.path]).status, 0)
+        for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
             let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history --format json -o out.json & pid=$!; "
-                                        + "sleep 0.15; kill -\(signal) $pid; wait $pid; echo $?")
+                                        + "for i in $(seq 2000); do ls .out.json.logbook-tmp-* >/dev/null 2>&1 && break; sleep 0.005; done; "
+                                        + "kill -\(signal) $pid; wait $pid; echo $?")
+            XCTAssertEqual(result.stdout, "\(128 + number)\n", "SIG\(signal): the export was not interrupted mid-write")
             XCTAssertEqual(try leftovers(cli), [], "SIG\(signal): \(result.stdout)")
-            let content = try String(contentsOf: out, encoding: .utf8)
-            XCTAssertTrue(content == "previous" || content.hasPrefix("[{"), "SIG\(signal) left a partial file")
-            try Data("previous".utf8).write(to: out)
+            XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous", "SIG\(signal) replaced the file")
         }
         // A file size limit is an ordinary write error, not death by SIGXFSZ.
         let limited = try shell(cli, "ulimit -f 200; $LOGBOOK --db \"$DB\" export history --format json -o out.json")
