@@ -147,11 +147,35 @@ final class ImportBadInputCLITests: XCTestCase {
             + #""submittedAt":null,"createdAt":"2031-01-01T08:00:00Z","updatedAt":"2031-01-01T08:00:00Z"}"#
         try assertRefused("drafts-twice.ndjson", text(draft + "\n" + draft.replacingOccurrences(of: "9.0", with: "9.1") + "\n"),
                           mentioning: "record 2: field 'id'")
+        // Bytes, not Swift's ==: the NFD spelling of a name is other content.
+        try assertRefused("twins.ndjson", text(day.replacingOccurrences(of: "Squat", with: "Caf\u{E9}") + "\n"
+                                               + day.replacingOccurrences(of: "Squat", with: "Cafe\u{301}") + "\n"),
+                          mentioning: "record 2: field 'id'")
+        // The same record again, after another record of its day was merged into it: skipped.
+        let row = day.replacingOccurrences(of: "D1", with: "D3").replacingOccurrences(of: "Squat", with: "Row")
         let same = cli.folder.appendingPathComponent("same.ndjson")
-        try text(day + "\n" + day + "\n").write(to: same)
+        try text(day + "\n" + row + "\n" + day + "\n").write(to: same)
         let result = try cli.run(["import", same.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertTrue(result.stderr.contains("read 2, inserted 1, skipped 1"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("read 3, inserted 1, skipped 1, merged 1"), result.stderr)
+
+        // Over a stored record of that id, under every policy, and as an alias of another record of its day.
+        before = cli.snapshot()
+        for policy in ["skip", "replace", "fail"] {
+            // (`fail` refuses the first already, which meets the stored record.)
+            let refused = policy == "fail" ? "record 1: field 'id'" : "record 2: field 'id': an earlier record in this file"
+            try assertRefused("stored-\(policy).ndjson", text(day + "\n" + other + "\n"), extra: ["--on-conflict", policy],
+                              mentioning: refused)
+            try assertRefused("alias-\(policy).ndjson", text(row + "\n" + row.replacingOccurrences(of: "Row", with: "Plank") + "\n"),
+                              extra: ["--on-conflict", policy], mentioning: refused)
+        }
+        let stored = cli.folder.appendingPathComponent("stored-drafts.ndjson")
+        try text(draft + "\n").write(to: stored)
+        XCTAssertEqual(try cli.run(["import", stored.path]).status, 0)
+        before = cli.snapshot()
+        try assertRefused("drafts-replace.ndjson", text(draft.replacingOccurrences(of: "9.0", with: "9.1") + "\n"
+                                                        + draft.replacingOccurrences(of: "9.0", with: "9.2") + "\n"),
+                          extra: ["--on-conflict", "replace"], mentioning: "record 2: field 'id'")
     }
 
     /// A history CSV whose rows were reordered (a spreadsheet sorted by another column, rows moved

@@ -108,8 +108,7 @@ extension Logbook {
             try database.write(dryRun: options.dryRun) { connection in
                 var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
                                           policy: options.onConflict, symmetricSameDay: symmetricSameDay,
-                                          tallies: try ExerciseTallies(in: connection),
-                                          lastKeysBefore: try ImportWriter.LastKeys(in: connection))
+                                          tallies: try ExerciseTallies(in: connection), earlier: try EarlierRecords(in: connection))
                 while let record = try source.next() {
                     summary.read += 1
                     switch record {
@@ -122,6 +121,7 @@ extension Logbook {
                     }
                 }
                 try afterRecords(&writer, connection)
+                try writer.earlier.finish()
                 try writer.tallies.apply(in: connection)
                 summary.kind = source.kind
             }
@@ -152,19 +152,8 @@ private struct ImportWriter {
     var tallies: ExerciseTallies
     /// Whether `exercise_day_aliases` holds an id; nil until asked (``mayHoldAliases()``).
     var holdsAliases: Bool?
-    /// The last row keys when the import began: a record stored above them came from this file.
-    let lastKeysBefore: LastKeys
-
-    /// The last row keys of the drafts and the day records.
-    struct LastKeys {
-        let draft: Int64
-        let day: Int64
-
-        init(in connection: Connection) throws {
-            draft = try connection.scalar("SELECT coalesce(max(pk), 0) FROM drafts", as: Int64.self) ?? 0
-            day = try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0
-        }
-    }
+    /// The records met earlier in the file.
+    var earlier: EarlierRecords
 
     mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
         let id = input.id ?? ContentID.forDraft(input)
@@ -173,11 +162,13 @@ private struct ImportWriter {
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
         try checked(record) { try draft.validate() }
         if let key = try Tables.drafts.rowKey(identity: id, in: connection) {
-            if key > lastKeysBefore.draft {
-                let earlier = try Tables.drafts.fetchOne(identity: id, in: connection)
-                return try repeated(record, id: id, isSame: earlier.map { Self.json($0.writeJSON(to:)) } == Self.json(draft.writeJSON(to:)),
-                                    into: &summary)
+            let json = EarlierRecords.json(draft.writeJSON(to:))
+            var first = try earlier.rememberedContent(.draft, id: id)
+            if first == nil, earlier.isInsertedByThisImport(.draft, key: key) {
+                first = try Tables.drafts.fetchOne(identity: id, in: connection).map { EarlierRecords.json($0.writeJSON(to:)) }
             }
+            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(json.utf8), into: &summary) }
+            try earlier.remember(.draft, id: id, json: json)
             switch policy {
             case .skip: summary.skipped += 1
             case .fail: throw conflict(record, "a draft with id \(id.uuidString) already exists")
@@ -216,13 +207,16 @@ private struct ImportWriter {
             return try settle(stored, dayKey: key, with: (id, date, input.exercises), record: record, into: &summary)
         }
         var replacing = false
+        // The record's content, for a record that comes again in the file (made only where it may).
+        let json = { EarlierRecords.json(ExerciseDay(id: id, date: date, day: day, exercises: input.exercises).writeJSON(to:)) }
         if let stored = try storedDay(id: id) {
-            if stored, let key = try Tables.exerciseDays.rowKey(identity: id, in: connection), key > lastKeysBefore.day {
-                let earlier = try Tables.exerciseDays.fetchOne(identity: id, in: connection)
-                let incoming = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
-                return try repeated(record, id: id, isSame: earlier.map { Self.json($0.writeJSON(to:)) } == Self.json(incoming.writeJSON(to:)),
-                                    into: &summary)
+            var first = try earlier.rememberedContent(.day, id: id)
+            if first == nil, stored, let key = try Tables.exerciseDays.rowKey(identity: id, in: connection),
+               earlier.isInsertedByThisImport(.day, key: key) {
+                first = try Tables.exerciseDays.fetchOne(identity: id, in: connection).map { EarlierRecords.json($0.writeJSON(to:)) }
             }
+            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(json().utf8), into: &summary) }
+            try earlier.remember(.day, id: id, json: json())
             switch policy {
             case .skip:
                 summary.skipped += 1
@@ -241,6 +235,14 @@ private struct ImportWriter {
             }
         }
         if let existing = try dayRecord(day) {
+            // Both records are the file's content as given, for a record that comes again: the
+            // one merged into, as this import inserted it, before it changes.
+            try earlier.remember(.day, id: id, json: json())
+            if earlier.isInsertedByThisImport(.day, key: existing),
+               let target = try Tables.exerciseDays.fetchAll(where: "exercise_days.pk = ?", arguments: [.integer(existing)],
+                                                             in: connection).first {
+                try earlier.remember(.day, id: target.id, json: EarlierRecords.json(target.writeJSON(to:)))
+            }
             if symmetricSameDay, let stored = try storedIDAndDate(ofDayKey: existing),
                (date, id.text) < (stored.date, stored.id.text) {
                 // The incoming record came first: it gives the id and date, its exercises first.
@@ -373,24 +375,17 @@ private struct ImportWriter {
         try connection.scalar("SELECT pk FROM exercise_days WHERE day = ?", [day.databaseValue], as: Int64.self)
     }
 
-    /// A record whose id an earlier record of this file has: the same record again (its JSON the
-    /// same, byte for byte; an app's file may hold a draft twice, whose id comes from its content)
-    /// is skipped, and a record with other content is refused, rather than either being dropped or
-    /// replacing the other whatever the conflict policy (a CSV file whose rows of one record were
-    /// sorted apart read as two records of one id, and lost the second's exercises).
+    /// A record whose id an earlier record of this file has (``EarlierRecords``): the same record
+    /// again (an app's file may hold a draft twice, whose id comes from its content) is skipped,
+    /// and a record with other content is refused, rather than either being dropped or replacing
+    /// the other whatever the conflict policy (a CSV file whose rows of one record were sorted
+    /// apart read as two records of one id, and lost the second's exercises).
     private func repeated(_ record: Int, id: UUID, isSame: Bool, into summary: inout ImportSummary) throws {
         guard isSame else {
             throw ImportError(file: file, record: record, field: "id", reason: "an earlier record in this file has the id "
                                 + "\(id.uuidString) and other content; each record comes once (in CSV, a record's rows are consecutive)")
         }
         summary.skipped += 1
-    }
-
-    /// A record's JSON text, as `export` writes it: what tells two records of one id apart.
-    private static func json(_ write: (inout JSONText) -> Void) -> String {
-        var json = JSONText()
-        write(&json)
-        return json.text
     }
 
     /// Runs `body`, turning a refused value into an ``ImportError`` that names the file and record.

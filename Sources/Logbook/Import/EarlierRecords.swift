@@ -1,0 +1,72 @@
+import Foundation
+import SQLiteQuery
+
+/// The records an import met earlier in its own file, so that a record that comes again is told
+/// from one that meets a record stored before the import: the same content again (byte for byte)
+/// is skipped, other content refuses the file, whatever the conflict policy (which settles stored
+/// records only), so that neither copy is lost in silence.
+///
+/// A record this import inserted is found by its row key (above the last one when the import
+/// began) and read back as it was inserted, as long as nothing changed it. Before anything does (a
+/// same-day merge into it), and for every record that met a stored one (skipped, replaced, or
+/// merged into another record as an alias), its content is kept in a temporary table: memory stays
+/// flat whatever the file's size, and an import of new records writes nothing there.
+struct EarlierRecords {
+    enum Kind: String {
+        case draft, day
+    }
+
+    private let connection: Connection
+    /// The last row keys of the drafts and of the day records when the import began.
+    private let lastDraftKey: Int64
+    private let lastDayKey: Int64
+    /// Whether the temporary table was made (on first use).
+    private var hasTable = false
+
+    init(in connection: Connection) throws {
+        self.connection = connection
+        lastDraftKey = try connection.scalar("SELECT coalesce(max(pk), 0) FROM drafts", as: Int64.self) ?? 0
+        lastDayKey = try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0
+    }
+
+    /// Whether the stored record of `kind` with row key `key` was inserted by this import.
+    func isInsertedByThisImport(_ kind: Kind, key: Int64) -> Bool {
+        key > (kind == .draft ? lastDraftKey : lastDayKey)
+    }
+
+    /// Keeps `json` as the content of the record of `kind` with `id` that the file gave first,
+    /// unless one is kept already.
+    mutating func remember(_ kind: Kind, id: UUID, json: String) throws {
+        if !hasTable {
+            try connection.execute("""
+                CREATE TEMP TABLE IF NOT EXISTS logbook_import_records (kind TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+                                                                        PRIMARY KEY (kind, id)) WITHOUT ROWID;
+                DELETE FROM temp.logbook_import_records;
+                """)
+            hasTable = true
+        }
+        try connection.run("INSERT OR IGNORE INTO temp.logbook_import_records (kind, id, json) VALUES (?, ?, ?)",
+                           [.text(kind.rawValue), id.databaseValue, .text(json)])
+    }
+
+    /// The content kept for the record of `kind` with `id`, or nil.
+    func rememberedContent(_ kind: Kind, id: UUID) throws -> String? {
+        guard hasTable else { return nil }
+        return try connection.scalar("SELECT json FROM temp.logbook_import_records WHERE kind = ? AND id = ?",
+                                     [.text(kind.rawValue), id.databaseValue], as: String.self)
+    }
+
+    /// Drops the temporary table, once the import is done.
+    mutating func finish() throws {
+        guard hasTable else { return }
+        try connection.execute("DROP TABLE IF EXISTS temp.logbook_import_records")
+        hasTable = false
+    }
+
+    /// A record's JSON text, as `export` writes it: what tells two records of one id apart.
+    static func json(_ write: (inout JSONText) -> Void) -> String {
+        var json = JSONText()
+        write(&json)
+        return json.text
+    }
+}
