@@ -216,6 +216,15 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(paris + ["history", "list", "--on", "2026-04-05", "--format", "csv"]).lines.count, 1 + 2,
                        "both Squats kept, once each")
 
+        // An id column a spreadsheet left empty: the rows are hand-made ones, joined by day (it was
+        // refused: the empty cells were one id, "rows of day  disagree").
+        let blank = cli.folder.appendingPathComponent("blank-ids.csv")
+        try Data("id,day,exercise\n,2026-04-10,Row\n,2026-04-11,Row\n,2026-04-11,Squat\n".utf8).write(to: blank)
+        let imported = try cli.run(paris + ["import", blank.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stderr.contains("read 2, inserted 2"), imported.stderr)
+        XCTAssertEqual(try cli.run(paris + ["history", "list", "--on", "2026-04-11", "--format", "csv"]).lines.count, 1 + 2)
+
         let split = cli.folder.appendingPathComponent("split.csv")
         try Data(("id,day,date,position,exercise\r\n"
             + "AAAAAAAA-0000-0000-0000-000000000001,2026-03-20,2026-03-20T08:00:00.000000Z,1,Squat\r\n"

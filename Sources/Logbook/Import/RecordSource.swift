@@ -87,8 +87,9 @@ struct JSONRecordSource: RecordSource {
 
 /// CSV as `export` writes it: drafts one row per checklist item, history one row per exercise;
 /// consecutive rows with the same id make one record. History may also be hand-made: an
-/// `exercise` column and a `day` or a `date` column are enough (no ids, no positions), and each
-/// row is then a record of its own, which ``IDlessDayGrouping`` joins by day.
+/// `exercise` column and a `day` or a `date` column are enough (no ids, or empty id cells, no
+/// positions), and each row without an id is then a record of its own, which
+/// ``IDlessDayGrouping`` joins by day.
 struct CSVRecordSource: RecordSource {
     static let draftColumns = ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                                "itemPosition", "itemId", "itemTitle", "itemIsDone"]
@@ -115,7 +116,9 @@ struct CSVRecordSource: RecordSource {
         pending = nil
         count += 1
         var rows = [first]
-        while columns["id"] != nil, let row = try readRow() {
+        // Rows with an id make one record per id; a row without one (no column, or an empty
+        // cell) is a record of its own, as in a hand-made file.
+        while !field(first.row, "id").isEmpty, let row = try readRow() {
             if sameID(row.row, first.row) {
                 rows.append(row)
             } else {
@@ -248,14 +251,14 @@ struct CSVRecordSource: RecordSource {
             day = parsed
         }
         let date = columns["date"] == nil ? nil : try self.date(first, "date", optional: columns["day"] != nil)
-        let id = columns["id"] == nil ? nil : try uuid(first, "id")
+        let id = field(first, "id").isEmpty ? nil : try uuid(first, "id")
         defer { previous = (id, day, rows[0].line) }
         var exercises: [String] = []
         // In Logbook's own layout a day without exercises is one row with an empty position.
         let isEmptyDay = rows.count == 1 && columns["position"] != nil && field(first, "position").isEmpty
         for (index, (row, line)) in rows.enumerated() where !isEmptyDay {
             // Without ids each row is a record of its own: its position is only the file's order.
-            guard columns["position"] == nil || columns["id"] == nil || field(row, "position") == String(index + 1) else {
+            guard columns["position"] == nil || id == nil || field(row, "position") == String(index + 1) else {
                 // A record starting after the previous one of the same day: the rows of one day carry different ids.
                 if index == 0, let earlier = previous, let day, earlier.day == day, let earlierID = earlier.id, let id {
                     throw FieldError(field: "id", reason: "rows of \(day) carry different ids: \(earlierID.uuidString) from line "
