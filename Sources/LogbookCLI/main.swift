@@ -23,4 +23,11 @@ for index in 1..<Int(CommandLine.argc) {
     }
     arguments.append(argument)
 }
+// So are the variables that name files: one that is not UTF-8 would name another file.
+for name in ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"] {
+    if let value = getenv(name), String(validatingCString: value) == nil {
+        FileHandle.standardError.write(Data("logbook: error: $\(name) is not UTF-8 text, so it names no file Logbook can open exactly\n".utf8))
+        exit(2)
+    }
+}
 exit(CommandLineTool.run(arguments, environment: ProcessInfo.processInfo.environment))

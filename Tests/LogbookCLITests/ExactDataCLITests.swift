@@ -101,6 +101,15 @@ final class ExactDataCLITests: XCTestCase {
                           "\(script): \(result.errors)")
             XCTAssertEqual(cli.snapshot(), before, script)
         }
+        // A database path in the environment that is not UTF-8 would name another file (U+FFFD in its name).
+        for variable in ["LOGBOOK_DB", "XDG_DATA_HOME"] {
+            let result = try ExternalProgram.run("/bin/bash", ["-c", #"\#(variable)="$(printf 'x\377')" "$LOGBOOK" history add Squat"#],
+                                                 in: cli.folder, environment: ["LOGBOOK": CLIHarness.executable.path, "HOME": cli.folder.path,
+                                                                               "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+            XCTAssertEqual(result.status, 2, result.errors)
+            XCTAssertEqual(result.errors, "logbook: error: $\(variable) is not UTF-8 text, so it names no file Logbook can open exactly\n")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.hasPrefix("x") }, [])
+        }
     }
 
     // 3. Date literals mean the Double Swift gives for their decimal value.
