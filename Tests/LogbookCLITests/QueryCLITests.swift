@@ -114,7 +114,9 @@ final class QueryCLITests: XCTestCase {
         let cases: [(arguments: [String], message: String, caret: String?)] = [
             (["drafts", "list", "--where", "version =="], "expected a value after '=='", nil),
             (["drafts", "list", "--where", "verison == \"1\""], "unknown field 'verison'; valid fields: id, version", "^^^^^^^"),
-            (["history", "list", "--where", "day > \"abc\""], "expected a day like 2026-01-31, found \"abc\"", "^^^^^"),
+            (["history", "list", "--where", "day > \"abc\""], "expected a day like 2026-01-31, written without quotes, found \"abc\"", "^^^^^"),
+            (["history", "list", "--where", "day == \"2026-01-31\""], "expected a day like 2026-01-31, written without quotes", nil),
+            (["history", "list", "--where", "date < \"2026-01-31\""], "written without quotes", nil),
             (["history", "list", "--where", "exercises < 3"], "'exercises' is a collection", nil),
             (["drafts", "list", "--where", "isSubmitted > true"], "does not apply to true/false", nil),
             (["drafts", "list", "--where", "checklist contains \"x\""], "collection of items", nil),

@@ -228,6 +228,10 @@ struct FilterCompiler<Record> {
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch("a UUID") }
             return .value(.text(uuid.uuidString))
+        case (.date, .string), (.day, .string):
+            // `day == "2026-01-31"`: the text may well be a day; say how to write one.
+            throw mismatch(kind == .day ? "a day like 2026-01-31, written without quotes"
+                                        : "a date like 2026-01-31 or 2026-01-31T08:30:00Z, written without quotes")
         case (.text, _): throw mismatch("a string in double quotes")
         case (.integer, _): throw mismatch("a whole number")
         case (.bool, _): throw mismatch("true or false")
