@@ -17,26 +17,33 @@ struct EarlierRecords {
     }
 
     private let connection: Connection
-    /// The last row keys of the drafts and of the day records when the import began.
-    private let lastDraftKey: Int64
-    private let lastDayKey: Int64
+    /// The last row keys of the drafts and of the day records when the import began; nil for a
+    /// source that holds each id once (another logbook), where nothing is kept or found.
+    private let lastKeys: (draft: Int64, day: Int64)?
     /// Whether the temporary table was made (on first use).
     private var hasTable = false
 
-    init(in connection: Connection) throws {
+    /// Tracks the records of a source that may hold an id twice (a file: `true`), or of one that
+    /// cannot (another logbook's tables: `false`).
+    init(in connection: Connection, sourceMayRepeatIDs: Bool) throws {
         self.connection = connection
-        lastDraftKey = try connection.scalar("SELECT coalesce(max(pk), 0) FROM drafts", as: Int64.self) ?? 0
-        lastDayKey = try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0
+        lastKeys = sourceMayRepeatIDs
+            ? (try connection.scalar("SELECT coalesce(max(pk), 0) FROM drafts", as: Int64.self) ?? 0,
+               try connection.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) ?? 0)
+            : nil
     }
 
-    /// Whether the stored record of `kind` with row key `key` was inserted by this import.
+    /// Whether the stored record of `kind` with row key `key` was inserted by this import (always
+    /// false where the source holds each id once).
     func isInsertedByThisImport(_ kind: Kind, key: Int64) -> Bool {
-        key > (kind == .draft ? lastDraftKey : lastDayKey)
+        guard let lastKeys else { return false }
+        return key > (kind == .draft ? lastKeys.draft : lastKeys.day)
     }
 
     /// Keeps `json` as the content of the record of `kind` with `id` that the file gave first,
     /// unless one is kept already.
     mutating func remember(_ kind: Kind, id: UUID, json: String) throws {
+        guard lastKeys != nil else { return }
         if !hasTable {
             try connection.execute("""
                 CREATE TEMP TABLE IF NOT EXISTS logbook_import_records (kind TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,

@@ -108,7 +108,8 @@ extension Logbook {
             try database.write(dryRun: options.dryRun) { connection in
                 var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
                                           policy: options.onConflict, symmetricSameDay: symmetricSameDay,
-                                          tallies: try ExerciseTallies(in: connection), earlier: try EarlierRecords(in: connection))
+                                          tallies: try ExerciseTallies(in: connection),
+                                          earlier: try EarlierRecords(in: connection, sourceMayRepeatIDs: !symmetricSameDay))
                 while let record = try source.next() {
                     summary.read += 1
                     switch record {
