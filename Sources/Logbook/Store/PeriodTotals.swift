@@ -179,15 +179,23 @@ enum PeriodTotals {
     /// period and name (`start`, `name_key`, `name`, `exercises`; one row per period and name key),
     /// and `days`, a relation of the active days (`day`). The top exercise is the most done, the
     /// smallest name key among equals (UTF-8 byte order), shown in its smallest spelling.
+    ///
+    /// The names' totals and the active days (one row per period each) are put together by
+    /// grouping the two by period, not by joining them: SQLite joined the two subqueries by
+    /// reading one whole for each row of the other when it chose no automatic index (a weekly
+    /// report counted from the rows of 200,000 days, and `check`, took over a minute).
     static func totals(_ period: ReportPeriod, names: String, days: String) -> String {
         """
-        SELECT '\(period.rawValue)' AS period, n.start AS start, a.days AS active_days, n.exercises AS exercises,
-               n.distinct_exercises AS distinct_exercises, n.name AS top_exercise
-        FROM (SELECT start, name, row_number() OVER (PARTITION BY start ORDER BY exercises DESC, name_key) AS rank,
-                     sum(exercises) OVER (PARTITION BY start) AS exercises, count(*) OVER (PARTITION BY start) AS distinct_exercises
-              FROM \(names)) AS n
-        JOIN (SELECT \(period.startSQL(of: "day")) AS start, count(*) AS days FROM \(days) GROUP BY 1) AS a ON a.start = n.start
-        WHERE n.rank = 1
+        SELECT '\(period.rawValue)' AS period, start, max(active_days) AS active_days, max(exercises) AS exercises,
+               max(distinct_exercises) AS distinct_exercises, max(top_exercise) AS top_exercise
+        FROM (SELECT start, NULL AS active_days, exercises, distinct_exercises, name AS top_exercise
+              FROM (SELECT start, name, row_number() OVER (PARTITION BY start ORDER BY exercises DESC, name_key) AS rank,
+                           sum(exercises) OVER (PARTITION BY start) AS exercises, count(*) OVER (PARTITION BY start) AS distinct_exercises
+                    FROM \(names))
+              WHERE rank = 1
+              UNION ALL
+              SELECT \(period.startSQL(of: "day")), count(*), NULL, NULL, NULL FROM \(days) GROUP BY 1)
+        GROUP BY start HAVING count(*) = 2
         """
     }
 }
