@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// `logbook import OTHER.sqlite`: another device's logbook merged with the rules of every import.
@@ -138,6 +139,89 @@ final class MergeCLITests: XCTestCase {
             }
             XCTAssertTrue(try phone.run(["report", "exercises", "--format", "csv"]).stdout.contains("Squat,1,"), "\(watchFirst)")
         }
+    }
+
+    /// Another device's file damaged where a seeded generator says (cut at a random length, a page
+    /// zeroed, bytes overwritten, bits flipped): the merge either refuses it with one error line
+    /// naming that file, leaving this logbook byte for byte as it was, or merges exactly the
+    /// records that file's own export shows, drafts and days. Never a part of it.
+    func testADamagedLogbookIsRefusedOrMergedExactlyAsItReads() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_DAMAGED_SOURCE_SEED", default: 0x4441_4D47)
+        let cases = Reliability.setting("LOGBOOK_DAMAGED_SOURCE_CASES", default: 16)
+        var random = SplitMix64(seed: seed)
+        let source = try CLIHarness()
+        let history = source.folder.appendingPathComponent("history.ndjson")
+        try Reliability.writeHistory(days: 0..<3_000, exercisesPerDay: 4, to: history)
+        XCTAssertEqual(try source.run(["import", history.path]).status, 0)
+        XCTAssertEqual(try source.run(["import", CLIHarness.fixture("drafts.json").path]).status, 0)
+        let original = try Data(contentsOf: source.database)
+        let pageSize = 4_096
+        // The damage lands in the pages of the records' tables, which the merge reads row by row.
+        let recordPages = try Self.pages(of: ["exercise_days", "exercises", "drafts", "checklist_items"], in: source.database)
+        func recordPageStart() -> Int { (recordPages[Int(random.next() % UInt64(recordPages.count))] - 1) * pageSize }
+        let destination = try CLIHarness()
+        XCTAssertEqual(try destination.run(["init"]).status, 0)
+        let untouched = destination.snapshot()
+        let reader = try CLIHarness()
+
+        var outcomes: [String: Int] = [:]
+        for index in 0..<cases {
+            var bytes = [UInt8](original)
+            let damage: String
+            switch random.next() % 4 {
+            case 0:
+                let length = Int(random.next() % UInt64(bytes.count))
+                bytes.removeLast(bytes.count - length)
+                damage = "cut to \(length) bytes"
+            case 1:
+                let start = recordPageStart()
+                for offset in start..<start + pageSize { bytes[offset] = 0 }
+                damage = "page \(start / pageSize + 1) zeroed"
+            case 2:
+                let start = recordPageStart() + Int(random.next() % UInt64(pageSize - 64))
+                for offset in start..<start + 64 { bytes[offset] = UInt8(truncatingIfNeeded: random.next()) }
+                damage = "64 bytes overwritten at \(start)"
+            default:
+                let offsets = (0..<4).map { _ in recordPageStart() + Int(random.next() % UInt64(pageSize)) }
+                for offset in offsets { bytes[offset] ^= 1 << (random.next() % 8) }
+                damage = "bits flipped at \(offsets)"
+            }
+            let context = "seed \(seed), case \(index): \(damage)"
+            let damaged = destination.folder.appendingPathComponent("damaged-\(index).sqlite")
+            try Data(bytes).write(to: damaged)
+            // The file's own reading, from a copy (opening a file may write to it).
+            try Data(bytes).write(to: reader.database)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: reader.database.path + suffix) }
+            let ownExports = try ["history", "drafts"].map { try reader.run(["export", $0, "--format", "ndjson"]) }
+
+            let merge = try destination.run(["import", damaged.path])
+            if merge.status == 0 {
+                for (kind, own) in zip(["history", "drafts"], ownExports) {
+                    XCTAssertEqual(own.status, 0, "\(context): merged, but its own export of \(kind) fails: \(own.stderr)")
+                    let merged = try destination.run(["export", kind, "--format", "ndjson"])
+                    XCTAssertEqual(merged.output, own.output, "\(context): the \(kind) merged differ from the file's own export")
+                }
+                let check = try destination.run(["check"])
+                XCTAssertEqual(check.status, 0, "\(context): \(check.stdout)")
+                try Reliability.restore(destination, to: try XCTUnwrap(untouched[0]))
+                outcomes["merged", default: 0] += 1
+            } else {
+                XCTAssertFailure(merge, status: 1, mentioning: damaged.lastPathComponent)
+                XCTAssertEqual(destination.snapshot(), untouched, "\(context): a refused merge changed this logbook")
+                outcomes["refused", default: 0] += 1
+            }
+        }
+        print("MergeCLITests (LOGBOOK_DAMAGED_SOURCE_SEED=\(seed)): \(cases) damaged files: \(outcomes)")
+    }
+
+    /// The page numbers (from 1) of `tables`' b-trees in the database at `url`.
+    private static func pages(of tables: [String], in url: URL) throws -> [Int] {
+        let connection = try Connection(path: url.path)
+        let list = tables.map { "'\($0)'" }.joined(separator: ", ")
+        let statement = try connection.prepare("SELECT pageno FROM dbstat WHERE name IN (\(list)) ORDER BY pageno")
+        var pages: [Int] = []
+        while try statement.step() { pages.append(try statement.column(0)) }
+        return pages
     }
 
     /// Days from `from` on, about half recorded, one to three exercises each at random times, and

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Why an import was rejected: the file, the record, where it is, and the field. Nothing was
 /// written when this is thrown.
@@ -38,6 +39,28 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         if !place.isEmpty { text += ": " + place.joined(separator: ", ") }
         if let field { text += ": field '\(field)'" }
         return text + ": " + reason
+    }
+}
+
+extension ImportError {
+    /// A failure to read another logbook, `file`, while merging it, as that file's error: a
+    /// damaged page or a value Logbook cannot read there must never be reported as this logbook's.
+    init(readingLogbook file: String, _ error: Error) {
+        switch error {
+        case let error as ImportError:
+            self = error
+        case let error as ColumnConversionError:
+            self.init(file: file, reason: "it holds a value Logbook cannot read (\(error)); 'logbook --db \(file) check' names every one")
+        case let error as SQLiteError where error.isNotADatabaseOrCorrupt:
+            self.init(damagedLogbook: file, error.message)
+        default:
+            self.init(file: file, reason: "reading it failed: \(LogbookError.reported(error, path: file))")
+        }
+    }
+
+    /// Another logbook, `file`, refused for a merge because it is damaged (`detail`: what SQLite found).
+    init(damagedLogbook file: String, _ detail: String) {
+        self.init(file: file, reason: "it is damaged (\(detail)); 'logbook --db \(file) check' says where")
     }
 }
 

@@ -56,7 +56,7 @@ extension Logbook {
         case .plist: try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
         }
         return try importAll(from: IDlessDayGrouping(source), file: file, options: options,
-                             progressOffset: { stream.offset }, afterRecords: { _, _ in })
+                             progressOffset: { stream.offset }, afterRecords: { _ in })
     }
 
     /// Merges the Logbook database at `path` (another device's) with the rules of every import: ids,
@@ -81,25 +81,32 @@ extension Logbook {
             == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
             throw ImportError(file: path, reason: "that is this logbook's own file")
         }
+        // A damaged file reads differently by each path to its rows (an index that no longer
+        // matches its table gives one day to the export and another to a merge), so a merge reads
+        // only a file that SQLite's integrity check finds sound, whole.
+        let integrity = try other.database.read { try $0.integrityCheck() }
+        guard integrity == ["ok"] else {
+            throw ImportError(damagedLogbook: path, integrity.prefix(2).joined(separator: "; ") + (integrity.count > 2 ? "; …" : ""))
+        }
         // What every reader of a file refuses (a date out of range, text that is not UTF-8, a
         // malformed id or day), refused before anything is read, naming that file.
         if let problem = try other.database.read({ try StoredValueAudit.problems(in: $0) }).first {
-            throw ImportError(file: path, reason: "it holds values Logbook cannot read (\(problem)); "
+            throw ImportError(file: path, reason: "it holds a value Logbook cannot read (\(problem)); "
                                 + "'logbook --db \(path) check' names every one")
         }
         return try other.database.read { otherConnection in
-            let source = try LogbookRecordSource(connection: otherConnection, kind: options.kind)
+            let source = try LogbookRecordSource(connection: otherConnection, kind: options.kind, file: path)
             return try importAll(from: source, file: path, options: options, symmetricSameDay: true,
-                                 progressOffset: { 0 }, afterRecords: { writer, connection in
+                                 progressOffset: { 0 }, afterRecords: { writer in
                 guard options.kind != .drafts else { return }
-                try writer.copyAliases(from: otherConnection, into: connection)
+                try writer.copyAliases(try LogbookRecordSource.aliases(in: otherConnection, file: path))
             })
         }
     }
 
     private func importAll(from source: some RecordSource, file: String, options: ImportOptions, symmetricSameDay: Bool = false,
                            progressOffset: () -> Int,
-                           afterRecords: (inout ImportWriter, Connection) throws -> Void) throws -> ImportSummary {
+                           afterRecords: (inout ImportWriter) throws -> Void) throws -> ImportSummary {
         let started = Date()
         let cancellation = Cancellation.current
         var source = source
@@ -121,7 +128,7 @@ extension Logbook {
                         if summary.read % 5_000 == 0 { options.progress?(summary.read, progressOffset()) }
                     }
                 }
-                try afterRecords(&writer, connection)
+                try afterRecords(&writer)
                 try writer.earlier.finish()
                 try writer.tallies.apply(in: connection)
                 summary.kind = source.kind
@@ -350,10 +357,8 @@ private struct ImportWriter {
 
     /// Adds the other logbook's aliases (ids of entries merged there) that this one does not know,
     /// each to this logbook's record of the same calendar day.
-    mutating func copyAliases(from other: Connection, into connection: Connection) throws {
-        let aliases = try other.prepare("SELECT a.id, d.day FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk")
-        while try aliases.step() {
-            let id = try aliases.column(0, as: UUID.self), day = try aliases.column(1, as: CalendarDay.self)
+    mutating func copyAliases(_ aliases: [(id: UUID, day: CalendarDay)]) throws {
+        for (id, day) in aliases {
             guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
             try addAlias(id, toDayKey: key)
         }

@@ -10,25 +10,49 @@ struct LogbookRecordSource: RecordSource {
     private var days: RecordCursor<ExerciseDay>?
     /// The ids merged into a day record there (its aliases), by the record's id; nil when it holds none.
     private let aliasesStatement: Statement?
+    /// The other logbook's path. Every error its reads throw names it (``ImportError/init(readingLogbook:_:)``),
+    /// never the logbook merged into.
+    let file: String
 
-    init(connection: Connection, kind: RecordKind?) throws {
+    init(connection: Connection, kind: RecordKind?, file: String) throws {
         self.kind = kind
-        if kind != .history { drafts = try Tables.drafts.cursor(Tables.drafts.page(), in: connection) }
-        if kind != .drafts { days = try Tables.exerciseDays.cursor(Tables.exerciseDays.page(), in: connection) }
-        let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? false
-        aliasesStatement = holdsAliases && kind != .drafts ? try connection.prepare("""
-            SELECT a.id FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE d.id = ? ORDER BY a.id
-            """) : nil
+        self.file = file
+        do {
+            if kind != .history { drafts = try Tables.drafts.cursor(Tables.drafts.page(), in: connection) }
+            if kind != .drafts { days = try Tables.exerciseDays.cursor(Tables.exerciseDays.page(), in: connection) }
+            let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? false
+            aliasesStatement = holdsAliases && kind != .drafts ? try connection.prepare("""
+                SELECT a.id FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE d.id = ? ORDER BY a.id
+                """) : nil
+        } catch {
+            throw ImportError(readingLogbook: file, error)
+        }
     }
 
     mutating func next() throws -> ImportedRecord? {
-        if let draft = try drafts?.next() {
-            return .draft(DraftInput(id: draft.id, version: draft.version, whatsNew: draft.whatsNew, checklist: draft.checklist,
-                                     submittedAt: draft.submittedAt, createdAt: draft.createdAt, updatedAt: draft.updatedAt))
+        do {
+            if let draft = try drafts?.next() {
+                return .draft(DraftInput(id: draft.id, version: draft.version, whatsNew: draft.whatsNew, checklist: draft.checklist,
+                                         submittedAt: draft.submittedAt, createdAt: draft.createdAt, updatedAt: draft.updatedAt))
+            }
+            drafts = nil
+            guard let day = try days?.next() else { return nil }
+            return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises, aliases: try aliases(of: day.id)))
+        } catch {
+            throw ImportError(readingLogbook: file, error)
         }
-        drafts = nil
-        guard let day = try days?.next() else { return nil }
-        return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises, aliases: try aliases(of: day.id)))
+    }
+
+    /// Every id merged into a day record there, with that record's day.
+    static func aliases(in connection: Connection, file: String) throws -> [(id: UUID, day: CalendarDay)] {
+        do {
+            let aliases = try connection.prepare("SELECT a.id, d.day FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk")
+            var found: [(id: UUID, day: CalendarDay)] = []
+            while try aliases.step() { found.append((try aliases.column(0), try aliases.column(1))) }
+            return found
+        } catch {
+            throw ImportError(readingLogbook: file, error)
+        }
     }
 
     private func aliases(of id: UUID) throws -> [UUID] {
