@@ -60,7 +60,7 @@ public struct FilterParser {
     /// throws ``SyntaxError``.
     public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> FilterExpression {
         var parser = FilterParser(now: now, timeZone: timeZone)
-        parser.tokens = try tokenize(Array(text))
+        parser.tokens = try tokenize(text)
         let expression = try parser.parseOr()
         guard case .end = parser.current.token else {
             throw SyntaxError(message: "unexpected \(parser.describe(parser.current.token))", position: parser.current.at)
@@ -232,79 +232,98 @@ public struct FilterParser {
 
     private static let symbols = ["==", "!=", "<=", ">=", "&&", "||", "<", ">", "!", "(", ")", "[", "]", ","]
 
-    private static func tokenize(_ characters: [Character]) throws -> [(token: Token, at: Range<Int>)] {
+    /// Splits `text` into tokens, scanning it scalar by scalar: a quote or a backslash followed by
+    /// a combining mark is one `Character` with it, and must still open, close or escape (so that a
+    /// text starting with a combining mark can be written). Token positions are `Character` offsets,
+    /// for the caret.
+    private static func tokenize(_ text: String) throws -> [(token: Token, at: Range<Int>)] {
+        let characters = Array(text)
+        let scalars = Array(text.unicodeScalars)
+        // The Character offset of each scalar, and of the end.
+        var offsets: [Int] = []
+        offsets.reserveCapacity(scalars.count + 1)
+        for (offset, character) in characters.enumerated() {
+            offsets.append(contentsOf: repeatElement(offset, count: character.unicodeScalars.count))
+        }
+        offsets.append(characters.count)
+        func at(_ start: Int, _ end: Int) -> Range<Int> { offsets[start]..<max(offsets[end], offsets[start] + 1) }
+        func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        func isLetter(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic || scalar == "_" }
+        func word(_ range: Range<Int>) -> String {
+            var view = String.UnicodeScalarView()
+            view.append(contentsOf: scalars[range])
+            return String(view)
+        }
+
         var tokens: [(token: Token, at: Range<Int>)] = []
         var position = 0
-        while position < characters.count {
-            let character = characters[position]
+        while position < scalars.count {
+            let scalar = scalars[position]
             let start = position
-            if character.isWhitespace {
+            if scalar.properties.isWhitespace {
                 position += 1
                 continue
             }
-            if character == "\"" {
-                var text = ""
+            if scalar == "\"" {
+                var literal = String.UnicodeScalarView()
                 position += 1
                 var closed = false
-                while position < characters.count {
-                    let next = characters[position]
+                while position < scalars.count {
+                    let next = scalars[position]
                     position += 1
                     if next == "\"" { closed = true; break }
                     if next == "\\" {
-                        guard position < characters.count else { break }
-                        let escaped = characters[position]
+                        guard position < scalars.count else { break }
+                        let escaped = scalars[position]
                         position += 1
                         switch escaped {
-                        case "\"", "\\": text.append(escaped)
-                        case "n": text.append("\n")
-                        case "t": text.append("\t")
+                        case "\"", "\\": literal.append(escaped)
+                        case "n": literal.append("\n")
+                        case "t": literal.append("\t")
                         default:
-                            throw SyntaxError(message: "unknown escape '\\\(escaped)' (use \\\" \\\\ \\n or \\t)",
-                                              position: (position - 2)..<position)
+                            throw SyntaxError(message: "unknown escape '\\\(Character(escaped))' (use \\\" \\\\ \\n or \\t)",
+                                              position: at(position - 2, position))
                         }
                         continue
                     }
-                    text.append(next)
+                    literal.append(next)
                 }
-                guard closed else { throw SyntaxError(message: "unterminated string", position: start..<characters.count) }
-                tokens.append((.string(text), start..<position))
+                guard closed else { throw SyntaxError(message: "unterminated string", position: at(start, scalars.count)) }
+                tokens.append((.string(String(literal)), at(start, position)))
                 continue
             }
-            if character.isASCII && (character.isNumber || (character == "-" && position + 1 < characters.count
-                                                             && characters[position + 1].isASCII && characters[position + 1].isNumber)) {
+            if isDigit(scalar) || (scalar == "-" && position + 1 < scalars.count && isDigit(scalars[position + 1])) {
                 position += 1
-                while position < characters.count, characters[position].isASCII, characters[position].isNumber { position += 1 }
+                while position < scalars.count, isDigit(scalars[position]) { position += 1 }
                 // `7d`, `2w`, `3m`, `1y`: a count of days, weeks, months or years before today.
-                if position < characters.count, "dwmy".contains(characters[position]), characters[start].isNumber,
-                   position + 1 == characters.count || !(characters[position + 1].isLetter || characters[position + 1].isNumber) {
+                if position < scalars.count, "dwmy".unicodeScalars.contains(scalars[position]), isDigit(scalars[start]),
+                   position + 1 == scalars.count || !(isLetter(scalars[position + 1]) || scalars[position + 1].properties.numericType != nil) {
                     position += 1
-                    tokens.append((.temporal(String(characters[start..<position])), start..<position))
+                    tokens.append((.temporal(word(start..<position)), at(start, position)))
                     continue
                 }
-                while position < characters.count, characters[position].isASCII,
-                      characters[position].isNumber || ".:-+TZtzWw".contains(characters[position]) {
+                while position < scalars.count, isDigit(scalars[position]) || ".:-+TZtzWw".unicodeScalars.contains(scalars[position]) {
                     position += 1
                 }
-                let text = String(characters[start..<position])
+                let text = word(start..<position)
                 // 2026-11, 2026-W47, 2026-11-19 and instants; a bare 2026 stays a number (a year only beside a day field).
                 let isTemporal = text.count >= 7 && text.dropFirst(4).first == "-" && !text.hasPrefix("-")
-                tokens.append((isTemporal ? .temporal(text) : .number(text), start..<position))
+                tokens.append((isTemporal ? .temporal(text) : .number(text), at(start, position)))
                 continue
             }
-            if character.isLetter || character == "_" {
-                while position < characters.count,
-                      characters[position].isLetter || characters[position].isNumber || "_.".contains(characters[position]) {
+            if isLetter(scalar) {
+                while position < scalars.count, isLetter(scalars[position]) || scalars[position].properties.numericType != nil
+                        || scalars[position] == "." {
                     position += 1
                 }
-                tokens.append((.word(String(characters[start..<position])), start..<position))
+                tokens.append((.word(word(start..<position)), at(start, position)))
                 continue
             }
-            let rest = String(characters[position..<min(position + 2, characters.count)])
-            guard let symbol = symbols.first(where: { rest.hasPrefix($0) }) else {
-                throw SyntaxError(message: "unexpected character '\(character)'", position: start..<(start + 1))
+            guard let symbol = symbols.first(where: { $0.unicodeScalars.elementsEqual(scalars[position..<min(position + $0.unicodeScalars.count, scalars.count)]) }) else {
+                throw SyntaxError(message: "unexpected character '\(characters[offsets[start]])'", position: at(start, start + 1))
             }
-            position += symbol.count
-            tokens.append((.symbol(symbol), start..<position))
+            position += symbol.unicodeScalars.count
+            tokens.append((.symbol(symbol), at(start, position)))
         }
         tokens.append((.end, characters.count..<(characters.count + 1)))
         return tokens

@@ -1,0 +1,149 @@
+import Foundation
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+@testable import Logbook
+
+/// The filter language (`--where`) against `#Predicate`, differentially: random filters over the
+/// adversarial text pools (every plane, the newest combining marks, a text that starts with one,
+/// NUL and other controls, NFC and NFD twins) are compiled from their text and run in SQLite, and
+/// the same filters built as `Predicate`s are evaluated in Swift on the same records; each must
+/// select the same records. Seeded: `LOGBOOK_FILTER_SEED` (printed), `LOGBOOK_FILTER_COUNT` filters
+/// per record type.
+final class FilterDifferentialTests: XCTestCase {
+    private static func seed(test: String = #function) -> UInt64 {
+        PropertyTestSettings.seed("LOGBOOK_FILTER_SEED", default: 0x4649_4C54, test: test)
+    }
+    private let count = Int(ProcessInfo.processInfo.environment["LOGBOOK_FILTER_COUNT"] ?? "") ?? 300
+
+    func testDraftFiltersSelectWhatTheirPredicatesSelect() throws {
+        let seed = Self.seed()
+        let test = try TestStore()
+        let drafts = RandomRecords(seed: seed).drafts(400)
+        try test.store.database.write { connection in
+            for draft in drafts { try Tables.drafts.insert(draft, in: connection) }
+        }
+        var random = RandomFilters(seed: seed &+ 1)
+        for index in 0..<count {
+            let filter = random.logic(3) { $0.draftAtom() }
+            let predicate = Predicate<ReleaseDraft>({ filter.make($0) })
+            let expected = Set(try drafts.filter { try predicate.evaluate($0) }.map(\.id))
+            let context = "seed \(seed), filter \(index): \(filter.text.debugDescription)"
+            // A filter that does not compile, or a fetch that throws, fails here with its error.
+            XCTAssertEqual(Set(try test.store.drafts.fetch(try test.store.drafts.query(where: filter.text)).map(\.id)), expected, context)
+        }
+        print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) draft filters")
+    }
+
+    func testHistoryFiltersSelectWhatTheirPredicatesSelect() throws {
+        let seed = Self.seed()
+        let test = try TestStore()
+        let days = RandomRecords(seed: seed &+ 2).days(400)
+        try test.store.database.write { connection in
+            for day in days { try Tables.exerciseDays.insert(day, in: connection) }
+        }
+        var random = RandomFilters(seed: seed &+ 3)
+        for index in 0..<count {
+            let filter = random.logic(3) { $0.dayAtom() }
+            let predicate = Predicate<ExerciseDay>({ filter.make($0) })
+            let expected = Set(try days.filter { try predicate.evaluate($0) }.map(\.id))
+            let context = "seed \(seed), filter \(index): \(filter.text.debugDescription)"
+            // A filter that does not compile, or a fetch that throws, fails here with its error.
+            XCTAssertEqual(Set(try test.store.history.fetch(try test.store.history.query(where: filter.text)).map(\.id)), expected, context)
+        }
+        print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) history filters")
+    }
+}
+
+/// Random filters: each a `Term` whose text is in the filter language and whose `make` builds
+/// the `Predicate` expression that text means.
+private struct RandomFilters {
+    private var random: SplitMix64
+
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+    private mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+    private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 1_000) < probability * 1_000 }
+
+    /// `&&`, `||` and `!` over `atom`s, nested to `depth`.
+    mutating func logic<C>(_ depth: Int, _ atom: (inout RandomFilters) -> Term<C, Bool>) -> Term<C, Bool> {
+        if depth <= 0 || chance(0.3) { return atom(&self) }
+        switch random.next() % 3 {
+        case 0:
+            let (lhs, rhs) = (logic(depth - 1, atom), logic(depth - 1, atom))
+            return Term("(\(lhs.text) && \(rhs.text))") { Build.and(lhs.make($0), rhs.make($0)) }
+        case 1:
+            let (lhs, rhs) = (logic(depth - 1, atom), logic(depth - 1, atom))
+            return Term("(\(lhs.text) || \(rhs.text))") { Build.or(lhs.make($0), rhs.make($0)) }
+        default:
+            let inner = logic(depth - 1, atom)
+            return Term("!(\(inner.text))") { Build.not(inner.make($0)) }
+        }
+    }
+
+    /// A text in the filter language's quotes: `\"`, `\\`, `\n` and `\t` escaped, every other
+    /// scalar as it is (a combining mark right after the opening quote included).
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    private mutating func needle() -> String { pick(chance(0.5) ? Pools.words : Pools.needles) }
+
+    private mutating func textComparison<C>(_ field: String, _ keyPath: @escaping (C) -> Expr<String>) -> Term<C, Bool> {
+        let value = needle()
+        switch random.next() % 4 {
+        case 0:
+            let op = pick(ComparisonOp.allCases)
+            return Term("\(field) \(op.symbol) \(Self.quoted(value))") { Build.compare(keyPath($0), op, Build.value(value)) }
+        case 1:
+            return Term("\(field) contains \(Self.quoted(value))") { Build.contains(keyPath($0), Build.value(value)) }
+        case 2:
+            return Term("\(field) hasPrefix \(Self.quoted(value))") { Build.startsWith(keyPath($0), Build.value(value)) }
+        default:
+            let other = needle()
+            return Term("\(field) in [\(Self.quoted(value)), \(Self.quoted(other))]") {
+                Build.or(Build.equal(keyPath($0), Build.value(value)), Build.equal(keyPath($0), Build.value(other)))
+            }
+        }
+    }
+
+    mutating func draftAtom() -> Term<DraftVariable, Bool> {
+        switch random.next() % 5 {
+        case 0, 1: return textComparison("version") { Build.keyPath($0, \.version) }
+        case 2: return textComparison("whatsNew") { Build.keyPath($0, \.whatsNew) }
+        case 3:
+            let op = pick(ComparisonOp.allCases), value = Int(random.next() % 6)
+            return Term("checklist.count \(op.symbol) \(value)") {
+                Build.compare(Build.keyPath(Build.keyPath($0, \.checklist), \.count), op, Build.value(value))
+            }
+        default:
+            let negated = chance(0.5)
+            return Term("submittedAt \(negated ? "!=" : "==") nil") {
+                Build.equal(Build.keyPath($0, \.submittedAt), Build.value(Date?.none), negated: negated)
+            }
+        }
+    }
+
+    mutating func dayAtom() -> Term<DayVariable, Bool> {
+        if chance(0.25) {
+            let op = pick(ComparisonOp.allCases), value = Int(random.next() % 7)
+            return Term("exercises.count \(op.symbol) \(value)") {
+                Build.compare(Build.keyPath(Build.keyPath($0, \.exercises), \.count), op, Build.value(value))
+            }
+        }
+        let name = pick(chance(0.5) ? Pools.exercises : Pools.needles)
+        return Term("exercises contains \(Self.quoted(name))") {
+            Build.contains(sequence: Build.keyPath($0, \.exercises), element: Build.value(name))
+        }
+    }
+}
