@@ -1,14 +1,17 @@
 import Foundation
 import SQLiteQuery
 
-/// Ids for drafts from files that have none (the apps' own): a name-based UUID (RFC 9562
-/// version 8) from the SHA-256 of the draft's content, so identical drafts get one id and
-/// importing the same file again changes nothing.
+/// Ids for records from files that have none (the apps' drafts, hand-made days): a name-based
+/// UUID (RFC 9562 version 8) from the SHA-256 of the record's content and of which occurrence of
+/// that content in the file it is, so that importing the same file again changes nothing, the
+/// same draft in two files is one draft, and two identical drafts in one file stay two.
 enum ContentID {
-    static func forDraft(_ draft: DraftInput) -> UUID {
+    /// The id of a draft that has none: from its content and which occurrence of that content in
+    /// the file it is (the first's id is the content's alone, as before occurrences counted).
+    static func forDraft(_ draft: DraftInput, occurrence: Int = 0) -> UUID {
         // A canonical, unambiguous text of the content: lengths prefix every string, dates are
         // their exact bit patterns.
-        var text = "logbook.draft.v1\n"
+        var text = "logbook.draft.v1\n" + (occurrence == 0 ? "" : "occurrence \(occurrence)\n")
         func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
         add(draft.version)
         add(draft.whatsNew)

@@ -162,9 +162,11 @@ private struct ImportWriter {
     var holdsAliases: Bool?
     /// The records met earlier in the file.
     var earlier: EarlierRecords
+    /// How many drafts without an id of each content (by its first copy's id) the file held so far.
+    var idlessDraftOccurrences: [UUID: Int] = [:]
 
     mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
-        let id = input.id ?? ContentID.forDraft(input)
+        let id = input.id ?? idlessDraftID(input)
         let created = input.createdAt ?? now
         let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
@@ -188,6 +190,15 @@ private struct ImportWriter {
         }
         try Tables.drafts.insert(draft, in: connection)
         summary.inserted += 1
+    }
+
+    /// The id of a draft the file gives none: its content's, counting the identical drafts before
+    /// it in the file, so that each of them is kept.
+    private mutating func idlessDraftID(_ input: DraftInput) -> UUID {
+        let content = ContentID.forDraft(input)
+        let occurrence = idlessDraftOccurrences[content, default: 0]
+        idlessDraftOccurrences[content] = occurrence + 1
+        return occurrence == 0 ? content : ContentID.forDraft(input, occurrence: occurrence)
     }
 
     mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
