@@ -136,6 +136,32 @@ final class ImportBadInputCLITests: XCTestCase {
     /// A record given twice in one file: again with the same content it is skipped (an app's file
     /// may hold a draft twice); with other content the file is refused (whatever `--on-conflict`
     /// says, which settles records stored before the import), rather than either copy being lost.
+    /// A field or column Logbook has no place for is refused, naming it, never dropped: a record
+    /// that gives `exercise` and `exercises` lost one of them, and a snake_case `submitted_at` in
+    /// JSON left the draft unsubmitted, both with exit status 0.
+    func testFieldsLogbookHasNoPlaceForAreRefusedNotDropped() throws {
+        try assertRefused("both.ndjson", text(#"{"day":"2030-01-01","exercise":"A","exercises":["B","C"]}"# + "\n"),
+                          mentioning: "record 1", "field 'exercise'", "not both")
+        try assertRefused("both.json", text(#"[{"day":"2030-01-01","exercises":["B"],"exercise":"A"}]"#),
+                          mentioning: "record 1", "field 'exercise'", "not both")
+        try assertRefused("notes.ndjson", text(#"{"day":"2030-01-01","exercises":["B"],"notes":"felt great"}"# + "\n"),
+                          mentioning: "record 1", "field 'notes'", "unknown field")
+        try assertRefused("snake.json", text(#"[{"version":"9.0","whatsNew":"","checklist":[],"submitted_at":"2020-01-01T00:00:00Z"}]"#),
+                          mentioning: "record 1", "field 'submitted_at'", "unknown field", "submittedAt")
+        try assertRefused("item.json", text(#"[{"version":"9.0","whatsNew":"","checklist":[{"id":"00000000-0000-0000-0000-0000000000E1","title":"Tag","isDone":true,"done":false}]}]"#),
+                          mentioning: "record 1", "field 'checklist[0].done'", "unknown field")
+        try assertRefused("both.csv", text("day,exercise,exercises\n2030-01-04,A,B\n"),
+                          mentioning: "line 1", "field 'exercises'", "unknown column")
+        try assertRefused("notes.csv", text("day,exercise,notes\n2030-01-04,A,felt great\n"),
+                          mentioning: "line 1", "field 'notes'", "unknown column", "id,day,date,position,exercise")
+        try assertRefused("twice.csv", text("day,exercise,exercise\n2030-01-04,A,B\n"),
+                          mentioning: "line 1", "field 'exercise'", "names this column twice")
+        try assertRefused("camel-and-snake.csv", text(Self.draftsHeader + ",submitted_at\n"),
+                          mentioning: "line 1", "field 'submitted_at'", "names this column twice")
+    }
+
+    private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"
+
     func testARecordRepeatedWithOtherContentIsRefused() throws {
         let day = #"{"id":"00000000-0000-0000-0000-0000000000D1","day":"2031-01-01","date":"2031-01-01T08:00:00Z","exercises":["Squat"]}"#
         let other = day.replacingOccurrences(of: "Squat", with: "Lunge")

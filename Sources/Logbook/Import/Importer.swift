@@ -91,7 +91,7 @@ extension Logbook {
         // What every reader of a file refuses (a date out of range, text that is not UTF-8, a
         // malformed id or day), refused before anything is read, naming that file.
         if let problem = try other.database.read({ try StoredValueAudit.problems(in: $0) }).first {
-            throw ImportError(file: path, reason: "it holds a value Logbook cannot read (\(problem)); "
+            throw ImportError(file: path, reason: "it holds values Logbook cannot read (\(problem)); "
                                 + "'logbook --db \(path) check' names every one")
         }
         return try other.database.read { otherConnection in

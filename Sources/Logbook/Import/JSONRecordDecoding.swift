@@ -11,12 +11,21 @@ enum JSONRecordDecoding {
         return nil
     }
 
+    /// The members a draft, a checklist item and a day record may have. Any other is refused, not
+    /// dropped: a misspelled or snake_case field (`submitted_at`) would otherwise lose its value
+    /// in silence.
+    private static let draftMembers = ["id", "version", "whatsNew", "checklist", "submittedAt", "createdAt", "updatedAt"]
+    private static let itemMembers = ["id", "title", "isDone"]
+    private static let dayMembers = ["id", "day", "date", "exercises", "exercise"]
+
     static func draft(_ value: JSONValue) throws -> DraftInput {
         guard case .object = value else { throw FieldError(field: "(record)", reason: "expected an object, found \(value.kindDescription)") }
+        try refuseUnknownMembers(of: value, known: draftMembers, record: "a draft")
         var checklist: [ChecklistItem] = []
         for (index, item) in try array(value, "checklist").enumerated() {
             let name = "checklist[\(index)]"
             guard case .object = item else { throw FieldError(field: name, reason: "expected an object, found \(item.kindDescription)") }
+            try refuseUnknownMembers(of: item, known: itemMembers, record: "a checklist item", prefix: name + ".")
             checklist.append(ChecklistItem(id: try uuid(item, "id", prefix: name + "."),
                                            title: try string(item, "title", prefix: name + "."),
                                            isDone: try bool(item, "isDone", prefix: name + ".")))
@@ -29,8 +38,12 @@ enum JSONRecordDecoding {
 
     static func day(_ value: JSONValue) throws -> DayInput {
         guard case .object = value else { throw FieldError(field: "(record)", reason: "expected an object, found \(value.kindDescription)") }
+        try refuseUnknownMembers(of: value, known: dayMembers, record: "a day record")
+        if value["exercises"] != nil && value["exercise"] != nil {
+            throw FieldError(field: "exercise", reason: "a record gives its exercises once: exercise (one name) or exercises (a list), not both")
+        }
         var exercises: [String] = []
-        if value["exercises"] == nil, let single = value["exercise"] {
+        if let single = value["exercise"] {
             // Hand-made: one exercise per record.
             guard case .string(let text) = single else {
                 throw FieldError(field: "exercise", reason: "expected a string, found \(single.kindDescription)")
@@ -58,6 +71,14 @@ enum JSONRecordDecoding {
     }
 
     // MARK: Fields
+
+    /// Throws for the first member of the object `value` that is not one of `known`.
+    private static func refuseUnknownMembers(of value: JSONValue, known: [String], record: String, prefix: String = "") throws {
+        guard case .object(let members) = value else { return }
+        for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
+            throw FieldError(field: prefix + member.key, reason: "unknown field; \(record) has \(known.joined(separator: ", "))")
+        }
+    }
 
     private static func member(_ value: JSONValue, _ key: String, prefix: String) throws -> JSONValue {
         guard let member = value[key] else { throw FieldError(field: prefix + key, reason: "missing") }

@@ -145,9 +145,20 @@ struct CSVRecordSource: RecordSource {
             throw ImportError(file: file, line: 1, reason: "the file is empty; expected a CSV header row")
         }
         // snake_case headers (`--csv-header snake_case`, the PostgreSQL schema's names) read as camelCase.
-        for (index, name) in header.row.enumerated() { columns[CSVText.camelCase(name)] = index }
+        for (index, name) in header.row.enumerated() {
+            guard columns.updateValue(index, forKey: CSVText.camelCase(name)) == nil else {
+                throw ImportError(file: file, line: 1, field: name, reason: "the header names this column twice")
+            }
+        }
         let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
         kind = kind ?? detected
+        // A column Logbook has no field for is refused, not dropped: its values would be lost in silence.
+        let known = kind == .history ? Self.historyColumns : Self.draftColumns
+        if let unknown = header.row.first(where: { !known.contains(CSVText.camelCase($0)) }) {
+            throw ImportError(file: file, line: 1, field: unknown,
+                              reason: "unknown column; a \(kind == .history ? "history" : "drafts") file has the columns "
+                                + known.joined(separator: ","))
+        }
         if kind == .history {
             if columns["exercise"] == nil || (columns["day"] == nil && columns["date"] == nil) {
                 throw ImportError(file: file, line: 1, field: columns["exercise"] == nil ? "exercise" : "day",
