@@ -45,6 +45,14 @@ struct Invocation {
             guard let zone = TimeZone(identifier: identifier) else {
                 throw CommandFailure("unknown time zone '\(name)' in $TZ (use an IANA name such as Europe/Paris)")
             }
+            // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
+            // either reading would store days other programs in the same shell disagree with.
+            if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), zone.secondsFromGMT() != 0 {
+                let etc = "Etc/GMT" + identifier.dropFirst(3)
+                let posix = TimeZone(identifier: etc) != nil ? " ('\(etc)' is POSIX's reading)" : ""
+                throw CommandFailure("$TZ '\(name)' is an offset that POSIX (and 'date') reads with the opposite sign to "
+                                     + "Foundation; use an IANA name\(posix), or --time-zone")
+            }
             return zone
         }
         return TimeZone.current

@@ -89,6 +89,26 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
+    /// A POSIX offset in $TZ (`GMT+14`), which POSIX and `date` read as behind UTC and Foundation
+    /// as ahead of it, is refused: either reading would store days other programs in the same shell
+    /// disagree with, for good. The Etc/ names, which mean the POSIX reading, are taken.
+    func testAnOffsetInTZThatPOSIXAndFoundationReadApartIsRefused() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let before = cli.snapshot()
+        for (posix, etc) in [("GMT+14", nil), ("UTC-3", "'Etc/GMT-3'"), (":UTC+3", "'Etc/GMT+3'"), ("GMT+0530", nil)] {
+            XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": posix]), status: 1,
+                             mentioning: "$TZ '\(posix)' is an offset", etc ?? "use an IANA name")
+        }
+        XCTAssertEqual(cli.snapshot(), before)
+        for zero in ["GMT", "UTC", "GMT+0"] {
+            XCTAssertEqual(try cli.run(["-q", "history", "list"], environment: ["TZ": zero]).status, 0, zero)
+        }
+        // Etc/GMT+12 is 12 hours behind UTC: 20:00Z on 3 February is 08:00 that day.
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-02-03T20:00:00Z"], environment: ["TZ": "Etc/GMT+12"]).status, 0)
+        XCTAssertEqual(try cli.run(["history", "list", "--format", "csv"]).lines.last?.split(separator: ",")[1], "2026-02-03")
+    }
+
     func testWhatsNewFromStdinKeepsTextExactly() throws {
         let cli = try CLIHarness()
         let text = "Cafe\u{301} ☀︎ line one\r\nline two\twith tab\n\n日本語 \"quoted\" \\ back\n"
