@@ -126,6 +126,27 @@ final class ImportExportCLITests: XCTestCase {
         }
     }
 
+    /// A `history.plist` has no day, so a record whose day is not its date's day in the time zone
+    /// comes back on its date's day: the export says so on stderr, and writes the file all the same.
+    func testAPropertyListExportSaysWhichDaysAnImportWouldMove() throws {
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("days.ndjson")
+        try Data(("""
+            {"id":"AAAAAAAA-0000-4000-8000-000000000001","day":"2030-01-05","date":"2030-01-01T10:00:00Z","exercises":["a"]}
+            {"id":"AAAAAAAA-0000-4000-8000-000000000002","day":"2030-01-02","date":"2030-01-02T10:00:00Z","exercises":["b"]}
+
+            """).utf8).write(to: file)
+        XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+        let all = try cli.run(["export", "history", "--format", "plist"])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stderr.hasPrefix("logbook: warning: 1 of the days exported is not its date's day"), all.stderr)
+        XCTAssertTrue(all.stderr.contains("first: 2030-01-05, date 2030-01-01T10:00:00.000000Z"), all.stderr)
+        XCTAssertEqual(try loadHistoryPlist(all.output).count, 2)
+        let onTheirDays = try cli.run(["export", "history", "--format", "plist", "--where", "day < 2030-01-03"])
+        XCTAssertEqual(onTheirDays.stderr, "")
+        XCTAssertEqual(try loadHistoryPlist(onTheirDays.output).map(\.id), ["AAAAAAAA-0000-4000-8000-000000000002"])
+    }
+
     func testSameDayEntriesMergeAndReimportIsANoOp() throws {
         let cli = try CLIHarness()
         let file = cli.folder.appendingPathComponent("days.ndjson")

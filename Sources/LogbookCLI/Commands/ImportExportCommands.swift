@@ -105,9 +105,22 @@ enum ImportExportCommands {
             let store = try invocation.readStore()
             switch recordKind {
             case .drafts: try store.exportDrafts(query, format: format, options: options, to: { try Console.write($0) })
-            case .history: try store.exportHistory(query, format: format, options: options, to: { try Console.write($0) })
+            case .history:
+                try store.exportHistory(query, format: format, options: options, to: { try Console.write($0) })
+                if format == .plist { try warnOfDaysAPropertyListMoves(store, query) }
             }
         })
+
+    /// A `history.plist` has no day: an import puts each record on its date's day in the time zone.
+    /// Says so, on stderr, when a record exported has another day (one back-dated in another time
+    /// zone, or a file's own), so that a round trip that moves it is not a surprise.
+    private static func warnOfDaysAPropertyListMoves(_ store: Logbook, _ query: RecordQuery) throws {
+        let moved = try store.history.fetch(query).filter { CalendarDay($0.date, in: store.timeZone) != $0.day }
+        guard let first = moved.first else { return }
+        Console.note("logbook: warning: \(moved.count) of the days exported \(moved.count == 1 ? "is not its" : "are not their") date's day in "
+                     + "\(store.timeZone.identifier) (first: \(first.day), date \(first.date.iso8601Microseconds)); a history.plist has no "
+                     + "day, so an import puts \(moved.count == 1 ? "it" : "them") on the date's day in its time zone")
+    }
 
     /// The file to import from (or stdin for `-`) and its size when known.
     private static func openInput(_ path: String) throws -> (FileHandle, Int?) {
