@@ -147,6 +147,39 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(try loadHistoryPlist(onTheirDays.output).map(\.id), ["AAAAAAAA-0000-4000-8000-000000000002"])
     }
 
+    /// `--on-conflict replace` of a record that an earlier replace moved onto another record's day
+    /// (so that its id became an alias there) gives the file's records whatever their order, and
+    /// importing the file again changes nothing: the alias was skipped, and the replacement of the
+    /// record it pointed to then dropped it, so the order of the two records decided the result.
+    func testReplaceOfARecordMergedIntoAnotherIsOrderFreeAndIdempotent() throws {
+        let (x, z) = ("AAAAAAAA-0000-4000-8000-000000000001", "CCCCCCCC-0000-4000-8000-000000000003")
+        let records = [#"{"id":"\#(x)","day":"2030-01-01","date":"2030-01-01T10:00:00Z","exercises":["a"]}"#,
+                       #"{"id":"\#(z)","day":"2030-01-02","date":"2030-01-02T10:00:00Z","exercises":["z"]}"#]
+        let moved = #"{"id":"\#(x)","day":"2030-01-02","date":"2030-01-02T09:00:00Z","exercises":["a2"]}"#
+        var results: [Data] = []
+        for order in [records, records.reversed()] {
+            let cli = try CLIHarness()
+            func file(_ name: String, _ lines: [String]) throws -> String {
+                let url = cli.folder.appendingPathComponent(name)
+                try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: url)
+                return url.path
+            }
+            XCTAssertEqual(try cli.run(["import", try file("first.ndjson", records)]).status, 0)
+            let move = try cli.run(["import", try file("move.ndjson", [moved]), "--on-conflict", "replace"])
+            XCTAssertTrue(move.stderr.contains("merged 0, replaced 1"), "a stored record replaced: \(move.stderr)")
+            let again = try file("again.ndjson", order)
+            XCTAssertEqual(try cli.run(["import", again, "--on-conflict", "replace"]).status, 0)
+            let exported = try cli.run(["export", "history", "--format", "ndjson"]).output
+            XCTAssertEqual(try cli.run(["import", again, "--on-conflict", "replace"]).status, 0)
+            XCTAssertEqual(try cli.run(["export", "history", "--format", "ndjson"]).output, exported, "importing again changes nothing")
+            XCTAssertEqual(try cli.run(["check"]).status, 0)
+            results.append(exported)
+        }
+        XCTAssertEqual(results[0], results[1], "the order of the file's records decides nothing")
+        XCTAssertEqual(String(decoding: results[0], as: UTF8.self).split(separator: "\n").map { $0.contains(#""exercises":["a"]"#) || $0.contains(#""exercises":["z"]"#) },
+                       [true, true], "each record as the file gives it")
+    }
+
     func testSameDayEntriesMergeAndReimportIsANoOp() throws {
         let cli = try CLIHarness()
         let file = cli.folder.appendingPathComponent("days.ndjson")

@@ -243,13 +243,15 @@ private struct ImportWriter {
             case .fail:
                 throw conflict(record, "a day with id \(id.uuidString) already exists")
             case .replace:
-                guard stored else {
-                    // Its exercises were merged into another day's record; that record is kept.
-                    summary.skipped += 1
-                    return
+                if stored {
+                    try tallies.countWaitingDays(in: connection)
+                    try Tables.exerciseDays.delete(identity: id, in: connection)
+                } else {
+                    // An id merged into another day's record (an alias) is a record of its own again,
+                    // as the file gives it, whatever order the file's records come in: the alias goes,
+                    // and the exercises it once brought stay in that record.
+                    try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [id.databaseValue])
                 }
-                try tallies.countWaitingDays(in: connection)
-                try Tables.exerciseDays.delete(identity: id, in: connection)
                 replacing = true
             }
         }
@@ -271,7 +273,8 @@ private struct ImportWriter {
                 try Tables.merge(input.exercises, at: date, intoDayKey: existing, in: connection)
                 try addAlias(id, toDayKey: existing)
             }
-            summary.merged += 1
+            // A stored record replaced by one of another day that has a record is counted replaced.
+            if replacing { summary.replaced += 1 } else { summary.merged += 1 }
         } else {
             let record = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
             try Tables.exerciseDays.insert(record, in: connection)
