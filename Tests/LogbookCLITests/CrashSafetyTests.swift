@@ -1,7 +1,6 @@
 import Foundation
 import LogbookTestSupport
 import Logbook
-import SQLiteQuery
 import XCTest
 
 /// `logbook` killed with SIGKILL at any moment leaves a sound database holding every write that
@@ -122,55 +121,21 @@ final class CrashSafetyTests: XCTestCase {
     func testEveryWritingCommandKilledLeavesTheStateBeforeOrAfterIt() throws {
         let kills = Reliability.setting("LOGBOOK_CRASH_COMMAND_KILLS", default: 3)
         let cli = try CLIHarness()
-        let history = cli.folder.appendingPathComponent("history.ndjson")
-        let replacing = cli.folder.appendingPathComponent("replacing.ndjson")
-        let drafts = cli.folder.appendingPathComponent("drafts.json")
-        let otherDevice = cli.folder.appendingPathComponent("other.sqlite")
-        try Reliability.writeHistory(days: 0..<2_000, to: history)
-        try Reliability.writeHistory(days: 1_000..<3_000, exercisesPerDay: 4, to: replacing)
-        try Self.writeDrafts(count: 60, to: drafts)
-        XCTAssertEqual(try cli.run(["import", history.path]).status, 0)
-        XCTAssertEqual(try cli.run(["import", drafts.path]).status, 0)
-        let mergedDays = cli.folder.appendingPathComponent("merged.ndjson")
-        try Reliability.writeHistory(days: 1_500..<2_500, exercisesPerDay: 5, to: mergedDays)
-        XCTAssertEqual(try cli.run(["--db", otherDevice.path, "import", mergedDays.path], useDatabase: false).status, 0)
-        let base = try Data(contentsOf: cli.database)
-
-        // What `repair` puts right: positions another program left as 11, 12, 13.
-        let damage = "UPDATE exercises SET position = position + 10 WHERE day_pk % 7 = 0"
-        let commands: [(arguments: [String], damaged: Bool)] = [
-            (["import", "--on-conflict", "replace", replacing.path], false),
-            (["import", otherDevice.path], false),
-            (["history", "rename", "Burpee", "Burpee (weighted)"], false),
-            (["history", "move", "--day", "2020-01-05", "--to", "2030-01-01"], false),
-            (["history", "remove", "--day", "2020-01-06", "2"], false),
-            (["history", "delete", "--day", "2020-01-07"], false),
-            (["drafts", "add", "--version", "9.9", "--item", "Tag", "--item", "Upload"], false),
-            (["drafts", "edit", "--whats-new", "Rewritten", "1.7"], false),
-            (["drafts", "item", "move", "1.8", "1", "3"], false),
-            (["drafts", "submit", "1.9"], false),
-            (["drafts", "delete", "1.10"], false),
-            (["repair"], true),
-        ]
+        let writes = try WritingCommands(in: cli)
         var generator = SplitMix64(seed: seed)
         var outcomes: [String: Int] = [:]
-        for command in commands {
-            let name = command.arguments.prefix(command.arguments[0] == "import" ? 1 : 2).joined(separator: " ")
-            func prepare() throws {
-                try Reliability.restore(cli, to: base)
-                if command.damaged { try Self.execute(damage, in: cli.database) }
-            }
-            try prepare()
-            let before = try Self.state(cli)
+        for command in writes.commands {
+            try writes.prepare(command, at: cli.database)
+            let before = try WritingCommands.state(cli, of: cli.database)
             let started = Date()
             let finished = try cli.run(command.arguments)
             let duration = Date().timeIntervalSince(started)
             XCTAssertEqual(finished.status, 0, "\(command.arguments): \(finished.stderr)")
-            let after = try Self.state(cli)
+            let after = try WritingCommands.state(cli, of: cli.database)
             XCTAssertNotEqual(before, after, "\(command.arguments) changed nothing")
 
             for point in 0..<kills {
-                try prepare()
+                try writes.prepare(command, at: cli.database)
                 let delay = duration * 1.2 * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
                 let run = try BackgroundRun(cli, command.arguments)
                 Thread.sleep(forTimeInterval: delay)
@@ -179,53 +144,17 @@ final class CrashSafetyTests: XCTestCase {
                 let context = "\(command.arguments) killed after \(String(format: "%.3f", delay)) s of \(String(format: "%.3f", duration)) s"
                 if signal == nil { XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)") }
                 XCTAssertEqual(try Reliability.integrity(of: cli.database), ["ok"], context)
-                let state = try Self.state(cli)
+                let state = try WritingCommands.state(cli, of: cli.database)
                 XCTAssertTrue(state == before || state == after, "\(context): the database is neither as before nor as after the command")
                 if state == after || !command.damaged {
                     let check = try cli.run(["check"])
                     XCTAssertEqual(check.status, 0, "\(context): \(check.stdout)\(check.stderr)")
                 }
                 let outcome = signal == nil ? "finished" : state == after ? "killed after its commit" : "killed before its commit"
-                outcomes["\(name): \(outcome)", default: 0] += 1
+                outcomes["\(command.name): \(outcome)", default: 0] += 1
             }
         }
-        print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills of each of \(commands.count) writing commands: "
+        print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills of each of \(writes.commands.count) writing commands: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
-    }
-
-    /// What the database holds, as text: the history export (bytes), every exercise row, and the
-    /// drafts without the ids and times that a new run of a command draws afresh (a submission
-    /// date only as present).
-    private static func state(_ cli: CLIHarness) throws -> String {
-        let history = try cli.run(["export", "history", "--format", "ndjson"])
-        let rows = try cli.run(["query", "SELECT day_pk, position, name, name_key FROM exercises ORDER BY day_pk, position",
-                                "--format", "csv"])
-        let drafts = try cli.run(["export", "drafts", "--format", "json"])
-        for result in [history, rows, drafts] { XCTAssertEqual(result.status, 0, result.stderr) }
-        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: drafts.output) as? [[String: Any]])
-        let comparable = parsed.map { draft in
-            var draft = draft.filter { !["id", "createdAt", "updatedAt"].contains($0.key) }
-            if let submitted = draft["submittedAt"], !(submitted is NSNull) { draft["submittedAt"] = true }
-            if let items = draft["checklist"] as? [[String: Any]] { draft["checklist"] = items.map { $0.filter { $0.key != "id" } } }
-            return draft
-        }
-        let normalized = try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys])
-        return history.stdout + rows.stdout + String(decoding: normalized, as: UTF8.self)
-    }
-
-    /// Drafts "1.0" to "1.<count - 1>" in the apps' JSON, each with a checklist of three items.
-    private static func writeDrafts(count: Int, to url: URL) throws {
-        let drafts = (0..<count).map { index in
-            let items = (1...3).map { #"{"id":"\#(UUID().uuidString)","title":"Step \#($0) of 1.\#(index)","isDone":\#($0 == 1)}"# }
-            return #"{"version":"1.\#(index)","whatsNew":"Fixes ☀︎ \#(index)","checklist":[\#(items.joined(separator: ","))]}"#
-        }
-        try Data("[\(drafts.joined(separator: ","))]".utf8).write(to: url)
-    }
-
-    /// Runs `sql` on the closed database at `url` as another program would.
-    private static func execute(_ sql: String, in url: URL) throws {
-        var options = Connection.Options()
-        options.createIfMissing = false
-        try Connection(path: url.path, options: options).execute(sql)
     }
 }

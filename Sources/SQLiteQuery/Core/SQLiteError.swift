@@ -22,6 +22,21 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
         self.sql = sql
     }
 
+    /// The error `database` (a connection handle) reports now, for the statement `sql`, with
+    /// `message` in place of SQLite's when given (`sqlite3_exec`'s own). An
+    /// input or output error (`SQLITE_IOERR`, `SQLITE_FULL`, `SQLITE_CANTOPEN`) says what the
+    /// system said (`disk I/O error: No space left on device`): SQLite's message alone names no cause.
+    init(reportedBy database: OpaquePointer, message: String? = nil, sql: String? = nil) {
+        let code = sqlite3_extended_errcode(database)
+        var text = message ?? String(cString: sqlite3_errmsg(database))
+        let systemError = sqlite3_system_errno(database)
+        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF), systemError != 0,
+           let reason = strerror(systemError) {
+            text += ": " + String(cString: reason)
+        }
+        self.init(code: code, message: text, sql: sql)
+    }
+
     /// The primary result code (the low byte of the extended code), e.g. `SQLITE_CONSTRAINT`.
     public var primaryCode: Int32 { code & 0xFF }
 

@@ -43,8 +43,7 @@ public final class Statement {
             if code == SQLITE_OK {
                 throw SQLiteError(code: SQLITE_MISUSE, message: SQLiteError.noStatementMessage, sql: sql)
             }
-            throw SQLiteError(code: sqlite3_extended_errcode(database),
-                              message: String(cString: sqlite3_errmsg(database)), sql: sql)
+            throw SQLiteError(reportedBy: database, sql: sql)
         }
         if hasMoreSQL {
             sqlite3_finalize(handle)
@@ -176,7 +175,6 @@ public final class Statement {
     }
 
     private func currentError() -> SQLiteError {
-        SQLiteError(code: sqlite3_extended_errcode(database), message: String(cString: sqlite3_errmsg(database)),
-                    sql: sql)
+        SQLiteError(reportedBy: database, sql: sql)
     }
 }

@@ -1,0 +1,109 @@
+import Foundation
+import LogbookTestSupport
+import XCTest
+
+/// Every command that writes, run on a disk that is full or nearly full (a small tmpfs, filled
+/// to a seeded number of free bytes): it succeeds, leaving the state a run with room leaves, or
+/// fails with exit status 1 and one error line that says the disk is full, leaving the records
+/// exactly as they were, `check` passing, and no file behind but the database's own. A copy
+/// (`backup`, `export -o`) is whole or absent. Needs root to mount the tmpfs; skipped otherwise,
+/// saying so. Seeded (`LOGBOOK_FULL_DISK_SEED`); `LOGBOOK_FULL_DISK_LEVELS` free-space levels
+/// per command.
+final class FullDiskCLITests: XCTestCase {
+    private var mountPoint: URL?
+
+    override func tearDownWithError() throws {
+        if let mountPoint {
+            _ = try? ExternalProgram.output(of: "/bin/umount", [mountPoint.path])
+            try? FileManager.default.removeItem(at: mountPoint)
+        }
+    }
+
+    /// A tmpfs of `bytes` mounted in a new folder.
+    private func mountSmallDisk(bytes: Int) throws -> URL {
+        let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("logbook-full-disk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            _ = try ExternalProgram.output(of: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(bytes)", "tmpfs", folder.path])
+        } catch {
+            try? FileManager.default.removeItem(at: folder)
+            throw XCTSkip("mounting a tmpfs for a full disk needs root (mount said: \(error))")
+        }
+        mountPoint = folder
+        return folder
+    }
+
+    /// Fills the disk holding `folder` up to `free` bytes left, with a file named `fill`.
+    private func fill(_ folder: URL, leaving free: Int) throws -> URL {
+        var stats = statvfs()
+        XCTAssertEqual(statvfs(folder.path, &stats), 0)
+        let available = Int(stats.f_bavail) * Int(stats.f_frsize)
+        let file = folder.appendingPathComponent("fill")
+        try Data(count: max(0, available - free)).write(to: file)
+        return file
+    }
+
+    func testEveryWriteOnAFullDiskSucceedsWholeOrFailsClearlyChangingNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
+        let levels = Reliability.setting("LOGBOOK_FULL_DISK_LEVELS", default: 3)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let writes = try WritingCommands(in: cli)
+        let disk = try mountSmallDisk(bytes: writes.base.count + 6 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        let copy = disk.appendingPathComponent("copy.sqlite"), exported = disk.appendingPathComponent("history.json")
+        let copies: [WritingCommands.Command] = [
+            WritingCommands.Command(arguments: ["backup", copy.path], damaged: false),
+            WritingCommands.Command(arguments: ["export", "history", "--format", "json", "-o", exported.path], damaged: false),
+        ]
+        var outcomes: [String: Int] = [:]
+        for command in writes.commands + copies {
+            let run = { try cli.run(["--db", database.path] + command.arguments, useDatabase: false) }
+            try writes.prepare(command, at: database)
+            let before = try WritingCommands.state(cli, of: database)
+            let roomy = try run()
+            XCTAssertEqual(roomy.status, 0, "\(command.arguments): \(roomy.stderr)")
+            let after = try WritingCommands.state(cli, of: database)
+            let copied = try? Data(contentsOf: exported)
+            for target in [copy, exported] { try? FileManager.default.removeItem(at: target) }
+
+            for level in 0..<levels {
+                // No room at all, then a few pages, then up to a megabyte.
+                let free = [0, 4_096 * Int(1 + random.next() % 16), Int(random.next() % (1 << 20))][level % 3]
+                let context = "seed \(seed): \(command.arguments) with \(free) bytes free"
+                try writes.prepare(command, at: database)
+                let filler = try fill(disk, leaving: free)
+                let result = try run()
+                try FileManager.default.removeItem(at: filler)
+                let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
+                let state = try WritingCommands.state(cli, of: database)
+                if result.status == 0 {
+                    XCTAssertEqual(state, after, "\(context): succeeded, but not as a run with room")
+                    if command.arguments[0] == "export" { XCTAssertEqual(try? Data(contentsOf: exported), copied, context) }
+                    if command.arguments[0] == "backup" { XCTAssertEqual(try Reliability.integrity(of: copy), ["ok"], context) }
+                    outcomes["\(command.name): done", default: 0] += 1
+                } else {
+                    XCTAssertEqual(result.status, 1, "\(context): \(result.stderr)")
+                    XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                    XCTAssertTrue(result.stderr.contains("No space left on device") || result.stderr.contains("disk is full"),
+                                  "\(context): \(result.stderr)")
+                    XCTAssertEqual(state, before, "\(context): failed, and changed the records")
+                    XCTAssertFalse(left.contains(copy.lastPathComponent) || left.contains(exported.lastPathComponent),
+                                   "\(context): a copy was left: \(left)")
+                    outcomes["\(command.name): refused", default: 0] += 1
+                }
+                let database = database.lastPathComponent
+                let own = [database, database + "-wal", database + "-shm", copy.lastPathComponent, exported.lastPathComponent]
+                XCTAssertEqual(left.filter { !own.contains($0) }, [], "\(context): files left behind")
+                if state == after || !command.damaged {
+                    let check = try cli.run(["--db", disk.appendingPathComponent(database).path, "check"], useDatabase: false)
+                    XCTAssertEqual(check.status, 0, "\(context): \(check.stdout)\(check.stderr)")
+                }
+                for target in [copy, exported] { try? FileManager.default.removeItem(at: target) }
+            }
+        }
+        print("FullDiskCLITests (LOGBOOK_FULL_DISK_SEED=\(seed)): \(levels) levels of free space for each of "
+              + "\(writes.commands.count + copies.count) commands: "
+              + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+}
