@@ -327,6 +327,21 @@ final class ImportBadInputCLITests: XCTestCase {
         let missing = try cli.run(["import", cli.folder.appendingPathComponent("nope.json").path])
         XCTAssertFailure(missing, status: 1, mentioning: "no such file")
         try assertRefused("binary.dat", Data([0x00, 0x01, 0x02, 0xFF]), mentioning: "cannot tell the format")
+        try assertRefused("empty.json.txt", Data(), mentioning: "it is empty, so its format cannot be told")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
+    /// Standard input that cannot be read (a folder) or is closed: one error line in words.
+    func testStandardInputThatCannotBeReadIsNamedInWords() throws {
+        let formats = "pass --format json|ndjson|csv|plist|sqlite"
+        for (redirect, message) in [("< /", "stdin: cannot read it: Is a directory"),
+                                    ("<&-", "stdin: it is empty, so its format cannot be told; \(formats)")] {
+            let result = try ExternalProgram.run("/bin/bash", ["-c", "\"$LOGBOOK\" --db \"$DB\" import - \(redirect)"], in: cli.folder,
+                                                 environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin", "LOGBOOK": CLIHarness.executable.path,
+                                                               "DB": cli.database.path])
+            XCTAssertEqual(result.status, 1, result.errors)
+            XCTAssertEqual(result.errors, "logbook: error: \(message)\n")
+        }
         XCTAssertEqual(cli.snapshot(), before)
     }
 }

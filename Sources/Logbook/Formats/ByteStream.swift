@@ -138,7 +138,7 @@ public final class ByteStream {
     /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
     private func refill(keeping: Bool = false) throws {
         guard !isExhausted, let handle else { return }
-        let chunk = try handle.read(upToCount: 1 << 16) ?? Data()
+        let chunk = try Self.read(handle, upTo: 1 << 16)
         if chunk.isEmpty { isExhausted = true }
         if keeping {
             buffer = Array(buffer[index...]) + chunk
@@ -148,12 +148,29 @@ public final class ByteStream {
         index = 0
     }
 
+    /// Why the bytes could not be read (standard input a folder, or closed), as the system says it.
+    struct ReadFailure: Error {
+        let reason: String
+    }
+
+    /// Up to `count` bytes of `handle`; empty at its end. A failure is a ``ReadFailure``.
+    private static func read(_ handle: FileHandle, upTo count: Int) throws -> Data {
+        do {
+            return try handle.read(upToCount: count) ?? Data()
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError ?? error as NSError
+            let reason = underlying.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying.code)))
+                : underlying.localizedDescription
+            throw ReadFailure(reason: reason)
+        }
+    }
+
     /// Every remaining byte (for formats read whole, such as property lists), at most `limit`.
     public func readAll(limit: Int) throws -> Data? {
         var data = Data(buffer[index...])
         index = buffer.count
         while let handle, !isExhausted {
-            let chunk = try handle.read(upToCount: 1 << 20) ?? Data()
+            let chunk = try Self.read(handle, upTo: 1 << 20)
             if chunk.isEmpty { isExhausted = true }
             data.append(chunk)
             if data.count > limit { return nil }

@@ -34,6 +34,8 @@ extension Logbook {
     private func importRecords(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         do {
             return try importAll(from: stream, file: file, options: options)
+        } catch let failure as ByteStream.ReadFailure {
+            throw LogbookError.importRefused(ImportError(file: file, reason: "cannot read it: \(failure.reason)"))
         } catch {
             throw LogbookError.reported(error, path: path)
         }
@@ -42,8 +44,10 @@ extension Logbook {
     private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         var format = options.format
         if format == .auto {
-            guard let detected = ImportFormat.detect(name: file, prefix: try stream.prefix(64)) else {
-                throw ImportError(file: file, reason: "cannot tell the format; pass --format json|ndjson|csv|plist|sqlite")
+            let prefix = try stream.prefix(64)
+            guard let detected = ImportFormat.detect(name: file, prefix: prefix) else {
+                throw ImportError(file: file, reason: (prefix.isEmpty ? "it is empty, so its format cannot be told" : "cannot tell the format")
+                                    + "; pass --format json|ndjson|csv|plist|sqlite")
             }
             format = detected
         }
