@@ -317,7 +317,9 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("pair.plist", pair, mentioning: "record 1", "exactly 3 items")
         let wrongDate = try PropertyListSerialization.data(
             fromPropertyList: [["00000000-0000-0000-0000-000000000009", "yesterday", ["a"]]], format: .binary, options: 0)
-        try assertRefused("date.plist", wrongDate, mentioning: "field '[1] date'", "expected a date")
+        try assertRefused("date.plist", wrongDate, mentioning: "field '[1] date'", "expected a date", "found the string \"yesterday\"")
+        let wrongID = try PropertyListSerialization.data(fromPropertyList: [["not-a-uuid", Date(), ["a"]]], format: .binary, options: 0)
+        try assertRefused("id.plist", wrongID, mentioning: "field '[0] id'", "expected a UUID string, found the string \"not-a-uuid\"")
         let draft = try PropertyListSerialization.data(fromPropertyList: ["version": "1", "whatsNew": 3, "checklist": []],
                                                        format: .xml, options: 0)
         try assertRefused("draft.plist", draft, mentioning: "field 'whatsNew'", "expected a string")

@@ -116,9 +116,10 @@ struct PropertyListRecordSource: RecordSource {
                           checklist: checklist, submittedAt: submittedAt, createdAt: nil, updatedAt: nil)
     }
 
+    /// What `value` is, for a message: a string quoted (its first 60 characters), else its kind.
     static func describe(_ value: Any) -> String {
         switch value {
-        case is String: "a string"
+        case let text as String: "the string \"\(text.prefix(60))\(text.count > 60 ? "…" : "")\""
         case is Date: "a date"
         case is Data: "data"
         case is [String: Any]: "a dictionary"
