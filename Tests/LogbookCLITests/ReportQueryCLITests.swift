@@ -165,7 +165,8 @@ final class ReportQueryCLITests: XCTestCase {
         for sql in ["SELECT hex(fts3_tokenizer('simple'))", "SELECT fts3_tokenizer('simple', x'0000000000000000')",
                     "SELECT load_extension('/lib/x86_64-linux-gnu/libc.so.6')", "PRAGMA writable_schema = 1",
                     "PRAGMA user_version = 3", "SELECT * FROM pragma_writable_schema", "PRAGMA journal_mode = DELETE",
-                    "WITH x AS (SELECT 1) SELECT fts3_tokenizer('porter') FROM x", "SELECT writefile('/tmp/x', 'y')"] {
+                    "WITH x AS (SELECT 1) SELECT fts3_tokenizer('porter') FROM x", "SELECT writefile('/tmp/x', 'y')",
+                    "UPDATE sqlite_master SET name = 'x'", "SELECT * FROM pragma_journal_mode('delete')"] {
             let refused = try cli.run(["query", sql])
             XCTAssertEqual(refused.status, 1, "\(sql): \(refused.stdout)")
             XCTAssertEqual(refused.stdout, "", sql)
@@ -175,6 +176,9 @@ final class ReportQueryCLITests: XCTestCase {
         let described = try cli.run(["query", "PRAGMA table_info(drafts)", "--format", "csv"])
         XCTAssertEqual(described.status, 0, described.stderr)
         XCTAssertTrue(described.stdout.contains("version_key"), described.stdout)
+        // The same pragma as a table (which SQLite enters in the connection's schema on first use).
+        let asTable = try cli.run(["query", "SELECT name FROM pragma_table_info('drafts') WHERE name LIKE '%key'", "--format", "csv"])
+        XCTAssertEqual(asTable.stdout, "name\r\nversion_key\r\n", asTable.stderr)
         let version = try cli.run(["query", "PRAGMA user_version", "--format", "csv"])
         XCTAssertEqual(version.status, 0, version.stderr)
     }

@@ -17,6 +17,12 @@ extension Connection {
             case SQLITE_FUNCTION:
                 // (nil, the function's name)
                 return ReadOnlyAuthorizer.deniedFunctions.contains(name(second)) ? SQLITE_DENY : SQLITE_OK
+            case SQLITE_UPDATE where name(first) == "sqlite_master":
+                // The first use of a pragma as a table (`pragma_table_info('drafts')`) enters it in
+                // the connection's schema, which SQLite authorizes as an update of sqlite_master; the
+                // connection is read-only and `query_only`, and a statement that writes is refused
+                // by `sqlite3_stmt_readonly`, so nothing reaches the file.
+                return SQLITE_OK
             case SQLITE_PRAGMA:
                 // (the pragma's name, its argument or nil): an argument sets some pragmas.
                 let pragma = name(first)
