@@ -160,6 +160,17 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "line 1", "field 'submitted_at'", "names this column twice")
     }
 
+    /// What the library would not save is not imported either: a day with no exercise, an empty
+    /// name (a blank cell in a spreadsheet).
+    func testRecordsTheLibraryWouldNotSaveAreRefused() throws {
+        try assertRefused("none.ndjson", text(#"{"day":"2030-01-01","exercises":[]}"# + "\n"),
+                          mentioning: "record 1: field 'exercises': at least one exercise is needed")
+        try assertRefused("blank.json", text(#"[{"day":"2030-01-02","exercises":["Squat",""]}]"#),
+                          mentioning: "record 1: field 'exercises[1]': an exercise name cannot be empty")
+        try assertRefused("blank.csv", text("day,exercise\n2030-01-03,Squat\n2030-01-04,\n"),
+                          mentioning: "record 2", "field 'exercises[0]': an exercise name cannot be empty")
+    }
+
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"
 
     func testARecordRepeatedWithOtherContentIsRefused() throws {

@@ -207,7 +207,8 @@ private struct ImportWriter {
 
     mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
         let day = try checked(record) {
-            for (index, name) in input.exercises.enumerated() { try RecordLimits.check(name, field: "exercises[\(index)]") }
+            // What the library saves, no more: at least one exercise, no name empty (a blank cell).
+            try ExerciseDay.validate(exercises: input.exercises)
             guard let date = input.date else {
                 guard let day = input.day else { throw FieldError(field: "day", reason: "missing: a record needs a day or a date") }
                 return day
@@ -417,7 +418,7 @@ private struct ImportWriter {
         do {
             return try body()
         } catch LogbookError.invalidValue(let field, let value, let reason) {
-            throw ImportError(file: file, record: record, field: field, reason: "'\(value)': \(reason)")
+            throw ImportError(file: file, record: record, field: field, reason: value.isEmpty ? reason : "'\(value)': \(reason)")
         }
     }
 
