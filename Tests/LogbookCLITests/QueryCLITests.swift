@@ -125,6 +125,8 @@ final class QueryCLITests: XCTestCase {
             (["drafts", "list", "--where", "version == 1"], "expected a string in double quotes, found 1", nil),
             (["drafts", "list", "--where", "submittedAt > 2026-02-30"], "invalid date '2026-02-30'", nil),
             (["drafts", "list", "--where", "version # 1"], "unexpected character '#'", nil),
+            (["history", "list", "--where", "day < 10000-01-01"], "'10000-01-01' is no date Logbook reads: days run from 0001-01-01 to 9999-12-31", "^^^^^^^^^^^"),
+            (["drafts", "list", "--where", "version == \"\u{301}"], "unterminated string", nil),
             (["drafts", "list", "--where", "createdAt == nil"], "this field is never nil", nil),
             (["drafts", "list", "--sort", "version:up"], "invalid sort key 'version:up'", nil),
             (["drafts", "list", "--limit", "-1"], "invalid value '-1' for '--limit <n>'", nil),

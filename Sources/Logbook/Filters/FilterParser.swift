@@ -175,6 +175,10 @@ public struct FilterParser {
             advance()
             if let integer = Int64(text) { return .literal(.integer(integer), at: at) }
             if let decimal = Double(text), decimal.isFinite { return .literal(.decimal(decimal), at: at) }
+            // Digits with a date's punctuation past the year: a year of five digits or more.
+            if text.dropFirst().contains(where: { "-:T".contains($0) }) {
+                throw SyntaxError(message: "'\(text)' is no date Logbook reads: days run from 0001-01-01 to 9999-12-31", position: at)
+            }
             throw SyntaxError(message: "number '\(text)' is out of range", position: at)
         case .temporal(let text):
             advance()
