@@ -203,7 +203,7 @@ final class DraftsHistoryCLITests: XCTestCase {
 
         let before = try Data(contentsOf: cli.database)
         let dry = try cli.run(["history", "remove", "--day", "2026-03-15", "Bupree", "--dry-run"])
-        XCTAssertTrue(dry.stderr.contains("dry run, nothing written: would have removed 1 exercise on 2026-03-15"), dry.stderr)
+        XCTAssertTrue(dry.stderr.contains("dry run, nothing written: would have removed 1 exercise ('Bupree') on 2026-03-15"), dry.stderr)
         XCTAssertEqual(try Data(contentsOf: cli.database), before)
         // Every edit's dry run writes nothing at all: the file and its write-ahead log, byte for byte
         // (not only the records: no tally marked stale, no change logged).
@@ -217,8 +217,17 @@ final class DraftsHistoryCLITests: XCTestCase {
         }
         XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-15", "4"]), status: 1,
                          mentioning: "no exercise at position 4 on 2026-03-15: it has 3")
-        XCTAssertEqual(try cli.run(["history", "remove", "--day", "2026-03-15", "1", "3"]).status, 0)
+        let removed = try cli.run(["history", "remove", "--day", "2026-03-15", "1", "3"])
+        XCTAssertTrue(removed.stderr.contains("removed 2 exercises ('Bupree', 'squat') on 2026-03-15"), removed.stderr)
         XCTAssertEqual(try csv(["--on", "2026-03-15"]), ["1 Squat"])
+        // A name that is a number is a position unless --names says it is a name.
+        for name in ["2", "Row", "1"] { XCTAssertEqual(try cli.run(["-q", "history", "add", name, "--at", "2026-03-20 09:00"]).status, 0) }
+        let byName = try cli.run(["history", "remove", "--day", "2026-03-20", "--names", "1"])
+        XCTAssertTrue(byName.stderr.contains("removed 1 exercise ('1') on 2026-03-20"), byName.stderr)
+        let byPosition = try cli.run(["history", "remove", "--day", "2026-03-20", "1"])
+        XCTAssertTrue(byPosition.stderr.contains("removed 1 exercise ('2') on 2026-03-20"), byPosition.stderr)
+        XCTAssertEqual(try csv(["--on", "2026-03-20"]), ["1 Row"])
+        XCTAssertEqual(try cli.run(["history", "delete", "--day", "2026-03-20"]).status, 0)
         let renamed = try cli.run(["history", "rename", "Burpee", "Burpée"])
         XCTAssertTrue(renamed.stderr.contains("renamed 'Burpee' to 'Burpée': 2 exercises on 2026-03-14"), renamed.stderr)
         XCTAssertFailure(try cli.run(["history", "rename", "Plank", "Row"]), status: 1, mentioning: "no exercise named 'Plank'")

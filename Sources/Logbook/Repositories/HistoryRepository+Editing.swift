@@ -9,6 +9,8 @@ public struct HistoryEdit: Sendable, Equatable {
     public var days: [CalendarDay] = []
     /// Days whose record went away: left without exercises, or moved onto another day's record.
     public var deletedDays: [CalendarDay] = []
+    /// The exercises `removeExercises` removed (or would remove), in the record's order.
+    public var removedExercises: [String] = []
 }
 
 /// Fixing mistakes: removing an exercise from a day, renaming an exercise across the history,
@@ -22,7 +24,8 @@ extension HistoryRepository {
     /// ``LogbookError/exerciseNotFound(_:day:)`` for a name the day does not have; then nothing changes.
     public func removeExercises(atPositions positions: [Int] = [], named names: [String] = [], from day: CalendarDay,
                                 dryRun: Bool = false) throws -> HistoryEdit {
-        try edit(day, dryRun: dryRun) { record in
+        var removed: [String] = []
+        var result = try edit(day, dryRun: dryRun) { record in
             for position in positions where !record.exercises.indices.contains(position - 1) {
                 throw LogbookError.exercisePositionOutOfRange(position: position, count: record.exercises.count, day: day)
             }
@@ -30,10 +33,13 @@ extension HistoryRepository {
                 throw LogbookError.exerciseNotFound(name, day: day)
             }
             let doomed = Set(positions.map { $0 - 1 })
-            let kept = record.exercises.enumerated().filter { !doomed.contains($0.offset) && !names.contains($0.element) }.map(\.element)
-            defer { record.exercises = kept }
-            return record.exercises.count - kept.count
+            let goes = record.exercises.enumerated().map { doomed.contains($0.offset) || names.contains($0.element) }
+            removed = zip(record.exercises, goes).filter(\.1).map(\.0)
+            record.exercises = zip(record.exercises, goes).filter { !$0.1 }.map(\.0)
+            return removed.count
         }
+        result.removedExercises = removed
+        return result
     }
 
     /// Renames every exercise named `old` (as Swift compares strings) to `new` on the days from

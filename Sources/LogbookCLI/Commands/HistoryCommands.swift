@@ -17,6 +17,7 @@ enum HistoryCommands {
     private static let day = Option<DateExpression>.date("--day", valueName: "DAY", help: "The day: 2026-11-19, yesterday, monday, ….")
     private static let newDay = Option<DateExpression>.date("--to", valueName: "DAY", help: "The day to move the record to.")
     private static let dryRun = Flag("--dry-run", help: "Say what would change; write nothing.")
+    private static let names = Flag("--names", help: "Read every EXERCISE as a name, one that is a number too.")
 
     static let add = Command(
         spec: CommandSpec(
@@ -54,11 +55,12 @@ enum HistoryCommands {
         spec: CommandSpec(
             name: "history remove", abstract: "Remove exercises from one day's record, by position or by name.",
             discussion: """
-                Each EXERCISE is a 1-based position in the day's list or a name (every exercise of that name goes). \
-                A day left without exercises is deleted. One transaction.
+                Each EXERCISE is a 1-based position in the day's list or a name (every exercise of that name goes); \
+                with --names each is a name, for names that are numbers. A day left without exercises is deleted. \
+                Says which exercises went. One transaction.
                 """,
             positionals: [PositionalSpec(name: "exercise", arity: .oneOrMore, help: "Positions (from 1) or names.")],
-            options: [day.spec, dryRun.spec],
+            options: [day.spec, names.spec, dryRun.spec],
             examples: ["logbook history remove --day 2026-03-14 Bupree", "logbook history remove --day yesterday 2"]),
         run: { invocation in
             guard let calendarDay = try invocation.day(day) else {
@@ -66,9 +68,12 @@ enum HistoryCommands {
             }
             let isDryRun = invocation.arguments.isSet(dryRun)
             let targets = invocation.arguments.positionals
+            let byName = invocation.arguments.isSet(names)
             let edit = try invocation.writeStore().history.removeExercises(
-                atPositions: targets.compactMap { Int($0) }, named: targets.filter { Int($0) == nil }, from: calendarDay, dryRun: isDryRun)
-            report(edit, verb: "removed", dryRun: isDryRun)
+                atPositions: byName ? [] : targets.compactMap { Int($0) }, named: byName ? targets : targets.filter { Int($0) == nil },
+                from: calendarDay, dryRun: isDryRun)
+            let shown = edit.removedExercises.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            report(edit, verb: "removed", dryRun: isDryRun, detail: " (\(shown)\(edit.removedExercises.count > 5 ? ", …" : ""))")
         })
 
     static let rename = Command(
@@ -106,10 +111,11 @@ enum HistoryCommands {
         })
 
     /// `logbook: removed 2 exercises on 2026-03-14` (a dry run says what it would do).
-    private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool) {
+    /// The confirmation of `edit`; `detail` follows the count of exercises (which ones).
+    private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool, detail: String = "") {
         let exercises = "\(edit.exercises) exercise\(edit.exercises == 1 ? "" : "s")"
         let days = edit.days.count == 1 ? "on \(edit.days[0])" : "on \(edit.days.count) days"
         let deleted = edit.deletedDays.isEmpty ? "" : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) deleted"
-        Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises) \(days)\(deleted)")
+        Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises)\(detail) \(days)\(deleted)")
     }
 }
