@@ -14,7 +14,7 @@ enum DraftsCommands {
         "--format", valueName: "FMT", among: ShowFormat.allCases, help: "Output format: table|json|plist (default: table).")
 
     static let reference = PositionalSpec(name: "id-or-version",
-                                          help: "The draft's id, a unique prefix of it, or its version.")
+                                          help: "The draft's id, its version, or a unique prefix of its id (when no draft has that version).")
 
     static let add = Command(
         spec: CommandSpec(
