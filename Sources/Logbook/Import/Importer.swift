@@ -206,6 +206,7 @@ private struct ImportWriter {
     }
 
     mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
+        let timeZone = timeZone  // (the closure then captures the zone, not a copy of the writer)
         let day = try checked(record) {
             // What the library saves, no more: at least one exercise, no name empty (a blank cell).
             try ExerciseDay.validate(exercises: input.exercises)
