@@ -19,45 +19,40 @@ final class FilterDifferentialTests: XCTestCase {
     func testDraftFiltersSelectWhatTheirPredicatesSelect() throws {
         let seed = Self.seed()
         let test = try TestStore()
-        let drafts = RandomRecords(seed: seed).drafts(400)
-        try test.store.database.write { connection in
-            for draft in drafts { try Tables.drafts.insert(draft, in: connection) }
-        }
-        var random = RandomFilters(seed: seed &+ 1)
-        for index in 0..<count {
-            let filter = random.logic(3) { $0.draftAtom() }
-            let predicate = Predicate<ReleaseDraft>({ filter.make($0) })
-            let expected = Set(try drafts.filter { try predicate.evaluate($0) }.map(\.id))
-            let context = "seed \(seed), filter \(index): \(filter.text.debugDescription)"
-            // A filter that does not compile, or a fetch that throws, fails here with its error.
-            XCTAssertEqual(Set(try test.store.drafts.fetch(try test.store.drafts.query(where: filter.text)).map(\.id)), expected, context)
-        }
-        print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) draft filters")
+        try check(test.store.drafts, RandomRecords(seed: seed).drafts(400), seed: seed, kind: "draft") { $0.draftAtom() }
     }
 
     func testHistoryFiltersSelectWhatTheirPredicatesSelect() throws {
         let seed = Self.seed()
         let test = try TestStore()
-        let days = RandomRecords(seed: seed &+ 2).days(400)
-        try test.store.database.write { connection in
-            for day in days { try Tables.exerciseDays.insert(day, in: connection) }
+        try check(test.store.history, RandomRecords(seed: seed &+ 2).days(400), seed: seed, kind: "history") { $0.dayAtom() }
+    }
+
+    /// Stores `records` through `repository`'s table, then runs `count` random filters of `atom`s
+    /// both ways.
+    private func check<Repository: QueryableRepository>(
+        _ repository: Repository, _ records: [Repository.Record], seed: UInt64, kind: String,
+        atom: @escaping (inout RandomFilters) -> Term<PredicateExpressions.Variable<Repository.Record>, Bool>
+    ) throws where Repository.Record: Identifiable, Repository.Record.ID == UUID {
+        try repository.storage.database.write { connection in
+            for record in records { try repository.storage.table.insert(record, in: connection) }
         }
-        var random = RandomFilters(seed: seed &+ 3)
+        var random = RandomFilters(seed: seed &+ (kind == "draft" ? 1 : 3))
         for index in 0..<count {
-            let filter = random.logic(3) { $0.dayAtom() }
-            let predicate = Predicate<ExerciseDay>({ filter.make($0) })
-            let expected = Set(try days.filter { try predicate.evaluate($0) }.map(\.id))
+            let filter = random.logic(3, atom)
+            let predicate = Predicate<Repository.Record>({ filter.make($0) })
+            let expected = Set(try records.filter { try predicate.evaluate($0) }.map(\.id))
             let context = "seed \(seed), filter \(index): \(filter.text.debugDescription)"
             // A filter that does not compile, or a fetch that throws, fails here with its error.
-            XCTAssertEqual(Set(try test.store.history.fetch(try test.store.history.query(where: filter.text)).map(\.id)), expected, context)
+            XCTAssertEqual(Set(try repository.fetch(try repository.query(where: filter.text)).map(\.id)), expected, context)
         }
-        print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) history filters")
+        print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) \(kind) filters")
     }
 }
 
 /// Random filters: each a `Term` whose text is in the filter language and whose `make` builds
 /// the `Predicate` expression that text means.
-private struct RandomFilters {
+struct RandomFilters {
     private var random: SplitMix64
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
