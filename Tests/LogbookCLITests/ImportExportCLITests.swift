@@ -142,6 +142,7 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertTrue(all.stderr.hasPrefix("logbook: warning: 1 of the days exported is not its date's day"), all.stderr)
         XCTAssertTrue(all.stderr.contains("first: 2030-01-05, date 2030-01-01T10:00:00.000000Z"), all.stderr)
         XCTAssertEqual(try loadHistoryPlist(all.output).count, 2)
+        XCTAssertEqual(try cli.run(["-q", "export", "history", "--format", "plist"]).stderr, all.stderr, "a warning is no confirmation: -q shows it")
         let onTheirDays = try cli.run(["export", "history", "--format", "plist", "--where", "day < 2030-01-03"])
         XCTAssertEqual(onTheirDays.stderr, "")
         XCTAssertEqual(try loadHistoryPlist(onTheirDays.output).map(\.id), ["AAAAAAAA-0000-4000-8000-000000000002"])
@@ -178,6 +179,41 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(results[0], results[1], "the order of the file's records decides nothing")
         XCTAssertEqual(String(decoding: results[0], as: UTF8.self).split(separator: "\n").map { $0.contains(#""exercises":["a"]"#) || $0.contains(#""exercises":["z"]"#) },
                        [true, true], "each record as the file gives it")
+    }
+
+    /// A stored record that another record was merged into (its id an alias there) is never
+    /// replaced by one of another day: the merged record's exercises would go with it, in silence.
+    /// The file is refused, naming both, and changes nothing; replaced on its own day it keeps the
+    /// alias, so the merged record is still known.
+    func testReplaceNeverDropsARecordMergedIntoTheOneReplaced() throws {
+        let (a, b) = ("AAAAAAAA-0000-4000-8000-000000000001", "BBBBBBBB-0000-4000-8000-000000000002")
+        let cli = try CLIHarness()
+        func file(_ name: String, _ lines: [String]) throws -> String {
+            let url = cli.folder.appendingPathComponent(name)
+            try Data(lines.map { $0 + "\n" }.joined().utf8).write(to: url)
+            return url.path
+        }
+        XCTAssertEqual(try cli.run(["import", try file("first.ndjson", [#"{"id":"\#(a)","day":"2026-01-01","exercises":["x"]}"#,
+                                                                         #"{"id":"\#(b)","day":"2026-01-02","exercises":["y"]}"#])]).status, 0)
+        // B moves onto A's day (merged into A's record), then A moves away: refused whole.
+        let bOntoA = #"{"id":"\#(b)","day":"2026-01-01","exercises":["y"]}"#, aAway = #"{"id":"\#(a)","day":"2026-01-03","exercises":["x"]}"#
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["import", try file("move.ndjson", [bOntoA, aAway]), "--on-conflict", "replace"]), status: 1,
+                         mentioning: "record 2: field 'day'", "holds a record merged into it (\(b))", "replace it on 2026-01-01")
+        XCTAssertEqual(cli.snapshot(), before)
+        // In two imports the same.
+        XCTAssertEqual(try cli.run(["import", try file("b.ndjson", [bOntoA]), "--on-conflict", "replace"]).status, 0)
+        let merged = cli.snapshot()
+        XCTAssertFailure(try cli.run(["import", try file("a.ndjson", [aAway]), "--on-conflict", "replace"]), status: 1,
+                         mentioning: "holds a record merged into it")
+        XCTAssertEqual(cli.snapshot(), merged)
+        // Replaced on its own day, A keeps B as merged into it: importing B again changes nothing.
+        XCTAssertEqual(try cli.run(["import", try file("a2.ndjson", [#"{"id":"\#(a)","day":"2026-01-01","exercises":["x","y","z"]}"#]),
+                                    "--on-conflict", "replace"]).status, 0)
+        let replaced = try cli.run(["export", "history", "--format", "ndjson"]).output
+        XCTAssertEqual(try cli.run(["import", try file("b-again.ndjson", [bOntoA])]).status, 0)
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "ndjson"]).output, replaced)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
     }
 
     func testSameDayEntriesMergeAndReimportIsANoOp() throws {

@@ -232,6 +232,8 @@ private struct ImportWriter {
             return try settle(stored, dayKey: key, with: (id, date, input.exercises), record: record, into: &summary)
         }
         var replacing = false
+        /// The ids merged into the record replaced, kept for its replacement on the same day.
+        var keptAliases: [UUID] = []
         // The record's content, for a record that comes again in the file (made only where it may).
         let json = { EarlierRecords.json(ExerciseDay(id: id, date: date, day: day, exercises: input.exercises).writeJSON(to:)) }
         if let stored = try storedDay(id: id) {
@@ -250,6 +252,7 @@ private struct ImportWriter {
                 throw conflict(record, "a day with id \(id.uuidString) already exists")
             case .replace:
                 if stored {
+                    keptAliases = try aliasesKept(replacing: id, with: day, record: record)
                     try tallies.countWaitingDays(in: connection)
                     try Tables.exerciseDays.delete(identity: id, in: connection)
                 } else {
@@ -283,10 +286,33 @@ private struct ImportWriter {
             if replacing { summary.replaced += 1 } else { summary.merged += 1 }
         } else {
             let record = ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)
-            try Tables.exerciseDays.insert(record, in: connection)
+            let key = try Tables.exerciseDays.insert(record, in: connection)
+            for alias in keptAliases { try addAlias(alias, toDayKey: key) }
             try tallies.addNewDay(record, in: connection)
             if replacing { summary.replaced += 1 } else { summary.inserted += 1 }
         }
+    }
+
+    /// The ids merged into the stored record `id` (other records of its day, appended to it), which
+    /// its replacement on `day` keeps. A replacement on another day is refused when there are any:
+    /// the merged records' exercises are in the stored record, and would go with it.
+    private func aliasesKept(replacing id: UUID, with day: CalendarDay, record: Int) throws -> [UUID] {
+        let statement = try connection.cachedStatement("""
+            SELECT d.day, a.id FROM exercise_days AS d JOIN exercise_day_aliases AS a ON a.day_pk = d.pk WHERE d.id = ? ORDER BY a.id
+            """)
+        defer { statement.reset() }
+        try statement.bind(id, at: 1)
+        var storedDay: CalendarDay?
+        var aliases: [UUID] = []
+        while try statement.step() {
+            storedDay = try statement.column(0, as: CalendarDay.self)
+            aliases.append(try statement.column(1, as: UUID.self))
+        }
+        guard let storedDay, storedDay != day else { return aliases }
+        throw ImportError(file: file, record: record, field: "day",
+                          reason: "the record \(id.uuidString) of \(storedDay) holds \(aliases.count == 1 ? "a record" : "\(aliases.count) records") "
+                            + "merged into it (\(aliases[0].uuidString)\(aliases.count > 1 ? ", …" : "")), whose exercises would go if it moved "
+                            + "to \(day); replace it on \(storedDay), or edit that day with 'logbook history'")
     }
 
     /// A stored day record as a merge compares it with the other logbook's.

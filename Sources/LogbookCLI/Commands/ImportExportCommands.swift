@@ -117,7 +117,8 @@ enum ImportExportCommands {
     private static func warnOfDaysAPropertyListMoves(_ store: Logbook, _ query: RecordQuery) throws {
         let moved = try store.history.fetch(query).filter { CalendarDay($0.date, in: store.timeZone) != $0.day }
         guard let first = moved.first else { return }
-        Console.note("logbook: warning: \(moved.count) of the days exported \(moved.count == 1 ? "is not its" : "are not their") date's day in "
+        // A warning, not a confirmation: shown under -q too.
+        Console.printError("logbook: warning: \(moved.count) of the days exported \(moved.count == 1 ? "is not its" : "are not their") date's day in "
                      + "\(store.timeZone.identifier) (first: \(first.day), date \(first.date.iso8601Microseconds)); a history.plist has no "
                      + "day, so an import puts \(moved.count == 1 ? "it" : "them") on the date's day in its time zone")
     }
