@@ -154,6 +154,8 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "line 1", "field 'exercises'", "unknown column")
         try assertRefused("notes.csv", text("day,exercise,notes\n2030-01-04,A,felt great\n"),
                           mentioning: "line 1", "field 'notes'", "unknown column", "id,day,date,position,exercise")
+        try assertRefused("capitals.csv", text("Day,Exercise\n2030-01-04,A\n"),
+                          mentioning: "field 'Day'", "a history file has the columns id,day,date,position,exercise", "case-sensitive")
         try assertRefused("twice.csv", text("day,exercise,exercise\n2030-01-04,A,B\n"),
                           mentioning: "line 1", "field 'exercise'", "names this column twice")
         try assertRefused("camel-and-snake.csv", text(Self.draftsHeader + ",submitted_at\n"),

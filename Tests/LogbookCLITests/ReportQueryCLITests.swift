@@ -179,6 +179,11 @@ final class ReportQueryCLITests: XCTestCase {
         // The same pragma as a table (which SQLite enters in the connection's schema on first use).
         let asTable = try cli.run(["query", "SELECT name FROM pragma_table_info('drafts') WHERE name LIKE '%key'", "--format", "csv"])
         XCTAssertEqual(asTable.stdout, "name\r\nversion_key\r\n", asTable.stderr)
+        for check in ["SELECT * FROM pragma_integrity_check", "SELECT * FROM pragma_quick_check(5)", "PRAGMA foreign_key_check(drafts)",
+                      "SELECT name FROM pragma_database_list"] {
+            XCTAssertEqual(try cli.run(["query", check]).status, 0, check)
+        }
+        XCTAssertEqual(cli.snapshot(), before)
         let version = try cli.run(["query", "PRAGMA user_version", "--format", "csv"])
         XCTAssertEqual(version.status, 0, version.stderr)
     }

@@ -151,13 +151,16 @@ struct CSVRecordSource: RecordSource {
             }
         }
         let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
+        let isGiven = kind != nil
         kind = kind ?? detected
         // A column Logbook has no field for is refused, not dropped: its values would be lost in silence.
         let known = kind == .history ? Self.historyColumns : Self.draftColumns
         if let unknown = header.row.first(where: { !known.contains(CSVText.camelCase($0)) }) {
-            throw ImportError(file: file, line: 1, field: unknown,
-                              reason: "unknown column; a \(kind == .history ? "history" : "drafts") file has the columns "
-                                + known.joined(separator: ","))
+            // Without --kind, a misspelt `exercise` column made this a drafts file: both are named.
+            let expected = isGiven ? "a \(kind == .history ? "history" : "drafts") file has the columns \(known.joined(separator: ","))"
+                : "a history file has the columns \(Self.historyColumns.joined(separator: ",")), a drafts file "
+                    + Self.draftColumns.joined(separator: ",") + " (names are case-sensitive)"
+            throw ImportError(file: file, line: 1, field: unknown, reason: "unknown column; " + expected)
         }
         if kind == .history {
             if columns["exercise"] == nil || (columns["day"] == nil && columns["date"] == nil) {

@@ -38,10 +38,12 @@ extension Connection {
 /// What ``Connection/allowOnlyReads()`` refuses and allows by name.
 private enum ReadOnlyAuthorizer {
     static let deniedFunctions: Set<String> = ["fts3_tokenizer", "load_extension", "readfile", "writefile", "edit"]
-    /// Pragmas that describe a table or index named by their argument.
+    /// Pragmas that describe a table or index named by their argument, or check the file (their
+    /// argument a table or a number of problems to report: none of them sets anything).
     static let describingPragmas: Set<String> = ["table_info", "table_xinfo", "table_list", "index_list", "index_info",
-                                                 "index_xinfo", "foreign_key_list"]
+                                                 "index_xinfo", "foreign_key_list", "foreign_key_check", "integrity_check",
+                                                 "quick_check"]
     /// Pragmas that read a value when given no argument (with one, some of them set it).
     static let readingPragmas: Set<String> = ["collation_list", "function_list", "pragma_list", "page_count", "page_size",
-                                              "freelist_count", "data_version", "user_version", "application_id"]
+                                              "freelist_count", "data_version", "user_version", "application_id", "database_list"]
 }
