@@ -232,7 +232,7 @@ private struct ImportWriter {
             return try settle(stored, dayKey: key, with: (id, date, input.exercises), record: record, into: &summary)
         }
         var replacing = false
-        /// The ids merged into the record replaced, kept for its replacement on the same day.
+        // The ids merged into the record replaced, kept for its replacement on the same day.
         var keptAliases: [UUID] = []
         // The record's content, for a record that comes again in the file (made only where it may).
         let json = { EarlierRecords.json(ExerciseDay(id: id, date: date, day: day, exercises: input.exercises).writeJSON(to:)) }
