@@ -7,7 +7,10 @@ extension Connection {
     /// the database (`fts3_tokenizer`, which returns and accepts native pointers, `load_extension`,
     /// and the shell's `readfile`, `writefile` and `edit` should a build register them). Everything
     /// else is refused when the statement is prepared (`SQLITE_AUTH`, "not authorized"), so a
-    /// statement that would write never runs.
+    /// statement that would write never runs. One update is let through, of `sqlite_master`: SQLite
+    /// authorizes the schema entry it makes for a pragma used as a table (`pragma_table_info(…)`)
+    /// that way, and cannot tell it from a statement's; use this on a connection opened read-only
+    /// (as `Logbook.query` does), where nothing can write that table either.
     public func allowOnlyReads() {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
             let name = { (text: UnsafePointer<CChar>?) in text.map { String(cString: $0).lowercased() } ?? "" }
