@@ -170,7 +170,7 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("blank.json", text(#"[{"day":"2030-01-02","exercises":["Squat",""]}]"#),
                           mentioning: "record 1: field 'exercises[1]': an exercise name cannot be empty")
         try assertRefused("blank.csv", text("day,exercise\n2030-01-03,Squat\n2030-01-04,\n"),
-                          mentioning: "record 2", "field 'exercises[0]': an exercise name cannot be empty")
+                          mentioning: "record 2, line 3: field 'exercise': an exercise name cannot be empty")
     }
 
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"

@@ -280,7 +280,10 @@ struct CSVRecordSource: RecordSource {
                 }
                 throw FieldError(field: "position", reason: "expected \(index + 1), found \"\(field(row, "position").prefix(20))\"")
             }
-            exercises.append(field(row, "exercise"))
+            let name = field(row, "exercise")
+            // A blank cell, named here as the column it is in (the library refuses the name too).
+            guard !name.isEmpty else { throw FieldError(field: "exercise", reason: "an exercise name cannot be empty") }
+            exercises.append(name)
         }
         return DayInput(id: id, date: date, day: day, exercises: exercises)
     }
