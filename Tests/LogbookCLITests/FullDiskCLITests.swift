@@ -92,11 +92,11 @@ final class FullDiskCLITests: XCTestCase {
                                    "\(context): a copy was left: \(left)")
                     outcomes["\(command.name): refused", default: 0] += 1
                 }
-                let database = database.lastPathComponent
-                let own = [database, database + "-wal", database + "-shm", copy.lastPathComponent, exported.lastPathComponent]
+                let name = database.lastPathComponent
+                let own = [name, name + "-wal", name + "-shm", copy.lastPathComponent, exported.lastPathComponent]
                 XCTAssertEqual(left.filter { !own.contains($0) }, [], "\(context): files left behind")
                 if state == after || !command.damaged {
-                    let check = try cli.run(["--db", disk.appendingPathComponent(database).path, "check"], useDatabase: false)
+                    let check = try cli.run(["--db", database.path, "check"], useDatabase: false)
                     XCTAssertEqual(check.status, 0, "\(context): \(check.stdout)\(check.stderr)")
                 }
                 for target in [copy, exported] { try? FileManager.default.removeItem(at: target) }

@@ -252,7 +252,7 @@ private struct ImportWriter {
                 throw conflict(record, "a day with id \(id.uuidString) already exists")
             case .replace:
                 if stored {
-                    keptAliases = try aliasesKept(replacing: id, with: day, record: record)
+                    keptAliases = try mayHoldAliases() ? aliasesKept(replacing: id, with: day, record: record) : []
                     try tallies.countWaitingDays(in: connection)
                     try Tables.exerciseDays.delete(identity: id, in: connection)
                 } else {
