@@ -77,7 +77,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .noDatabase(let path): "no database at \(path)"
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .migration(let path, let error): "\(path): \(error)"
-        case .database(let path, let error): "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
+        case .database(let path, let error):
+            error.message == error.codeDescription ? "\(path): \(error.message) (SQLite error \(error.code))"
+                : "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
         case .damaged(let path, let reason): "\(path) is damaged (\(reason)); run 'logbook check', and restore a backup if it fails"
         case .unreadableValue(let path, let detail):
             "\(path) holds a value Logbook cannot read (\(detail)), written by another program; run 'logbook check' to see every such row"

@@ -12,7 +12,16 @@ enum CommandLineTool {
         return "logbook \(version) (SQLite \(Logbook.sqliteVersion), schema version \(schema))"
     }
 
+    /// Runs the command on the line and returns its exit status. A command that fails leaves no
+    /// database it created holding nothing (``CreatedDatabase``).
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        let created = CreatedDatabase()
+        let status = run(arguments, environment: environment, created: created)
+        if status != 0 { created.removeUnlessItHoldsData() }
+        return status
+    }
+
+    private static func run(_ arguments: [String], environment: [String: String], created: CreatedDatabase) -> Int32 {
         do {
             let (command, rest) = try resolve(arguments)
             guard let command else {
@@ -26,7 +35,7 @@ enum CommandLineTool {
                 try Console.print(versionLine)
             } else {
                 if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
-                let invocation = Invocation(arguments: parsed, environment: environment)
+                let invocation = Invocation(arguments: parsed, environment: environment, created: created)
                 if let path = try OutputFile.path(parsed) {
                     if parsed.isSet(Watch.flag) {
                         throw UsageError(message: "--watch redraws on the terminal: it takes no -o", command: command.spec.name)

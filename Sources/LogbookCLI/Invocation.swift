@@ -7,6 +7,8 @@ struct Invocation {
     let environment: [String: String]
     /// Lines for stderr printed once the command has succeeded (`logbook: created PATH`).
     let notices = Notices()
+    /// The database this run creates, if any: removed again if the command fails.
+    let created: CreatedDatabase
     /// The store ``readStore()`` opened, so that a command that reads it twice (its filters, then its
     /// records) opens and checks the file once.
     private let opened = OpenedStore()
@@ -59,7 +61,8 @@ struct Invocation {
     }
 
     /// For commands that change data: opens the database, migrating it, and creating it (and its
-    /// folder) when there is no file, which is said on stderr when the command succeeds. An existing empty file is
+    /// folder) when there is no file, which is said on stderr when the command succeeds, and
+    /// removed again when it fails (``CreatedDatabase``). An existing empty file is
     /// refused unless `creatingInEmptyFile` (`init`): no command writes into a file that is not a
     /// Logbook database.
     func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
@@ -68,7 +71,9 @@ struct Invocation {
         if exists && !creatingInEmptyFile && Self.staysEmpty(path) {
             throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
         }
-        let store = try Logbook(path: path, timeZone: try timeZone(), options: try connectionOptions())
+        let timeZone = try timeZone(), options = try connectionOptions()
+        if !exists { created.willCreate(path) }
+        let store = try Logbook(path: path, timeZone: timeZone, options: options)
         if !exists { notices.lines.append("logbook: created \(path)") }
         return store
     }

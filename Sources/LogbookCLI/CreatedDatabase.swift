@@ -1,0 +1,99 @@
+import Foundation
+import Logbook
+
+/// The database file, and the folders for it, that one run of a command created. When the command
+/// fails, they are removed again while the file holds no record, so that a failed command into a
+/// new `--db` leaves nothing behind, as it leaves an existing database unchanged.
+///
+/// A file that another process wrote a record or a table of its own into meanwhile stays, and so
+/// does one that cannot be read (nothing is removed that might hold something).
+final class CreatedDatabase {
+    private var path: String?
+    /// The folders created for the file, the deepest first.
+    private var folders: [String] = []
+
+    /// Notes that `path`, where there is no file, is about to be created, with every folder
+    /// missing above it.
+    func willCreate(_ path: String) {
+        let file = Self.finalTarget(of: path)
+        self.path = file
+        var folder = (file as NSString).deletingLastPathComponent
+        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
+            folders.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// What SQLite creates for `path`: the file a chain of symbolic links ends at (a dangling
+    /// link's target), else `path`.
+    private static func finalTarget(of path: String) -> String {
+        var file = path
+        for _ in 0..<40 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file) else { break }
+            file = target.hasPrefix("/") ? target : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+        }
+        return file
+    }
+
+    /// Removes the file created (with SQLite's `-wal`, `-shm` and `-journal` files beside it) and
+    /// the folders made for it, each only if empty, unless the file holds data; call it once the
+    /// command has failed and closed the file.
+    func removeUnlessItHoldsData() {
+        guard let path, !Self.holdsData(path), !Self.isOpenElsewhere(path) else { return }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        for folder in folders where rmdir(folder) != 0 { break }
+    }
+
+    /// Whether the file at `path` holds a row in a table other than those its creation writes,
+    /// or cannot be read to tell. An empty file, or one whose creation stopped before its tables,
+    /// holds nothing.
+    private static func holdsData(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return false }
+        guard status.st_mode & S_IFMT == S_IFREG else { return true }
+        guard status.st_size > 0 else { return false }
+        do {
+            let store = try Logbook.inspect(path: path)
+            for table in try tableNames(in: store).subtracting(bookkeepingTables) {
+                var holdsRows = false
+                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+                try store.query("SELECT EXISTS (SELECT 1 FROM \(quoted))", columns: { _ in }) { row in
+                    holdsRows = row.first != .integer(0)
+                }
+                if holdsRows { return true }
+            }
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    /// Whether another connection has the database open (a command waiting for it to be free, to
+    /// write): in WAL mode, each holds a read lock on the `-shm` file's byte 128 (SQLite's DMS
+    /// lock) while it is open, and with no `-shm` file none is. This process's own locks do not
+    /// show, and its connections are closed by now.
+    private static func isOpenElsewhere(_ path: String) -> Bool {
+        let descriptor = open(path + "-shm", O_RDONLY)
+        guard descriptor >= 0 else { return errno != ENOENT }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 128
+        lock.l_len = 1
+        guard fcntl(descriptor, F_GETLK, &lock) == 0 else { return true }
+        return lock.l_type != Int16(F_UNLCK)
+    }
+
+    /// The tables that creating and migrating a logbook writes rows into: the migrations applied,
+    /// the settings, the change feed's start, SQLite's statistics.
+    private static let bookkeepingTables: Set<String> = ["schema_migrations", "logbook_settings", "change_log", "sqlite_stat1"]
+
+    private static func tableNames(in store: Logbook) throws -> Set<String> {
+        var names = Set<String>()
+        try store.query("SELECT name FROM sqlite_master WHERE type = 'table'", columns: { _ in }) { row in
+            if case .text(let name) = row.first { names.insert(name) }
+        }
+        return names
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// A command that fails leaves no database it created: a failed command into a new `--db`,
+/// `$LOGBOOK_DB` or the default path leaves the folders as they were, as it leaves an existing
+/// database unchanged. One that another program wrote to or has open meanwhile stays.
+final class NewDatabaseCLITests: XCTestCase {
+    /// Every writing command, made to fail on an empty logbook, into a new database at a seeded
+    /// place: below up to three missing folders with names from the adversarial text pools,
+    /// named by `--db`, `$LOGBOOK_DB`, `$XDG_DATA_HOME` or a dangling symbolic link. After each,
+    /// the scratch folder must hold exactly what it held before; the same place then takes a
+    /// command that succeeds, and keeps its record.
+    func testAFailedCommandLeavesNoDatabaseItCreated() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_NEW_DATABASE_SEED", default: 0x4E45_5744)
+        let rounds = PropertyTestSettings.scaled(2, by: "LOGBOOK_NEW_DATABASE_ROUNDS")
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let inputs = cli.folder.appendingPathComponent("inputs", isDirectory: true)
+        try FileManager.default.createDirectory(at: inputs, withIntermediateDirectories: true)
+        let foreign = inputs.appendingPathComponent("foreign.sqlite")
+        try Connection(path: foreign.path).execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('kept')")
+        let valid = #"{"day":"2020-01-01","date":"2020-01-01T10:00:00Z","exercises":["Squat"]}"#
+        let badRecords = [#"{"day":"2020-01-02","date":"2020-01-02T10:00:00Z","exercises":[]}"#,
+                          #"{"day":"2020-01-02","date":"2020-01-02T10:00:00Z","exercises":["Row"],"submitted_at":1}"#,
+                          #"{"day":"2020-01-02","date":"2020-01-02T10:00:00Z","exercises":["Row""#,
+                          #"{"day":"2020-02-30","date":"2020-01-02T10:00:00Z","exercises":["Row"]}"#]
+        let failing: [[String]] = [
+            ["history", "remove", "--day", "2020-01-06", "Squat"], ["history", "delete", "--day", "2020-01-07"],
+            ["history", "move", "--day", "2020-01-05", "--to", "2030-01-01"], ["history", "rename", "A", "B"],
+            ["drafts", "edit", "--whats-new", "X", "1.7"], ["drafts", "submit", "1.9"], ["drafts", "delete", "1.10"],
+            ["drafts", "item", "move", "1.8", "1", "3"], ["drafts", "item", "add", "1.0", "Tag"],
+            ["import", foreign.path], ["import", "--format", "ndjson", "-"],
+        ]
+        var checked = 0
+        for round in 0..<rounds {
+            for (index, arguments) in failing.enumerated() {
+                let place = try NewPlace(in: cli.folder, number: round * failing.count + index, using: &random)
+                let stdin = arguments.last == "-" ? valid + "\n" + random.pick(badRecords) + "\n" : nil
+                let before = try Self.listing(of: cli.folder)
+                let failed = try cli.run(place.arguments + arguments, stdin: stdin, environment: place.environment, useDatabase: false)
+                let context = "seed \(seed): \(place) \(arguments)"
+                XCTAssertEqual(failed.status, 1, "\(context): \(failed.stderr)")
+                XCTAssertEqual(try Self.listing(of: cli.folder), before, "\(context): left files behind")
+
+                let added = try cli.run(place.arguments + ["history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"],
+                                        environment: place.environment, useDatabase: false)
+                XCTAssertEqual(added.status, 0, "\(context): \(added.stderr)")
+                XCTAssertTrue(added.stderr.contains("logbook: created"), "\(context): \(added.stderr)")
+                let listed = try cli.run(place.arguments + ["history", "list", "--format", "csv"],
+                                         environment: place.environment, useDatabase: false)
+                XCTAssertEqual(listed.lines.count, 2, "\(context): \(listed.stdout)\(listed.stderr)")
+                try place.remove()
+                checked += 1
+            }
+        }
+        print("NewDatabaseCLITests (LOGBOOK_NEW_DATABASE_SEED=\(seed)): \(checked) failed commands into new databases")
+    }
+
+    /// A failed import into a new database keeps the file when another program has it open (a
+    /// reader here; a writer waiting for it would otherwise write into a removed file) or wrote a
+    /// record to it while the import read its input.
+    func testAFailedCommandKeepsADatabaseAnotherProgramHasOpenOrWroteTo() throws {
+        let cli = try CLIHarness()
+        for otherProgram in ["holds it open", "adds a draft"] {
+            try? FileManager.default.removeItem(at: cli.database)
+            let importing = Process()
+            importing.executableURL = CLIHarness.executable
+            importing.arguments = ["--db", cli.database.path, "import", "--format", "ndjson", "-"]
+            importing.environment = ["TZ": "UTC", "HOME": cli.folder.path, "PATH": "/usr/bin:/bin"]
+            let input = Pipe(), errors = Pipe()
+            importing.standardInput = input
+            importing.standardError = errors
+            try importing.run()
+            input.fileHandleForWriting.write(Data(#"{"day":"2020-01-01","date":"2020-01-01T10:00:00Z","exercises":["Squat"]}"#.utf8 + [0x0A]))
+            let deadline = Date(timeIntervalSinceNow: 30)
+            while (try? Connection(path: cli.database.path, options: Self.existingOnly).scalar(
+                "SELECT count(*) FROM schema_migrations", as: Int.self)) == nil, Date() < deadline {
+                usleep(20_000)
+            }
+            var reader: Connection?
+            if otherProgram == "holds it open" {
+                reader = try Connection(path: cli.database.path, options: Self.existingOnly)
+                XCTAssertEqual(try reader?.scalar("SELECT count(*) FROM drafts", as: Int.self), 0)
+            } else {
+                let added = try cli.run(["drafts", "add", "--version", "1.0"])
+                XCTAssertEqual(added.status, 0, added.stderr)
+            }
+            input.fileHandleForWriting.write(Data(#"{"day":"2020-01-02","exercises":[]}"#.utf8 + [0x0A]))
+            try input.fileHandleForWriting.close()
+            importing.waitUntilExit()
+            let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            XCTAssertEqual(importing.terminationStatus, 1, "\(otherProgram): \(stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: cli.database.path), "another program \(otherProgram), and the file went")
+            reader = nil
+            let drafts = try cli.run(["count", "drafts"])
+            XCTAssertEqual(drafts.stdout, otherProgram == "adds a draft" ? "1\n" : "0\n", "\(otherProgram): \(drafts.stderr)")
+        }
+    }
+
+    private static var existingOnly: Connection.Options {
+        var options = Connection.Options()
+        options.createIfMissing = false
+        return options
+    }
+
+    /// Every path below `folder` with its size (folders as -1), sorted.
+    private static func listing(of folder: URL) throws -> [String] {
+        let paths = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
+        return try paths.map { path in
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path)
+            let size = attributes[.type] as? FileAttributeType == .typeDirectory ? -1 : (attributes[.size] as? Int ?? 0)
+            return "\(path) \(size)"
+        }.sorted()
+    }
+}
+
+/// A place for a new database that does not exist yet, and how a command is told of it.
+private struct NewPlace: CustomStringConvertible {
+    /// The first folder created for it (nil: none), removed with everything in it by ``remove()``.
+    let top: URL?
+    let file: URL
+    let link: URL?
+    let arguments: [String]
+    let environment: [String: String]
+
+    init(in folder: URL, number: Int, using random: inout SplitMix64) throws {
+        let names = ["new folder", "é\u{301}", "☀︎ x", "日本", "-dash", ".hidden"]
+        var directory = folder.appendingPathComponent("place-\(number)", isDirectory: true)
+        top = directory
+        for _ in 0..<random.int(0...3) { directory = directory.appendingPathComponent(random.pick(names), isDirectory: true) }
+        let way = random.int(0...3)
+        if way == 3 {
+            // A dangling link in an existing folder: the file SQLite creates is its target.
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let target = directory.appendingPathComponent("target \(random.pick(names)).sqlite")
+            link = directory.appendingPathComponent("link.sqlite")
+            try FileManager.default.createSymbolicLink(atPath: link!.path, withDestinationPath: target.lastPathComponent)
+            file = target
+        } else {
+            link = nil
+            file = directory.appendingPathComponent(way == 2 ? "logbook/logbook.sqlite" : "\(random.pick(names)).sqlite")
+        }
+        switch way {
+        case 0: (arguments, environment) = (["--db", file.path], [:])
+        case 1: (arguments, environment) = ([], ["LOGBOOK_DB": file.path])
+        case 2: (arguments, environment) = ([], ["XDG_DATA_HOME": file.deletingLastPathComponent().deletingLastPathComponent().path])
+        default: (arguments, environment) = (["--db", link!.path], [:])
+        }
+    }
+
+    var description: String { "database \(file.path)" + (link.map { " through the link \($0.lastPathComponent)" } ?? "") + " \(arguments) \(environment)" }
+
+    func remove() throws {
+        if let top { try FileManager.default.removeItem(at: top) }
+    }
+}
