@@ -243,6 +243,14 @@ final class MigratorTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-wal"))
     }
 
+    func testAChecksumMessageShowsWhereTheTwoChecksumsDiffer() {
+        let shared = String(repeating: "a", count: 20), rest = String(repeating: "0", count: 43)
+        let late = MigrationError.checksumMismatch(identifier: "0001_x", recorded: shared + "b" + rest, current: shared + "c" + rest)
+        XCTAssertTrue(late.description.contains("(checksum \(shared)b000… recorded, \(shared)c000… now)"), late.description)
+        let early = MigrationError.checksumMismatch(identifier: "0001_x", recorded: "b" + shared + rest, current: "c" + shared + rest)
+        XCTAssertTrue(early.description.contains("(checksum baaaaaaaaaaa… recorded, caaaaaaaaaaa… now)"), early.description)
+    }
+
     func testUnknownNewerMigrationIsRefusedAndTheFileIsUnchanged() throws {
         let path = try makeMigratedDatabase(createA, createB, indexB)
         let before = try XCTUnwrap(fileBytes(atPath: path))

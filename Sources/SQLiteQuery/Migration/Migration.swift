@@ -113,7 +113,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
             "an app's migration set needs a name"
         case .checksumMismatch(let identifier, let recorded, let current):
             "applied migration \(identifier) was edited since it ran "
-                + "(checksum \(recorded.prefix(12))… recorded, \(current.prefix(12))… now); refusing to continue"
+                + "(checksum \(Self.shown(recorded, besides: current)) recorded, \(Self.shown(current, besides: recorded)) now); "
+                + "refusing to continue"
         case .foreignDatabase(let tables):
             "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
                 + "but no migration history: it belongs to another program; refusing to change it"
@@ -139,5 +140,12 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
             "the database has migrations this version does not know (\(identifiers.joined(separator: ", "))): "
                 + "it was written by a newer version; refusing to change it"
         }
+    }
+
+    /// The first 12 characters of `checksum`, or as many as show where it differs from `other`,
+    /// with an ellipsis when some are left out.
+    private static func shown(_ checksum: String, besides other: String) -> String {
+        let count = max(12, zip(checksum, other).prefix { $0 == $1 }.count + 4)
+        return checksum.count > count ? checksum.prefix(count) + "…" : checksum
     }
 }
