@@ -175,7 +175,7 @@ final class ErrorTests: XCTestCase {
         XCTAssertEqual(conversionError(2, as: Date.self)?.column, "t")
         XCTAssertEqual(conversionError(3, as: String.self), ColumnConversionError(column: "b", expected: "TEXT", found: "BLOB"))
         XCTAssertEqual(conversionError(4, as: Bool.self), ColumnConversionError(column: "flag", expected: "0 or 1", found: "INTEGER"))
-        XCTAssertEqual(conversionError(5, as: UUID.self), ColumnConversionError(column: "id", expected: "a UUID string", found: "TEXT"))
+        XCTAssertEqual(conversionError(5, as: UUID.self), ColumnConversionError(column: "id", expected: "an uppercase UUID string", found: "TEXT"))
         XCTAssertEqual(conversionError(6, as: Int.self)?.column, "alias")
         // Optional reads of a present value convert the same way.
         XCTAssertEqual(conversionError(2, as: Int?.self), ColumnConversionError(column: "t", expected: "INTEGER", found: "TEXT"))

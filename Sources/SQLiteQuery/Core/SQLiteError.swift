@@ -112,7 +112,7 @@ public enum ResultCode {
 public struct ColumnConversionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The column's name, or `#N of the result` when the column is an expression.
     public let column: String
-    /// What the Swift type needs: `INTEGER`, `0 or 1`, `a UUID string` and the like.
+    /// What the Swift type needs: `INTEGER`, `0 or 1`, `an uppercase UUID string` and the like.
     public let expected: String
     /// The storage class the row holds: `INTEGER`, `REAL`, `TEXT`, `BLOB` or `NULL`.
     public let found: String

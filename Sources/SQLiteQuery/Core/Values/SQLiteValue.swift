@@ -264,11 +264,13 @@ extension UUID: SQLiteValue {
             return body(UnsafeBufferPointer(buffer))
         }
     }
-    /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, in either case; throws
-    /// ``ColumnConversionError`` for anything else (`SQLITE_NOMEM` as `String` reads do).
+    /// Parses a TEXT column of exactly 36 characters in the 8-4-4-4-12 form, uppercase, as
+    /// ``bind(to:at:)-(OpaquePointer,_)`` writes it; throws ``ColumnConversionError`` for anything
+    /// else, a lowercase spelling too (which no lookup by id would find), and `SQLITE_NOMEM` as
+    /// `String` reads do.
     public static func read(from statement: OpaquePointer, at index: Int32) throws -> UUID {
-        guard let uuid = try withColumnTextBytes(of: statement, at: index, { $0.flatMap(UUIDText.parse) }) else {
-            throw conversionError(statement, index, expected: "a UUID string")
+        guard let uuid = try withColumnTextBytes(of: statement, at: index, { $0.flatMap { UUIDText.parse($0, uppercaseOnly: true) } }) else {
+            throw conversionError(statement, index, expected: "an uppercase UUID string")
         }
         return uuid
     }

@@ -5,15 +5,17 @@ import Foundation
 enum UUIDText {
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
-    /// The UUID in `bytes`, any case, or nil when they are not exactly a UUID.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+    /// The UUID in `bytes`, or nil when they are not exactly a UUID: in either case, or, with
+    /// `uppercaseOnly`, only as `uuidString` writes it (a stored id: Logbook's lookups bind that
+    /// text, so another spelling of the same UUID would be a record no lookup finds).
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, uppercaseOnly: Bool = false) -> UUID? {
         guard bytes.count == 36, bytes[8] == 0x2D, bytes[13] == 0x2D, bytes[18] == 0x2D, bytes[23] == 0x2D else { return nil }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         let parsed = withUnsafeMutableBytes(of: &value) { output -> Bool in
             var index = 0
             for byteIndex in 0..<16 {
                 if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
-                guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else { return false }
+                guard let high = nibble(bytes[index], uppercaseOnly), let low = nibble(bytes[index + 1], uppercaseOnly) else { return false }
                 output[byteIndex] = high << 4 | low
                 index += 2
             }
@@ -52,11 +54,11 @@ enum UUIDText {
         }
     }
 
-    private static func nibble(_ byte: UInt8) -> UInt8? {
+    private static func nibble(_ byte: UInt8, _ uppercaseOnly: Bool) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
+        case 0x61...0x66 where !uppercaseOnly: byte - 0x61 + 10
         default: nil
         }
     }
