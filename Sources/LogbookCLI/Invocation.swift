@@ -33,31 +33,42 @@ struct Invocation {
         return dataHome + "/logbook/logbook.sqlite"
     }
 
-    /// `--time-zone`, else `$TZ`, else the system's.
+    /// `--time-zone`, else `$TZ`, else the system's. A name must be a zone of the tz database
+    /// (``TimeZoneDatabase``): an abbreviation or an offset that Foundation reads otherwise than
+    /// `date` is refused.
     func timeZone() throws -> TimeZone {
         if let name = try arguments.value(of: GlobalOptions.timeZone) {
-            guard let zone = TimeZone(identifier: name) else {
-                throw UsageError(message: "unknown time zone '\(name)' for '--time-zone <tz>' (use an IANA name such as Europe/Paris)",
+            guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name, environment: environment) else {
+                throw UsageError(message: "unknown time zone '\(name)' for '--time-zone <tz>'\(Self.whyNotAZone(name)) "
+                                    + "(use an IANA name such as Europe/Paris)",
                                  command: arguments.command)
             }
             return zone
         }
         if let name = environment["TZ"], !name.isEmpty {
             let identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
-            guard let zone = TimeZone(identifier: identifier) else {
-                throw CommandFailure("unknown time zone '\(name)' in $TZ (use an IANA name such as Europe/Paris)")
-            }
+            let zone = TimeZone(identifier: identifier)
             // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
             // either reading would store days other programs in the same shell disagree with.
-            if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), zone.secondsFromGMT() != 0 {
+            if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), let zone, zone.secondsFromGMT() != 0,
+               !TimeZoneDatabase.holds(identifier, environment: environment) {
                 let etc = "Etc/GMT" + identifier.dropFirst(3)
                 let posix = TimeZone(identifier: etc) != nil ? " ('\(etc)' is POSIX's reading)" : ""
                 throw CommandFailure("$TZ '\(name)' is an offset that POSIX (and 'date') reads with the opposite sign to "
                                      + "Foundation; use an IANA name\(posix), or --time-zone")
             }
+            guard let zone, TimeZoneDatabase.holds(identifier, environment: environment) else {
+                throw CommandFailure("unknown time zone '\(name)' in $TZ\(Self.whyNotAZone(identifier)) (use an IANA name such as Europe/Paris)")
+            }
             return zone
         }
         return TimeZone.current
+    }
+
+    /// Why a name Foundation reads is refused (it is no zone of the tz database), or "" for a
+    /// name Foundation does not know either.
+    private static func whyNotAZone(_ name: String) -> String {
+        TimeZone(identifier: name) == nil ? "" : ": an abbreviation or offset, not a zone of the tz database, and 'date' reads it otherwise"
     }
 
     /// For commands that change data: opens the database, migrating it, and creating it (and its

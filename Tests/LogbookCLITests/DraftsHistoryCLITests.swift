@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -107,6 +108,55 @@ final class DraftsHistoryCLITests: XCTestCase {
         // Etc/GMT+12 is 12 hours behind UTC: 20:00Z on 3 February is 08:00 that day.
         XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-02-03T20:00:00Z"], environment: ["TZ": "Etc/GMT+12"]).status, 0)
         XCTAssertEqual(try cli.run(["history", "list", "--format", "csv"]).lines.last?.split(separator: ",")[1], "2026-02-03")
+    }
+
+    /// Time-zone names are the zones of the tz database, which `date` reads for `$TZ` as Logbook
+    /// does. Seeded: zones picked from the database folder, each given an instant at random, must
+    /// file `history add` under the day `TZ=zone date` shows, in `$TZ` and in `--time-zone`; every
+    /// abbreviation Foundation knows and the database has no zone for (`BST`, which Foundation
+    /// reads as Asia/Dhaka) is refused in both.
+    func testTimeZoneNamesAreTheZonesDateReadsAndFileTheSameDay() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_TIME_ZONE_NAME_SEED", default: 0x545A)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let folder = "/usr/share/zoneinfo"
+        let zones = (FileManager.default.enumerator(atPath: folder)?.compactMap { $0 as? String } ?? []).filter { name in
+            var isDirectory: ObjCBool = false
+            return !name.hasPrefix("right/") && !name.hasPrefix("posix/")
+                && FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
+                && TimeZone(identifier: name) != nil
+        }.sorted()
+        try XCTSkipIf(zones.isEmpty, "no tz database in \(folder)")
+        for sample in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let zone = random.pick(zones)
+            // 1902 to 2037, where `date` and the database's transitions agree on every platform.
+            let seconds = Int.random(in: -2_140_000_000...2_140_000_000, using: &random)
+            let date = try ExternalProgram.run("/usr/bin/env", ["date", "-u", "-d", "@\(seconds)", "+%Y-%m-%dT%H:%M:%SZ"]).output
+                .trimmingCharacters(in: .newlines)
+            let expected = try ExternalProgram.run("/usr/bin/env", ["TZ=\(zone)", "date", "-d", "@\(seconds)", "+%F"]).output
+                .trimmingCharacters(in: .newlines)
+            for (way, arguments, environment) in [("$TZ", [String](), ["TZ": zone]), ("--time-zone", ["--time-zone", zone], [:])] {
+                let database = cli.folder.appendingPathComponent("zone-\(sample)-\(way.count).sqlite").path
+                let added = try cli.run(["--db", database, "-q"] + arguments + ["history", "add", "Squat", "--at", date],
+                                        environment: environment, useDatabase: false)
+                XCTAssertEqual(added.status, 0, "seed \(seed): \(way) \(zone): \(added.stderr)")
+                let listed = try cli.run(["--db", database, "history", "list", "--format", "csv"], useDatabase: false)
+                XCTAssertEqual(listed.lines.last?.split(separator: ",")[1], Substring(expected),
+                               "seed \(seed): \(way) \(zone) at \(date): logbook and date disagree")
+            }
+        }
+        let abbreviations = TimeZone.abbreviationDictionary.keys.filter {
+            TimeZone(identifier: $0) != nil && !FileManager.default.fileExists(atPath: folder + "/" + $0)
+        }.sorted()
+        XCTAssertTrue(abbreviations.contains("BST"), "\(abbreviations)")
+        let before = cli.snapshot()
+        for abbreviation in abbreviations {
+            XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": abbreviation]), status: 1,
+                             mentioning: "unknown time zone '\(abbreviation)' in $TZ: an abbreviation or offset")
+            XCTAssertFailure(try cli.run(["--time-zone", abbreviation, "history", "add", "Squat"]), status: 2,
+                             mentioning: "unknown time zone '\(abbreviation)' for '--time-zone <tz>'")
+        }
+        XCTAssertEqual(cli.snapshot(), before)
     }
 
     func testWhatsNewFromStdinKeepsTextExactly() throws {
