@@ -69,7 +69,7 @@ enum CommandLineTool {
             Console.printError("logbook: error: \(error.message)")
             return 1
         } catch {
-            Console.printError("logbook: error: \(singleLine("\(error)"))")
+            Console.printError("logbook: error: \(error)")
             return 1
         }
     }
@@ -128,10 +128,5 @@ enum CommandLineTool {
         }
         throw UsageError(message: "'\(name)' needs a subcommand: one of \(Commands.subcommands(of: name).joined(separator: ", "))",
                          command: name)
-    }
-
-    /// Errors are one line: newlines inside a message become spaces.
-    private static func singleLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

@@ -82,10 +82,35 @@ enum Console {
         if fflush(standardOutput) != 0 { throw OutputFailure(code: errno) }
     }
 
-    /// Writes a line to stderr, at once, after whatever stdout holds.
+    /// Writes a line to stderr, at once, after whatever stdout holds, as ``oneLine(_:)`` shows it.
     static func printError(_ line: String) {
         flush()
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((oneLine(line) + "\n").utf8))
+    }
+
+    /// `line` with each control character written as an escape (`\n`, `\r`, `\t`, `\u{1B}`), and
+    /// the line and paragraph separators too: a message is one line on stderr whatever text it
+    /// quotes (a name, a token file's contents), and nothing it quotes can move the cursor or
+    /// recolor the terminal.
+    static func oneLine(_ line: String) -> String {
+        func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+        }
+        guard line.unicodeScalars.contains(where: isShownEscaped) else { return line }
+        var shown = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            guard isShownEscaped(scalar) else {
+                shown.append(scalar)
+                continue
+            }
+            switch scalar {
+            case "\n": shown.append(contentsOf: #"\n"#.unicodeScalars)
+            case "\r": shown.append(contentsOf: #"\r"#.unicodeScalars)
+            case "\t": shown.append(contentsOf: #"\t"#.unicodeScalars)
+            default: shown.append(contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+            }
+        }
+        return String(shown)
     }
 
     /// Writes out stdout's buffer, ignoring failure (``finish()`` reports it).

@@ -338,6 +338,58 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("draft.plist", draft, mentioning: "field 'whatsNew'", "expected a string")
     }
 
+    /// A property list is held to what JSON is: a key Logbook has no field for (a generated one,
+    /// from the adversarial text pools, or `submitted_at`, `id`, `note`) refuses the file, naming
+    /// it, in binary and XML lists, and so does an XML dictionary that holds a key twice (the
+    /// property list reader kept the last value, so the first was lost with exit 0), its second
+    /// spelling with entities or not. Seeded (`LOGBOOK_PLIST_KEY_SEED`).
+    func testPropertyListKeysLogbookHasNoPlaceForOrHoldsTwiceAreRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PLIST_KEY_SEED", default: 0x504B)
+        var random = SplitMix64(seed: seed)
+        let item: [String: Any] = ["id": "00000000-0000-0000-0000-0000000000E1", "title": "Tag", "isDone": true]
+        let draft: [String: Any] = ["version": "9.0", "whatsNew": "New", "checklist": [item], "submittedAt": Date(timeIntervalSinceReferenceDate: 0)]
+        let known = Set(draft.keys).union(item.keys)
+        for round in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            var key = round < 3 ? ["submitted_at", "id", "createdAt"][round] : AdversarialText.string(using: &random, nonEmpty: true)
+            if known.contains(where: { $0.utf8.elementsEqual(key.utf8) }) { key += "x" }
+            let inItem = random.chance(0.5)
+            var changed = draft
+            if inItem {
+                var extra = item
+                extra[key] = random.chance(0.5) ? "note" : 7
+                changed["checklist"] = [item, extra]
+            } else {
+                changed[key] = random.chance(0.5) ? Date() : "x"
+            }
+            let format: PropertyListSerialization.PropertyListFormat = random.chance(0.5) ? .binary : .xml
+            let data = try PropertyListSerialization.data(fromPropertyList: random.chance(0.5) ? changed : [draft, changed],
+                                                          format: format, options: 0)
+            // A key with a control character is shown escaped (`OutputAndFileEdgesCLITests`).
+            let isPlain = !key.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+            try assertRefused("unknown-\(round).plist", data, mentioning: "field '\(inItem ? "checklist[1]." : "")\(isPlain ? key + "'" : "")",
+                              "unknown field")
+        }
+        let xml = String(decoding: try PropertyListSerialization.data(fromPropertyList: [draft], format: .xml, options: 0), as: UTF8.self)
+        for round in 0..<PropertyTestSettings.scaled(8, by: "LOGBOOK_PROPERTY_SCALE") {
+            let key = random.pick(["version", "whatsNew", "title", "isDone", "id"])
+            let spelling = random.chance(0.5) ? key : key.prefix(1) + "&#\(key.unicodeScalars.dropFirst().first!.value);" + key.dropFirst(2)
+            let value = key == "isDone" ? "<false/>" : "<string>second</string>"
+            // The repeated key goes right after the first one's value, or at the end of its dictionary.
+            let dictionary = ["version", "whatsNew"].contains(key) ? "<key>checklist</key>" : "<key>isDone</key>"
+            var text = xml
+            guard let place = text.range(of: dictionary) else { return XCTFail("no \(dictionary) in \(xml)") }
+            let isDraftKey = ["version", "whatsNew"].contains(key)
+            let end = text.range(of: "</dict>", options: isDraftKey ? .backwards : [])!.lowerBound
+            text.insert(contentsOf: "<key>\(spelling)</key>\(value)\n", at: random.chance(0.5) ? place.lowerBound : end)
+            try assertRefused("twice-\(round).plist", Data(text.utf8), mentioning: "holds the key \"\(key)\" twice")
+        }
+        // A key twice in different dictionaries is no repeat.
+        let two = try PropertyListSerialization.data(fromPropertyList: [draft, draft.merging(["version": "9.1"]) { $1 }], format: .xml, options: 0)
+        let url = cli.folder.appendingPathComponent("two.plist")
+        try two.write(to: url)
+        XCTAssertEqual(try cli.run(["import", url.path]).status, 0)
+    }
+
     func testMissingFileAndUnknownFormat() throws {
         let missing = try cli.run(["import", cli.folder.appendingPathComponent("nope.json").path])
         XCTAssertFailure(missing, status: 1, mentioning: "no such file")

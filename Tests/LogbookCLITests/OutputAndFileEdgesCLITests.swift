@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import XCTest
 
 /// Where the tool meets the file system, the terminal and signals (issue 15, items 1 to 6): every
@@ -25,6 +26,63 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
 
     private func leftovers(_ cli: CLIHarness) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains(".logbook-tmp-") }
+    }
+
+    /// An error or confirmation that quotes text (a name, a token file's contents) is one line
+    /// however the text reads: each control character, and the line and paragraph separators, are
+    /// shown as escapes (`\n`, `\u{1B}`), so nothing quoted can break the line, move the cursor or
+    /// recolor the terminal. Seeded: names from the adversarial text pools with control characters
+    /// mixed in, in a rename's refusal and its confirmation, and in a `changes` token file.
+    func testMessagesQuotingTextAreOneLineWithControlCharactersEscaped() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_MESSAGE_TEXT_SEED", default: 0x4D53)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        let controls: [Unicode.Scalar] = ["\n", "\r", "\t", "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}"]
+        func expectOneLine(_ result: CLIResult, quoting text: String, _ context: String) {
+            let scalars = result.stderr.unicodeScalars
+            XCTAssertEqual(scalars.last, "\n", context)
+            XCTAssertFalse(scalars.dropLast().contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" },
+                           "\(context): \(result.stderr.debugDescription)")
+            XCTAssertTrue(result.stderr.contains(Self.escaped(text)), "\(context): \(result.stderr.debugDescription)")
+        }
+        for round in 0..<PropertyTestSettings.scaled(10, by: "LOGBOOK_PROPERTY_SCALE") {
+            var name = AdversarialText.string(using: &random, nonEmpty: true).unicodeScalars
+            for _ in 0...random.int(0...3) { name.insert(random.pick(controls), at: name.index(name.startIndex, offsetBy: random.int(0...name.count))) }
+            let text = String(name)
+            let context = "seed \(seed), round \(round): \(text.debugDescription)"
+            let refused = try cli.run(["history", "rename", text, "Row"])
+            XCTAssertEqual(refused.status, 1, context)
+            expectOneLine(refused, quoting: text, context)
+            let renamed = try cli.run(["history", "rename", "Squat", text])
+            XCTAssertEqual(renamed.status, 0, "\(context): \(renamed.stderr)")
+            // A new name is stored without the ASCII spaces and line breaks around it.
+            let typed = { (scalar: Unicode.Scalar) in [" ", "\t", "\r", "\n"].contains(scalar) }
+            let stored = String(String.UnicodeScalarView(name.drop(while: typed).reversed().drop(while: typed).reversed()))
+            expectOneLine(renamed, quoting: stored, context)
+            XCTAssertEqual(try cli.run(["-q", "history", "rename", stored, "Squat"]).status, 0, context)
+            let token = cli.folder.appendingPathComponent("token-\(round)")
+            try Data(text.utf8).write(to: token)
+            let badToken = try cli.run(["changes", "--state", token.path])
+            XCTAssertEqual(badToken.status, 2, context)
+            XCTAssertEqual(badToken.stderr.unicodeScalars.filter { $0 == "\n" }.count, 1, "\(context): \(badToken.stderr.debugDescription)")
+        }
+    }
+
+    /// `text` as a message shows it.
+    private static func escaped(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": shown += #"\n"#
+            case "\r": shown += #"\r"#
+            case "\t": shown += #"\t"#
+            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+                shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+            default: shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 
     // 1. Write errors are errors; a closed pipe is not.

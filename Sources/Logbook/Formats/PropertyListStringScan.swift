@@ -5,7 +5,8 @@ import Foundation
 ///
 /// - a string over ``RecordLimits/textBytes`` (a 100 MB string cost 1 GB in the parser);
 /// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD);
-/// - in an XML list, a string that begins with U+FEFF (the parser drops it).
+/// - in an XML list, a string that begins with U+FEFF (the parser drops it);
+/// - in an XML list, a dictionary that holds a key twice (the parser keeps the last value).
 ///
 /// Binary lists are read through their offset table: each string object's marker gives its
 /// length, and UTF-16 strings are measured in UTF-8 bytes exactly. In XML, the text of each
@@ -22,7 +23,12 @@ enum PropertyListStringScan {
     static func scan(_ data: Data) -> Result {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
-            var result = bytes.starts(with: "bplist".utf8) ? scanBinary(bytes) : scanXML(bytes)
+            let isBinary = bytes.starts(with: "bplist".utf8)
+            var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
+            if result.problem == nil, !isBinary, let key = firstRepeatedKey(inXML: bytes) {
+                result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
+                    + "the last value, so the file is refused rather than read without the first"
+            }
             if result.problem == nil && result.longest > RecordLimits.textBytes {
                 result.problem = "holds a string of \(result.longest) bytes; text is limited to \(RecordLimits.textBytes >> 20) MiB"
             }
@@ -131,6 +137,64 @@ enum PropertyListStringScan {
             index = position
         }
         return result
+    }
+
+    private static let dictOpen = Array("<dict>".utf8), dictClose = Array("</dict>".utf8)
+    private static let keyOpen = Array("<key>".utf8), keyClose = Array("</key>".utf8)
+    private static let commentStart = Array("<!--".utf8), commentEnd = Array("-->".utf8)
+
+    /// The first key that a dictionary of the XML list holds twice, entities decoded, or nil. Text
+    /// cannot hold a tag (its `<` is written `&lt;`); comments and CDATA sections are skipped.
+    private static func firstRepeatedKey(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var keysOfOpenDictionaries: [Set<[UInt8]>] = []
+        var index = 0
+        while let open = find([UInt8(ascii: "<")], in: bytes, from: index) {
+            let rest = bytes[open...]
+            if rest.starts(with: dictOpen) {
+                keysOfOpenDictionaries.append([])
+                index = open + dictOpen.count
+            } else if rest.starts(with: dictClose) {
+                _ = keysOfOpenDictionaries.popLast()
+                index = open + dictClose.count
+            } else if rest.starts(with: keyOpen) {
+                let start = open + keyOpen.count
+                guard let end = find(keyClose, in: bytes, from: start) else { return nil }
+                let key = decodedText(bytes[start..<end])
+                if !keysOfOpenDictionaries.isEmpty, !keysOfOpenDictionaries[keysOfOpenDictionaries.count - 1].insert(key).inserted {
+                    return String(decoding: key, as: UTF8.self)
+                }
+                index = end + keyClose.count
+            } else if rest.starts(with: commentStart) {
+                index = (find(commentEnd, in: bytes, from: open + commentStart.count) ?? bytes.count) + commentEnd.count
+            } else if rest.starts(with: cdataStart) {
+                index = (find(cdataEnd, in: bytes, from: open + cdataStart.count) ?? bytes.count) + cdataEnd.count
+            } else {
+                index = open + 1
+            }
+        }
+        return nil
+    }
+
+    /// The UTF-8 bytes of XML text with its entities decoded (an entity it cannot read is kept as written).
+    private static func decodedText(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
+        var decoded: [UInt8] = []
+        var index = text.startIndex
+        while index < text.endIndex {
+            if text[index] == UInt8(ascii: "&"), let semicolon = text[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) {
+                let name = String(decoding: text[(index + 1)..<semicolon], as: UTF8.self)
+                let named: [String: Unicode.Scalar] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+                let number = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16)
+                    : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+                if let scalar = named[name] ?? number.flatMap(Unicode.Scalar.init) {
+                    decoded.append(contentsOf: String(scalar).utf8)
+                    index = semicolon + 1
+                    continue
+                }
+            }
+            decoded.append(text[index])
+            index += 1
+        }
+        return decoded
     }
 
     /// The decoded UTF-8 length of the text at `position` (one byte, an entity or a CDATA section),
