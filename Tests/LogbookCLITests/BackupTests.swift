@@ -1,5 +1,7 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// `logbook backup FILE`: a complete, checked copy of the live database, written beside FILE and
@@ -146,6 +148,41 @@ final class BackupTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path))
     }
 
+    /// A backup replaces only an earlier copy (a Logbook database, of any schema version) or an
+    /// empty file (`mktemp`'s): any other file is refused and left byte for byte, as SPEC says no
+    /// command writes into an existing file that is not a Logbook database. Seeded contents:
+    /// random bytes, adversarial text, another program's SQLite database, a bare SQLite header.
+    func testABackupReplacesOnlyAnEarlierCopyOrAnEmptyFile() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_BACKUP_TARGET_SEED", default: 0x4254)
+        var random = SplitMix64(seed: seed)
+        let cli = try loadedHarness()
+        let folder = cli.folder
+        let foreign = folder.appendingPathComponent("foreign.sqlite")
+        let connection = try Connection(path: foreign.path)
+        try connection.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine')")
+        let foreignBytes = try Data(contentsOf: foreign)
+        var contents: [Data] = [foreignBytes, Data("SQLite format 3\u{0}".utf8), Data("notes\n".utf8)]
+        for _ in 0..<PropertyTestSettings.scaled(6, by: "LOGBOOK_PROPERTY_SCALE") {
+            contents.append(random.chance(0.5) ? Data(AdversarialText.string(using: &random, nonEmpty: true).utf8)
+                                               : Data((0..<random.int(1...5_000)).map { _ in UInt8.random(in: 0...255, using: &random) }))
+        }
+        for (index, bytes) in contents.enumerated() {
+            let target = folder.appendingPathComponent("target-\(index)")
+            try bytes.write(to: target)
+            XCTAssertFailure(try cli.run(["backup", target.path]), status: 1, mentioning: "it holds something other than a Logbook database")
+            XCTAssertEqual(try Data(contentsOf: target), bytes, "seed \(seed): target \(index) changed")
+        }
+        let empty = folder.appendingPathComponent("empty.sqlite"), earlier = folder.appendingPathComponent("earlier.sqlite")
+        try Data().write(to: empty)
+        try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: earlier)
+        for target in [empty, earlier] {
+            XCTAssertEqual(try cli.run(["-q", "backup", target.path]).status, 0, target.lastPathComponent)
+            try assertHealthy(cli, target)
+            XCTAssertEqual(try exports(cli, database: target), try exports(cli))
+        }
+        withExtendedLifetime(connection) {}
+    }
+
     func testFolderThatCannotBeWrittenIsRefused() throws {
         let cli = try loadedHarness()
         let closed = cli.folder.appendingPathComponent("closed")
@@ -173,14 +210,15 @@ final class BackupTests: XCTestCase {
     func testFailureHalfWayLeavesTheOldFile() throws {
         let cli = try loadedHarness()
         let target = cli.folder.appendingPathComponent("copy.sqlite")
-        try Data("the previous backup".utf8).write(to: target)
+        try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: target)
+        let previous = try Data(contentsOf: target)
         let listing = try contents(of: cli.folder)
         // SIGXFSZ ignored, so writing past `ulimit -f` (blocks of 512 bytes) fails with EFBIG.
         let limited = ["/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 64; exec "$@""#, "sh"]
         let result = try BackgroundRun.run(cli, ["backup", target.path], wrapper: limited)
         XCTAssertFailure(result, status: 1, mentioning: "backup to \(target.path) failed")
         XCTAssertFalse(result.stderr.contains(cli.database.lastPathComponent), "the copy failed, not the database: \(result.stderr)")
-        XCTAssertEqual(try Data(contentsOf: target), Data("the previous backup".utf8))
+        XCTAssertEqual(try Data(contentsOf: target), previous)
         XCTAssertEqual(try contents(of: cli.folder), listing)
     }
 }

@@ -133,6 +133,49 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try leftovers(cli), [])
     }
 
+    /// `-o` never replaces the file the command reads its state from (`changes --state F -o F`
+    /// wrote the token over the changes, exit 0), by any spelling of it; and it never replaces a
+    /// file its owner made read-only, which the shell's `>` refuses too (run as an unprivileged
+    /// user when the tests run as root, for whom nothing is read-only); nor does `backup`.
+    func testOutputNeverReplacesTheStateFileOrAWriteProtectedFile() throws {
+        let cli = try loaded()
+        let folder = cli.folder.path
+        let state = folder + "/sync.token"
+        XCTAssertEqual(try cli.run(["-q", "changes", "--state", state, "-o", folder + "/first.ndjson"]).status, 0)
+        let token = try Data(contentsOf: URL(fileURLWithPath: state))
+        try FileManager.default.createSymbolicLink(atPath: folder + "/link.token", withDestinationPath: "sync.token")
+        try FileManager.default.linkItem(atPath: state, toPath: folder + "/hard.token")
+        for spelling in [state, folder + "/./sync.token", folder + "/link.token", folder + "/hard.token"] {
+            XCTAssertFailure(try cli.run(["changes", "--state", state, "-o", spelling]), status: 2, mentioning: "-o and --state name one file")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state)), token, spelling)
+        }
+
+        // An earlier export, and an earlier backup (which a backup may replace, were it writable).
+        let protectedExport = folder + "/protected.json", protectedCopy = folder + "/protected.sqlite"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: protectedExport))
+        try FileManager.default.copyItem(atPath: CLIHarness.fixture("logbook-0.1.sqlite3").path, toPath: protectedCopy)
+        for path in [protectedExport, protectedCopy] { XCTAssertEqual(chmod(path, 0o444), 0) }
+        var prefix: [String] = []
+        if geteuid() == 0 {
+            // Root writes anything: run as nobody, who owns the folder but cannot write the file.
+            for path in try [folder] + FileManager.default.subpathsOfDirectory(atPath: folder).map({ folder + "/" + $0 }) {
+                XCTAssertEqual(lchown(path, 65_534, 65_534), 0, path)
+            }
+            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+        }
+        for (protected, arguments) in [(protectedExport, ["export", "history", "--format", "json", "-o", protectedExport]),
+                                       (protectedCopy, ["backup", protectedCopy])] {
+            let before = try Data(contentsOf: URL(fileURLWithPath: protected))
+            let command = prefix + [CLIHarness.executable.path, "--db", cli.database.path] + arguments
+            let result = try ExternalProgram.run(command[0], Array(command.dropFirst()), in: cli.folder,
+                                                 environment: ["TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin"])
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.errors)")
+            XCTAssertTrue(result.errors.hasPrefix("logbook: error: cannot write \(protected): it is write-protected"), result.errors)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: protected)), before, "\(arguments)")
+        }
+        XCTAssertEqual(try leftovers(cli), [])
+    }
+
     /// Every data command takes `-o FILE` with export's rules; `-q` silences confirmations, not errors.
     func testEveryDataCommandWritesToOutputFilesAndQuietSilencesConfirmations() throws {
         let cli = try loaded()

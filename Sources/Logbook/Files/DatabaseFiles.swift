@@ -16,12 +16,17 @@ public struct DatabaseFiles: Sendable {
     /// followed, `..` and `.` removed) or, for the main file, by device and inode (hard links).
     public func contains(_ path: String) -> Bool {
         let mainFile = Self.resolvedPath(database)
-        if ["", "-wal", "-shm", "-journal"].map({ mainFile + $0 }).contains(Self.resolvedPath(path)) {
-            return true
-        }
-        var pathStatus = stat(), databaseStatus = stat()
-        return stat(path, &pathStatus) == 0 && stat(database, &databaseStatus) == 0
-            && pathStatus.st_dev == databaseStatus.st_dev && pathStatus.st_ino == databaseStatus.st_ino
+        return ["-wal", "-shm", "-journal"].map({ mainFile + $0 }).contains(Self.resolvedPath(path)) || Self.areOneFile(path, database)
+    }
+
+    /// Whether `path` and `other` name one file: by resolved path (links followed, `..` and `.`
+    /// removed; for a file that does not exist yet, its folder's) or by device and inode (hard
+    /// links).
+    public static func areOneFile(_ path: String, _ other: String) -> Bool {
+        if resolvedPath(path) == resolvedPath(other) { return true }
+        var pathStatus = stat(), otherStatus = stat()
+        return stat(path, &pathStatus) == 0 && stat(other, &otherStatus) == 0
+            && pathStatus.st_dev == otherStatus.st_dev && pathStatus.st_ino == otherStatus.st_ino
     }
 
     /// The absolute path with symbolic links resolved: of the file when it exists, else of its

@@ -33,6 +33,10 @@ public final class FileReplacement {
     public init(replacing path: String) throws {
         self.path = path
         target = try Self.resolvingLinks(path)
+        // A file its owner made read-only (`chmod a-w`) is not replaced behind that: `>` refuses it too.
+        if access(target, F_OK) == 0 && access(target, W_OK) != 0 {
+            throw LogbookError.cannotWrite(path: path, reason: "it is write-protected (\(String(cString: strerror(errno))))")
+        }
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent
         Self.removeStaleTemporaries(of: name, in: folder.isEmpty ? "." : folder)

@@ -22,6 +22,9 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The target has a `-wal` or `-journal` file beside it: it is open, or was not closed cleanly,
     /// and SQLite would apply that file to the new copy.
     case targetInUse(target: String, sideFile: String)
+    /// The target is a file that holds something other than a Logbook database (a backup replaces
+    /// only an earlier copy, or an empty file).
+    case targetIsNotALogbook(target: String)
     /// The copy failed its integrity or foreign-key check (the database itself is likely damaged).
     case copyIsDamaged(target: String, problems: [String])
     /// SQLite failed while copying.
@@ -37,6 +40,9 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
         case .targetInUse(let target, let sideFile):
             "cannot replace \(target): \(sideFile) exists beside it (the file is open, or was not closed cleanly); "
                 + "choose another path"
+        case .targetIsNotALogbook(let target):
+            "cannot replace \(target): it holds something other than a Logbook database (a backup replaces only an earlier "
+                + "copy or an empty file); move it away or choose another path"
         case .copyIsDamaged(let target, let problems):
             "backup to \(target) refused: the copy failed its check (\(problems.joined(separator: "; "))); "
                 + "run 'logbook check' on the database"
@@ -116,6 +122,15 @@ extension Logbook {
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
             throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }
+        if stat(target, &status) == 0 && status.st_size > 0 && !Self.isLogbookDatabase(target, timeZone: timeZone) {
+            throw BackupError.targetIsNotALogbook(target: path)
+        }
+    }
+
+    /// Whether the file at `path` is a Logbook database, of this schema version or an older one:
+    /// one with Logbook's migration history.
+    private static func isLogbookDatabase(_ path: String, timeZone: TimeZone) -> Bool {
+        ((try? Logbook.inspect(path: path, timeZone: timeZone).schemaVersion()) ?? 0) > 0
     }
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.

@@ -10,11 +10,12 @@ enum BackupCommand {
                 processes go on reading and writing, and the copy holds every change committed before it \
                 began. The copy is written to a temporary file beside FILE, checked (integrity and foreign \
                 keys), and only then renamed over FILE, so FILE is never half-written. Refused when FILE is \
-                the database itself or one of its files, a folder, or in a folder that cannot be written. \
+                the database itself or one of its files, a folder, in a folder that cannot be written, \
+                read-only, or holds anything but an earlier copy (a Logbook database) or nothing. \
                 Prints the copy's path and size on stderr. The copy is an ordinary Logbook database: use it \
                 with --db.
                 """,
-            positionals: [PositionalSpec(name: "file", help: "Where to write the copy (replaced if it exists).")],
+            positionals: [PositionalSpec(name: "file", help: "Where to write the copy (an earlier copy there is replaced).")],
             examples: ["logbook backup ~/Backups/logbook-$(date +%F).sqlite",
                        "logbook backup /mnt/backup/logbook.sqlite && logbook --db /mnt/backup/logbook.sqlite check"]),
         run: { invocation in

@@ -47,6 +47,10 @@ enum ChangesCommand {
             if statePath != nil && arguments.isGiven(since) {
                 throw UsageError(message: "give --since or --state, not both", command: "changes")
             }
+            if let statePath, let output = try OutputFile.path(arguments), output != "-", DatabaseFiles.areOneFile(output, statePath) {
+                throw UsageError(message: "-o and --state name one file, \(statePath): the token written last would replace the "
+                                    + "changes; give each its own file", command: "changes")
+            }
             let tokenText = try arguments.value(of: since) ?? statePath.flatMap(readToken)
             let token = try tokenText.map { text in
                 guard let token = ChangeToken(text) else {
