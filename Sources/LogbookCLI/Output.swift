@@ -96,7 +96,10 @@ enum Console {
         func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
         }
-        guard line.unicodeScalars.contains(where: isShownEscaped) else { return line }
+        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+2028, U+2029): a
+        // table can have millions of cells.
+        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }),
+              line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {
             guard isShownEscaped(scalar) else {

@@ -28,10 +28,10 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.contains(".logbook-tmp-") }
     }
 
-    /// An error or confirmation that quotes text (a name, a token file's contents) is one line
-    /// however the text reads: each control character, and the line and paragraph separators, are
-    /// shown as escapes (`\n`, `\u{1B}`), so nothing quoted can break the line, move the cursor or
-    /// recolor the terminal. Seeded: names from the adversarial text pools with control characters
+    /// An error or confirmation that quotes text (a name, a token file's contents), and a table
+    /// row, is one line however the text reads: each control character, and the line and paragraph
+    /// separators, are shown as escapes (`\n`, `\u{1B}`), so nothing quoted can break the line,
+    /// move the cursor or recolor the terminal. Seeded: names from the adversarial text pools with control characters
     /// mixed in, in a rename's refusal and its confirmation, and in a `changes` token file.
     func testMessagesQuotingTextAreOneLineWithControlCharactersEscaped() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_MESSAGE_TEXT_SEED", default: 0x4D53)
@@ -60,6 +60,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             let typed = { (scalar: Unicode.Scalar) in [" ", "\t", "\r", "\n"].contains(scalar) }
             let stored = String(String.UnicodeScalarView(name.drop(while: typed).reversed().drop(while: typed).reversed()))
             expectOneLine(renamed, quoting: stored, context)
+            // Tables show the name escaped too: one line per row, no control character but the line ends.
+            for command in [["report", "exercises"], ["query", "SELECT name FROM exercises"], ["history", "list"]] {
+                let table = try cli.run(command)
+                XCTAssertEqual(table.status, 0, "\(context): \(table.stderr)")
+                XCTAssertEqual(table.lines.count, 2, "\(context): \(command): \(table.stdout.debugDescription)")
+                XCTAssertFalse(table.stdout.unicodeScalars.contains { $0 != "\n" && ($0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}") },
+                               "\(context): \(command): \(table.stdout.debugDescription)")
+            }
             XCTAssertEqual(try cli.run(["-q", "history", "rename", stored, "Squat"]).status, 0, context)
             let token = cli.folder.appendingPathComponent("token-\(round)")
             try Data(text.utf8).write(to: token)
