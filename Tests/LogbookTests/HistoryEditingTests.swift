@@ -74,6 +74,43 @@ final class HistoryEditingTests: XCTestCase {
         }
     }
 
+    /// A moved record's date falls on its new day, in every zone: seeded moves to days near the
+    /// zones' transitions and onto the days some zones skipped whole (Pacific/Apia's 2011-12-30,
+    /// Pacific/Kiritimati's 1994-12-31, Pacific/Kwajalein's 1993-08-21), which are refused; a
+    /// record moved onto one was filed under a day its date is not on.
+    func testAMovedRecordsDateFallsOnItsNewDayOrTheMoveIsRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_MOVE_ZONE_SEED", default: 0x4D5A)
+        var random = SplitMix64(seed: seed)
+        let skipped = [("Pacific/Apia", "2011-12-30"), ("Pacific/Kiritimati", "1994-12-31"), ("Pacific/Kwajalein", "1993-08-21")]
+        let zones = skipped.map(\.0) + ["America/Sao_Paulo", "Australia/Lord_Howe", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"]
+        for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
+            let zone = TimeZone(identifier: random.pick(zones))!
+            let test = try TestStore(timeZone: zone)
+            let history = test.store.history
+            // Near a transition: the days around one of the zone's next transitions after a random instant.
+            let from = Date(timeIntervalSince1970: Double(random.int(300_000_000...1_900_000_000)))
+            let transition = zone.nextDaylightSavingTimeTransition(after: from) ?? from
+            let skippedDay = skipped.first { $0.0 == zone.identifier }.map { CalendarDay($0.1)! }
+            let near = CalendarDay(transition, in: zone).adding(days: random.int(-1...1))!
+            let target = random.chance(0.3) ? skippedDay ?? near : near
+            let source = target.adding(days: random.int(2...40))!
+            let at = Date(timeIntervalSinceReferenceDate: source.start(in: zone).timeIntervalSinceReferenceDate + Double(random.int(0...86_399)))
+            guard CalendarDay(at, in: zone) == source else { continue }
+            try history.addDoneExercises(["Squat"], at: at)
+            let context = "seed \(seed), round \(round): \(zone.identifier) \(source) -> \(target)"
+            do {
+                _ = try history.moveDay(source, to: target)
+                let moved = try XCTUnwrap(try history.fetch(FetchDescriptor()).first, context)
+                XCTAssertEqual(moved.day, target, context)
+                XCTAssertEqual(CalendarDay(moved.date, in: zone), target, "\(context): the date is not on its day")
+                XCTAssertNotEqual(target, skippedDay, "\(context): a move onto a skipped day was taken")
+            } catch LogbookError.invalidValue(let field, _, let reason) {
+                XCTAssertEqual(field, "day", context)
+                XCTAssertEqual(target, skippedDay, "\(context): refused, \(reason)")
+            }
+        }
+    }
+
     func testNamesResembleByLettersAndTypingMistakes() throws {
         let test = try TestStore()
         try test.store.history.addDoneExercises(["Burpee", "Squat", "Élan"], at: instant("2026-01-01T10:00:00Z"))

@@ -158,6 +158,11 @@ extension CalendarDay {
         let whole = Int(wall.rounded(.down))
         let moved = DateExpression.instant(at: whole, on: newDay, in: timeZone) + (wall - Double(whole))
         try moved.checkSupported(field: "date")
+        // A day the zone skipped whole (Pacific/Apia's 2011-12-30) has no instant for the date.
+        guard CalendarDay(moved, in: timeZone) == newDay else {
+            throw LogbookError.invalidValue(field: "day", value: newDay.description,
+                                            reason: "time zone \(timeZone.identifier) skipped that day: no date falls on it")
+        }
         return moved
     }
 }
