@@ -139,6 +139,36 @@ final class ImportBadInputCLITests: XCTestCase {
     /// A field or column Logbook has no place for is refused, naming it, never dropped: a record
     /// that gives `exercise` and `exercises` lost one of them, and a snake_case `submitted_at` in
     /// JSON left the draft unsubmitted, both with exit status 0.
+    /// A CSV record of several rows is named by the line of the row at fault, not its first:
+    /// seeded records of 1 to 6 rows, one row's position, done flag or blank name spoiled.
+    func testACSVErrorNamesTheLineOfTheRowAtFault() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_CSV_LINE_SEED", default: 0x4353)
+        var random = SplitMix64(seed: seed)
+        for round in 0..<PropertyTestSettings.scaled(8, by: "LOGBOOK_PROPERTY_SCALE") {
+            var lines = ["id,day,date,position,exercise"]
+            var rows: [(record: Int, line: Int)] = []
+            for record in 1...random.int(1...4) {
+                let id = String(format: "00000000-0000-0000-0000-%012d", record + 100 * round)
+                let day = String(format: "2020-01-%02d", record)
+                for position in 1...random.int(1...6) {
+                    lines.append("\(id),\(day),\(day)T10:00:00Z,\(position),Squat")
+                    rows.append((record, lines.count))
+                }
+            }
+            let (record, line) = random.pick(rows)
+            var cells = lines[line - 1].split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            let spoiled = random.pick(["position", "blank position", "exercise"])
+            switch spoiled {
+            case "position": cells[3] = String(Int(cells[3])! + random.int(1...3))
+            case "blank position": cells[3] = ""
+            default: cells[4] = ""
+            }
+            lines[line - 1] = cells.joined(separator: ",")
+            try assertRefused("rows-\(round).csv", text(lines.joined(separator: "\n") + "\n"),
+                              mentioning: "record \(record), line \(line): field '\(spoiled == "exercise" ? "exercise" : "position")'")
+        }
+    }
+
     func testFieldsLogbookHasNoPlaceForAreRefusedNotDropped() throws {
         try assertRefused("both.ndjson", text(#"{"day":"2030-01-01","exercise":"A","exercises":["B","C"]}"# + "\n"),
                           mentioning: "record 1", "field 'exercise'", "not both")

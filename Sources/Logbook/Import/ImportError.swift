@@ -68,6 +68,8 @@ extension ImportError {
 struct FieldError: Error {
     let field: String
     let reason: String
+    /// The line of the row at fault, in a record of several rows (CSV); nil for the record's first.
+    var line: Int? = nil
 }
 
 extension FieldError {

@@ -129,7 +129,7 @@ struct CSVRecordSource: RecordSource {
         do {
             return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows))
         } catch let error as FieldError {
-            throw ImportError(file: file, record: count, line: first.line, field: error.field, reason: error.reason)
+            throw ImportError(file: file, record: count, line: error.line ?? first.line, field: error.field, reason: error.reason)
         }
     }
 
@@ -222,12 +222,15 @@ struct CSVRecordSource: RecordSource {
         var itemLines: [UUID: Int] = [:]
         for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
             guard field(row, "itemPosition") == String(index + 1) else {
-                throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"")
+                throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"",
+                                 line: line)
             }
             guard let isDone = ["true": true, "false": false][field(row, "itemIsDone")] else {
-                throw FieldError(field: "itemIsDone", reason: "expected true or false, found \"\(field(row, "itemIsDone").prefix(20))\"")
+                throw FieldError(field: "itemIsDone", reason: "expected true or false, found \"\(field(row, "itemIsDone").prefix(20))\"",
+                                 line: line)
             }
-            let id = try uuid(row, "itemId")
+            let id: UUID
+            do { id = try uuid(row, "itemId") } catch let error as FieldError { throw FieldError(field: error.field, reason: error.reason, line: line) }
             if let earlier = itemLines.updateValue(line, forKey: id) {
                 throw FieldError(field: "itemId", reason: "rows on lines \(earlier) and \(line) of draft \(field(first, "id")) "
                                     + "hold the same item id \(id.uuidString)")
@@ -268,8 +271,9 @@ struct CSVRecordSource: RecordSource {
         let id = field(first, "id").isEmpty ? nil : try uuid(first, "id")
         defer { previous = (id, day, rows[0].line) }
         var exercises: [String] = []
-        // In Logbook's own layout a day without exercises is one row with an empty position.
+        // In Logbook's own layout a day without exercises is one row with an empty position and name.
         let isEmptyDay = rows.count == 1 && columns["position"] != nil && field(first, "position").isEmpty
+            && field(first, "exercise").isEmpty
         for (index, (row, line)) in rows.enumerated() where !isEmptyDay {
             // Without ids each row is a record of its own: its position is only the file's order.
             guard columns["position"] == nil || id == nil || field(row, "position") == String(index + 1) else {
@@ -278,11 +282,11 @@ struct CSVRecordSource: RecordSource {
                     throw FieldError(field: "id", reason: "rows of \(day) carry different ids: \(earlierID.uuidString) from line "
                                         + "\(earlier.line) and \(id.uuidString) from line \(line); one day is one record with one id")
                 }
-                throw FieldError(field: "position", reason: "expected \(index + 1), found \"\(field(row, "position").prefix(20))\"")
+                throw FieldError(field: "position", reason: "expected \(index + 1), found \"\(field(row, "position").prefix(20))\"", line: line)
             }
             let name = field(row, "exercise")
             // A blank cell, named here as the column it is in (the library refuses the name too).
-            guard !name.isEmpty else { throw FieldError(field: "exercise", reason: "an exercise name cannot be empty") }
+            guard !name.isEmpty else { throw FieldError(field: "exercise", reason: "an exercise name cannot be empty", line: line) }
             exercises.append(name)
         }
         return DayInput(id: id, date: date, day: day, exercises: exercises)
