@@ -271,12 +271,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
     }
 
     // 4. An empty --db or $LOGBOOK_DB is a usage error, not the default database.
-    func testAnEmptyDatabasePathIsAUsageError() throws {
+    func testAnEmptyDatabaseOrOutputPathIsAUsageError() throws {
         let cli = try CLIHarness()
         XCTAssertFailure(try cli.run(["--db", "", "history", "add", "Squat"], useDatabase: false), status: 2, mentioning: "--db is empty")
         XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["LOGBOOK_DB": ""], useDatabase: false),
                          status: 2, mentioning: "$LOGBOOK_DB is set but empty")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("xdg").path))
+        XCTAssertEqual(try cli.run(["-q", "init"]).status, 0)
+        XCTAssertFailure(try cli.run(["history", "list", "-o", ""]), status: 2, mentioning: "-o is empty")
     }
 
     // 5. No command writes into a file that is not a Logbook database, whatever its size.

@@ -152,6 +152,7 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["query", " -- nothing"]), status: 1, mentioning: "query refused (it holds no statement)")
         XCTAssertFailure(try cli.run(["query", "SELECT :missing"]), status: 1, mentioning: "no value for parameter :missing")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
+        XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")
         XCTAssertEqual(cli.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("other.sqlite").path))
     }

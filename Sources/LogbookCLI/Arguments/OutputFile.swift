@@ -6,8 +6,13 @@ enum OutputFile {
         "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
             + "complete (links followed); a FIFO or device is written in place.")
 
-    /// The file given, or nil for stdout (no `-o`, or `-o -`).
+    /// The file given, or nil for stdout (no `-o`, or `-o -`); an empty one is a usage error, as
+    /// an empty `--db` is.
     static func path(_ arguments: ParsedArguments) throws -> String? {
-        try arguments.value(of: option).flatMap { $0 == "-" ? nil : $0 }
+        guard let path = try arguments.value(of: option) else { return nil }
+        guard !path.isEmpty else {
+            throw UsageError(message: "-o is empty: give a file's path, or - for standard output", command: arguments.command)
+        }
+        return path == "-" ? nil : path
     }
 }

@@ -28,7 +28,9 @@ enum QueryCommand {
                 }
                 var name = String(pair[..<equals])
                 if let first = name.first, ":@$".contains(first) { name.removeFirst() }
-                parameters[name] = value(String(pair[pair.index(after: equals)...]))
+                guard parameters.updateValue(value(String(pair[pair.index(after: equals)...])), forKey: name) == nil else {
+                    throw UsageError(message: "parameter '\(name)' is given twice: give each once", command: "query")
+                }
             }
             let store = try invocation.readStore()
             var output: CellOutput?
