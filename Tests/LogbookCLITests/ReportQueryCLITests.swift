@@ -153,6 +153,8 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["query", "SELECT :missing"]), status: 1, mentioning: "no value for parameter :missing")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")
+        XCTAssertFailure(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "json"]), status: 1, mentioning: "two columns are named 'a'")
+        XCTAssertEqual(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "csv"]).stdout, "a,a\r\n1,2\r\n")
         XCTAssertEqual(cli.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("other.sqlite").path))
     }

@@ -184,6 +184,12 @@ struct CellOutput {
     private var writer: RowStreamWriter?
 
     init(columns: [String], format: OutputFormat) throws {
+        // A JSON object with a member twice is read differently by each reader (most keep the
+        // last; Logbook's import refuses it), so two columns of one name cannot be written as one.
+        if format.dataFormat == .json || format.dataFormat == .ndjson,
+           let name = columns.enumerated().first(where: { column in columns[..<column.offset].contains { $0.utf8.elementsEqual(column.element.utf8) } })?.element {
+            throw CommandFailure("two columns are named '\(name)', which a JSON object cannot hold twice; name them apart with AS")
+        }
         if let data = format.dataFormat {
             writer = RowStreamWriter(format: data, columns: columns, writingBytes: Console.write(bytes:))
             try writer?.begin()
