@@ -33,6 +33,25 @@ struct Invocation {
         return dataHome + "/logbook/logbook.sqlite"
     }
 
+    /// ``databasePath()`` for opening: refused when something other than a regular file is there
+    /// (a folder, a device such as `/dev/null`, a FIFO), which SQLite would fail on with an
+    /// input/output error or wait on.
+    private func databaseFilePath() throws -> String {
+        let path = try databasePath()
+        var status = stat()
+        guard stat(path, &status) != 0 || status.st_mode & S_IFMT == S_IFREG else {
+            let kind = switch status.st_mode & S_IFMT {
+            case S_IFDIR: "a folder"
+            case S_IFCHR, S_IFBLK: "a device"
+            case S_IFIFO: "a FIFO"
+            case S_IFSOCK: "a socket"
+            default: "not a regular file"
+            }
+            throw CommandFailure("\(path) is \(kind), not a Logbook database file; give a file's path with --db")
+        }
+        return path
+    }
+
     /// `--time-zone`, else `$TZ`, else the system's. A name must be a zone of the tz database
     /// (``TimeZoneDatabase``): an abbreviation or an offset that Foundation reads otherwise than
     /// `date` is refused.
@@ -77,7 +96,7 @@ struct Invocation {
     /// refused unless `creatingInEmptyFile` (`init`): no command writes into a file that is not a
     /// Logbook database.
     func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
-        let path = try databasePath()
+        let path = try databaseFilePath()
         let exists = FileManager.default.fileExists(atPath: path)
         if exists && !creatingInEmptyFile && Self.staysEmpty(path) {
             throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
@@ -95,17 +114,28 @@ struct Invocation {
         let deadline = Date(timeIntervalSinceNow: 1)
         while true {
             var status = stat()
-            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0 else { return false }
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
+                  !holdsBytes(path) else { return false }
             if Date() > deadline { return true }
             usleep(20_000)
         }
+    }
+
+    /// Whether a byte can be read from `path`: a file that says it has size 0 may still hold some
+    /// (`/proc/self/status`).
+    private static func holdsBytes(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var byte: UInt8 = 0
+        return read(descriptor, &byte, 1) == 1
     }
 
     /// For commands that only read: an existing database with every migration applied. Nothing is
     /// created, migrated or written.
     func readStore() throws -> Logbook {
         if let store = opened.store { return store }
-        let store = try Logbook.openForReading(path: try databasePath(), timeZone: try timeZone(), options: try connectionOptions())
+        let store = try Logbook.openForReading(path: try databaseFilePath(), timeZone: try timeZone(), options: try connectionOptions())
         opened.store = store
         return store
     }
@@ -115,7 +145,7 @@ struct Invocation {
     /// migrations, another schema, text stored as UTF-16), never created or migrated (with no
     /// file, an empty database in memory).
     func dryRunStore() throws -> Logbook {
-        let path = try databasePath()
+        let path = try databaseFilePath()
         guard FileManager.default.fileExists(atPath: path) else { return try Logbook(path: ":memory:", timeZone: try timeZone()) }
         return try Logbook.openForReading(path: path, timeZone: try timeZone(), options: try connectionOptions())
     }
@@ -123,7 +153,7 @@ struct Invocation {
     /// Opens an existing database without changing it, whatever its migration history (`check`,
     /// `migrate --status`).
     func inspectStore() throws -> Logbook {
-        try Logbook.inspect(path: try databasePath(), timeZone: try timeZone())
+        try Logbook.inspect(path: try databaseFilePath(), timeZone: try timeZone())
     }
 
     /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB, 64 MiB in an import), the bound

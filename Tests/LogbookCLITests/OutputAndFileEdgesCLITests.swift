@@ -271,7 +271,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
     }
 
     // 4. An empty --db or $LOGBOOK_DB is a usage error, not the default database.
-    func testAnEmptyDatabaseOrOutputPathIsAUsageError() throws {
+    func testAnEmptyOrSpecialDatabasePathAndAnEmptyOutputPathAreRefused() throws {
         let cli = try CLIHarness()
         XCTAssertFailure(try cli.run(["--db", "", "history", "add", "Squat"], useDatabase: false), status: 2, mentioning: "--db is empty")
         XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["LOGBOOK_DB": ""], useDatabase: false),
@@ -279,6 +279,15 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("xdg").path))
         XCTAssertEqual(try cli.run(["-q", "init"]).status, 0)
         XCTAssertFailure(try cli.run(["history", "list", "-o", ""]), status: 2, mentioning: "-o is empty")
+        // Something other than a regular file is no database, for every kind of command.
+        let fifo = cli.folder.appendingPathComponent("fifo").path
+        XCTAssertEqual(mkfifo(fifo, 0o644), 0)
+        for (path, kind) in [("/dev/null", "a device"), (cli.folder.path, "a folder"), (fifo, "a FIFO")] {
+            for command in [["history", "add", "Squat"], ["history", "list"], ["check"], ["import", "--dry-run", "/dev/null"], ["init"]] {
+                XCTAssertFailure(try cli.run(["--db", path] + command, useDatabase: false), status: 1,
+                                 mentioning: "\(path) is \(kind), not a Logbook database file")
+            }
+        }
     }
 
     // 5. No command writes into a file that is not a Logbook database, whatever its size.

@@ -66,7 +66,7 @@ enum StoredValueAudit {
     private static func readable(_ column: StoredColumn) -> (condition: String, requirement: String) {
         let name = column.column
         let (condition, requirement): (String, String) = switch column.kind {
-        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name))", "UTF-8 text")
+        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name))", "TEXT holding UTF-8")
         case .integer: ("typeof(\(name)) = 'integer'", "an integer")
         case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
         case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",
