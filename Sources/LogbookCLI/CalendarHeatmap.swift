@@ -59,7 +59,8 @@ enum CalendarHeatmap {
         let active = counts.filter { $0.key >= first && $0.key <= last && $0.value > 0 }
         lines.append("")
         lines.append("    less \(legend) more   (busiest day: \(maximum) exercise\(maximum == 1 ? "" : "s"))")
-        var summary = "    \(active.count) active day\(active.count == 1 ? "" : "s"), \(active.values.reduce(0, +)) exercises"
+        let exercises = active.values.reduce(0, +)
+        var summary = "    \(active.count) active day\(active.count == 1 ? "" : "s"), \(exercises) exercise\(exercises == 1 ? "" : "s")"
         if let start = streaks.longestStart, let end = streaks.longestEnd {
             summary += "; longest streak \(streaks.longestStreak) day\(streaks.longestStreak == 1 ? "" : "s") (\(start) to \(end))"
         }

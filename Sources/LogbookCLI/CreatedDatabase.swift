@@ -1,9 +1,10 @@
 import Foundation
 import Logbook
 
-/// The database file, and the folders for it, that one run of a command created. When the command
-/// fails, they are removed again while the file holds no record, so that a failed command into a
-/// new `--db` leaves nothing behind, as it leaves an existing database unchanged.
+/// The database file, and the folders for it, that one run of a command created (with `O_EXCL`,
+/// so that of two runs that start on a missing file only the one that made it owns it). When the
+/// command fails, they are removed again while the file holds no record, so that a failed command
+/// into a new `--db` leaves nothing behind, as it leaves an existing database unchanged.
 ///
 /// A file that another process wrote a record or a table of its own into meanwhile stays, and so
 /// does one that cannot be read (nothing is removed that might hold something).
@@ -12,16 +13,27 @@ final class CreatedDatabase {
     /// The folders created for the file, the deepest first.
     private var folders: [String] = []
 
-    /// Notes that `path`, where there is no file, is about to be created, with every folder
-    /// missing above it.
-    func willCreate(_ path: String) {
+    /// Creates the empty file for the database at `path` (a dangling link's target), and the
+    /// folders missing above it, exclusively (`O_EXCL`): true when this run made it, which is
+    /// then its own to remove; false when another process made it first, or it cannot be made
+    /// (the open that follows says why). SQLite takes an empty file for a new database.
+    func create(_ path: String) -> Bool {
         let file = Self.finalTarget(of: path)
-        self.path = file
+        var missing: [String] = []
         var folder = (file as NSString).deletingLastPathComponent
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
-            folders.append(folder)
+            missing.append(folder)
             folder = (folder as NSString).deletingLastPathComponent
         }
+        if let deepest = missing.first, (try? FileManager.default.createDirectory(atPath: deepest, withIntermediateDirectories: true)) == nil {
+            return false
+        }
+        let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        self.path = file
+        folders = missing
+        return true
     }
 
     /// What SQLite creates for `path`: the file a chain of symbolic links ends at (a dangling

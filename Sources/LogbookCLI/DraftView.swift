@@ -2,14 +2,16 @@ import Foundation
 import Logbook
 
 /// How `drafts show` prints one draft for people: fields, the What's New text, the checklist with
-/// its summary line ("2 of 4 done").
+/// its summary line ("2 of 4 done"). Control characters in the text are shown as escapes
+/// (``Console/oneLine(_:)``), What's New keeping its line breaks: nothing in a draft can move the
+/// cursor, recolor the terminal or pass for another line (`--format json` keeps every byte).
 enum DraftView {
     /// The draft for people, its dates on the wall clock of `timeZone`.
     static func render(_ draft: ReleaseDraft, in timeZone: TimeZone) -> String {
         let date = { (value: Date) in LocalTime.text(value, in: timeZone) + " " + LocalTime.offset(value, in: timeZone) }
         var lines = [
             "id:         \(draft.id.uuidString)",
-            "version:    \(draft.version.isEmpty ? "(none)" : draft.version)",
+            "version:    \(draft.version.isEmpty ? "(none)" : Console.oneLine(draft.version))",
             "submitted:  \(draft.submittedAt.map(date) ?? "not submitted")",
             "created:    \(date(draft.createdAt))",
             "updated:    \(date(draft.updatedAt))",
@@ -18,11 +20,11 @@ enum DraftView {
             lines.append("what's new: (empty)")
         } else {
             lines.append("what's new:")
-            lines += draft.whatsNew.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+            lines += draft.whatsNew.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + Console.oneLine(String($0)) }
         }
         lines.append("checklist:  \(draft.summary)")
         for (offset, item) in draft.checklist.enumerated() {
-            lines.append("  \(offset + 1). [\(item.isDone ? "x" : " ")] \(item.title)")
+            lines.append("  \(offset + 1). [\(item.isDone ? "x" : " ")] \(Console.oneLine(item.title))")
         }
         return lines.joined(separator: "\n")
     }

@@ -49,6 +49,15 @@ struct Invocation {
             }
             throw CommandFailure("\(path) is \(kind), not a Logbook database file; give a file's path with --db")
         }
+        // SQLite takes `..` after a folder that does not exist as "drop that name", where the
+        // system finds no such path: refused, so that both name one file.
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        for (index, component) in components.enumerated() where component == ".." && index > 0 {
+            let before = components[..<index].joined(separator: "/")
+            guard before.isEmpty || stat(before, &status) == 0 else {
+                throw CommandFailure("\(path): there is no folder \(before), so '..' after it names nothing")
+            }
+        }
         return path
     }
 
@@ -57,7 +66,7 @@ struct Invocation {
     /// `date` is refused.
     func timeZone() throws -> TimeZone {
         if let name = try arguments.value(of: GlobalOptions.timeZone) {
-            guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name, environment: environment) else {
+            guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name) else {
                 throw UsageError(message: "unknown time zone '\(name)' for '--time-zone <tz>'\(Self.whyNotAZone(name)) "
                                     + "(use an IANA name such as Europe/Paris)",
                                  command: arguments.command)
@@ -70,14 +79,18 @@ struct Invocation {
             // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
             // either reading would store days other programs in the same shell disagree with.
             if identifier.hasPrefix("GMT") || identifier.hasPrefix("UTC"), let zone, zone.secondsFromGMT() != 0,
-               !TimeZoneDatabase.holds(identifier, environment: environment) {
+               !TimeZoneDatabase.holds(identifier) {
                 let etc = "Etc/GMT" + identifier.dropFirst(3)
                 let posix = TimeZone(identifier: etc) != nil ? " ('\(etc)' is POSIX's reading)" : ""
                 throw CommandFailure("$TZ '\(name)' is an offset that POSIX (and 'date') reads with the opposite sign to "
                                      + "Foundation; use an IANA name\(posix), or --time-zone")
             }
-            guard let zone, TimeZoneDatabase.holds(identifier, environment: environment) else {
+            guard let zone, TimeZoneDatabase.holds(identifier) else {
                 throw CommandFailure("unknown time zone '\(name)' in $TZ\(Self.whyNotAZone(identifier)) (use an IANA name such as Europe/Paris)")
+            }
+            if let other = TimeZoneDatabase.otherDefinition(of: identifier, environment: environment) {
+                throw CommandFailure("$TZ '\(name)' is defined otherwise in $TZDIR (\(other)), which 'date' reads, than in "
+                                     + "\(TimeZoneDatabase.folder), which Logbook reads; unset TZDIR, or give --time-zone")
             }
             return zone
         }
@@ -87,7 +100,8 @@ struct Invocation {
     /// Why a name Foundation reads is refused (it is no zone of the tz database), or "" for a
     /// name Foundation does not know either.
     private static func whyNotAZone(_ name: String) -> String {
-        TimeZone(identifier: name) == nil ? "" : ": an abbreviation or offset, not a zone of the tz database, and 'date' reads it otherwise"
+        TimeZone(identifier: name) == nil ? ""
+            : ": no zone of that name in the tz database (\(TimeZoneDatabase.folder)); an abbreviation or offset, 'date' reads it otherwise"
     }
 
     /// For commands that change data: opens the database, migrating it, and creating it (and its
@@ -97,14 +111,14 @@ struct Invocation {
     /// Logbook database.
     func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
         let path = try databaseFilePath()
-        let exists = FileManager.default.fileExists(atPath: path)
-        if exists && !creatingInEmptyFile && Self.staysEmpty(path) {
+        let timeZone = try timeZone(), options = try connectionOptions()
+        // Made here, exclusively, so that only the run that made the file counts it as its own.
+        let isCreated = !FileManager.default.fileExists(atPath: path) && created.create(path)
+        if !isCreated && !creatingInEmptyFile && Self.staysEmpty(path) {
             throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
         }
-        let timeZone = try timeZone(), options = try connectionOptions()
-        if !exists { created.willCreate(path) }
         let store = try Logbook(path: path, timeZone: timeZone, options: options)
-        if !exists { notices.lines.append("logbook: created \(path)") }
+        if isCreated { notices.lines.append("logbook: created \(path)") }
         return store
     }
 

@@ -89,15 +89,17 @@ enum Console {
     }
 
     /// `line` with each control character written as an escape (`\n`, `\r`, `\t`, `\u{1B}`), and
-    /// the line and paragraph separators too: a message is one line on stderr whatever text it
-    /// quotes (a name, a token file's contents), and nothing it quotes can move the cursor or
-    /// recolor the terminal.
+    /// the line and paragraph separators and the bidirectional embeddings, overrides and isolates
+    /// too (U+202A…U+202E, U+2066…U+2069): a message is one line on stderr whatever text it quotes
+    /// (a name, a token file's contents), and nothing it quotes can move the cursor, recolor the
+    /// terminal or show the rest of the line reversed (`Evil\u{202E}gnp.exe`).
     static func oneLine(_ line: String) -> String {
         func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}"
+            scalar.properties.generalCategory == .control || (0x2028...0x202E).contains(scalar.value)
+                || (0x2066...0x2069).contains(scalar.value)
         }
-        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+2028, U+2029): a
-        // table can have millions of cells.
+        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+2028…U+202E,
+        // U+2066…U+2069): a table can have millions of cells.
         guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }),
               line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()

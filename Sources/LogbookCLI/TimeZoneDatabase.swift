@@ -1,21 +1,40 @@
 import Foundation
 
-/// The zones of the tz database, as the C library reads `$TZ` (and `date` shows): a name is one
-/// when it names a file in `$TZDIR`, else `/usr/share/zoneinfo`.
+/// The zones of the tz database in `/usr/share/zoneinfo`, the folder Foundation reads its zones
+/// from, and the C library (with `date`) reads `$TZ` from unless `$TZDIR` names another.
 ///
-/// Foundation takes more names than that: abbreviations (`BST`, `IST`, `PST`, `JST`), each used by
-/// several zones, which it reads as one of them (`BST` as Asia/Dhaka, 6 hours ahead, where a
-/// British user means London and `date` reads UTC), and offsets (`GMT+3`). A day computed in such
-/// a zone is stored for good on a day other programs in the same shell disagree with, so these
-/// names are refused.
+/// Foundation also takes names that are no zone there: abbreviations (`BST`, `IST`, `PST`, `JST`),
+/// each used by several zones, which it reads as one of them (`BST` as Asia/Dhaka, 6 hours ahead,
+/// where a British user means London and `date` reads UTC), and offsets (`GMT+3`). A day computed
+/// in such a zone is stored for good on a day other programs in the same shell disagree with, so
+/// these names are refused, and so is a `$TZ` whose zone `$TZDIR` defines otherwise.
 enum TimeZoneDatabase {
+    static let folder = "/usr/share/zoneinfo"
+
     /// Whether `name` is a zone of the tz database; true for every name when there is no database
     /// folder to ask (Foundation's reading is the only one then).
-    static func holds(_ name: String, environment: [String: String]) -> Bool {
-        let folder = environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+    static func holds(_ name: String) -> Bool {
         var status = stat()
         guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return true }
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return false }
-        return stat(folder + "/" + name, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
+        return zoneFile(name, in: folder) != nil
+    }
+
+    /// The folder `$TZDIR` names when the C library would read zone `name` there otherwise than
+    /// Foundation reads it from ``folder`` (another file, or none): `date` and Logbook would then
+    /// file instants under different days.
+    static func otherDefinition(of name: String, environment: [String: String]) -> String? {
+        guard let other = environment["TZDIR"], !other.isEmpty, other != folder, other != folder + "/" else { return nil }
+        let ours = zoneFile(name, in: folder).flatMap { FileManager.default.contents(atPath: $0) }
+        let theirs = zoneFile(name, in: other).flatMap { FileManager.default.contents(atPath: $0) }
+        return ours == theirs && ours != nil ? nil : other
+    }
+
+    /// The regular file of zone `name` in `folder`, or nil: a name that climbs out (`..`) or is a
+    /// path of its own (`/…`) is none.
+    private static func zoneFile(_ name: String, in folder: String) -> String? {
+        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(separator: "/").contains("..") else { return nil }
+        var status = stat()
+        let path = folder + "/" + name
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? path : nil
     }
 }

@@ -152,10 +152,23 @@ final class DraftsHistoryCLITests: XCTestCase {
         let before = cli.snapshot()
         for abbreviation in abbreviations {
             XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": abbreviation]), status: 1,
-                             mentioning: "unknown time zone '\(abbreviation)' in $TZ: an abbreviation or offset")
+                             mentioning: "unknown time zone '\(abbreviation)' in $TZ: no zone of that name in the tz database")
             XCTAssertFailure(try cli.run(["--time-zone", abbreviation, "history", "add", "Squat"]), status: 2,
                              mentioning: "unknown time zone '\(abbreviation)' for '--time-zone <tz>'")
         }
+        XCTAssertEqual(cli.snapshot(), before)
+        // $TZDIR that defines a zone otherwise than the database Logbook reads: refused, as `date` would read it apart.
+        let europe = cli.folder.appendingPathComponent("zoneinfo/Europe", isDirectory: true)
+        try FileManager.default.createDirectory(at: europe, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: folder + "/Asia/Tokyo", toPath: europe.appendingPathComponent("Paris").path)
+        let tzdir = europe.deletingLastPathComponent().path
+        XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": "Europe/Paris", "TZDIR": tzdir]), status: 1,
+                         mentioning: "is defined otherwise in $TZDIR")
+        try FileManager.default.removeItem(at: europe.appendingPathComponent("Paris"))
+        try FileManager.default.copyItem(atPath: folder + "/Europe/Paris", toPath: europe.appendingPathComponent("Paris").path)
+        let sample = cli.folder.appendingPathComponent("zone-0-3.sqlite").path
+        let listed = try cli.run(["--db", sample, "history", "list"], environment: ["TZ": "Europe/Paris", "TZDIR": tzdir], useDatabase: false)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
         XCTAssertEqual(cli.snapshot(), before)
     }
 

@@ -370,9 +370,10 @@ final class ImportBadInputCLITests: XCTestCase {
 
     /// A property list is held to what JSON is: a key Logbook has no field for (a generated one,
     /// from the adversarial text pools, or `submitted_at`, `id`, `note`) refuses the file, naming
-    /// it, in binary and XML lists, and so does an XML dictionary that holds a key twice (the
-    /// property list reader kept the last value, so the first was lost with exit 0), its second
-    /// spelling with entities or not. Seeded (`LOGBOOK_PLIST_KEY_SEED`).
+    /// it, in binary and XML lists, and so does a dictionary that holds a key twice (the property
+    /// list reader kept one value, so the other was lost with exit 0): in XML, its second spelling
+    /// plain, with an entity or in a CDATA section; in a binary list, a second key object, ASCII or
+    /// UTF-16. Seeded (`LOGBOOK_PLIST_KEY_SEED`).
     func testPropertyListKeysLogbookHasNoPlaceForOrHoldsTwiceAreRefused() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_PLIST_KEY_SEED", default: 0x504B)
         var random = SplitMix64(seed: seed)
@@ -402,7 +403,8 @@ final class ImportBadInputCLITests: XCTestCase {
         let xml = String(decoding: try PropertyListSerialization.data(fromPropertyList: [draft], format: .xml, options: 0), as: UTF8.self)
         for round in 0..<PropertyTestSettings.scaled(8, by: "LOGBOOK_PROPERTY_SCALE") {
             let key = random.pick(["version", "whatsNew", "title", "isDone", "id"])
-            let spelling = random.chance(0.5) ? key : key.prefix(1) + "&#\(key.unicodeScalars.dropFirst().first!.value);" + key.dropFirst(2)
+            let spelling = random.pick([key, key.prefix(1) + "&#\(key.unicodeScalars.dropFirst().first!.value);" + key.dropFirst(2),
+                                        "<![CDATA[\(key)]]>", key.prefix(2) + "<![CDATA[\(key.dropFirst(2))]]>"])
             let value = key == "isDone" ? "<false/>" : "<string>second</string>"
             // The repeated key goes right after the first one's value, or at the end of its dictionary.
             let dictionary = ["version", "whatsNew"].contains(key) ? "<key>checklist</key>" : "<key>isDone</key>"
@@ -412,6 +414,17 @@ final class ImportBadInputCLITests: XCTestCase {
             let end = text.range(of: "</dict>", options: isDraftKey ? .backwards : [])!.lowerBound
             text.insert(contentsOf: "<key>\(spelling)</key>\(value)\n", at: random.chance(0.5) ? place.lowerBound : end)
             try assertRefused("twice-\(round).plist", Data(text.utf8), mentioning: "holds the key \"\(key)\" twice")
+        }
+        // In a binary list: a second key object of the same text, ASCII or UTF-16 (patched over a
+        // placeholder key of the same length, as only a hand-made file has it).
+        for (placeholder, isUTF16) in [("zzzzzzz", false), ("zzzzzz\u{E9}", true)] {
+            var binary = try PropertyListSerialization.data(fromPropertyList: draft.merging([placeholder: "second"]) { $1 },
+                                                            format: .binary, options: 0)
+            let from = isUTF16 ? Data(placeholder.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) : Data(placeholder.utf8)
+            let to = isUTF16 ? Data("version".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) : Data("version".utf8)
+            let range = try XCTUnwrap(binary.range(of: from), "no placeholder in the binary list")
+            binary.replaceSubrange(range, with: to)
+            try assertRefused("binary-twice-\(isUTF16).plist", binary, mentioning: "holds the key \"version\" twice")
         }
         // A key twice in different dictionaries is no repeat.
         let two = try PropertyListSerialization.data(fromPropertyList: [draft, draft.merging(["version": "9.1"]) { $1 }], format: .xml, options: 0)

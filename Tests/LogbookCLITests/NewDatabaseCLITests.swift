@@ -58,6 +58,28 @@ final class NewDatabaseCLITests: XCTestCase {
         print("NewDatabaseCLITests (LOGBOOK_NEW_DATABASE_SEED=\(seed)): \(checked) failed commands into new databases")
     }
 
+    /// `..` after a folder that does not exist names nothing for the system, and a file beside it
+    /// for SQLite (which drops the name before `..` as text): refused, so that the command and its
+    /// clean-up never name two files; after existing folders and symbolic links it is taken.
+    func testDotDotAfterAMissingFolderIsRefusedAndAfterARealOneIsCleanedUp() throws {
+        let cli = try CLIHarness()
+        let bad = cli.folder.appendingPathComponent("bad.json")
+        try Data(#"[{"day":"2026-01-01","exercises":[]}]"#.utf8).write(to: bad)
+        let before = try Self.listing(of: cli.folder)
+        for path in ["sub/../x.sqlite", "new/sub/../x.sqlite", "./sub/../../x.sqlite"] {
+            XCTAssertFailure(try cli.run(["--db", path, "import", bad.path], useDatabase: false), status: 1,
+                             mentioning: "so '..' after it names nothing")
+            XCTAssertEqual(try Self.listing(of: cli.folder), before, path)
+        }
+        try FileManager.default.createDirectory(at: cli.folder.appendingPathComponent("real/inner"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: cli.folder.appendingPathComponent("link").path, withDestinationPath: "real/inner")
+        let withFolders = try Self.listing(of: cli.folder)
+        for path in ["real/inner/../x.sqlite", "link/../x.sqlite", "real/../real/new/y.sqlite"] {
+            XCTAssertEqual(try cli.run(["--db", path, "import", bad.path], useDatabase: false).status, 1, path)
+            XCTAssertEqual(try Self.listing(of: cli.folder), withFolders, "\(path) left files behind")
+        }
+    }
+
     /// A failed import into a new database keeps the file when another program has it open (a
     /// reader here; a writer waiting for it would otherwise write into a removed file) or wrote a
     /// record to it while the import read its input.

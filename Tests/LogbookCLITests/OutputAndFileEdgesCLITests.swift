@@ -38,11 +38,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         var random = SplitMix64(seed: seed)
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
-        let controls: [Unicode.Scalar] = ["\n", "\r", "\t", "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}"]
+        let controls: [Unicode.Scalar] = ["\n", "\r", "\t", "\u{1B}", "\u{7}", "\u{7F}", "\u{85}", "\u{9B}", "\u{2028}", "\u{2029}",
+                                          "\u{202A}", "\u{202E}", "\u{2066}", "\u{2069}"]
         func expectOneLine(_ result: CLIResult, quoting text: String, _ context: String) {
             let scalars = result.stderr.unicodeScalars
             XCTAssertEqual(scalars.last, "\n", context)
-            XCTAssertFalse(scalars.dropLast().contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" },
+            XCTAssertFalse(scalars.dropLast().contains(where: Self.mustBeEscaped),
                            "\(context): \(result.stderr.debugDescription)")
             XCTAssertTrue(result.stderr.contains(Self.escaped(text)), "\(context): \(result.stderr.debugDescription)")
         }
@@ -65,16 +66,29 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
                 let table = try cli.run(command)
                 XCTAssertEqual(table.status, 0, "\(context): \(table.stderr)")
                 XCTAssertEqual(table.lines.count, 2, "\(context): \(command): \(table.stdout.debugDescription)")
-                XCTAssertFalse(table.stdout.unicodeScalars.contains { $0 != "\n" && ($0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}") },
+                XCTAssertFalse(table.stdout.unicodeScalars.contains { $0 != "\n" && Self.mustBeEscaped($0) },
                                "\(context): \(command): \(table.stdout.debugDescription)")
             }
             XCTAssertEqual(try cli.run(["-q", "history", "rename", stored, "Squat"]).status, 0, context)
+            // A draft's fields in `drafts show`: What's New keeps its line breaks, nothing else shows raw.
+            let added = try cli.run(["-q", "drafts", "add", "--version", "v\(round)", "--whats-new", "one\n" + text, "--item", text])
+            XCTAssertEqual(added.status, 0, "\(context): \(added.stderr)")
+            let shown = try cli.run(["drafts", "show", "v\(round)"])
+            XCTAssertEqual(shown.status, 0, "\(context): \(shown.stderr)")
+            XCTAssertFalse(shown.stdout.unicodeScalars.contains { $0 != "\n" && Self.mustBeEscaped($0) }, "\(context): \(shown.stdout.debugDescription)")
+            XCTAssertTrue(shown.stdout.contains("  1. [ ] \(Self.escaped(text))\n"), "\(context): \(shown.stdout.debugDescription)")
             let token = cli.folder.appendingPathComponent("token-\(round)")
             try Data(text.utf8).write(to: token)
             let badToken = try cli.run(["changes", "--state", token.path])
             XCTAssertEqual(badToken.status, 2, context)
             XCTAssertEqual(badToken.stderr.unicodeScalars.filter { $0 == "\n" }.count, 1, "\(context): \(badToken.stderr.debugDescription)")
         }
+    }
+
+    /// What no message or table shows raw: control characters, the line and paragraph separators,
+    /// and the bidirectional embeddings, overrides and isolates.
+    private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x2028...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// `text` as a message shows it.
@@ -85,7 +99,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             case "\n": shown += #"\n"#
             case "\r": shown += #"\r"#
             case "\t": shown += #"\t"#
-            case _ where scalar.properties.generalCategory == .control || scalar == "\u{2028}" || scalar == "\u{2029}":
+            case _ where mustBeEscaped(scalar):
                 shown += "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
             default: shown.unicodeScalars.append(scalar)
             }
@@ -163,23 +177,24 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         try Data("keep".utf8).write(to: URL(fileURLWithPath: protectedExport))
         try FileManager.default.copyItem(atPath: CLIHarness.fixture("logbook-0.1.sqlite3").path, toPath: protectedCopy)
         for path in [protectedExport, protectedCopy] { XCTAssertEqual(chmod(path, 0o444), 0) }
-        var prefix: [String] = []
+        // As this user; and, when that is root (who may write anything), also as nobody, who owns
+        // the folder but cannot write the file: the owner's missing write bit is refused either way.
+        var prefixes: [[String]] = [[]]
         if geteuid() == 0 {
-            // Root writes anything: run as nobody, who owns the folder but cannot write the file.
             for path in try [folder] + FileManager.default.subpathsOfDirectory(atPath: folder).map({ folder + "/" + $0 }) {
                 XCTAssertEqual(lchown(path, 65_534, 65_534), 0, path)
             }
-            prefix = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+            prefixes.append(["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"])
         }
-        for (protected, arguments) in [(protectedExport, ["export", "history", "--format", "json", "-o", protectedExport]),
-                                       (protectedCopy, ["backup", protectedCopy])] {
+        let targets = [(protectedExport, ["export", "history", "--format", "json", "-o", protectedExport]), (protectedCopy, ["backup", protectedCopy])]
+        for (prefix, (protected, arguments)) in prefixes.flatMap({ prefix in targets.map { (prefix, $0) } }) {
             let before = try Data(contentsOf: URL(fileURLWithPath: protected))
             let command = prefix + [CLIHarness.executable.path, "--db", cli.database.path] + arguments
             let result = try ExternalProgram.run(command[0], Array(command.dropFirst()), in: cli.folder,
                                                  environment: ["TZ": "UTC", "HOME": folder, "PATH": "/usr/bin:/bin"])
             XCTAssertEqual(result.status, 1, "\(arguments): \(result.errors)")
             XCTAssertTrue(result.errors.hasPrefix("logbook: error: cannot write \(protected): it is write-protected"), result.errors)
-            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: protected)), before, "\(arguments)")
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: protected)), before, "\(prefix) \(arguments)")
         }
         XCTAssertEqual(try leftovers(cli), [])
     }

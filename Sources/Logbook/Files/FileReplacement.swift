@@ -33,9 +33,11 @@ public final class FileReplacement {
     public init(replacing path: String) throws {
         self.path = path
         target = try Self.resolvingLinks(path)
-        // A file its owner made read-only (`chmod a-w`) is not replaced behind that: `>` refuses it too.
-        if access(target, F_OK) == 0 && access(target, W_OK) != 0 {
-            throw LogbookError.cannotWrite(path: path, reason: "it is write-protected (\(String(cString: strerror(errno))))")
+        // A file its owner made read-only (`chmod a-w`, no write bit for the owner), or one this
+        // user may not write, is not replaced behind that; root too respects the owner's bit.
+        var protection = stat()
+        if stat(target, &protection) == 0 && (protection.st_mode & S_IWUSR == 0 || access(target, W_OK) != 0) {
+            throw LogbookError.cannotWrite(path: path, reason: "it is write-protected (its owner cannot write it, or you may not)")
         }
         let folder = (target as NSString).deletingLastPathComponent
         let name = (target as NSString).lastPathComponent

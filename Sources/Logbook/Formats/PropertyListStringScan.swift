@@ -6,7 +6,7 @@ import Foundation
 /// - a string over ``RecordLimits/textBytes`` (a 100 MB string cost 1 GB in the parser);
 /// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD);
 /// - in an XML list, a string that begins with U+FEFF (the parser drops it);
-/// - in an XML list, a dictionary that holds a key twice (the parser keeps the last value).
+/// - a dictionary that holds a key twice (the parser keeps one of the values).
 ///
 /// Binary lists are read through their offset table: each string object's marker gives its
 /// length, and UTF-16 strings are measured in UTF-8 bytes exactly. In XML, the text of each
@@ -25,7 +25,7 @@ enum PropertyListStringScan {
             let bytes = buffer.bindMemory(to: UInt8.self)
             let isBinary = bytes.starts(with: "bplist".utf8)
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
-            if result.problem == nil, !isBinary, let key = firstRepeatedKey(inXML: bytes) {
+            if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : firstRepeatedKey(inXML: bytes) {
                 result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
                     + "the last value, so the file is refused rather than read without the first"
             }
@@ -79,6 +79,46 @@ enum PropertyListStringScan {
             result.longest = max(result.longest, length)
         }
         return result
+    }
+
+    /// The first key that a dictionary of the binary list holds twice (the same key object twice,
+    /// or two string objects of the same text, ASCII or UTF-16), or nil.
+    private static func firstRepeatedKey(inBinary bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard bytes.count >= 40 else { return nil }
+        let trailer = bytes.count - 32
+        let offsetWidth = Int(bytes[trailer + 6]), referenceWidth = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetWidth), (1...8).contains(referenceWidth),
+              let objectCount = integer(bytes, at: trailer + 8, width: 8), let tableOffset = integer(bytes, at: trailer + 24, width: 8),
+              objectCount <= bytes.count, tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return nil }
+        func objectOffset(_ object: Int) -> Int? {
+            guard object < objectCount, let offset = integer(bytes, at: tableOffset + object * offsetWidth, width: offsetWidth),
+                  offset < trailer else { return nil }
+            return offset
+        }
+        /// The text of the string object `object`, or nil for another kind of object.
+        func text(_ object: Int) -> String? {
+            guard let offset = objectOffset(object), let (count, start) = length(bytes, marker: bytes[offset], at: offset) else { return nil }
+            switch bytes[offset] & 0xF0 {
+            case 0x50 where count <= trailer - start:
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
+            case 0x60 where count <= (trailer - start) / 2:
+                return String(decoding: (0..<count).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }, as: UTF16.self)
+            default:
+                return nil
+            }
+        }
+        for object in 0..<objectCount {
+            guard let offset = objectOffset(object), bytes[offset] & 0xF0 == 0xD0,
+                  let (count, start) = length(bytes, marker: bytes[offset], at: offset),
+                  count <= (trailer - start) / referenceWidth else { continue }
+            var keys = Set<[UInt8]>()
+            for index in 0..<count {
+                guard let reference = integer(bytes, at: start + index * referenceWidth, width: referenceWidth),
+                      let key = text(reference) else { continue }
+                if !keys.insert(Array(key.utf8)).inserted { return key }
+            }
+        }
+        return nil
     }
 
     private static func unpaired(_ object: Int) -> Result {
@@ -175,17 +215,32 @@ enum PropertyListStringScan {
         return nil
     }
 
-    /// The UTF-8 bytes of XML text with its entities decoded (an entity it cannot read is kept as written).
+    /// The UTF-8 bytes of XML text with its entities and CDATA sections decoded (an entity it
+    /// cannot read is kept as written).
     private static func decodedText(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> [UInt8] {
         var decoded: [UInt8] = []
         var index = text.startIndex
         while index < text.endIndex {
+            if text[index...].starts(with: cdataStart) {
+                let start = index + cdataStart.count
+                let end = text[start...].indices.first { text[$0...].starts(with: cdataEnd) } ?? text.endIndex
+                decoded.append(contentsOf: text[start..<end])
+                index = min(text.endIndex, end + cdataEnd.count)
+                continue
+            }
             if text[index] == UInt8(ascii: "&"), let semicolon = text[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) {
                 let name = String(decoding: text[(index + 1)..<semicolon], as: UTF8.self)
-                let named: [String: Unicode.Scalar] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+                let named: Unicode.Scalar? = switch name {
+                case "amp": "&"
+                case "lt": "<"
+                case "gt": ">"
+                case "quot": "\""
+                case "apos": "'"
+                default: nil
+                }
                 let number = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16)
                     : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-                if let scalar = named[name] ?? number.flatMap(Unicode.Scalar.init) {
+                if let scalar = named ?? number.flatMap(Unicode.Scalar.init) {
                     decoded.append(contentsOf: String(scalar).utf8)
                     index = semicolon + 1
                     continue
