@@ -151,6 +151,22 @@ final class OtherProgramsCLITests: XCTestCase {
         }
     }
 
+    /// A merged id another program rewrote in lowercase never matches the uppercase id an import
+    /// looks up, so importing its record again adds its exercises a second time: `check` names it
+    /// and `repair` refuses until it is corrected.
+    func testALowercaseMergedIdIsNamedByCheck() throws {
+        let cli = try CLIHarness()
+        for (day, at) in [("2026-01-12", "2026-01-12T10:00:00Z"), ("2026-01-13", "2026-01-13T10:00:00Z")] {
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", at]).status, 0, day)
+        }
+        XCTAssertEqual(try cli.run(["-q", "history", "move", "--day", "2026-01-13", "--to", "2026-01-12"]).status, 0)
+        _ = try sqlite3(cli, "UPDATE exercise_day_aliases SET id = lower(id)")
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1, check.stdout)
+        XCTAssertTrue(check.stdout.contains("stored values: exercise_day_aliases.id: 1 row is not an uppercase UUID"), check.stdout)
+        XCTAssertFailure(try cli.run(["repair"]), status: 1, mentioning: "cannot repair")
+    }
+
     /// Values another program stored that Logbook cannot read exactly (seeded: text whose bytes are
     /// not UTF-8 in each text column, dates outside years 0001 to 9999 in each date column, ids in
     /// lowercase): every

@@ -88,6 +88,9 @@ final class StoredValueAuditTests: XCTestCase {
         draft.submittedAt = instant("2026-03-01T10:00:00Z")
         try store.drafts.save(draft)
         try store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+        // A merged id too: a record moved onto another day's.
+        try store.history.addDoneExercises(["Row"], at: instant("2026-03-03T08:00:00Z"))
+        _ = try store.history.moveDay(CalendarDay("2026-03-03")!, to: CalendarDay("2026-03-02")!)
         let plain = try Connection(path: store.path)
         var refused = 0, accepted = 0
 

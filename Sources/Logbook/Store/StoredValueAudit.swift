@@ -10,8 +10,11 @@ import SQLiteQuery
 /// `Logbook.check()` names them (table, column, row) and `Logbook.repair(dryRun:)` refuses to run
 /// until they are corrected, since no repair can guess the value that was meant.
 enum StoredValueAudit {
-    /// Every column records are read from, from the record declarations in ``Tables``.
+    /// Every column records are read from, from the record declarations in ``Tables``, and the
+    /// merged ids, which imports look up as uppercase text (a lowercase one would never match, and
+    /// its record would be imported a second time).
     static let columns = Tables.drafts.storedColumns + Tables.exerciseDays.storedColumns
+        + [StoredColumn(table: "exercise_day_aliases", column: "id", kind: .uuid, rowColumns: ["id"])]
 
     /// One line per column holding unreadable values: how many rows, what a value must be, and
     /// up to three rows by key with their values.

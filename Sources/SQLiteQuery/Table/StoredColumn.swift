@@ -13,6 +13,16 @@ public struct StoredColumn: Sendable, Hashable {
     /// and its position.
     public let rowColumns: [String]
 
+    /// A column that a table description does not declare (a lookup table's key), with the kind of
+    /// value its rows must hold.
+    public init(table: String, column: String, kind: ValueKind, isOptional: Bool = false, rowColumns: [String]) {
+        self.table = table
+        self.column = column
+        self.kind = kind
+        self.isOptional = isOptional
+        self.rowColumns = rowColumns
+    }
+
     /// The columns among `columns` of `table`, whose rows are named by `rowColumns`.
     static func all<Record>(in table: String, _ columns: [ColumnMapping<Record>], rowColumns: [String]) -> [StoredColumn] {
         columns.map { mapping in
