@@ -23,6 +23,11 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertFalse(result.stdout.contains("\u{1B}"), "no colour off a terminal")
         XCTAssertTrue(lines[10].contains("\(history.count) active days, \(history.map(\.exercises.count).reduce(0, +)) exercises"))
 
+        let single = try CLIHarness()
+        XCTAssertEqual(try single.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        let one = try single.run(["report", "calendar", "--from", "2026-01-01", "--to", "2026-01-31"])
+        XCTAssertTrue(one.stdout.contains("1 active day, 1 exercise; longest streak 1 day"), one.stdout)
+
         XCTAssertFailure(try cli.run(["report", "calendar", "--from", "2099-01-01"]), status: 2, mentioning: "give --to as well")
         let csv = try cli.run(["report", "calendar", "--format", "csv"] + range)
         XCTAssertEqual(csv.lines.count, 1 + 105)
