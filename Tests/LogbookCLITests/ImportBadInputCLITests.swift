@@ -186,6 +186,10 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "line 1", "field 'notes'", "unknown column", "id,day,date,position,exercise")
         try assertRefused("capitals.csv", text("Day,Exercise\n2030-01-04,A\n"),
                           mentioning: "field 'Day'", "a history file has the columns id,day,date,position,exercise", "case-sensitive")
+        // Without --kind, the column neither kind has is named, not the first the guessed kind lacks.
+        for (header, wrong) in [("day,exercises", "exercises"), ("day,foo", "foo"), ("date,foo,exercise", "foo"), ("version,exercises", "exercises")] {
+            try assertRefused("guessed-\(wrong).csv", text(header + "\n2030-01-04,A\n"), mentioning: "line 1: field '\(wrong)': unknown column")
+        }
         try assertRefused("twice.csv", text("day,exercise,exercise\n2030-01-04,A,B\n"),
                           mentioning: "line 1", "field 'exercise'", "names this column twice")
         try assertRefused("camel-and-snake.csv", text(Self.draftsHeader + ",submitted_at\n"),

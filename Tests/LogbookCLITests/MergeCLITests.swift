@@ -121,6 +121,52 @@ final class MergeCLITests: XCTestCase {
     /// The two orders of one day recorded on two devices (the watch's exercise first, then the
     /// phone's): after the watch merges the phone and the phone merges the watch, each holds the
     /// one record with both exercises once, and reports count each once.
+    /// One app file imported on two devices in different time zones files a record near midnight
+    /// under different days: one device merges it into the day before's record, the other keeps it
+    /// on its own day. A merge between them, either way, counted its exercises twice with exit 0.
+    /// Seeded (`LOGBOOK_ZONE_MERGE_SEED`): app files of records near midnight, two zones at random;
+    /// each merge is refused naming the record, the logbook byte for byte as it was, or done; and
+    /// in either case each logbook holds every exercise of the file exactly once.
+    func testOneFileImportedInTwoTimeZonesMergesWithEachExerciseOnceOrIsRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_ZONE_MERGE_SEED", default: 0x5A4D)
+        var random = SplitMix64(seed: seed)
+        let zones = ["UTC", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "America/Los_Angeles", "Asia/Kathmandu"]
+        var refused = 0, merged = 0
+        for round in 0..<PropertyTestSettings.scaled(6, by: "LOGBOOK_PROPERTY_SCALE") {
+            // Records a few hours apart around midnights (seconds since 2001, as the app's JSONEncoder writes them).
+            var seconds = 757_000_000 + 86_400 * random.int(0...400)
+            var records: [String] = []
+            var exercises = 0
+            for index in 0..<random.int(2...8) {
+                seconds += random.int(1...10) * 3_600
+                let names = (0..<random.int(1...3)).map { _ in "\"" + random.pick(["Squat", "Row", "Plank"]) + "\"" }
+                exercises += names.count
+                records.append(#"{"id":"AAAAAAAA-0000-4000-8000-\#(String(format: "%012d", round * 100 + index))","date":\#(seconds),"exercises":[\#(names.joined(separator: ","))]}"#)
+            }
+            let (a, b) = (try CLIHarness(), try CLIHarness())
+            let file = a.folder.appendingPathComponent("app.json")
+            try Data(("[" + records.joined(separator: ",") + "]").utf8).write(to: file)
+            let (zoneA, zoneB) = (random.pick(zones), random.pick(zones))
+            XCTAssertEqual(try a.run(["-q", "--time-zone", zoneA, "import", file.path]).status, 0)
+            XCTAssertEqual(try b.run(["-q", "--time-zone", zoneB, "import", file.path]).status, 0)
+            for (into, other) in [(a, b), (b, a), (a, b)] {
+                let context = "seed \(seed), round \(round): \(zoneA) and \(zoneB), \(records)"
+                let before = into.snapshot()
+                let result = try into.run(["import", other.database.path])
+                if result.status == 0 {
+                    merged += 1
+                } else {
+                    refused += 1
+                    XCTAssertFailure(result, status: 1, mentioning: "the two filed it under different days")
+                    XCTAssertEqual(into.snapshot(), before, "\(context): a refused merge wrote")
+                }
+                let count = try into.run(["query", "SELECT count(*) FROM exercises", "--format", "csv"]).lines.last
+                XCTAssertEqual(count, "\(exercises)\r", "\(context): not every exercise once after \(result.stderr)")
+            }
+        }
+        print("MergeCLITests (LOGBOOK_ZONE_MERGE_SEED=\(seed)): \(merged) merges done, \(refused) refused")
+    }
+
     func testADayRecordedOnTwoDevicesIsOneRecordOnBothAfterMergingEachWay() throws {
         for watchFirst in [true, false] {
             let (phone, watch) = (try CLIHarness(), try CLIHarness())

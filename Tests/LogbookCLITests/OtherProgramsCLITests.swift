@@ -151,6 +151,25 @@ final class OtherProgramsCLITests: XCTestCase {
         }
     }
 
+    /// A day record another program emptied of exercises (a plain DELETE, foreign keys on) is no
+    /// active day for any report, the streaks included, and `check` names it: Logbook saves and
+    /// imports no such record, so the file's own export would not import.
+    func testADayRecordEmptiedByAnotherProgramIsNoActiveDayAndCheckNamesIt() throws {
+        let cli = try CLIHarness()
+        for (index, name) in ["Squat", "Bupree", "Squat"].enumerated() {
+            XCTAssertEqual(try cli.run(["-q", "history", "add", name, "--at", "2026-01-0\(index + 1)T10:00:00Z"]).status, 0)
+        }
+        _ = try sqlite3(cli, "PRAGMA foreign_keys = ON; DELETE FROM exercises WHERE name = 'Bupree'")
+        let streaks = try cli.run(["report", "streaks", "--as-of", "2026-01-03", "--format", "json"])
+        XCTAssertEqual(streaks.status, 0, streaks.stderr)
+        let report = try XCTUnwrap((try JSONSerialization.jsonObject(with: streaks.output) as? [[String: Any]])?.first, streaks.stdout)
+        XCTAssertEqual(report["longestStreak"] as? Int, 1, streaks.stdout)
+        XCTAssertEqual(report["currentStreak"] as? Int, 1, streaks.stdout)
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1, check.stdout)
+        XCTAssertTrue(check.stdout.contains("exercise_days: 1 row is not a record with an exercise"), check.stdout)
+    }
+
     /// A merged id another program rewrote in lowercase never matches the uppercase id an import
     /// looks up, so importing its record again adds its exercises a second time: `check` names it
     /// and `repair` refuses until it is corrected.

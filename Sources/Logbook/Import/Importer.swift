@@ -237,6 +237,10 @@ private struct ImportWriter {
         // The record's content, for a record that comes again in the file (made only where it may).
         let json = { EarlierRecords.json(ExerciseDay(id: id, date: date, day: day, exercises: input.exercises).writeJSON(to:)) }
         if let stored = try storedDay(id: id) {
+            if symmetricSameDay, !stored, let mergedInto = try aliasDay(of: id), mergedInto != day {
+                throw ImportError(file: file, record: record, field: "id",
+                                  reason: Self.filedApart(id, mergedHereInto: mergedInto, keptThereOn: day))
+            }
             var first = try earlier.rememberedContent(.day, id: id)
             if first == nil, stored, let key = try Tables.exerciseDays.rowKey(identity: id, in: connection),
                earlier.isInsertedByThisImport(.day, key: key) {
@@ -403,12 +407,43 @@ private struct ImportWriter {
 
     /// Adds the other logbook's aliases (ids of entries merged there) that this one does not know,
     /// each to this logbook's record of the same calendar day.
+    ///
+    /// An id the other logbook merged into its record of one day, which this one keeps as a record
+    /// of another day, is refused: each holds that record's exercises on its own day, and taking
+    /// either side would count them twice or drop them (the same file imported in two time zones
+    /// files records near midnight under different days; so does a `history move` on one device).
     mutating func copyAliases(_ aliases: [(id: UUID, day: CalendarDay)]) throws {
         for (id, day) in aliases {
+            if let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [id.databaseValue], as: CalendarDay.self),
+               keptOn != day {
+                throw ImportError(file: file, reason: Self.filedApart(id, mergedThereInto: day, keptHereOn: keptOn))
+            }
             guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
             try addAlias(id, toDayKey: key)
         }
     }
+
+    /// The day of the record that the merged id `id` is an alias of, or nil.
+    private func aliasDay(of id: UUID) throws -> CalendarDay? {
+        try connection.scalar("SELECT d.day FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE a.id = ?",
+                              [id.databaseValue], as: CalendarDay.self)
+    }
+
+    /// Why a merge is refused when this logbook merged record `id` into its record of one day and
+    /// the other keeps it as a record of another day (and the other way round, below).
+    private static func filedApart(_ id: UUID, mergedHereInto: CalendarDay, keptThereOn: CalendarDay) -> String {
+        "this logbook merged \(id.uuidString) into its record of \(mergedHereInto), where the other keeps it on \(keptThereOn)"
+            + filedApartAdvice
+    }
+
+    private static func filedApart(_ id: UUID, mergedThereInto: CalendarDay, keptHereOn: CalendarDay) -> String {
+        "it merged \(id.uuidString) into its record of \(mergedThereInto), where this logbook keeps it on \(keptHereOn)"
+            + filedApartAdvice
+    }
+
+    private static let filedApartAdvice = ": the two filed it under different days (as imports of one file in different time "
+        + "zones do, or a 'history move' on one of them), and either way would count its exercises twice or drop them; "
+        + "move it so both agree, then merge again"
 
     /// Whether `id` is stored as a day record (true) or as the alias of a merged entry (false);
     /// nil when it is not stored.

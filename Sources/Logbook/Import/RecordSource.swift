@@ -155,7 +155,12 @@ struct CSVRecordSource: RecordSource {
         kind = kind ?? detected
         // A column Logbook has no field for is refused, not dropped: its values would be lost in silence.
         let known = kind == .history ? Self.historyColumns : Self.draftColumns
-        if let unknown = header.row.first(where: { !known.contains(CSVText.camelCase($0)) }) {
+        // Without --kind, the column neither kind has is the one to name (`exercises` in `day,exercises`,
+        // which made a drafts file of it, not `day`).
+        let unknownToBoth = isGiven ? nil : header.row.first {
+            !Self.historyColumns.contains(CSVText.camelCase($0)) && !Self.draftColumns.contains(CSVText.camelCase($0))
+        }
+        if let unknown = unknownToBoth ?? header.row.first(where: { !known.contains(CSVText.camelCase($0)) }) {
             // Without --kind, a misspelt `exercise` column made this a drafts file: both are named.
             let expected = isGiven ? "a \(kind == .history ? "history" : "drafts") file has the columns \(known.joined(separator: ","))"
                 : "a history file has the columns \(Self.historyColumns.joined(separator: ",")), a drafts file "

@@ -102,8 +102,13 @@ enum ReportSQL {
         WHERE period = 'month' AND start BETWEEN ?1 AND ?2 AND active_days >= 28 ORDER BY start
         """
 
-    /// The recorded days whose text is from `?1` to `?2`, in order: a range of the day index.
-    static let streakDays = "SELECT day FROM exercise_days WHERE day BETWEEN ?1 AND ?2 ORDER BY day"
+    /// The recorded days with an exercise whose text is from `?1` to `?2`, in order: a range of
+    /// the day index (a day record another program emptied of exercises is no active day, as the
+    /// history report counts it).
+    static let streakDays = """
+        SELECT day FROM exercise_days AS d WHERE day BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+        ORDER BY day
+        """
 
     /// `?1`/`?2` are the creation-time bounds (seconds since 2001) or NULL.
     static let drafts = """

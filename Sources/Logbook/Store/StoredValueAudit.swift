@@ -36,7 +36,21 @@ enum StoredValueAudit {
             while try statement.step() { examples.append(try statement.column(0)) }
             problems.append(problem("\(column.table).\(column.column)", count: count, requirement: requirement, examples: examples))
         }
-        return problems + (try settingsProblem(in: connection).map { [$0] } ?? [])
+        return problems + (try emptyDaysProblem(in: connection).map { [$0] } ?? [])
+            + (try settingsProblem(in: connection).map { [$0] } ?? [])
+    }
+
+    /// The day records that hold no exercise (another program deleted their rows), in the form of
+    /// ``problems(in:)``, or nil for none: Logbook saves no such record and imports none, so a
+    /// round trip of the file would be refused, and no report counts the day as active.
+    private static func emptyDaysProblem(in connection: Connection) throws -> String? {
+        let empty = "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)"
+        let count = try connection.scalar("SELECT count(*) \(empty)", as: Int.self) ?? 0
+        guard count > 0 else { return nil }
+        let statement = try connection.prepare("SELECT 'pk ' || d.pk || ': ' || quote(d.day) \(empty) ORDER BY d.pk LIMIT 3")
+        var examples: [String] = []
+        while try statement.step() { examples.append(try statement.column(0)) }
+        return problem("exercise_days", count: count, requirement: "a record with an exercise (delete it, or add one)", examples: examples)
     }
 
     /// SQL quoting the value `name` for a message: as `quote()` does, but text that is not UTF-8
