@@ -164,8 +164,9 @@ final class ReportTests: XCTestCase {
                     try connection.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(day.description)])
                 }
             }
-            let allDays = (recorded.map(\.day) + emptyRecords).sorted()
-            let span = allDays.first!.dayNumber...allDays.last!.dayNumber
+            // A record another program left without exercises is no active day: it breaks a streak.
+            let allDays = recorded.map(\.day).sorted()
+            let span = (allDays + emptyRecords).min()!.dayNumber...(allDays + emptyRecords).max()!.dayNumber
             func randomBound() -> CalendarDay? { random.bound(around: span, margin: 3, openChance: 0.3) }
             try readTalliedThenCounted(test) { tallied in
                 for _ in 0..<8 {

@@ -140,9 +140,10 @@ public struct Reports: Sendable {
     /// The current and longest streaks of days in `from...to`, as of `asOf` (default: today in the
     /// store's time zone). Days after `asOf` do not count.
     ///
-    /// A streak counts day records. A month whose totals count an exercise on each of its days has
-    /// a record for each, and is added as one run without reading its days; the days of every
-    /// other month are read one by one (all of them when the tallies are behind the rows). A
+    /// A streak counts days with an exercise (a day record another program emptied breaks it). A
+    /// month whose totals count an exercise on each of its days is added as one run without
+    /// reading its days; the days of every other month are read one by one (all of them when the
+    /// tallies are behind the rows). A
     /// history with a gap in every month reads every day; one of unbroken months reads a row per
     /// month. Whether the tallies are current is asked only once a whole month is found, so a
     /// history without one pays nothing for the check.
