@@ -102,6 +102,10 @@ enum ReportSQL {
         WHERE period = 'month' AND start BETWEEN ?1 AND ?2 AND active_days >= 28 ORDER BY start
         """
 
+    /// The days with an exercise from `?1` to `?2`, in order, from the day totals (current
+    /// tallies only): a range of their primary key.
+    static let streakDayTotals = "SELECT day FROM exercise_day_totals WHERE day BETWEEN ?1 AND ?2 ORDER BY day"
+
     /// The recorded days with an exercise whose text is from `?1` to `?2`, in order: a range of
     /// the day index (a day record another program emptied of exercises is no active day, as the
     /// history report counts it).
