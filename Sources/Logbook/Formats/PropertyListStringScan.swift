@@ -38,17 +38,38 @@ enum PropertyListStringScan {
 
     // MARK: Binary
 
+    /// Where a binary list's objects are, from its trailer: the offset table and the widths of
+    /// its entries and of the object references in arrays and dictionaries.
+    private struct BinaryLayout {
+        /// Where the 32-byte trailer starts: every object lies before it.
+        let trailer: Int
+        let offsetWidth: Int, referenceWidth: Int, objectCount: Int, tableOffset: Int
+
+        /// The layout of `bytes`, or nil for a list this scan cannot follow (the parser rejects it).
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard bytes.count >= 40 else { return nil }
+            trailer = bytes.count - 32
+            (offsetWidth, referenceWidth) = (Int(bytes[trailer + 6]), Int(bytes[trailer + 7]))
+            guard (1...8).contains(offsetWidth), let objectCount = integer(bytes, at: trailer + 8, width: 8),
+                  let tableOffset = integer(bytes, at: trailer + 24, width: 8), objectCount <= bytes.count,
+                  tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return nil }
+            (self.objectCount, self.tableOffset) = (objectCount, tableOffset)
+        }
+
+        /// Where object number `object` starts, or nil when the table says nowhere inside the list.
+        func offset(of object: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard object < objectCount, let offset = integer(bytes, at: tableOffset + object * offsetWidth, width: offsetWidth),
+                  offset < trailer else { return nil }
+            return offset
+        }
+    }
+
     private static func scanBinary(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         var result = Result()
-        guard bytes.count >= 40 else { return result }
-        let trailer = bytes.count - 32
-        let offsetWidth = Int(bytes[trailer + 6]), objectCount = integer(bytes, at: trailer + 8, width: 8)
-        let tableOffset = integer(bytes, at: trailer + 24, width: 8)
-        guard (1...8).contains(offsetWidth), let objectCount, let tableOffset, objectCount <= bytes.count,
-              tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return result }
-        for object in 0..<objectCount {
-            guard let offset = integer(bytes, at: tableOffset + object * offsetWidth, width: offsetWidth),
-                  offset < trailer else { continue }
+        guard let layout = BinaryLayout(bytes) else { return result }
+        let trailer = layout.trailer
+        for object in 0..<layout.objectCount {
+            guard let offset = layout.offset(of: object, in: bytes) else { continue }
             let marker = bytes[offset]
             guard [0x50, 0x60, 0x70].contains(marker & 0xF0), let (count, start) = length(bytes, marker: marker, at: offset)
             else { continue }
@@ -84,20 +105,12 @@ enum PropertyListStringScan {
     /// The first key that a dictionary of the binary list holds twice (the same key object twice,
     /// or two string objects of the same text, ASCII or UTF-16), or nil.
     private static func firstRepeatedKey(inBinary bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard bytes.count >= 40 else { return nil }
-        let trailer = bytes.count - 32
-        let offsetWidth = Int(bytes[trailer + 6]), referenceWidth = Int(bytes[trailer + 7])
-        guard (1...8).contains(offsetWidth), (1...8).contains(referenceWidth),
-              let objectCount = integer(bytes, at: trailer + 8, width: 8), let tableOffset = integer(bytes, at: trailer + 24, width: 8),
-              objectCount <= bytes.count, tableOffset <= trailer, objectCount * offsetWidth <= trailer - tableOffset else { return nil }
-        func objectOffset(_ object: Int) -> Int? {
-            guard object < objectCount, let offset = integer(bytes, at: tableOffset + object * offsetWidth, width: offsetWidth),
-                  offset < trailer else { return nil }
-            return offset
-        }
+        guard let layout = BinaryLayout(bytes), (1...8).contains(layout.referenceWidth) else { return nil }
+        let (trailer, referenceWidth) = (layout.trailer, layout.referenceWidth)
         /// The text of the string object `object`, or nil for another kind of object.
         func text(_ object: Int) -> String? {
-            guard let offset = objectOffset(object), let (count, start) = length(bytes, marker: bytes[offset], at: offset) else { return nil }
+            guard let offset = layout.offset(of: object, in: bytes),
+                  let (count, start) = length(bytes, marker: bytes[offset], at: offset) else { return nil }
             switch bytes[offset] & 0xF0 {
             case 0x50 where count <= trailer - start:
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
@@ -107,8 +120,8 @@ enum PropertyListStringScan {
                 return nil
             }
         }
-        for object in 0..<objectCount {
-            guard let offset = objectOffset(object), bytes[offset] & 0xF0 == 0xD0,
+        for object in 0..<layout.objectCount {
+            guard let offset = layout.offset(of: object, in: bytes), bytes[offset] & 0xF0 == 0xD0,
                   let (count, start) = length(bytes, marker: bytes[offset], at: offset),
                   count <= (trailer - start) / referenceWidth else { continue }
             var keys = Set<[UInt8]>()
@@ -228,23 +241,10 @@ enum PropertyListStringScan {
                 index = min(text.endIndex, end + cdataEnd.count)
                 continue
             }
-            if text[index] == UInt8(ascii: "&"), let semicolon = text[index...].prefix(12).firstIndex(of: UInt8(ascii: ";")) {
-                let name = String(decoding: text[(index + 1)..<semicolon], as: UTF8.self)
-                let named: Unicode.Scalar? = switch name {
-                case "amp": "&"
-                case "lt": "<"
-                case "gt": ">"
-                case "quot": "\""
-                case "apos": "'"
-                default: nil
-                }
-                let number = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16)
-                    : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
-                if let scalar = named ?? number.flatMap(Unicode.Scalar.init) {
-                    decoded.append(contentsOf: String(scalar).utf8)
-                    index = semicolon + 1
-                    continue
-                }
+            if let (scalar, length) = entity(in: text.base, at: index, before: text.endIndex) {
+                decoded.append(contentsOf: String(scalar).utf8)
+                index += length
+                continue
             }
             decoded.append(text[index])
             index += 1
@@ -261,21 +261,31 @@ enum PropertyListStringScan {
             let isMark = bytes[start...].starts(with: [0xEF, 0xBB, 0xBF])
             return (end - start, min(bytes.count, end + cdataEnd.count) - position, isMark)
         }
-        if bytes[position] == UInt8(ascii: "&"), let semicolon = (position + 1..<min(bytes.count, position + 12))
-            .first(where: { bytes[$0] == UInt8(ascii: ";") }) {
-            let name = String(decoding: bytes[(position + 1)..<semicolon], as: UTF8.self)
-            let consumed = semicolon + 1 - position
-            if ["amp", "lt", "gt", "quot", "apos"].contains(name) { return (1, consumed, false) }
-            if name.hasPrefix("#") {
-                let digits = name.dropFirst()
-                let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
-                if let value, let scalar = Unicode.Scalar(value) {
-                    return (scalar.utf8.count, consumed, value == 0xFEFF)
-                }
-            }
-            return (consumed, consumed, false)
+        if let (scalar, length) = entity(in: bytes, at: position, before: bytes.count) {
+            return (scalar.utf8.count, length, scalar == "\u{FEFF}")
         }
+        // An entity these do not read counts as the bytes it is written with, one at a time.
         return (1, 1, bytes[position...].starts(with: [0xEF, 0xBB, 0xBF]))
+    }
+
+    /// The character the entity at `position` stands for (`&amp;`, `&#233;`, `&#xE9;`, ending
+    /// before `end`) and the bytes it takes, or nil when there is none there that these read.
+    private static func entity(in bytes: UnsafeBufferPointer<UInt8>, at position: Int, before end: Int) -> (Unicode.Scalar, Int)? {
+        guard bytes[position] == UInt8(ascii: "&"),
+              let semicolon = (position + 1..<min(end, position + 12)).first(where: { bytes[$0] == UInt8(ascii: ";") }) else { return nil }
+        let name = String(decoding: bytes[(position + 1)..<semicolon], as: UTF8.self)
+        let named: Unicode.Scalar? = switch name {
+        case "amp": "&"
+        case "lt": "<"
+        case "gt": ">"
+        case "quot": "\""
+        case "apos": "'"
+        default: nil
+        }
+        let number = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16)
+            : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
+        guard let scalar = named ?? number.flatMap(Unicode.Scalar.init) else { return nil }
+        return (scalar, semicolon + 1 - position)
     }
 
     private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

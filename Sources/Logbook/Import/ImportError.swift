@@ -73,6 +73,15 @@ struct FieldError: Error {
 }
 
 extension FieldError {
+    /// Refuses the first of `names` (a record's members or keys, in order) that is not one of
+    /// `known`, compared byte for byte, rather than letting its value be dropped in silence (a
+    /// misspelled or snake_case field such as `submitted_at`). `record` names the kind of record.
+    static func refuseUnknown(_ names: some Sequence<String>, known: [String], record: String, prefix: String = "") throws {
+        for name in names where !known.contains(where: { $0.utf8.elementsEqual(name.utf8) }) {
+            throw FieldError(field: prefix + name, reason: "unknown field; \(record) has \(known.joined(separator: ", "))")
+        }
+    }
+
     /// Returns `date` when Logbook stores it, else throws naming `field` and the text read (`found`).
     static func supported(_ date: Date, field: String, found: String? = nil) throws -> Date {
         guard date.isSupported else {

@@ -414,9 +414,9 @@ private struct ImportWriter {
     /// files records near midnight under different days; so does a `history move` on one device).
     mutating func copyAliases(_ aliases: [(id: UUID, day: CalendarDay)]) throws {
         for (id, day) in aliases {
-            if let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [id.databaseValue], as: CalendarDay.self),
-               keptOn != day {
-                throw ImportError(file: file, reason: Self.filedApart(id, mergedThereInto: day, keptHereOn: keptOn))
+            if let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [id.databaseValue], as: CalendarDay.self) {
+                guard keptOn == day else { throw ImportError(file: file, reason: Self.filedApart(id, mergedThereInto: day, keptHereOn: keptOn)) }
+                continue
             }
             guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
             try addAlias(id, toDayKey: key)

@@ -75,9 +75,7 @@ enum JSONRecordDecoding {
     /// Throws for the first member of the object `value` that is not one of `known`.
     private static func refuseUnknownMembers(of value: JSONValue, known: [String], record: String, prefix: String = "") throws {
         guard case .object(let members) = value else { return }
-        for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
-            throw FieldError(field: prefix + member.key, reason: "unknown field; \(record) has \(known.joined(separator: ", "))")
-        }
+        try FieldError.refuseUnknown(members.lazy.map(\.key), known: known, record: record, prefix: prefix)
     }
 
     private static func member(_ value: JSONValue, _ key: String, prefix: String) throws -> JSONValue {

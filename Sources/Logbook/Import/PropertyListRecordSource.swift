@@ -88,7 +88,7 @@ struct PropertyListRecordSource: RecordSource {
             }
             return text
         }
-        try Self.refuseUnknownKeys(of: dictionary, known: Self.draftKeys, record: "a draft")
+        try FieldError.refuseUnknown(dictionary.keys.sorted(), known: Self.draftKeys, record: "a draft")
         guard let items = dictionary["checklist"] else { throw FieldError(field: "checklist", reason: "missing") }
         guard let array = items as? [Any] else {
             throw FieldError(field: "checklist", reason: "expected an array, found \(Self.describe(items))")
@@ -99,7 +99,7 @@ struct PropertyListRecordSource: RecordSource {
             guard let entry = item as? [String: Any] else {
                 throw FieldError(field: "checklist[\(offset)]", reason: "expected a dictionary, found \(Self.describe(item))")
             }
-            try Self.refuseUnknownKeys(of: entry, known: Self.itemKeys, record: "a checklist item", prefix: prefix)
+            try FieldError.refuseUnknown(entry.keys.sorted(), known: Self.itemKeys, record: "a checklist item", prefix: prefix)
             let idText = try string(entry, "id", prefix)
             guard let id = UUID(text: idText) else { throw FieldError(field: prefix + "id", reason: "expected a UUID, found \"\(idText.prefix(60))\"") }
             guard let done = entry["isDone"] as? Bool else {
@@ -118,17 +118,11 @@ struct PropertyListRecordSource: RecordSource {
                           checklist: checklist, submittedAt: submittedAt, createdAt: nil, updatedAt: nil)
     }
 
-    /// The keys of a `ReleaseDraft` as `PropertyListEncoder` writes it, and of its checklist items.
+    /// The keys of a `ReleaseDraft` as `PropertyListEncoder` writes it, and of its checklist items
+    /// (any other is refused, `FieldError.refuseUnknown`; a dictionary's keys have no order, so
+    /// they are named sorted).
     private static let draftKeys = ["version", "whatsNew", "checklist", "submittedAt"]
     private static let itemKeys = ["id", "title", "isDone"]
-
-    /// Refuses a key Logbook has no field for (`submitted_at`, `note`, an `id` of the draft's
-    /// own), rather than dropping its value; keys are compared byte for byte.
-    private static func refuseUnknownKeys(of dictionary: [String: Any], known: [String], record: String, prefix: String = "") throws {
-        for key in dictionary.keys.sorted() where !known.contains(where: { $0.utf8.elementsEqual(key.utf8) }) {
-            throw FieldError(field: prefix + key, reason: "unknown field; \(record) has \(known.joined(separator: ", "))")
-        }
-    }
 
     /// What `value` is, for a message: a string quoted (its first 60 characters), else its kind.
     static func describe(_ value: Any) -> String {
