@@ -64,6 +64,12 @@ final class CreatedDatabase {
         guard stat(path, &status) == 0 else { return false }
         guard status.st_mode & S_IFMT == S_IFREG else { return true }
         guard status.st_size > 0 else { return false }
+        // One page (the header SQLite writes first) and an empty write-ahead log hold no table
+        // (each needs a page of its own): nothing to open, which on a full disk fails (SQLite
+        // cannot set up its -shm file).
+        if let pageSize = headerPageSize(path), status.st_size <= pageSize, stat(path + "-wal", &status) != 0 || status.st_size == 0 {
+            return false
+        }
         do {
             let store = try Logbook.inspect(path: path)
             for table in try tableNames(in: store).subtracting(bookkeepingTables) {
@@ -78,6 +84,17 @@ final class CreatedDatabase {
         } catch {
             return true
         }
+    }
+
+    /// The page size the file header gives (bytes 16 and 17, big-endian; 1 for 65,536), or nil
+    /// when the file holds no SQLite header.
+    private static func headerPageSize(_ path: String) -> Int? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        guard let header = try? file.read(upToCount: 18), header.count == 18, header.starts(with: Array("SQLite format 3\u{0}".utf8))
+        else { return nil }
+        let size = Int(header[16]) << 8 | Int(header[17])
+        return size == 1 ? 65_536 : size
     }
 
     /// Whether another connection has the database open (a command waiting for it to be free, to

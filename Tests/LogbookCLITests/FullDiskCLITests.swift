@@ -74,6 +74,16 @@ final class FullDiskCLITests: XCTestCase {
                 try writes.prepare(command, at: database)
                 let filler = try fill(disk, leaving: free)
                 let result = try run()
+                // A first write into a new logbook on the same full disk: done, or failed leaving
+                // neither the file nor the folder it made.
+                let newFolder = disk.appendingPathComponent("new")
+                let first = try cli.run(["--db", newFolder.appendingPathComponent("fresh.sqlite").path, "history", "add", "Squat"],
+                                        useDatabase: false)
+                if first.status == 0 {
+                    try FileManager.default.removeItem(at: newFolder)
+                } else {
+                    XCTAssertFalse(FileManager.default.fileExists(atPath: newFolder.path), "\(context): a failed first write left \(first.stderr)")
+                }
                 try FileManager.default.removeItem(at: filler)
                 let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
                 let state = try WritingCommands.state(cli, of: database)

@@ -196,6 +196,16 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertTrue(result.errors.hasPrefix("logbook: error: cannot write \(protected): it is write-protected"), result.errors)
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: protected)), before, "\(prefix) \(arguments)")
         }
+        // Seeded modes without the owner's write bit (readable to the owner, so the test can look), whatever the others say: each refused.
+        let seed = PropertyTestSettings.seed("LOGBOOK_PROTECTED_MODE_SEED", default: 0x504D)
+        var random = SplitMix64(seed: seed)
+        for _ in 0..<PropertyTestSettings.scaled(6, by: "LOGBOOK_PROPERTY_SCALE") {
+            let mode = mode_t(random.int(0...0o777)) & ~mode_t(S_IWUSR) | mode_t(S_IRUSR)
+            XCTAssertEqual(chmod(protectedExport, mode), 0)
+            let result = try cli.run(["export", "history", "--format", "json", "-o", protectedExport])
+            XCTAssertEqual(result.status, 1, "seed \(seed): mode \(String(mode, radix: 8)): \(result.stderr)")
+            XCTAssertEqual(try? Data(contentsOf: URL(fileURLWithPath: protectedExport)), Data("keep".utf8), "mode \(String(mode, radix: 8))")
+        }
         XCTAssertEqual(try leftovers(cli), [])
     }
 
