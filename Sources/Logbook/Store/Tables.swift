@@ -53,8 +53,10 @@ enum Tables {
             ExerciseDay(id: try row.column(0), date: try Date.stored(row.column(2), column: "date"), day: try row.column(1), exercises: [])
         })
 
+    /// A day's exercises, up to 8 rows an `INSERT`: the table's key to its day is checked at
+    /// commit (migration 0017), so such a statement needs no statement journal.
     static let exercises = OwnedChildren<ExerciseDay, String>(
-        \.exercises, table: "exercises", parentColumn: "day_pk",
+        \.exercises, table: "exercises", parentColumn: "day_pk", rowsPerInsert: 8,
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 

@@ -62,10 +62,14 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     /// Reads a parent's elements into its record (``ChildRows/filler(_:_:)``, compiled where the
     /// collection is described).
     @usableFromInline let fill: (inout Record, ChildRows, Int64) throws -> Void
-    /// Inserts a record's elements with the insert statement it is given, given the parent's row
-    /// key (``insertingRows(_:_:)``, compiled where the collection is described).
-    @usableFromInline let insertRows: (Record, Int64, Statement) throws -> Void
-    private let insertSQL: String
+    /// How many elements one `INSERT` writes at most: 1, or more when the child table's foreign
+    /// key is `DEFERRABLE INITIALLY DEFERRED` (see ``init(_:field:table:parentColumn:positionColumn:rowsPerInsert:columns:decode:)``).
+    public let rowsPerInsert: Int
+    /// Inserts a record's elements, given the parent's row key and the insert statement for a
+    /// number of rows (``insertingRows(_:_:rowsPerInsert:)``, compiled where the collection is described).
+    @usableFromInline let insertRows: (Record, Int64, (Int) throws -> Statement) throws -> Void
+    /// The insert of 1, 2, … ``rowsPerInsert`` rows.
+    private let insertSQL: [String]
     private let deleteSQL: String
     private let selectColumns: String
 
@@ -98,51 +102,66 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
 
     /// `field` is the collection's name in queries, by default the table's in camelCase.
     ///
+    /// `rowsPerInsert` above 1 writes up to that many elements with one multi-row
+    /// `INSERT OR FAIL`. Only for a child table whose foreign key to the parent is declared
+    /// `DEFERRABLE INITIALLY DEFERRED`: SQLite keeps a statement journal for a statement that may
+    /// write several rows and then abort (an immediate foreign key check, or the default `ABORT`
+    /// of a `NOT NULL`, `CHECK` or key constraint), a temporary file once a bulk write outgrows the
+    /// page cache. `OR FAIL` leaves the rows written before a failing one in place, so the save
+    /// must run in a transaction or savepoint that is rolled back when it throws, as every write
+    /// of ``Database`` is.
+    ///
     /// Inlinable: the loops that read the elements (with `decode`) and write them are compiled
     /// here, for the concrete record and element types.
     @inlinable
     public init(_ collection: WritableKeyPath<Record, [Element]>, field: String? = nil, table: String, parentColumn: String,
-                positionColumn: String = "position", columns: [ColumnMapping<Element>],
+                positionColumn: String = "position", rowsPerInsert: Int = 1, columns: [ColumnMapping<Element>],
                 decode: @escaping (ElementRow) throws -> Element) {
         self.init(collection, field: field, table: table, parentColumn: parentColumn, positionColumn: positionColumn,
-                  columns: columns, fill: ChildRows.filler(collection, decode),
-                  insertRows: Self.insertingRows(collection, columns))
+                  rowsPerInsert: rowsPerInsert, columns: columns, fill: ChildRows.filler(collection, decode),
+                  insertRows: Self.insertingRows(collection, columns, rowsPerInsert: max(1, rowsPerInsert)))
     }
 
     @usableFromInline
     init(_ collection: WritableKeyPath<Record, [Element]>, field: String?, table: String, parentColumn: String,
-         positionColumn: String, columns: [ColumnMapping<Element>], fill: @escaping (inout Record, ChildRows, Int64) throws -> Void,
-         insertRows: @escaping (Record, Int64, Statement) throws -> Void) {
+         positionColumn: String, rowsPerInsert: Int, columns: [ColumnMapping<Element>],
+         fill: @escaping (inout Record, ChildRows, Int64) throws -> Void,
+         insertRows: @escaping (Record, Int64, (Int) throws -> Statement) throws -> Void) {
         self.collection = collection
         fieldName = field ?? ColumnMapping<Element>.camelCase(table)
         self.table = table
         self.parentColumn = parentColumn
         self.positionColumn = positionColumn
         self.columns = columns
+        self.rowsPerInsert = max(1, rowsPerInsert)
         self.fill = fill
         self.insertRows = insertRows
         let written = [parentColumn, positionColumn] + columns.flatMap(\.writtenColumns)
-        insertSQL = "INSERT INTO \(table) (\(written.joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
+        let row = "(" + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
+        insertSQL = (1...self.rowsPerInsert).map { rows in
+            "INSERT\(rows > 1 ? " OR FAIL" : "") INTO \(table) (\(written.joined(separator: ", "))) VALUES "
+                + Array(repeating: row, count: rows).joined(separator: ", ")
+        }
         deleteSQL = "DELETE FROM \(table) WHERE \(parentColumn) = ?"
         selectColumns = columns.map { "child.\($0.name)" }.joined(separator: ", ")
     }
 
-    /// Inserts one row per element, at positions 1, 2, …; with `replacing`, first deletes the rows
-    /// the parent has.
+    /// Inserts one row per element, at positions 1, 2, …, ``rowsPerInsert`` rows a statement;
+    /// with `replacing`, first deletes the rows the parent has.
     ///
-    /// One statement per row, not a multi-row `VALUES`: a statement that writes several rows of a
-    /// table with constraints makes SQLite keep a statement journal (a temporary file, so that a
-    /// failure undoes only that statement), one page write per page it changes. Tried on 25 November
-    /// 2026 with up to 8 rows a statement: 19% fewer instructions in these inserts, but 1.5
-    /// million writes to `/var/tmp/etilqs_…` for 500,000 exercises, and a million exercises took
-    /// 2x to 3x the raw engine's time instead of 1.4x.
+    /// A multi-row statement into a table whose foreign key is checked per statement would keep a
+    /// statement journal (tried on 25 November 2026 with up to 8 rows a statement: 19% fewer
+    /// instructions in these inserts, but 1.5 million writes to `/var/tmp/etilqs_…` for 500,000
+    /// exercises, and a million exercises took 2x to 3x the raw engine's time instead of 1.4x);
+    /// hence one row a statement unless the key is deferred.
     public func save(_ record: Record, parentKey: Int64, replacing: Bool, in connection: Connection) throws {
         if replacing { try connection.run(deleteSQL, [.integer(parentKey)]) }
-        try insertRows(record, parentKey, try connection.cachedStatement(insertSQL))
+        try insertRows(record, parentKey) { rows in try connection.cachedStatement(insertSQL[rows - 1]) }
     }
 
-    /// What inserts a record's elements, one row each, with the child table's insert statement.
+    /// What inserts a record's elements, given the parent's row key and the insert statement for
+    /// a number of rows up to `rowsPerInsert`: the elements in runs of `rowsPerInsert`, and the
+    /// rest in one statement.
     ///
     /// Inlinable, so that it is compiled for the concrete record and element types where the
     /// collection is described: generic at run time, each element looked up the type metadata of
@@ -150,20 +169,27 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     /// instructions an exercise more). By index, not `enumerated()`, whose iterator and tuple cost
     /// more such lookups where the loop runs generic.
     @inlinable
-    static func insertingRows(_ collection: WritableKeyPath<Record, [Element]>, _ columns: [ColumnMapping<Element>])
-        -> (Record, Int64, Statement) throws -> Void {
+    static func insertingRows(_ collection: WritableKeyPath<Record, [Element]>, _ columns: [ColumnMapping<Element>],
+                              rowsPerInsert: Int) -> (Record, Int64, (Int) throws -> Statement) throws -> Void {
         let collection = PropertyReader(collection as KeyPath<Record, [Element]>)
-        return { record, parentKey, insert in
+        return { record, parentKey, statement in
             let elements = collection.read(record)
-            for offset in elements.indices {
-                try insert.bind(parentKey, at: 1)
-                try insert.bind(offset + 1, at: 2)
-                var index = 3
-                for column in columns {
-                    try column.bind(elements[offset], insert, index)
-                    index += column.parameterCount
+            var first = elements.startIndex
+            while first < elements.endIndex {
+                let end = min(elements.endIndex, first + rowsPerInsert)
+                let insert = try statement(end - first)
+                var index = 1
+                for offset in first..<end {
+                    try insert.bind(parentKey, at: index)
+                    try insert.bind(offset + 1, at: index + 1)
+                    index += 2
+                    for column in columns {
+                        try column.bind(elements[offset], insert, index)
+                        index += column.parameterCount
+                    }
                 }
                 try insert.execute()
+                first = end
             }
         }
     }
