@@ -13,10 +13,10 @@
 -- SQLite's procedure for a change ALTER TABLE cannot make: a new table, the rows copied in key
 -- order, the old table dropped (its index and triggers with it), the new one renamed, then the
 -- index and the triggers made again with the text they had. The trigger of exercise_days that
--- deletes a day's exercise rows names the table, so it is dropped first and made again after. A
--- row whose day is gone (only another program, with foreign keys off, writes one; a new day
--- given its row key would adopt it) belongs to no record and is not copied, as 0010 removed them.
--- Copying takes about 3 seconds a million exercises.
+-- deletes a day's exercise rows names the table, so it is dropped first and made again after.
+-- Every row is copied, also one whose day is gone (another program's, with foreign keys off),
+-- which `logbook check` names and `logbook repair` removes as before. Copying takes about 3
+-- seconds a million exercises.
 
 DROP TRIGGER exercise_days_deleted_change_log;
 
@@ -29,9 +29,7 @@ CREATE TABLE exercises_deferred (
 ) WITHOUT ROWID;
 
 INSERT INTO exercises_deferred (day_pk, position, name, name_key)
-    SELECT day_pk, position, name, name_key FROM exercises
-    WHERE day_pk IN (SELECT pk FROM exercise_days)
-    ORDER BY day_pk, position;
+    SELECT day_pk, position, name, name_key FROM exercises ORDER BY day_pk, position;
 
 DROP TABLE exercises;
 ALTER TABLE exercises_deferred RENAME TO exercises;

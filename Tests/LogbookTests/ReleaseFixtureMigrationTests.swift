@@ -169,6 +169,79 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try store.check().derivedDataProblems, [], file: file, line: line)
     }
 
+    /// Migration 0017 rebuilds the exercises table with its key to the day deferred: every row
+    /// comes through as it was, whatever another program stored in it (values of every storage
+    /// class, names of adversarial text, gaps in the positions, rows whose day is gone), every other
+    /// schema object keeps its text, rows left without their parent elsewhere do not stop it, and
+    /// afterwards the key is checked when the transaction commits. Seeded (`LOGBOOK_MIGRATION_0017_SEED`).
+    func testMigration0017KeepsEveryExerciseRowAndDefersItsKey() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_MIGRATION_0017_SEED", default: 17)
+        var random = SplitMix64(seed: seed)
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let path = folder.url.appendingPathComponent("logbook.sqlite").path
+        let connection = try Self.connection(at: path, migratedUpTo: "0017_")
+        // Another program's rows, foreign keys off: days, their exercises with gaps, rows whose day
+        // is gone, odd storage classes, and a checklist item and an alias whose parent is gone.
+        try connection.execute("PRAGMA foreign_keys = OFF")
+        let dayCount = Int.random(in: 1...40, using: &random)
+        for pk in 1...dayCount {
+            try connection.run("INSERT INTO exercise_days (pk, id, day, date) VALUES (?, ?, ?, ?)",
+                               [.integer(Int64(pk)), .text(UUID().uuidString), .text(String(format: "2026-%02d-%02d", pk / 28 + 1, pk % 28 + 1)),
+                                .real(Double(pk) * 86_400)])
+        }
+        let values: [DatabaseValue] = [.text("Squat"), .blob(Data([0, 0xFF])), .integer(7), .real(7.5), .text(""), .text("Cafe\u{301}")]
+        for _ in 0..<Int.random(in: 1...200, using: &random) {
+            let dayKey = Int64.random(in: 1...Int64(dayCount + 3), using: &random)  // above dayCount: no day
+            let name = Bool.random(using: &random) ? values.randomElement(using: &random)! : .text(AdversarialText.string(using: &random))
+            let key = Bool.random(using: &random) ? name : .text(AdversarialText.string(using: &random))
+            try connection.run("INSERT OR IGNORE INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)",
+                               [.integer(dayKey), .integer(Int64.random(in: 1...9, using: &random)), name, key])
+        }
+        try connection.execute("""
+            INSERT INTO checklist_items (draft_pk, position, id, title, is_done) VALUES (99, 1, '\(UUID().uuidString)', 'Orphan', 0);
+            INSERT INTO exercise_day_aliases (id, day_pk) VALUES ('\(UUID().uuidString)', 999);
+            PRAGMA foreign_keys = ON;
+            """)
+        let exerciseRows = "SELECT quote(day_pk), quote(position), quote(name), quote(name_key) FROM exercises ORDER BY day_pk, position"
+        let otherObjects = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT IN ('exercises', 'schema_migrations') ORDER BY name"
+        func rows(_ sql: String) throws -> [[String?]] {
+            let statement = try connection.prepare(sql)
+            var found: [[String?]] = []
+            while try statement.step() {
+                found.append(try (0..<statement.columnCount).map { try statement.column($0, as: String?.self) })
+            }
+            return found
+        }
+        let (exercisesBefore, objectsBefore) = (try rows(exerciseRows), try rows(otherObjects))
+        let violationsBefore = try connection.foreignKeyViolations()
+        XCTAssertEqual(violationsBefore.count, exercisesBefore.contains { Int($0[0]!)! > dayCount } ? 3 : 2, "seed \(seed)")
+
+        try Schema.migrator().migrate(connection)
+        XCTAssertEqual(try rows(exerciseRows), exercisesBefore, "seed \(seed): exercise rows changed by migrating")
+        XCTAssertEqual(try rows(otherObjects), objectsBefore, "seed \(seed): other schema objects changed by migrating")
+        XCTAssertEqual(try connection.foreignKeyViolations().sorted(), violationsBefore.sorted(), "seed \(seed)")
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'exercises_deferred'", as: Int.self), 0)
+        XCTAssertTrue(try XCTUnwrap(connection.scalar("SELECT sql FROM sqlite_master WHERE name = 'exercises'", as: String.self))
+            .contains("REFERENCES exercise_days (pk) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED"))
+
+        // The key is checked at COMMIT: a row whose day is missing may be written and given its day
+        // before then; a transaction that ends without it fails whole.
+        try connection.execute("""
+            BEGIN;
+            INSERT INTO exercises (day_pk, position, name, name_key) VALUES (500, 1, 'Run', 'Run');
+            INSERT INTO exercise_days (pk, id, day, date) VALUES (500, '\(UUID().uuidString)', '2027-01-01', 0);
+            COMMIT;
+            """)
+        XCTAssertThrowsError(try connection.execute("BEGIN; INSERT INTO exercises (day_pk, position, name, name_key) VALUES (501, 1, 'Run', 'Run'); COMMIT")) {
+            XCTAssertTrue("\($0)".contains("FOREIGN KEY constraint failed"), "\($0)")
+        }
+        if !connection.isAutocommit { try connection.execute("ROLLBACK") }
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM exercises WHERE day_pk = 501", as: Int.self), 0)
+        // Deleting a day deletes its rows at once, as before.
+        try connection.execute("DELETE FROM exercise_days WHERE pk = 500")
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM exercises WHERE day_pk = 500", as: Int.self), 0)
+    }
+
     /// A connection to a new file at `path`, migrated with every migration before the one whose
     /// file name starts with `prefix` (as a release before that migration left files).
     private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {

@@ -359,6 +359,35 @@ final class MigratorTests: XCTestCase {
         let connection = try Connection(path: path)
         XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), 1)
         XCTAssertEqual(try connection.column("SELECT x FROM children ORDER BY x", as: Int.self), [10, 11, 20])
-        XCTAssertNotNil(before)
+        XCTAssertEqual(fileBytes(atPath: path), before)
+    }
+
+    /// A child row another program left without its parent (foreign keys off) is the file's, not
+    /// the migration's: the rebuild applies and keeps it, for `check` to name and `repair` to
+    /// remove; refusing would leave a file no command could open. A rebuild that loses a parent
+    /// as well is still refused.
+    func testARebuildKeepsChildrenThatHadLostTheirParentBefore() throws {
+        for losesAParent in [false, true] {
+            let path = try makeMigratedDatabase(parentsAndChildren)
+            do {
+                let other = try Connection(path: path)
+                try other.execute("PRAGMA foreign_keys = OFF; INSERT INTO children (parent_pk, x) VALUES (9, 90)")
+            }
+            let before = fileBytes(atPath: path)
+            let rebuilt = rebuild(directive: true, keeping: losesAParent ? "WHERE pk = 1" : "")
+            if losesAParent {
+                XCTAssertThrowsError(try Database(path: path, migrator: migrator(parentsAndChildren, rebuilt))) { error in
+                    guard case MigrationError.foreignKeyViolations(_, let violations) = error else { return XCTFail("\(error)") }
+                    XCTAssertEqual(violations, ["children: 2 rows refer to parents pk 2, 9, which are gone"])
+                }
+                XCTAssertEqual(fileBytes(atPath: path), before)
+            } else {
+                _ = try Database(path: path, migrator: migrator(parentsAndChildren, rebuilt))
+                let connection = try Connection(path: path)
+                XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), 2)
+                XCTAssertEqual(try connection.column("SELECT x FROM children ORDER BY x", as: Int.self), [10, 11, 20, 90])
+                XCTAssertEqual(try connection.foreignKeyViolations(), ["children: 1 row refers to parents pk 9, which is gone"])
+            }
+        }
     }
 }

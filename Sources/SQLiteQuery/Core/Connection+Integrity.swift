@@ -8,7 +8,9 @@ extension Connection {
     }
 
     /// `PRAGMA foreign_key_check`, one line per foreign key that rows violate, naming the rows by
-    /// the parent key they hold: `exercises: 2 rows refer to exercise_days pk 7, 9, which are gone`.
+    /// the parent key they hold (the first three by their quoted text, so that one state reads the
+    /// same whatever order a table's rows are in): `exercises: 2 rows refer to exercise_days pk 7, 9,
+    /// which are gone`.
     /// (The pragma itself gives no row for a `WITHOUT ROWID` table.)
     public func foreignKeyViolations() throws -> [String] {
         let check = try prepare("PRAGMA foreign_key_check")
@@ -25,7 +27,7 @@ extension Connection {
             let count = try scalar("SELECT count(*) FROM \"\(key.table)\" WHERE \(missing)", as: Int.self) ?? 0
             let examples = try prepare("""
                 SELECT DISTINCT \(columns.map { "quote(\"\($0.from)\")" }.joined(separator: " || ', ' || "))
-                FROM \"\(key.table)\" WHERE \(missing) LIMIT 4
+                FROM \"\(key.table)\" WHERE \(missing) ORDER BY 1 LIMIT 4
                 """)
             var parents: [String] = []
             while try examples.step() { parents.append(try examples.column(0)) }

@@ -53,7 +53,8 @@ public struct Migration: Sendable, Equatable {
     /// `-- migration: foreign keys off`, as a migration that rebuilds a table must (SQLite's
     /// twelve-step `ALTER TABLE` procedure: with foreign keys on, dropping the old parent table
     /// would delete every child row through `ON DELETE CASCADE`). `PRAGMA foreign_key_check` runs
-    /// before it commits, and any violation refuses it.
+    /// before and after it, and a violation it did not find before (a row the migration left
+    /// without its parent) refuses it; rows another program left so are kept as they were.
     public var runsWithForeignKeysOff: Bool {
         sql.split(separator: "\n", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
             == Self.foreignKeysOffDirective

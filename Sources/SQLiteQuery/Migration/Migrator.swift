@@ -164,6 +164,8 @@ public struct Migrator: Sendable {
                     .contains { $0.migration.version == migration.version && $0.appliedAt == nil }
                 guard stillPending else { return false }
                 try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
+                // Rows another program left without their parent before are no fault of the migration.
+                let violationsBefore = migration.runsWithForeignKeysOff ? Set(try connection.foreignKeyViolations()) : []
                 do {
                     try connection.execute("SAVEPOINT migration")
                     try connection.execute(migration.sql)
@@ -178,7 +180,7 @@ public struct Migrator: Sendable {
                     throw error
                 }
                 if migration.runsWithForeignKeysOff {
-                    let violations = try connection.foreignKeyViolations()
+                    let violations = try connection.foreignKeyViolations().filter { !violationsBefore.contains($0) }
                     guard violations.isEmpty else {
                         throw MigrationError.foreignKeyViolations(identifier: migration.identifier, violations: violations)
                     }
