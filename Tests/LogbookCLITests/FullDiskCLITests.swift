@@ -1,5 +1,7 @@
 import Foundation
+import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// Every command that writes, run on a disk that is full or nearly full (a small tmpfs, filled
@@ -115,5 +117,64 @@ final class FullDiskCLITests: XCTestCase {
         print("FullDiskCLITests (LOGBOOK_FULL_DISK_SEED=\(seed)): \(levels) levels of free space for each of "
               + "\(writes.commands.count + copies.count) commands: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+
+    /// Migrating a file of an earlier version needs room for a copy of what a migration rebuilds
+    /// (0017: the exercises table and its index, in the write-ahead log until it commits). On a
+    /// disk without it, `logbook migrate` fails with one line that says the disk is full, the file
+    /// byte for byte as it was and nothing left beside it; with room it then migrates, every
+    /// exercise row as it was. Seeded (`LOGBOOK_FULL_DISK_SEED`): the history and the free space.
+    func testMigratingOnAFullDiskFailsClearlyChangingNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        // A file as the version before migration 0017 left it, its history written with plain SQL.
+        let older = cli.folder.appendingPathComponent("older.sqlite")
+        let files = Schema.migrationFiles
+        let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix("0017_") })
+        do {
+            let connection = try Connection(path: older.path)
+            try connection.execute("PRAGMA journal_mode = WAL")  // as every Logbook file is
+            try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+            let days = 2_000 + Int(random.next() % 6_000)
+            try connection.execute("""
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(days))
+                INSERT INTO exercise_days (pk, id, day, date)
+                    SELECT i, upper(printf('%08X-0000-4000-8000-%012X', i, i)), date('2001-01-01', '+' || i || ' days'), i * 86400.0 FROM n;
+                WITH RECURSIVE p(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM p WHERE j < 5)
+                INSERT INTO exercises (day_pk, position, name, name_key)
+                    SELECT pk, j, 'Exercise ' || ((pk * 7 + j) % 23), 'Exercise ' || ((pk * 7 + j) % 23) FROM exercise_days, p;
+                """)
+        }
+        func rows(in file: URL) throws -> [String] {
+            let statement = try Connection(path: file.path).prepare(
+                "SELECT quote(day_pk) || ' ' || quote(position) || ' ' || quote(name) || ' ' || quote(name_key) FROM exercises ORDER BY day_pk, position")
+            var found: [String] = []
+            while try statement.step() { found.append(try statement.column(0)) }
+            return found
+        }
+        let rowsBefore = try rows(in: older)
+        let bytes = try Data(contentsOf: older)
+        let disk = try mountSmallDisk(bytes: bytes.count * 2 + 4 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        for level in 0..<3 {
+            let free = [0, 4_096 * Int(1 + random.next() % 16), Int(random.next() % UInt64(bytes.count / 4))][level]
+            let context = "seed \(seed): migrating \(bytes.count) bytes with \(free) bytes free"
+            try? FileManager.default.removeItem(at: database)
+            try bytes.write(to: database)
+            let filler = try fill(disk, leaving: free)
+            let result = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
+            try FileManager.default.removeItem(at: filler)
+            XCTAssertEqual(result.status, 1, "\(context): \(result.stdout)\(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+            XCTAssertTrue(result.stderr.contains("disk is full") || result.stderr.contains("No space left on device"),
+                          "\(context): \(result.stderr)")
+            XCTAssertEqual(try Data(contentsOf: database), bytes, "\(context): the file changed")
+            let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
+            XCTAssertEqual(left.filter { !["logbook.sqlite", "logbook.sqlite-wal", "logbook.sqlite-shm"].contains($0) }, [], "\(context): \(left)")
+        }
+        let roomy = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
+        XCTAssertEqual(roomy.status, 0, "seed \(seed): \(roomy.stderr)")
+        XCTAssertEqual(try rows(in: database), rowsBefore, "seed \(seed)")
     }
 }

@@ -171,6 +171,9 @@ public struct Migrator: Sendable {
                     try connection.execute(migration.sql)
                     try connection.execute("RELEASE migration")
                 } catch let error as SQLiteError {
+                    // SQLite rolled the whole transaction back itself (a full disk in a statement
+                    // that keeps no statement journal): nothing was applied, and its error says why.
+                    guard !connection.isAutocommit else { throw error }
                     // Undone first, so that what the file had before the migration is what is compared.
                     try connection.execute("ROLLBACK TO migration; RELEASE migration")
                     let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
