@@ -1,6 +1,7 @@
 import Foundation
 import LogbookTestSupport
 import Logbook
+import SQLiteQuery
 import XCTest
 
 /// `logbook` killed with SIGKILL at any moment leaves a sound database holding every write that
@@ -54,6 +55,52 @@ final class CrashSafetyTests: XCTestCase {
             outcomes[signal == nil ? "finished" : counts.days == 0 ? "killed, nothing" : "killed, all", default: 0] += 1
         }
         print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills over a \(String(format: "%.2f", duration)) s import of \(days) days: \(outcomes)")
+    }
+
+    /// `logbook migrate` of an older file (migration 0017 copies the exercises table), killed at
+    /// random points: the file is the older one or the migrated one, each with every exercise row
+    /// as it was, SQLite's integrity check passing; a later `migrate` finishes it.
+    /// `LOGBOOK_CRASH_MIGRATION_KILLS` kills (default 8).
+    func testKilledMigrationLeavesTheOlderFileOrTheMigratedOne() throws {
+        let kills = Reliability.setting("LOGBOOK_CRASH_MIGRATION_KILLS", default: 8)
+        let cli = try CLIHarness()
+        let older = cli.folder.appendingPathComponent("older.sqlite")
+        try Reliability.writeOlderLogbook(at: older, before: "0017_", days: 20_000)
+        let rows = try Reliability.exerciseRows(in: older)
+        let bytes = try Data(contentsOf: older)
+        func version() throws -> Int { try Connection(path: cli.database.path).scalar("PRAGMA user_version", as: Int.self) ?? 0 }
+
+        try Reliability.restore(cli, to: bytes)
+        let olderVersion = try version()
+        let started = Date()
+        let complete = try cli.run(["migrate"])
+        let duration = Date().timeIntervalSince(started)
+        XCTAssertEqual(complete.status, 0, complete.stderr)
+        let newest = try version()
+        XCTAssertGreaterThan(newest, olderVersion)
+
+        var generator = SplitMix64(seed: seed)
+        var outcomes: [String: Int] = [:]
+        for point in 0..<kills {
+            try Reliability.restore(cli, to: bytes)
+            let delay = duration * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
+            let run = try BackgroundRun(cli, ["migrate"])
+            Thread.sleep(forTimeInterval: delay)
+            run.kill()
+            let (result, signal) = try run.wait()
+            if signal == nil { XCTAssertEqual(result.status, 0, result.stderr) }
+            let context = "seed \(seed): kill \(point) after \(String(format: "%.3f", delay)) s of \(String(format: "%.3f", duration)) s"
+            XCTAssertEqual(try Reliability.integrity(of: cli.database), ["ok"], context)
+            let found = try version()
+            XCTAssertTrue([olderVersion, newest].contains(found), "\(context): schema version \(found)")
+            XCTAssertEqual(try Reliability.exerciseRows(in: cli.database), rows, context)
+            let again = try cli.run(["migrate"])
+            XCTAssertEqual(again.status, 0, "\(context): \(again.stderr)")
+            XCTAssertEqual(try version(), newest, context)
+            XCTAssertEqual(try Reliability.exerciseRows(in: cli.database), rows, context)
+            outcomes[signal == nil ? "finished" : found == newest ? "killed, migrated" : "killed, older", default: 0] += 1
+        }
+        print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills over a \(String(format: "%.2f", duration)) s migration: \(outcomes)")
     }
 
     func testKilledSmallWritesKeepEveryConfirmedWrite() throws {

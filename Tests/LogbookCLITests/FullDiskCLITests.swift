@@ -1,7 +1,5 @@
 import Foundation
-import Logbook
 import LogbookTestSupport
-import SQLiteQuery
 import XCTest
 
 /// Every command that writes, run on a disk that is full or nearly full (a small tmpfs, filled
@@ -128,32 +126,9 @@ final class FullDiskCLITests: XCTestCase {
         let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
         var random = SplitMix64(seed: seed)
         let cli = try CLIHarness()
-        // A file as the version before migration 0017 left it, its history written with plain SQL.
         let older = cli.folder.appendingPathComponent("older.sqlite")
-        let files = Schema.migrationFiles
-        let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix("0017_") })
-        do {
-            let connection = try Connection(path: older.path)
-            try connection.execute("PRAGMA journal_mode = WAL")  // as every Logbook file is
-            try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
-            let days = 2_000 + Int(random.next() % 6_000)
-            try connection.execute("""
-                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(days))
-                INSERT INTO exercise_days (pk, id, day, date)
-                    SELECT i, upper(printf('%08X-0000-4000-8000-%012X', i, i)), date('2001-01-01', '+' || i || ' days'), i * 86400.0 FROM n;
-                WITH RECURSIVE p(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM p WHERE j < 5)
-                INSERT INTO exercises (day_pk, position, name, name_key)
-                    SELECT pk, j, 'Exercise ' || ((pk * 7 + j) % 23), 'Exercise ' || ((pk * 7 + j) % 23) FROM exercise_days, p;
-                """)
-        }
-        func rows(in file: URL) throws -> [String] {
-            let statement = try Connection(path: file.path).prepare(
-                "SELECT quote(day_pk) || ' ' || quote(position) || ' ' || quote(name) || ' ' || quote(name_key) FROM exercises ORDER BY day_pk, position")
-            var found: [String] = []
-            while try statement.step() { found.append(try statement.column(0)) }
-            return found
-        }
-        let rowsBefore = try rows(in: older)
+        try Reliability.writeOlderLogbook(at: older, before: "0017_", days: 2_000 + Int(random.next() % 6_000))
+        let rowsBefore = try Reliability.exerciseRows(in: older)
         let bytes = try Data(contentsOf: older)
         let disk = try mountSmallDisk(bytes: bytes.count * 2 + 4 << 20)
         let database = disk.appendingPathComponent("logbook.sqlite")
@@ -175,6 +150,6 @@ final class FullDiskCLITests: XCTestCase {
         }
         let roomy = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
         XCTAssertEqual(roomy.status, 0, "seed \(seed): \(roomy.stderr)")
-        XCTAssertEqual(try rows(in: database), rowsBefore, "seed \(seed)")
+        XCTAssertEqual(try Reliability.exerciseRows(in: database), rowsBefore, "seed \(seed)")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import LogbookTestSupport
 import SQLiteQuery
 import XCTest
@@ -19,6 +20,34 @@ enum Reliability {
     /// `noon(ofDay:)` as the ISO-8601 text `--at` takes.
     static func noonText(ofDay index: Int) -> String {
         noon(ofDay: index).formatted(.iso8601)
+    }
+
+    /// Writes a logbook as the release before migration `prefix` (`0017_`) left it: every migration
+    /// before that one, the write-ahead log on, and `days` days of five exercises each written with
+    /// plain SQL (so its tallies are not kept: for tests of the migration, not of the reports).
+    static func writeOlderLogbook(at url: URL, before prefix: String, days: Int) throws {
+        let files = Schema.migrationFiles
+        let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix(prefix) }, "no migration \(prefix)")
+        let connection = try Connection(path: url.path)
+        try connection.execute("PRAGMA journal_mode = WAL")  // as every Logbook file is
+        try Migrator(migrations: files[..<index].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+        try connection.execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(days))
+            INSERT INTO exercise_days (pk, id, day, date)
+                SELECT i, printf('%08X-0000-4000-8000-%012X', i, i), date('2001-01-01', '+' || i || ' days'), i * 86400.0 FROM n;
+            WITH RECURSIVE p(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM p WHERE j < 5)
+            INSERT INTO exercises (day_pk, position, name, name_key)
+                SELECT pk, j, 'Exercise ' || ((pk * 7 + j) % 23), 'Exercise ' || ((pk * 7 + j) % 23) FROM exercise_days, p;
+            """)
+    }
+
+    /// Every exercise row's values, quoted, in key order.
+    static func exerciseRows(in url: URL) throws -> [String] {
+        let statement = try Connection(path: url.path).prepare(
+            "SELECT quote(day_pk) || ' ' || quote(position) || ' ' || quote(name) || ' ' || quote(name_key) FROM exercises ORDER BY 1")
+        var found: [String] = []
+        while try statement.step() { found.append(try statement.column(0)) }
+        return found
     }
 
     /// Writes history as NDJSON: one record per day index, with `exercisesPerDay` names and an id
