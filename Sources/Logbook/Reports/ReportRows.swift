@@ -73,8 +73,9 @@ public struct ExerciseReportRow: Sendable, Hashable, Codable, Identifiable {
     public var id: String { exercise }
 }
 
-/// `report streaks`: runs of consecutive calendar days with a record (each of Logbook's own
-/// records has an exercise; a record another program wrote without one counts too).
+/// `report streaks`: runs of consecutive calendar days with an exercise (a day record another
+/// program emptied of its exercises breaks a run, as it counts as no active day in the history
+/// report).
 public struct StreakReport: Sendable, Hashable, Codable {
     /// The run that ends on `asOf`, or on the day before when `asOf` has no record yet (the
     /// streak is still alive); 0 when neither day has one.
