@@ -242,6 +242,67 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM exercises WHERE day_pk = 500", as: Int.self), 0)
     }
 
+    /// Another program's indexes, triggers and views come through migration 0017's rebuild of the
+    /// exercises table with their own text, and still work: an index on the table, a trigger on
+    /// it, a view of it, a trigger of another table that names it (such a view or trigger stops
+    /// SQLite's `ALTER TABLE … RENAME`, so the migrator drops and makes them again around it), and
+    /// an index on a table the migration does not touch.
+    func testMigration0017KeepsAnotherProgramsIndexesTriggersAndViews() throws {
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let connection = try Self.connection(at: folder.url.appendingPathComponent("logbook.sqlite").path, migratedUpTo: "0017_")
+        try connection.execute("""
+            INSERT INTO exercise_days (pk, id, day, date) VALUES (1, '\(UUID().uuidString)', '2026-01-10', 0);
+            INSERT INTO exercises (day_pk, position, name, name_key) VALUES (1, 1, 'Squat', 'Squat'), (1, 2, 'Row', 'Row');
+            CREATE TABLE audit (name TEXT);
+            CREATE INDEX my_names ON exercises (name, position);
+            CREATE TRIGGER my_audit AFTER INSERT ON exercises BEGIN INSERT INTO audit VALUES (NEW.name); END;
+            CREATE VIEW my_counts AS SELECT name, count(*) AS done FROM exercises GROUP BY name;
+            CREATE TRIGGER my_day_gone BEFORE DELETE ON exercise_days BEGIN INSERT INTO audit SELECT 'gone ' || name FROM exercises WHERE day_pk = OLD.pk; END;
+            CREATE INDEX my_versions ON drafts (version);
+            """)
+        let foreign = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name LIKE 'my\\_%' ESCAPE '\\' ORDER BY name"
+        func rows(_ sql: String) throws -> [[String]] {
+            let statement = try connection.prepare(sql)
+            var found: [[String]] = []
+            while try statement.step() { found.append(try (0..<statement.columnCount).map { try statement.column($0, as: String.self) }) }
+            return found
+        }
+        let before = try rows(foreign)
+        XCTAssertEqual(before.count, 5)
+
+        try Schema.migrator().migrate(connection)
+        XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), Schema.migrationFiles.count)
+        XCTAssertEqual(try rows(foreign), before, "another program's objects changed by migrating")
+        XCTAssertEqual(try rows("SELECT name || ' ' || done FROM my_counts ORDER BY name"), [["Row 1"], ["Squat 1"]])
+        try connection.execute("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (1, 3, 'Plank', 'Plank'); DELETE FROM exercise_days WHERE pk = 1")
+        XCTAssertEqual(try rows("SELECT name FROM audit ORDER BY name"), [["Plank"], ["gone Plank"], ["gone Row"], ["gone Squat"]])
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM pragma_index_list('exercises') WHERE name = 'my_names'", as: Int.self), 1)
+    }
+
+    /// A file that is not what its applied migrations made (another program added a column) is
+    /// refused before any pending migration runs: migration 0017 would have rebuilt the exercises
+    /// table without the column, and a refusal after migrating would leave the file changed by a
+    /// command that failed.
+    func testAFileWhoseSchemaDiffersIsRefusedBeforeAnyMigrationChangesIt() throws {
+        for table in ["exercises", "exercise_days"] {
+            let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+            let connection = try Self.connection(at: folder.url.appendingPathComponent("logbook.sqlite").path, migratedUpTo: "0017_")
+            try connection.execute("ALTER TABLE \(table) ADD COLUMN note TEXT")
+            let schema = try connection.prepare("SELECT group_concat(name || ':' || sql, ' / ') FROM (SELECT name, sql FROM sqlite_master ORDER BY name)")
+            XCTAssertTrue(try schema.step())
+            let before: String = try schema.column(0)
+            schema.reset()
+            let version = try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self)
+            XCTAssertThrowsError(try Schema.migrator().migrate(connection)) { error in
+                guard case MigrationError.schemaDiffers(let differences) = error else { return XCTFail("\(error)") }
+                XCTAssertEqual(differences, ["table \(table) differs from what the migrations create"])
+            }
+            XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), version, table)
+            XCTAssertTrue(try schema.step())
+            XCTAssertEqual(try schema.column(0, as: String.self), before, table)
+        }
+    }
+
     /// A connection to a new file at `path`, migrated with every migration before the one whose
     /// file name starts with `prefix` (as a release before that migration left files).
     private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {

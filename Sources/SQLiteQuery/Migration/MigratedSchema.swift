@@ -68,6 +68,45 @@ extension Migrator {
         return problems
     }
 
+    /// Another program's objects that `migration`, which rebuilds tables, would take with them:
+    /// its indexes on the tables the migration redefines, and all its triggers and views (one that
+    /// names a table being rebuilt stops SQLite's `ALTER TABLE … RENAME`), in the order
+    /// ``remake(_:after:in:)`` makes them again. Objects the applied migrations made are not
+    /// another program's.
+    func foreignObjects(rebuiltBy migration: Migration, in connection: Connection)
+        throws -> [(type: String, name: String, sql: String)] {
+        let before = try referenceObjects(upTo: migration.version - 1)
+        let after = try referenceObjects(upTo: migration.version)
+        let statement = try connection.prepare("""
+            SELECT type, name, tbl_name, sql FROM sqlite_master
+            WHERE type IN ('index', 'trigger', 'view') AND sql IS NOT NULL
+            ORDER BY CASE type WHEN 'index' THEN 0 WHEN 'view' THEN 1 ELSE 2 END, rowid
+            """)
+        var objects: [(type: String, name: String, sql: String)] = []
+        while try statement.step() {
+            let (type, name, table, sql): (String, String, String, String) =
+                (try statement.column(0), try statement.column(1), try statement.column(2), try statement.column(3))
+            guard before[name] == nil else { continue }
+            let redefined = before[table].map { $0.sql != after[table]?.sql } ?? false
+            if type != "index" || redefined { objects.append((type, name, sql)) }
+        }
+        return objects
+    }
+
+    /// Makes `objects` again with their own text after `migration` (indexes, then views, then
+    /// triggers); one that no longer fits the rebuilt tables refuses the migration.
+    func remake(_ objects: [(type: String, name: String, sql: String)], after migration: Migration,
+                        in connection: Connection) throws {
+        for object in objects {
+            do {
+                try connection.execute(object.sql)
+            } catch let error as SQLiteError {
+                throw MigrationError.foreignObjectNotKept(identifier: migration.identifier, object: "\(object.type) \(object.name)",
+                                                          detail: error.message)
+            }
+        }
+    }
+
     /// The objects `migration` creates, or redefines, that `connection`'s file already has as the
     /// migration leaves them: an object it creates, present under its name; one it redefines
     /// (a trigger dropped and created again, a column added), present with its new definition.

@@ -100,6 +100,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case schemaDiffers(differences: [String])
     /// A migration that ran with foreign keys off left rows whose parent is missing; it was rolled back.
     case foreignKeyViolations(identifier: String, violations: [String])
+    /// A migration that rebuilds a table could not make another program's index, trigger or view
+    /// again after it (`object`, SQLite's `detail`); it was rolled back.
+    case foreignObjectNotKept(identifier: String, object: String, detail: String)
 
     /// The refusal in one sentence for people, naming the migrations or tables concerned.
     public var description: String {
@@ -134,6 +137,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignKeyViolations(let identifier, let violations):
             "migration \(identifier) left rows without their parent (\(violations.prefix(5).joined(separator: "; "))); "
                 + "it was rolled back"
+        case .foreignObjectNotKept(let identifier, let object, let detail):
+            "migration \(identifier) could not keep another program's \(object) (\(detail)); it was rolled back: "
+                + "drop it, migrate, and make it again"
         case .pendingMigrations(let identifiers):
             "the database needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
                 + "run 'logbook migrate' to apply them"

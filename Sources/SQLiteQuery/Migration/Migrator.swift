@@ -154,6 +154,16 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ connection: Connection, now: () -> Date = Date.init) throws -> [Migration] {
         let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
+        // A file that is not what its applied migrations made is refused before a migration changes
+        // it: a table rebuilt from the migrations' text would lose another program's column. (A
+        // pending migration whose objects exist, its record deleted, is refused below, in its words.)
+        if !pending.isEmpty, setName == nil {
+            let current = try currentVersion(of: connection)
+            let differences = try schemaDifferences(of: connection, upTo: current)
+            if !differences.isEmpty, try pendingMigrationsWithExistingObjects(in: connection, after: current).isEmpty {
+                throw MigrationError.schemaDiffers(differences: differences)
+            }
+        }
         var applied: [Migration] = []
         for migration in pending {
             // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
@@ -166,10 +176,16 @@ public struct Migrator: Sendable {
                 try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
                 // Rows another program left without their parent before are no fault of the migration.
                 let violationsBefore = migration.runsWithForeignKeysOff ? Set(try connection.foreignKeyViolations()) : []
+                let kept = migration.runsWithForeignKeysOff && setName == nil ? try foreignObjects(rebuiltBy: migration, in: connection) : []
                 do {
                     try connection.execute("SAVEPOINT migration")
+                    for object in kept where object.type != "index" { try connection.execute("DROP \(object.type) \"\(object.name)\"") }
                     try connection.execute(migration.sql)
+                    try remake(kept, after: migration, in: connection)
                     try connection.execute("RELEASE migration")
+                } catch let error as MigrationError {
+                    if !connection.isAutocommit { try connection.execute("ROLLBACK TO migration; RELEASE migration") }
+                    throw error
                 } catch let error as SQLiteError {
                     // SQLite rolled the whole transaction back itself (a full disk in a statement
                     // that keeps no statement journal): nothing was applied, and its error says why.
