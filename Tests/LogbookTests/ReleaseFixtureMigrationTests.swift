@@ -257,6 +257,7 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
             CREATE INDEX my_names ON exercises (name, position);
             CREATE TRIGGER my_audit AFTER INSERT ON exercises BEGIN INSERT INTO audit VALUES (NEW.name); END;
             CREATE VIEW my_counts AS SELECT name, count(*) AS done FROM exercises GROUP BY name;
+            CREATE VIEW "my_""quoted"" view" AS SELECT name FROM exercises;
             CREATE TRIGGER my_day_gone BEFORE DELETE ON exercise_days BEGIN INSERT INTO audit SELECT 'gone ' || name FROM exercises WHERE day_pk = OLD.pk; END;
             CREATE INDEX my_versions ON drafts (version);
             """)
@@ -268,7 +269,7 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
             return found
         }
         let before = try rows(foreign)
-        XCTAssertEqual(before.count, 5)
+        XCTAssertEqual(before.count, 6)
 
         try Schema.migrator().migrate(connection)
         XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), Schema.migrationFiles.count)

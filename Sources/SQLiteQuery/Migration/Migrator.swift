@@ -151,6 +151,10 @@ public struct Migrator: Sendable {
     /// Each runs in its own `IMMEDIATE` transaction together with its record, so a failure leaves
     /// the database at the previous version; the history is checked again under the write lock,
     /// so two processes migrating at once apply each migration once.
+    ///
+    /// A file whose schema is not what its applied migrations made is refused before any runs. A
+    /// migration that rebuilds tables (`-- migration: foreign keys off`) keeps another program's
+    /// indexes on them, and its triggers and views, by making them again with their own text.
     @discardableResult
     public func migrate(_ connection: Connection, now: () -> Date = Date.init) throws -> [Migration] {
         let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
@@ -179,7 +183,9 @@ public struct Migrator: Sendable {
                 let kept = migration.runsWithForeignKeysOff && setName == nil ? try foreignObjects(rebuiltBy: migration, in: connection) : []
                 do {
                     try connection.execute("SAVEPOINT migration")
-                    for object in kept where object.type != "index" { try connection.execute("DROP \(object.type) \"\(object.name)\"") }
+                    for object in kept where object.type != "index" {
+                        try connection.execute("DROP \(object.type) \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                    }
                     try connection.execute(migration.sql)
                     try remake(kept, after: migration, in: connection)
                     try connection.execute("RELEASE migration")
