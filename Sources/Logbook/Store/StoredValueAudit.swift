@@ -22,35 +22,35 @@ enum StoredValueAudit {
         var problems: [String] = []
         for column in columns {
             let (condition, requirement) = readable(column)
-            let unreadable = "NOT (\(condition))"
-            let count = try connection.scalar("SELECT count(*) FROM \(column.table) WHERE \(unreadable)",
-                                              arguments(for: column), as: Int.self) ?? 0
-            guard count > 0 else { continue }
             let rowName = column.rowColumns.map { "'\($0) ' || \($0)" }.joined(separator: " || ' ' || ")
-            let statement = try connection.prepare("""
-                SELECT \(rowName) || ': ' || substr(\(Self.quoted(column.column)), 1, 40)
-                FROM \(column.table) WHERE \(unreadable) LIMIT 3
-                """)
-            try statement.bind(arguments(for: column))
-            var examples: [String] = []
-            while try statement.step() { examples.append(try statement.column(0)) }
-            problems.append(problem("\(column.table).\(column.column)", count: count, requirement: requirement, examples: examples))
+            if let problem = try faultyRows("\(column.table).\(column.column)", "FROM \(column.table) WHERE NOT (\(condition))",
+                                            arguments: arguments(for: column),
+                                            example: "\(rowName) || ': ' || substr(\(Self.quoted(column.column)), 1, 40)",
+                                            requirement: requirement, in: connection) {
+                problems.append(problem)
+            }
         }
-        return problems + (try emptyDaysProblem(in: connection).map { [$0] } ?? [])
-            + (try settingsProblem(in: connection).map { [$0] } ?? [])
+        // The day records that hold no exercise (another program deleted their rows): Logbook saves
+        // no such record and imports none, so a round trip of the file would be refused, and no
+        // report counts the day as active.
+        let emptyDays = try faultyRows("exercise_days", "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)",
+                                       example: "'pk ' || d.pk || ': ' || quote(d.day)", order: "ORDER BY d.pk",
+                                       requirement: "a record with an exercise (delete it, or add one)", in: connection)
+        return problems + (emptyDays.map { [$0] } ?? []) + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
 
-    /// The day records that hold no exercise (another program deleted their rows), in the form of
-    /// ``problems(in:)``, or nil for none: Logbook saves no such record and imports none, so a
-    /// round trip of the file would be refused, and no report counts the day as active.
-    private static func emptyDaysProblem(in connection: Connection) throws -> String? {
-        let empty = "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)"
-        let count = try connection.scalar("SELECT count(*) \(empty)", as: Int.self) ?? 0
+    /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
+    /// how many, what each must be, and `example` (an SQL expression) of the first three in
+    /// `order`; nil when there are none.
+    private static func faultyRows(_ name: String, _ source: String, arguments: [DatabaseValue] = [], example: String,
+                                   order: String = "", requirement: String, in connection: Connection) throws -> String? {
+        let count = try connection.scalar("SELECT count(*) \(source)", arguments, as: Int.self) ?? 0
         guard count > 0 else { return nil }
-        let statement = try connection.prepare("SELECT 'pk ' || d.pk || ': ' || quote(d.day) \(empty) ORDER BY d.pk LIMIT 3")
+        let statement = try connection.prepare("SELECT \(example) \(source) \(order) LIMIT 3")
+        try statement.bind(arguments)
         var examples: [String] = []
         while try statement.step() { examples.append(try statement.column(0)) }
-        return problem("exercise_days", count: count, requirement: "a record with an exercise (delete it, or add one)", examples: examples)
+        return problem(name, count: count, requirement: requirement, examples: examples)
     }
 
     /// SQL quoting the value `name` for a message: as `quote()` does, but text that is not UTF-8

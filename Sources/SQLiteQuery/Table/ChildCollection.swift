@@ -64,11 +64,11 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     @usableFromInline let fill: (inout Record, ChildRows, Int64) throws -> Void
     /// How many elements one `INSERT` writes at most: 1, or more when the child table's foreign
     /// key is `DEFERRABLE INITIALLY DEFERRED` (see ``init(_:field:table:parentColumn:positionColumn:rowsPerInsert:columns:decode:)``).
-    public let rowsPerInsert: Int
+    public var rowsPerInsert: Int { insertSQL.count }
     /// Inserts a record's elements, given the parent's row key and the insert statement for a
     /// number of rows (``insertingRows(_:_:rowsPerInsert:)``, compiled where the collection is described).
     @usableFromInline let insertRows: (Record, Int64, (Int) throws -> Statement) throws -> Void
-    /// The insert of 1, 2, … ``rowsPerInsert`` rows.
+    /// The insert of 1, 2, … ``rowsPerInsert`` rows (at least 1).
     private let insertSQL: [String]
     private let deleteSQL: String
     private let selectColumns: String
@@ -117,9 +117,10 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
     public init(_ collection: WritableKeyPath<Record, [Element]>, field: String? = nil, table: String, parentColumn: String,
                 positionColumn: String = "position", rowsPerInsert: Int = 1, columns: [ColumnMapping<Element>],
                 decode: @escaping (ElementRow) throws -> Element) {
+        let rowsPerInsert = max(1, rowsPerInsert)
         self.init(collection, field: field, table: table, parentColumn: parentColumn, positionColumn: positionColumn,
                   rowsPerInsert: rowsPerInsert, columns: columns, fill: ChildRows.filler(collection, decode),
-                  insertRows: Self.insertingRows(collection, columns, rowsPerInsert: max(1, rowsPerInsert)))
+                  insertRows: Self.insertingRows(collection, columns, rowsPerInsert: rowsPerInsert))
     }
 
     @usableFromInline
@@ -133,12 +134,11 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         self.parentColumn = parentColumn
         self.positionColumn = positionColumn
         self.columns = columns
-        self.rowsPerInsert = max(1, rowsPerInsert)
         self.fill = fill
         self.insertRows = insertRows
         let written = [parentColumn, positionColumn] + columns.flatMap(\.writtenColumns)
         let row = "(" + Array(repeating: "?", count: written.count).joined(separator: ", ") + ")"
-        insertSQL = (1...self.rowsPerInsert).map { rows in
+        insertSQL = (1...rowsPerInsert).map { rows in
             "INSERT\(rows > 1 ? " OR FAIL" : "") INTO \(table) (\(written.joined(separator: ", "))) VALUES "
                 + Array(repeating: row, count: rows).joined(separator: ", ")
         }
