@@ -52,12 +52,13 @@ enum ScaleCurve {
     }
 
     /// `logbook-bench --reports FILE [--runs N]`: each report on an existing logbook, timed N times
-    /// (default 2: the first call on a connection also checks that the tallies are current).
-    static func timeReports(of path: String, runs: Int) throws {
+    /// (default 2: the first call on a connection also checks that the tallies are current); only
+    /// the one named `only` when given.
+    static func timeReports(of path: String, runs: Int, only: String?) throws {
         let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
         let last = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day, order: .reverse)], fetchLimit: 1)).first?.day
             ?? CalendarDay(Date(), in: TimeZone(identifier: "UTC")!)
-        for (name, run) in reports {
+        for (name, run) in reports where only.map({ $0 == name }) ?? true {
             let times = try (0..<runs).map { _ in try seconds { try run(store, last) } }
             write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
         }

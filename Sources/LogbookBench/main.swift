@@ -6,7 +6,7 @@ import SQLiteQuery
 // logbook-bench [--quick] [--runs N] [--only-insert | --only-fetches | --only-saves] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
 //                                                                  LOGBOOK_BENCH_CLOCK=cpu times CPU instead of wall)
 // logbook-bench --scale [--sizes 1000000,5000000,10000000]
-// logbook-bench --reports FILE [--runs N]                (each report's time on an existing logbook)
+// logbook-bench --reports FILE [--runs N] [--report NAME] (each report's time on an existing logbook; NAME, say "by week", times that one only, for profiling it)
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -69,7 +69,8 @@ if arguments.contains("--scale") {
 }
 
 if let index = arguments.firstIndex(of: "--reports") {
-    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)], runs: arguments.contains("--runs") ? runs : 2)
+    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)], runs: arguments.contains("--runs") ? runs : 2,
+                               only: arguments.firstIndex(of: "--report").map { arguments[arguments.index(after: $0)] })
     finish()
 }
 

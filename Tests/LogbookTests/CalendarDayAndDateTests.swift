@@ -14,7 +14,8 @@ final class CalendarDayAndDateTests: XCTestCase {
     }
 
     /// Every day from 0001-01-01 to 9999-12-31: the next one by day number, its text read back as
-    /// the same day (the parser is separate code from the writer), texts in byte order as days.
+    /// the same day (the parser is separate code from the writer), texts in byte order as days,
+    /// a later or earlier day by day number, and its number within its year.
     func testTheNextDayOfEveryDayIsTheDayNumberedOneMore() {
         var day = CalendarDay.first
         var text = day.description
@@ -30,6 +31,15 @@ final class CalendarDayAndDateTests: XCTestCase {
             }
             if CalendarDay(nextText) != next || !text.precedesInUTF8(nextText) {
                 XCTFail("\(next) wrote \(nextText), after \(text)")
+            }
+            // Adding days within the month takes a shortcut past the day numbers: every step a
+            // report takes (a day, a week's Thursday, a week) and steps across months, both ways.
+            let step = [0, 1, 3, 7, 21, 27, 28, 30, -1, -7, 366][count % 11]
+            if day.adding(days: step) != CalendarDay(dayNumber: day.dayNumber + step) {
+                XCTFail("\(day) + \(step) days is \(day.adding(days: step)?.description ?? "nil")")
+            }
+            if let january1 = CalendarDay(year: day.year, month: 1, day: 1), day.dayOfYear != day.dayNumber - january1.dayNumber + 1 {
+                XCTFail("\(day) is day \(day.dayOfYear) of its year")
             }
             text = nextText
             day = next

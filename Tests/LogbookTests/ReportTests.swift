@@ -101,6 +101,43 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// The tallied history queries leave their range's end to the reader, which stops at the first
+    /// row past it in SQLite's order. Rows another program put after a range's last day (text
+    /// that sorts later, the last day's text and more, a BLOB) change no report; such a row
+    /// inside the range is refused, naming it, as when the SQL held the bound.
+    func testATalliedHistoryStopsAfterItsRangeWhateverRowsFollow() throws {
+        let days = randomHistory(seed: 5)
+        let test = try store(with: days)
+        let (first, last) = (days.first!.day, days.last!.day)
+        let cut = CalendarDay("2020-06-17")!
+        func insertStrays(_ strays: [DatabaseValue]) throws {
+            try test.store.database.write { connection in
+                for stray in strays {
+                    try connection.run("INSERT INTO exercise_day_totals VALUES (?, 1, 1, 'Stray')", [stray])
+                    // (Not a year's: the year totals' sum is what proves the tallies current.)
+                    for period in ["week", "month"] {
+                        try connection.run("INSERT INTO exercise_period_totals VALUES ('\(period)', ?, 1, 1, 1, 'Stray')", [stray])
+                    }
+                }
+            }
+            XCTAssertTrue(try test.store.reports.readsTallies())
+        }
+        try insertStrays([.text("\(last)x"), .text("zzzz"), .blob(Data([0]))])
+        for period in ReportPeriod.allCases {
+            XCTAssertEqual(try test.store.reports.history(by: period), ReportOracle.history(days, period, from: first, to: last), "\(period)")
+        }
+        try insertStrays([.text("\(cut)x")])
+        for period in ReportPeriod.allCases {
+            XCTAssertEqual(try test.store.reports.history(by: period, to: cut), ReportOracle.history(days, period, from: first, to: cut),
+                           "\(period) to \(cut)")
+        }
+        for period in [ReportPeriod.day, .week, .month] {
+            XCTAssertThrowsError(try test.store.reports.history(by: period), "\(period)") { error in
+                XCTAssertTrue("\(error)".contains("\"\(cut)x\""), "\(period): \(error)")
+            }
+        }
+    }
+
     func testEmptyPeriodsInsideTheRangeHaveZeros() throws {
         let test = try store(with: [ExerciseDay(date: Date(), day: CalendarDay("2026-03-15")!, exercises: ["Squat"])])
         var rows: [HistoryReportRow] = []

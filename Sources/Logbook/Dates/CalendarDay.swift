@@ -107,11 +107,19 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day `count` days later (earlier when negative), or nil outside years 1 to 9999.
     public func adding(days count: Int) -> CalendarDay? {
-        // The next day within the month, as reports step through every day: no day number needed,
-        // and nothing to check (every month has a 28th).
-        if count == 1, day < 28 { return CalendarDay(checkedYear: year, month: month, day: day + 1) }
+        // A later day within the month, as reports step through every day or week: no day number
+        // needed, and nothing to check (every month has a 28th).
+        if count >= 0, day + count <= 28 { return CalendarDay(checkedYear: year, month: month, day: day + count) }
         return CalendarDay(dayNumber: dayNumber + count)
     }
+
+    /// The day's number within its year: 1 for January 1st, 365 or 366 for December 31st.
+    var dayOfYear: Int {
+        Self.daysBeforeMonth[month - 1] + day + (month > 2 && ProlepticGregorian.isLeapYear(year) ? 1 : 0)
+    }
+
+    /// Days before the 1st of each month in a year of 365 days.
+    private static let daysBeforeMonth = [0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334]
 
     /// Whether `next` is the day after this one: by the fields alone (both are valid days), no day
     /// number, as `report streaks` asks of every recorded day.
@@ -141,23 +149,33 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// The length of the `YYYY-MM-DD` text.
     private static let textLength = 10
 
-    /// Writes the `YYYY-MM-DD` text into the first ``textLength`` bytes of `buffer`: each digit by
-    /// unsigned division by a constant, no loop (every bind of a day and every day a report or
-    /// export prints runs this; the general `writeDigits` took about 260 instructions here).
+    /// Writes the `YYYY-MM-DD` text into the first ``textLength`` bytes of `buffer` (every bind of
+    /// a day and every day a report or export prints runs this).
     private func writeText(into buffer: UnsafeMutableBufferPointer<UInt8>) {
-        // Fields of a valid day: year 1...9999, month 1...12, day 1...31, so each quotient is a digit.
-        let (year, month, day) = (UInt(year), UInt(month), UInt(day))
-        let zero = UInt8(ascii: "0"), dash = UInt8(ascii: "-")
-        buffer[0] = zero &+ UInt8(truncatingIfNeeded: year / 1000)
-        buffer[1] = zero &+ UInt8(truncatingIfNeeded: year / 100 % 10)
-        buffer[2] = zero &+ UInt8(truncatingIfNeeded: year / 10 % 10)
-        buffer[3] = zero &+ UInt8(truncatingIfNeeded: year % 10)
-        buffer[4] = dash
-        buffer[5] = zero &+ UInt8(truncatingIfNeeded: month / 10)
-        buffer[6] = zero &+ UInt8(truncatingIfNeeded: month % 10)
-        buffer[7] = dash
-        buffer[8] = zero &+ UInt8(truncatingIfNeeded: day / 10)
-        buffer[9] = zero &+ UInt8(truncatingIfNeeded: day % 10)
+        Self.writeFourDigits(year, into: buffer, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        Self.writeTwoDigits(month, into: buffer, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        Self.writeTwoDigits(day, into: buffer, at: 8)
+    }
+
+    /// Writes `value`, 0 to 9999, as four digits from `offset` on: each digit by unsigned division
+    /// by a constant, no loop (the general `writeDigits` took about 260 instructions for a day's text).
+    @inline(__always)
+    static func writeFourDigits(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let value = UInt(value)
+        buffer[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 1000)
+        buffer[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 100 % 10)
+        buffer[offset + 2] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10 % 10)
+        buffer[offset + 3] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+    }
+
+    /// Writes `value`, 0 to 99, as two digits from `offset` on.
+    @inline(__always)
+    static func writeTwoDigits(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
+        let value = UInt(value)
+        buffer[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+        buffer[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
     }
 
     /// Whether `lhs` is the earlier day; the same order as their `YYYY-MM-DD` texts.
@@ -219,8 +237,40 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
             bytes.flatMap(fields(of:)).flatMap { CalendarDay(year: $0.year, month: $0.month, day: $0.day) }
         }
         if let parsed { return parsed }
+        throw try notADay(statement, at: index)
+    }
+
+    /// Reads the 0-based column `index` as ``read(from:at:)`` does, or returns nil when its value
+    /// sorts after `lastText` in SQLite's order (text by its bytes; a BLOB, which the TEXT
+    /// affinity of a day key leaves the only other kind, after every text): for a scan in key
+    /// order that stops after its last day here, where an upper bound in its SQL has SQLite
+    /// compare every row's key (about 240 instructions a row, under `callgrind`, of a daily report).
+    static func read(from statement: OpaquePointer, at index: Int32, notAfter lastText: [UInt8]) throws -> CalendarDay? {
+        let key = try withColumnTextBytes(of: statement, at: index) { bytes -> BoundedKey in
+            guard let bytes else { return .afterLast }
+            let isAfter = lastText.withUnsafeBufferPointer { last in
+                let order = memcmp(bytes.baseAddress!, last.baseAddress!, min(bytes.count, last.count))
+                return order > 0 || (order == 0 && bytes.count > last.count)
+            }
+            if isAfter { return .afterLast }
+            return fields(of: bytes).flatMap { CalendarDay(year: $0.year, month: $0.month, day: $0.day) }.map(BoundedKey.day) ?? .notADay
+        }
+        switch key {
+        case .day(let day): return day
+        case .afterLast: return nil
+        case .notADay: throw try notADay(statement, at: index)
+        }
+    }
+
+    /// What ``read(from:at:notAfter:)`` found in its column.
+    private enum BoundedKey {
+        case day(CalendarDay), afterLast, notADay
+    }
+
+    /// The error of a column `index` that holds no day.
+    private static func notADay(_ statement: OpaquePointer, at index: Int32) throws -> ColumnConversionError {
         let text = try String.read(from: statement, at: index)
-        throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",
-                                    found: "\"\(text.prefix(64))\"" + (text.count > 64 ? "…" : ""))
+        return ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD",
+                                     found: "\"\(text.prefix(64))\"" + (text.count > 64 ? "…" : ""))
     }
 }

@@ -69,22 +69,28 @@ extension ReportPeriod {
         case .day:
             return start.description
         case .week:
-            let thursday = start.dayNumber + 3
-            let year = CalendarDay(dayNumber: thursday)?.year ?? start.year
-            let dayOfYear = thursday - (CalendarDay(year: year, month: 1, day: 1)?.dayNumber ?? thursday)
+            // A week starts on a Monday, so its Thursday is a day of years 0001 to 9999 too
+            // (9999-12-31 is a Friday).
+            let thursday = start.adding(days: 3) ?? start
             return String(unsafeUninitializedCapacity: 8) { buffer in
-                var index = 0
-                writeDigits(year, width: 4, into: buffer, at: &index)
+                CalendarDay.writeFourDigits(thursday.year, into: buffer, at: 0)
                 buffer[4] = UInt8(ascii: "-")
                 buffer[5] = UInt8(ascii: "W")
-                index = 6
-                writeDigits(dayOfYear / 7 + 1, width: 2, into: buffer, at: &index)
-                return index
+                CalendarDay.writeTwoDigits((thursday.dayOfYear - 1) / 7 + 1, into: buffer, at: 6)
+                return 8
             }
         case .month:
-            return String(start.description.prefix(7))
+            return String(unsafeUninitializedCapacity: 7) { buffer in
+                CalendarDay.writeFourDigits(start.year, into: buffer, at: 0)
+                buffer[4] = UInt8(ascii: "-")
+                CalendarDay.writeTwoDigits(start.month, into: buffer, at: 5)
+                return 7
+            }
         case .year:
-            return String(start.description.prefix(4))
+            return String(unsafeUninitializedCapacity: 4) { buffer in
+                CalendarDay.writeFourDigits(start.year, into: buffer, at: 0)
+                return 4
+            }
         }
     }
 }

@@ -16,12 +16,13 @@ struct HistoryCalendar {
 
     /// Hands over the empty periods before the one that starts on `start`, then that one's totals.
     /// Totals must come in order of their periods, each period at most once.
-    mutating func add(start: CalendarDay, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: String?,
+    mutating func add(start: CalendarDay, activeDays: Int, exercises: Int, distinctExercises: Int, topExercise: consuming String,
                       to body: (HistoryReportRow) throws -> Void) throws {
         // A report over a history with no gap hands over no empty period between two rows.
         if next != start { try addEmptyPeriods(before: start, to: body) }
-        try body(HistoryReportRow(period: period.label(ofPeriodStartingOn: start), start: start, activeDays: activeDays, exercises: exercises,
-                                  distinctExercises: distinctExercises, topExercise: topExercise))
+        let row = HistoryReportRow(period: period.label(ofPeriodStartingOn: start), start: start, activeDays: activeDays,
+                                   exercises: exercises, distinctExercises: distinctExercises, topExercise: topExercise)
+        try body(row)
         next = period.start(after: start)
     }
 

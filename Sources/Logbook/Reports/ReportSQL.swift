@@ -31,18 +31,19 @@ enum ReportSQL {
         return "SELECT start, active_days, exercises, distinct_exercises, top_exercise FROM (\(totals)) ORDER BY start"
     }
 
-    /// The totals of the periods that start from `?1` to `?2`, read from the day totals (days) or
-    /// the period totals: the columns of ``countedHistory(_:tallied:)``.
+    /// The totals of the periods that start from `?1` on, in order, read from the day totals (days)
+    /// or the period totals: the columns of ``countedHistory(_:tallied:)``. No upper bound: the
+    /// reader stops after its last period (``CalendarDay/read(from:at:notAfter:)``).
     static func talliedHistory(_ period: ReportPeriod) -> String {
         if period == .day {
             return """
                 SELECT day, 1, exercises, distinct_exercises, top_exercise FROM exercise_day_totals
-                WHERE day BETWEEN ?1 AND ?2 ORDER BY day
+                WHERE day >= ?1 ORDER BY day
                 """
         }
         return """
             SELECT start, active_days, exercises, distinct_exercises, top_exercise FROM exercise_period_totals
-            WHERE period = '\(period.rawValue)' AND start BETWEEN ?1 AND ?2 ORDER BY start
+            WHERE period = '\(period.rawValue)' AND start >= ?1 ORDER BY start
             """
     }
 

@@ -34,10 +34,16 @@ public struct Reports: Sendable {
                 let statement = try connection.cachedStatement(sql)
                 defer { statement.reset() }
                 try statement.bind(range.lowerBound, at: 1)
-                try statement.bind(range.upperBound, at: 2)
+                // The tallied queries leave the range's end to this loop.
+                if statement.parameterCount > 1 { try statement.bind(range.upperBound, at: 2) }
+                let lastText = Array(range.upperBound.description.utf8)
+                // Every row is a period with an exercise: a day's active days are 1, and its top
+                // exercise is never NULL (read as `String`, one column lookup and no optional's).
                 while try statement.step() {
-                    try calendar.add(start: try statement.column(0), activeDays: try statement.column(1), exercises: try statement.column(2),
-                                     distinctExercises: try statement.column(3), topExercise: try statement.column(4), to: body)
+                    guard let start = try CalendarDay.read(from: statement.handle, at: 0, notAfter: lastText) else { break }
+                    try calendar.add(start: start, activeDays: period == .day ? 1 : try statement.column(1),
+                                     exercises: try statement.column(2), distinctExercises: try statement.column(3),
+                                     topExercise: try statement.column(4, as: String.self), to: body)
                 }
             }
             try calendar.finish(to: body)
