@@ -4,13 +4,15 @@ import Logbook
 /// `logbook-bench --scale [--sizes N,N,…]`: imports histories of 1, 5 and 10 million exercises
 /// (5 a day) with the `logbook` executable, and prints for each size the import's time per
 /// exercise and peak memory, the file's size, the latency of a 30-day range fetch and of a
-/// 365-day count, and each report's time (and the daily one's from the CLI, as CSV), so the curve
-/// shows what grows with the history.
+/// 365-day count, each report's time (and the daily one's from the CLI, as CSV), and SQLite's own
+/// time to step the rows of the daily and weekly reports (``RawTotalsScan``), so the curve shows
+/// what grows with the history and how far the reports are from SQLite's floor.
 enum ScaleCurve {
     static func run(sizes: [Int], executable: String, folder: (String) -> String) throws {
         write("logbook-bench --scale: \(sizes.map(String.init).joined(separator: ", ")) exercises, 5 a day")
         write(["exercises", "import µs/ex", "peak MiB", "file MiB", "range ms", "count ms"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
-                .joined() + "reports (s): " + reports.map(\.name).joined(separator: " | ") + " | CLI by day, csv")
+                .joined() + "reports (s): " + reports.map(\.name).joined(separator: " | ") + " | CLI by day, csv | "
+              + RawTotalsScan.scans.map(\.name).joined(separator: " | "))
         for size in sizes {
             let dayCount = size / 5
             let ndjson = folder("scale-\(size).ndjson"), database = folder("scale-\(size).sqlite")
@@ -43,6 +45,7 @@ enum ScaleCurve {
             let reportTimes = try reports.map { report in try seconds { try report.run(store, last) } }
                 // As a script gets it: a process of its own, which also checks the tallies, and every row printed.
                 + [runProcess(executable, ["--db", database, "report", "history", "--by", "day", "--format", "csv"]).seconds]
+                + RawTotalsScan.scans.map { RawTotalsScan.time($0.sql, in: database).seconds }
             let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6), String(imported.peakKiB / 1024),
                          String(fileSize / 1_048_576), String(format: "%.3f", range * 1000), String(format: "%.3f", count * 1000)]
             write(cells.map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }.joined()
@@ -60,6 +63,10 @@ enum ScaleCurve {
             ?? CalendarDay(Date(), in: TimeZone(identifier: "UTC")!)
         for (name, run) in reports where only.map({ $0 == name }) ?? true {
             let times = try (0..<runs).map { _ in try seconds { try run(store, last) } }
+            write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
+        }
+        for (name, sql) in RawTotalsScan.scans where only.map({ $0 == name }) ?? true {
+            let times = (0..<runs).map { _ in RawTotalsScan.time(sql, in: path).seconds }
             write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
         }
     }

@@ -18,7 +18,10 @@ final class RowStreamWriterTests: XCTestCase {
              .integer(random.chance(0.5) ? random.pick(integers) : Int64(bitPattern: random.next())),
              random.chance(0.2) ? .real(random.pick([Double.nan, .infinity, -0.0, 5e-324, 0.1])) : .real(Double(bitPattern: random.next())),
              .bool(random.chance(0.5)),
-             random.chance(0.3) ? .null : .text(random.pick(["", ",", "\"", "\r\n", "a\"b,c", "\u{0}"])),
+             // The longest spellings: every byte a quote (CSV doubles each) or a control character (JSON's `\u00XX`).
+             random.chance(0.3) ? .null : .text(random.pick(["", ",", "\"", "\r\n", "a\"b,c", "\u{0}",
+                                                             String(repeating: "\"", count: random.int(1...300)),
+                                                             String(repeating: "\u{1}", count: random.int(1...300))])),
              .text(AdversarialText.string(using: &random))]
         }
     }
