@@ -110,8 +110,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
     // 1. Write errors are errors; a closed pipe is not.
     func testAFailedWriteToStdoutIsAnErrorAndAClosedPipeIsQuiet() throws {
         let cli = try loaded()
+        // The last: rows past several of the batches that reports and queries write on a thread of
+        // their own, so the failed write is found while the command's thread still makes rows.
+        let manyRows = "query 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) SELECT i FROM n' --format csv"
+        let all = try shell(cli, "$LOGBOOK --db \"$DB\" \(manyRows)")
+        XCTAssertEqual(all.status, 0)
+        XCTAssertTrue(all.stdout == "i\r\n" + (1...100_000).map { "\($0)\r\n" }.joined(), "every row, once, in order")
         for command in ["export history --format json", "history list", "report history --by day --format csv",
-                        "query 'SELECT * FROM exercises' --format ndjson"] {
+                        "query 'SELECT * FROM exercises' --format ndjson", manyRows] {
             let full = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) > /dev/full")
             XCTAssertEqual(full.status, 1, command)
             XCTAssertEqual(full.stderr, "logbook: error: cannot write to standard output: No space left on device\n", command)

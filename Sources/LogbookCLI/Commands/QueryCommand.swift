@@ -33,10 +33,10 @@ enum QueryCommand {
                 }
             }
             let store = try invocation.readStore()
-            var output: CellOutput?
+            var output: CellOutput<[DatabaseValue]>?
             try store.query(invocation.arguments.positionals[0], parameters: parameters,
-                            columns: { output = try CellOutput(columns: $0, format: format) },
-                            row: { values in try output?.add(values.map(cell)) })
+                            columns: { output = try CellOutput(columns: $0, format: format) { $0.map(cell) } },
+                            row: { try output?.add($0) })
             try output?.finish()
         })
 

@@ -144,18 +144,19 @@ enum ReportCommand {
             }
             try output.finish()
         case "history":
-            var output = try CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"], format: format)
-            try reports.history(by: period, from: from, to: to) { row in
-                try output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
-                            .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null])
+            var output = try CellOutput<HistoryReportRow>(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"],
+                                                          format: format) { row in
+                [.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                 .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null]
             }
+            try reports.history(by: period, from: from, to: to) { try output.add($0) }
             try output.finish()
         case "exercises":
-            var output = try CellOutput(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format)
-            try reports.exercises(from: from, to: to) { row in
-                try output.add([.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
-                            .text(row.firstDay.description), .text(row.lastDay.description)])
+            var output = try CellOutput<ExerciseReportRow>(columns: ["exercise", "count", "days", "firstDay", "lastDay"], format: format) { row in
+                [.text(row.exercise), .integer(Int64(row.count)), .integer(Int64(row.days)),
+                 .text(row.firstDay.description), .text(row.lastDay.description)]
             }
+            try reports.exercises(from: from, to: to) { try output.add($0) }
             try output.finish()
         case "streaks":
             let streaks = try reports.streaks(from: from, to: to, asOf: asOf)
@@ -167,44 +168,13 @@ enum ReportCommand {
         default:
             // For people, the checklist as a progress bar.
             let columns = ["version", "isSubmitted", "submittedAt", "done", "total", "summary"] + (format == .table ? ["progress"] : [])
-            var output = try CellOutput(columns: columns, format: format)
-            try reports.drafts(from: from, to: to) { row in
+            var output = try CellOutput<DraftReportRow>(columns: columns, format: format) { row in
                 let progress: [Cell] = format == .table ? [.text(row.total == 0 ? "-" : Bar.progress(row.done, of: row.total, width: 10))] : []
-                try output.add([.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
-                            .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)] + progress)
+                return [.text(row.version), .bool(row.isSubmitted), row.submittedAt.map { .text($0.iso8601Microseconds) } ?? .null,
+                        .integer(Int64(row.done)), .integer(Int64(row.total)), .text(row.summary)] + progress
             }
+            try reports.drafts(from: from, to: to) { try output.add($0) }
             try output.finish()
         }
-    }
-}
-
-/// Rows of cells to stdout in any `--format`: a table for people, JSON/NDJSON/CSV for scripts.
-struct CellOutput {
-    private var table: TableWriter?
-    private var writer: RowStreamWriter?
-
-    init(columns: [String], format: OutputFormat) throws {
-        // A JSON object with a member twice is read differently by each reader (most keep the
-        // last; Logbook's import refuses it), so two columns of one name cannot be written as one.
-        if format.dataFormat == .json || format.dataFormat == .ndjson,
-           let name = columns.enumerated().first(where: { column in columns[..<column.offset].contains { $0.utf8.elementsEqual(column.element.utf8) } })?.element {
-            throw CommandFailure("two columns are named '\(name)', which a JSON object cannot hold twice; name them apart with AS")
-        }
-        if let data = format.dataFormat {
-            writer = RowStreamWriter(format: data, columns: columns, writingBytes: Console.write(bytes:))
-            try writer?.begin()
-        } else {
-            table = TableWriter(header: columns)
-        }
-    }
-
-    mutating func add(_ cells: [Cell]) throws {
-        try writer?.write(cells)
-        try table?.add(cells.map { $0 == .null ? "-" : $0.plainText })
-    }
-
-    mutating func finish() throws {
-        try writer?.end()
-        try table?.finish()
     }
 }
