@@ -11,19 +11,15 @@ import Logbook
 /// The first write that fails stops the rows after it; its error is thrown from the next
 /// ``add(_:)`` or from ``finish()``. Rows handed over are written before this goes away (a
 /// command that fails half-way prints what it printed before, and nothing writes to stdout after
-/// the command returns).
-final class BackgroundRowWriter<Row: Sendable>: @unchecked Sendable {
-    /// Used on `queue` only, after `begin()`.
-    private var writer: RowStreamWriter
-    private let cells: @Sendable (Row) -> [Cell]
+/// the command returns). Only the command's thread holds this; the writing thread holds the
+/// ``Writing`` state, so the wait in `deinit` never runs on the thread it waits for.
+final class BackgroundRowWriter<Row: Sendable> {
+    private let writing: Writing
     private let queue = DispatchQueue(label: "logbook.rows")
     /// Room for batches handed over and not yet written.
     private let room = DispatchSemaphore(value: 2)
-    /// Rows not handed over yet (the command's thread only).
+    /// Rows not handed over yet.
     private var batch: [Row] = []
-    private let lock = NSLock()
-    /// The first error writing, under `lock`.
-    private var failure: Error?
     /// Rows a batch holds: each hand-over wakes the writing thread, which costs tens of
     /// microseconds on a virtual machine.
     private static var batchSize: Int { 8_192 }
@@ -31,9 +27,9 @@ final class BackgroundRowWriter<Row: Sendable>: @unchecked Sendable {
     /// Starts the output (the header row, `[`) on the calling thread; each row is written as the
     /// cells `cells` makes of it.
     init(_ writer: RowStreamWriter, cells: @escaping @Sendable (Row) -> [Cell]) throws {
-        self.writer = writer
-        self.cells = cells
-        try self.writer.begin()
+        var writer = writer
+        try writer.begin()
+        writing = Writing(writer: writer, cells: cells)
         batch.reserveCapacity(Self.batchSize)
     }
 
@@ -50,22 +46,42 @@ final class BackgroundRowWriter<Row: Sendable>: @unchecked Sendable {
     /// Writes the rows left and ends the output; throws the first error writing.
     func finish() throws {
         try handOver()
-        queue.sync {
-            guard firstFailure == nil else { return }
-            do { try writer.end() } catch { record(error) }
-        }
-        if let failure = firstFailure { throw failure }
+        queue.sync { writing.end() }
+        if let failure = writing.firstFailure { throw failure }
     }
 
     private func handOver() throws {
-        if let failure = firstFailure { throw failure }
+        if let failure = writing.firstFailure { throw failure }
         guard !batch.isEmpty else { return }
         let rows = batch
         batch = []
         batch.reserveCapacity(Self.batchSize)
         room.wait()
-        queue.async { [self] in
+        queue.async { [writing, room] in
             defer { room.signal() }
+            writing.write(rows)
+        }
+    }
+
+    /// What the writing thread uses: the writer, and the first error it met (read by both threads).
+    private final class Writing: @unchecked Sendable {
+        /// Used on the writing thread only.
+        private var writer: RowStreamWriter
+        private let cells: @Sendable (Row) -> [Cell]
+        private let lock = NSLock()
+        /// The first error writing, under `lock`.
+        private var failure: Error?
+
+        init(writer: RowStreamWriter, cells: @escaping @Sendable (Row) -> [Cell]) {
+            self.writer = writer
+            self.cells = cells
+        }
+
+        var firstFailure: Error? {
+            lock.withLock { failure }
+        }
+
+        func write(_ rows: [Row]) {
             guard firstFailure == nil else { return }
             do {
                 for row in rows { try writer.write(cells(row)) }
@@ -73,13 +89,14 @@ final class BackgroundRowWriter<Row: Sendable>: @unchecked Sendable {
                 record(error)
             }
         }
-    }
 
-    private var firstFailure: Error? {
-        lock.withLock { failure }
-    }
+        func end() {
+            guard firstFailure == nil else { return }
+            do { try writer.end() } catch { record(error) }
+        }
 
-    private func record(_ error: Error) {
-        lock.withLock { failure = failure ?? error }
+        private func record(_ error: Error) {
+            lock.withLock { failure = failure ?? error }
+        }
     }
 }

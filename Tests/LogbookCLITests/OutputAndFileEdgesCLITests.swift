@@ -125,6 +125,18 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertEqual(piped.stderr, "", command)
             XCTAssertTrue(["0", "141"].contains(piped.stdout.trimmingCharacters(in: .newlines)), "\(command): \(piped.stdout)")
         }
+        // A query whose statement fails after several batches of rows (SQLite's integer overflow
+        // on row 50,000) ends with the error and a prefix of whole rows, in order: it neither
+        // hangs nor crashes while the rows' thread still writes.
+        let failing = "query 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000) "
+            + "SELECT CASE WHEN i = 50000 THEN abs(-9223372036854775807 - 1) ELSE i END AS i FROM n' --format csv"
+        let failed = try shell(cli, "$LOGBOOK --db \"$DB\" \(failing)")
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stderr.hasPrefix("logbook: error: ") && failed.stderr.contains("integer overflow"), failed.stderr)
+        let lines = failed.stdout.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines.last, "", "whole rows only")
+        XCTAssertEqual(Array(lines.dropLast()), ["i"] + (1..<lines.count - 1).map(String.init), "a prefix of the rows, in order")
+        XCTAssertLessThan(lines.count, 50_001)
         // A command that writes and prints fails whole: `drafts add` whose id cannot be written
         // saves no draft, so a script that runs it again makes no second one.
         let before = cli.snapshot()
