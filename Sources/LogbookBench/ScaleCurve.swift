@@ -45,7 +45,7 @@ enum ScaleCurve {
             let reportTimes = try reports.map { report in try seconds { try report.run(store, last) } }
                 // As a script gets it: a process of its own, which also checks the tallies, and every row printed.
                 + [runProcess(executable, ["--db", database, "report", "history", "--by", "day", "--format", "csv"]).seconds]
-                + RawTotalsScan.scans.map { RawTotalsScan.time($0.sql, in: database).seconds }
+                + RawTotalsScan.scans.map { RawTotalsScan.time($0.sql, in: database) }
             let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6), String(imported.peakKiB / 1024),
                          String(fileSize / 1_048_576), String(format: "%.3f", range * 1000), String(format: "%.3f", count * 1000)]
             write(cells.map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }.joined()
@@ -66,7 +66,7 @@ enum ScaleCurve {
             write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
         }
         for (name, sql) in RawTotalsScan.scans where only.map({ $0 == name }) ?? true {
-            let times = (0..<runs).map { _ in RawTotalsScan.time(sql, in: path).seconds }
+            let times = (0..<runs).map { _ in RawTotalsScan.time(sql, in: path) }
             write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
         }
     }
