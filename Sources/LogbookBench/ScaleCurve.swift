@@ -61,14 +61,13 @@ enum ScaleCurve {
         let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
         let last = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day, order: .reverse)], fetchLimit: 1)).first?.day
             ?? CalendarDay(Date(), in: TimeZone(identifier: "UTC")!)
-        for (name, run) in reports where only.map({ $0 == name }) ?? true {
-            let times = try (0..<runs).map { _ in try seconds { try run(store, last) } }
+        func time(_ name: String, _ run: () throws -> Double) rethrows {
+            guard only.map({ $0 == name }) ?? true else { return }
+            let times = try (0..<runs).map { _ in try run() }
             write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
         }
-        for (name, sql) in RawTotalsScan.scans where only.map({ $0 == name }) ?? true {
-            let times = (0..<runs).map { _ in RawTotalsScan.time(sql, in: path) }
-            write(name.padding(toLength: 12, withPad: " ", startingAt: 0) + times.map { String(format: "%.3f s", $0) }.joined(separator: "  "))
-        }
+        for (name, run) in reports { try time(name) { try seconds { try run(store, last) } } }
+        for (name, sql) in RawTotalsScan.scans { time(name) { RawTotalsScan.time(sql, in: path) } }
     }
 
     private enum ScaleError: Error {

@@ -96,7 +96,7 @@ extension Migrator {
     /// Makes `objects` again with their own text after `migration` (indexes, then views, then
     /// triggers); one that no longer fits the rebuilt tables refuses the migration.
     func remake(_ objects: [(type: String, name: String, sql: String)], after migration: Migration,
-                        in connection: Connection) throws {
+                in connection: Connection) throws {
         for object in objects {
             do {
                 try connection.execute(object.sql)
