@@ -16,35 +16,61 @@
 /// columns in declaration order, starting at column 0; child collections are filled in afterwards.
 public struct TableDescription<Record>: @unchecked Sendable {
     /// The table's name.
-    public let name: String
+    public var name: String { parts.name }
     /// The `INTEGER PRIMARY KEY` column that child rows refer to (`pk` by default).
-    public let rowKey: String
+    public var rowKey: String { parts.rowKey }
     /// The `UNIQUE` column callers name records by; also the first of ``TableDescription/columns``.
-    public let identity: ColumnMapping<Record>
+    public var identity: ColumnMapping<Record> { parts.identity }
     /// Every stored column, the identity first.
-    public let columns: [ColumnMapping<Record>]
+    public var columns: [ColumnMapping<Record>] { parts.columns }
     /// The record's child collections, saved after its row and filled after it is decoded.
-    public let children: [any ChildCollection<Record>]
+    public var children: [any ChildCollection<Record>] { parts.children }
     /// The record's fields as predicates, sorts and `--where` filters see them: every column,
     /// every child collection, and the derived values declared with the table.
-    public let querySchema: QuerySchema<Record>
-    let decode: (ElementRow) throws -> Record
-    let sql: SQLText
+    public var querySchema: QuerySchema<Record> { parts.querySchema }
+    var decode: (ElementRow) throws -> Record { parts.decode }
+    var sql: SQLText { parts.sql }
+
+    /// The description's values, held in one object: a description is copied wherever a
+    /// repository reads or writes (its storage, a cursor), and copying its strings, arrays and
+    /// closures one by one cost about fifty atomic reference-count updates a copy (under
+    /// `callgrind`, a few hundred per 30-day range fetch); one object costs one.
+    private final class Parts {
+        let name: String
+        let rowKey: String
+        let identity: ColumnMapping<Record>
+        let columns: [ColumnMapping<Record>]
+        let children: [any ChildCollection<Record>]
+        let querySchema: QuerySchema<Record>
+        let decode: (ElementRow) throws -> Record
+        let sql: SQLText
+
+        init(name: String, rowKey: String, identity: ColumnMapping<Record>, columns: [ColumnMapping<Record>],
+             children: [any ChildCollection<Record>], querySchema: QuerySchema<Record>,
+             decode: @escaping (ElementRow) throws -> Record, sql: SQLText) {
+            self.name = name
+            self.rowKey = rowKey
+            self.identity = identity
+            self.columns = columns
+            self.children = children
+            self.querySchema = querySchema
+            self.decode = decode
+            self.sql = sql
+        }
+    }
+    private let parts: Parts
 
     /// `derived` are the values computed in SQL from the row that queries may use besides the
     /// stored ones (`isSubmitted`, `checklist.count`).
     public init(_ name: String, rowKey: String = "pk", identity: ColumnMapping<Record>,
                 columns: [ColumnMapping<Record>], children: [any ChildCollection<Record>] = [],
                 derived: [QueryField] = [], decode: @escaping (ElementRow) throws -> Record) {
-        self.name = name
-        self.rowKey = rowKey
-        self.identity = identity
-        self.columns = [identity] + columns
-        self.children = children
-        self.decode = decode
-        sql = SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: [identity] + columns, children: children)
-        querySchema = QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
-                                  fields: ([identity] + columns).map(\.queryField) + children.compactMap(\.queryField) + derived)
+        let columns = [identity] + columns
+        parts = Parts(name: name, rowKey: rowKey, identity: identity, columns: columns, children: children,
+                      querySchema: QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
+                                               fields: columns.map(\.queryField) + children.compactMap(\.queryField) + derived),
+                      decode: decode,
+                      sql: SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: columns, children: children))
     }
 
     /// The SQL this description runs, built once.
