@@ -199,6 +199,68 @@ final class OtherWritersTests: XCTestCase {
         }
     }
 
+    /// A day record another program stored under a text that is no calendar day (which the
+    /// `GLOB` check lets through), with an exercise, inside a report's range: the history report
+    /// by every period and the exercise report refuse it, naming it, instead of counting it in a
+    /// period SQL makes up for it (`date()` rolls `2026-02-30` over into March, is NULL for
+    /// `2026-03-00`, which once ended a weekly report's rows early with zeros in their place;
+    /// `substr` puts either in a month). A report whose range leaves it out equals a recount of
+    /// the records. Generated: every kind of such text (day 00, a day past its month's last,
+    /// February 29th of a common year, month 00 or 13 to 19, year 0000), around a history of
+    /// days that spans it; `LOGBOOK_NO_DAY_SEED` repeats a run.
+    func testHistoryAndExerciseReportsRefuseAStoredDayThatIsNoCalendarDay() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_NO_DAY_SEED", default: 2_611))
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        func noCalendarDay() -> String {
+            let year = random.int(1...9999), month = random.int(1...12)
+            let yearText = String(repeating: "0", count: 4 - "\(year)".count) + "\(year)"
+            switch random.int(0...4) {
+            case 0: return "\(yearText)-\(twoDigits(month))-00"
+            case 1: return "\(yearText)-\(twoDigits(month))-\(random.int(ProlepticGregorian.daysInMonth(year: year, month: month) + 1...39))"
+            case 2: return "\(yearText)-\(random.pick(["00", "13", "14", "15", "16", "17", "18", "19"]))-\(twoDigits(random.int(1...28)))"
+            case 3:
+                let common = random.pick((1...9999).lazy.filter { !ProlepticGregorian.isLeapYear($0) }.prefix(2_000).map { $0 })
+                return String(repeating: "0", count: 4 - "\(common)".count) + "\(common)-02-29"
+            default: return "0000-\(twoDigits(month))-\(twoDigits(random.int(1...28)))"
+            }
+        }
+        for _ in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let text = noCalendarDay()
+            // Days within two months of the text's year and month (as near as the calendar has
+            // them), so that it sorts between two of them unless its year is 0000.
+            let anchor = CalendarDay(year: max(1, Int(text.prefix(4))!), month: min(max(1, Int(text.dropFirst(5).prefix(2))!), 12), day: 1)!
+            let days = Set((0..<random.int(2...40)).compactMap { _ in anchor.adding(days: random.int(-60...60)) }).sorted()
+            let records = days.map { day in
+                ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<random.int(1...3)).map { _ in random.pick(names) })
+            }
+            let test = try TestStore()
+            try test.store.history.save(records)
+            let plain = try Connection(path: test.store.path)
+            try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
+            try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), 1, 'Run', 'Run')")
+            let (first, last) = (days.first!, days.last!)
+            let isInside = first.description < text && text < last.description
+            func assertRefused(_ report: () throws -> some Any, _ what: String) {
+                XCTAssertThrowsError(try report(), "\(text): \(what)") { error in
+                    XCTAssertTrue("\(error)".contains(text), "\(text): \(what): \(error)")
+                }
+            }
+            for period in ReportPeriod.allCases {
+                // Over the whole history (its first or last recorded day when it sorts outside the
+                // others), and over a range around it.
+                assertRefused({ try test.store.reports.history(by: period) }, "\(period), whole history")
+                if isInside { assertRefused({ try test.store.reports.history(by: period, from: first, to: last) }, "\(period), \(first)...\(last)") }
+                // A range that leaves it out: the days after it.
+                let after = days.filter { $0.description > text }
+                if let from = after.first, let to = after.last {
+                    XCTAssertEqual(try test.store.reports.history(by: period, from: from, to: to),
+                                   ReportOracle.history(records, period, from: from, to: to), "\(text) \(period)")
+                }
+            }
+            if isInside { assertRefused({ try test.store.reports.exercises(from: first, to: last) }, "exercises") }
+        }
+    }
+
     /// A recount of a year reads all its rows: exercise rows another program added to a day that
     /// Logbook did not change that year are then counted into that day's, week's and month's totals
     /// too (and logged to the change feed), not only into the year's, which the reports compare

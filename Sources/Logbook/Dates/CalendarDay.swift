@@ -241,13 +241,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     }
 
     /// Reads the 0-based column `index` as ``read(from:at:)`` does, or returns nil when its value
-    /// sorts after `lastText` in SQLite's order (text by its bytes; a BLOB, which the TEXT
-    /// affinity of a day key leaves the only other kind, after every text): for a scan in key
+    /// sorts after `lastText` in SQLite's order (text by its bytes; a BLOB after every text, and
+    /// NULL and numbers before, so those are no day, as in ``read(from:at:)``): for a scan in key
     /// order that stops after its last day here, where an upper bound in its SQL has SQLite
     /// compare every row's key (about 240 instructions a row, under `callgrind`, of a daily report).
     static func read(from statement: OpaquePointer, at index: Int32, notAfter lastText: [UInt8]) throws -> CalendarDay? {
         let key = try withColumnTextBytes(of: statement, at: index) { bytes -> BoundedKey in
-            guard let bytes else { return .afterLast }
+            guard let bytes else { return .notText }
             let isAfter = lastText.withUnsafeBufferPointer { last in
                 let order = memcmp(bytes.baseAddress!, last.baseAddress!, min(bytes.count, last.count))
                 return order > 0 || (order == 0 && bytes.count > last.count)
@@ -259,12 +259,24 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         case .day(let day): return day
         case .afterLast: return nil
         case .notADay: throw try notADay(statement, at: index)
+        case .notText:
+            // A NULL (a period start that SQL could not compute from another program's text)
+            // sorts before every text, as numbers do: only a BLOB comes after the last day.
+            let found: String
+            switch try DatabaseValue.read(from: statement, at: index) {
+            case .blob: return nil
+            case .null: found = "NULL"
+            case .integer(let value): found = "\(value)"
+            case .real(let value): found = "\(value)"
+            case .text(let value): found = "\"\(value.prefix(64))\""
+            }
+            throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD", found: found)
         }
     }
 
     /// What ``read(from:at:notAfter:)`` found in its column.
     private enum BoundedKey {
-        case day(CalendarDay), afterLast, notADay
+        case day(CalendarDay), afterLast, notADay, notText
     }
 
     /// The error of a column `index` that holds no day.

@@ -31,6 +31,17 @@ enum ReportSQL {
         return "SELECT start, active_days, exercises, distinct_exercises, top_exercise FROM (\(totals)) ORDER BY start"
     }
 
+    /// The first recorded day with an exercise from `?1` to `?2` whose text is no calendar day
+    /// (another program's, which SQLite's `CHECK` lets through: `2026-02-30`, `2026-03-00`): a
+    /// report counted from the rows would put it in a period SQL makes up for it (`date()` rolls
+    /// `2026-02-30` over to March 2nd, `substr` puts it in February) or in none.
+    static let firstDayThatIsNoCalendarDay = """
+        SELECT day FROM exercise_days AS d
+        WHERE d.day BETWEEN ?1 AND ?2 AND NOT (\(StoredValueAudit.isCalendarDay("d.day")))
+          AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+        LIMIT 1
+        """
+
     /// The totals of the periods that start from `?1` on, in order, read from the day totals (days)
     /// or the period totals: the columns of ``countedHistory(_:tallied:)``. No upper bound: the
     /// reader stops after its last period (``CalendarDay/read(from:at:notAfter:)``).

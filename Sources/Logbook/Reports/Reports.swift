@@ -56,6 +56,7 @@ public struct Reports: Sendable {
     private static func historyQueries(_ period: ReportPeriod, from first: CalendarDay, through last: CalendarDay,
                                        in connection: Connection) throws -> [(sql: String, days: ClosedRange<CalendarDay>)] {
         guard try ExerciseTallies.areCurrent(in: connection) else {
+            try refuseDaysThatAreNoCalendarDays(in: first...last, connection)
             return [(ReportSQL.countedHistory(period, tallied: false), first...last)]
         }
         guard let whole = period == .day ? first...last : period.wholePeriods(from: first, through: last) else {
@@ -87,6 +88,19 @@ public struct Reports: Sendable {
         return queries
     }
 
+    /// Throws, naming it, when a recorded day with an exercise in `days` holds text that is no
+    /// calendar day (another program's): counted from the rows, it would be counted in a period
+    /// SQL makes up for it. (While the tallies are current no such day has an exercise: the
+    /// tallies leave it out, so its rows would make them behind.)
+    private static func refuseDaysThatAreNoCalendarDays(in days: ClosedRange<CalendarDay>, _ connection: Connection) throws {
+        let statement = try connection.cachedStatement(ReportSQL.firstDayThatIsNoCalendarDay)
+        defer { statement.reset() }
+        try statement.bind(days.lowerBound, at: 1)
+        try statement.bind(days.upperBound, at: 2)
+        // Reading it as a day throws the error every other reader of the day column throws.
+        if try statement.step() { _ = try CalendarDay.read(from: statement.handle, at: 0) }
+    }
+
     /// The first days of the periods in `days` (whole periods) that hold a recorded day waiting
     /// to be tallied, in order.
     private static func waitingPeriods(_ period: ReportPeriod, in days: ClosedRange<CalendarDay>,
@@ -115,6 +129,7 @@ public struct Reports: Sendable {
         let range = first...last
         try database.read { connection in
             let tallied = try ExerciseTallies.areCurrent(in: connection)
+            if !tallied { try Self.refuseDaysThatAreNoCalendarDays(in: range, connection) }
             let months = tallied ? ReportPeriod.month.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
             let years = tallied ? ReportPeriod.year.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
             let days = Self.split(range, around: months)
