@@ -43,6 +43,40 @@ final class DateExpressionTests: XCTestCase {
         XCTAssertEqual(try days("2026-11-19 07:30", in: TimeZone(identifier: "America/New_York")!), "2026-11-19T12:30:00.000000Z")
     }
 
+    /// Every ISO week label the weekly report prints names, as a date, the days of that report
+    /// row: its Monday to its Sunday, or to 9999-12-31 for `9999-W52`, which ends in the year
+    /// 10000 (it was refused: "9999 has no ISO week 52"). Generated over the calendar's first
+    /// and last two years and random ones between, every day of each; a label the report never
+    /// prints (`2025-W53`) is refused. `LOGBOOK_WEEK_SEED` repeats a run.
+    func testEveryWeekTheReportPrintsIsADateNamingItsDays() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_WEEK_SEED", default: 5_253))
+        let years = [1, 2, 9998, 9999] + (0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE")).map { _ in random.int(3...9997) }
+        for year in years {
+            var printed: [String: ClosedRange<CalendarDay>] = [:]
+            var day = CalendarDay(year: year, month: 1, day: 1)!
+            while day.year == year {
+                let start = ReportPeriod.week.start(of: day)
+                let label = ReportPeriod.week.label(ofPeriodStartingOn: start)
+                // The days of this year seen in the week, its first day (perhaps last year's) first.
+                printed[label] = start...day
+                guard let next = day.adding(days: 1) else { break }
+                day = next
+            }
+            for (label, seen) in printed {
+                guard case .days(let days) = try DateExpression(label)!.resolved(now: Date(), in: Self.utc) else {
+                    return XCTFail("\(label) is no range of days")
+                }
+                XCTAssertEqual(days.lowerBound, seen.lowerBound, label)
+                XCTAssertEqual(days.upperBound, seen.lowerBound.adding(days: 6) ?? .last, label)
+                XCTAssertTrue(days.contains(seen.upperBound), label)
+            }
+            let weeks = printed.keys.filter { $0.hasPrefix(String(format: "%04d-W", year)) }.count
+            if weeks == 52 {
+                XCTAssertThrowsError(try DateExpression(String(format: "%04d-W53", year))!.resolved(now: Date(), in: Self.utc), "\(year)")
+            }
+        }
+    }
+
     func testNonsenseAndTheImpossibleAreRefused() {
         for text in ["", "bogus", "2026-13", "2026-W54", "2026-W00", "20261", "2026-11-31", "10000", "7x", "d", "-7d",
                      "2026-11-19 25:00", "2026-11-19 07:60", "2026-11-19 7:30", "2026-11-19T07:30:61Z", "mondays"] {

@@ -221,11 +221,12 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
             return .days(first...last)
         case .isoWeek(let year, let week):
             let label = String(format: "%04d-W%02d", year, week)
-            guard let monday = ReportPeriod.firstDay(ofPeriod: label), let sunday = monday.adding(days: 6),
-                  let thursday = monday.adding(days: 3), thursday.year == year else {
+            guard let monday = ReportPeriod.firstDay(ofPeriod: label), let thursday = monday.adding(days: 3),
+                  thursday.year == year else {
                 throw LogbookError.invalidValue(field: "date", value: label, reason: "\(year) has no ISO week \(week)")
             }
-            return .days(monday...sunday)
+            // 9999-W52 ends on 10000-01-02: its days are those the calendar has, as its report row counts.
+            return .days(monday...(monday.adding(days: 6) ?? .last))
         case .day(let value):
             return .days(value...value)
         case .wallClock(let value, let seconds):
