@@ -6,23 +6,28 @@ import Logbook
 /// SQLite and hands each row over as it comes, while this one makes the row's cells, formats
 /// and writes the rows before it, so a big report or query uses two cores (making and
 /// formatting the cells took about two fifths of a daily CSV report's time). Rows go over in
-/// batches, at most two waiting, so memory stays flat and the rows come out in order.
+/// batches of at most 8,192 rows or about 1 MiB, at most two waiting, so memory stays flat
+/// however many rows there are and however big each is, and the rows come out in order.
 ///
 /// The first write that fails stops the rows after it; its error is thrown from the next
 /// ``add(_:)`` or from ``finish()``. Rows handed over are written before this goes away (a
 /// command that fails half-way prints what it printed before, and nothing writes to stdout after
 /// the command returns). Only the command's thread holds this; the writing thread holds the
 /// ``Writing`` state, so the wait in `deinit` never runs on the thread it waits for.
-final class BackgroundRowWriter<Row: Sendable> {
+final class BackgroundRowWriter<Row: SizedRow> {
     private let writing: Writing
     private let queue = DispatchQueue(label: "logbook.rows")
     /// Room for batches handed over and not yet written.
     private let room = DispatchSemaphore(value: 2)
     /// Rows not handed over yet.
     private var batch: [Row] = []
-    /// Rows a batch holds: each hand-over wakes the writing thread, which costs tens of
+    /// About how many bytes the rows of `batch` hold.
+    private var batchBytes = 0
+    /// Rows a batch holds at most: each hand-over wakes the writing thread, which costs tens of
     /// microseconds on a virtual machine.
     private static var batchSize: Int { 8_192 }
+    /// Bytes a batch holds at most, about (and one row, however big).
+    private static var batchByteLimit: Int { 1 << 20 }
 
     /// Starts the output (the header row, `[`) on the calling thread; each row is written as the
     /// cells `cells` makes of it.
@@ -39,8 +44,9 @@ final class BackgroundRowWriter<Row: Sendable> {
 
     /// Takes one row; throws the error of a write that failed before.
     func add(_ row: Row) throws {
+        batchBytes += row.approximateByteCount
         batch.append(row)
-        if batch.count == Self.batchSize { try handOver() }
+        if batch.count == Self.batchSize || batchBytes >= Self.batchByteLimit { try handOver() }
     }
 
     /// Writes the rows left and ends the output; throws the first error writing.
@@ -55,6 +61,7 @@ final class BackgroundRowWriter<Row: Sendable> {
         guard !batch.isEmpty else { return }
         let rows = batch
         batch = []
+        batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
         room.wait()
         queue.async { [writing, room] in

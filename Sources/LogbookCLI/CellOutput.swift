@@ -2,7 +2,7 @@ import Logbook
 
 /// Rows to stdout in any `--format`: a table for people, JSON/NDJSON/CSV for scripts (each row's
 /// cells made, and written, on a thread of their own: ``BackgroundRowWriter``).
-struct CellOutput<Row: Sendable> {
+struct CellOutput<Row: SizedRow> {
     private var table: TableWriter?
     private var rows: BackgroundRowWriter<Row>?
     private let cells: @Sendable (Row) -> [Cell]

@@ -1,7 +1,8 @@
 import Foundation
 import XCTest
 
-/// Import and export stream: a file five times larger takes about the same peak memory.
+/// Import and export stream: a file five times larger takes about the same peak memory; so do
+/// query rows a hundred thousand times bigger.
 final class MemoryCLITests: XCTestCase {
     /// Peak resident size in KiB of `logbook ARGUMENTS`, measured by `/usr/bin/time`.
     private func peakKiB(_ cli: CLIHarness, _ arguments: [String]) throws -> Int {
@@ -51,5 +52,26 @@ final class MemoryCLITests: XCTestCase {
         }
         XCTAssertLessThan(peaks[1].import, peaks[0].import + peaks[0].import / 5, "import: \(peaks)")
         XCTAssertLessThan(peaks[1].export, peaks[0].export + peaks[0].export / 5, "export: \(peaks)")
+    }
+
+    /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB
+    /// take about the memory of rows of one byte. (Batches were bounded by their count only:
+    /// 8,192 rows of 200 KB, held three batches at a time, took 4 GB.)
+    func testQueryRowsOfAnySizeKeepMemoryFlat() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        for format in ["ndjson", "csv"] {
+            let peaks = try [1, 128 << 10].map { size in
+                try peakKiB(cli, ["query", "--format", format, """
+                    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+                    SELECT i, printf('%.*c', \(size), 'x') AS t FROM n
+                    """])
+            }
+            // 300 rows of 128 KiB are 38 MiB.
+            XCTAssertLessThan(peaks[1], peaks[0] + 16 << 10, "\(format): peak KiB with rows of 1 byte and of 128 KiB: \(peaks)")
+        }
     }
 }
