@@ -24,12 +24,12 @@ enum Watch {
             if !(last.map { output.utf8.elementsEqual($0.utf8) } ?? false) {
                 if redraw { try Console.write("\u{1B}[H\u{1B}[2J") }
                 try Console.write(output)
-                Console.flush()
+                // Checked: a result that fits stdout's buffer fails only here (`/dev/full`).
+                try Console.finish()
                 last = output
             }
             try watcher.wait(pollingEvery: .milliseconds(100)) { interrupted.isSet }
         }
-        Console.flush()
     }
 }
 

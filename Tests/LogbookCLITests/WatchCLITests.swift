@@ -38,4 +38,33 @@ final class WatchCLITests: XCTestCase {
         XCTAssertEqual(watcher.terminationReason, .exit)
         XCTAssertEqual(watcher.terminationStatus, 0)
     }
+
+    /// A watch whose output cannot be written (`/dev/full`) says so and exits 1 at its first
+    /// result, in every data format and for a result of any size: one that fits stdout's buffer
+    /// failed only when flushed, which went unchecked, and the watch ran on until Ctrl-C, then
+    /// exited 0 with nothing said.
+    func testAWatchThatCannotWriteSaysSoAndExits() throws {
+        let cli = try CLIHarness()
+        try cli.run(["history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"])
+        let full = try XCTUnwrap(FileHandle(forWritingAtPath: "/dev/full"))
+        for arguments in [["count", "history"], ["report", "exercises"], ["report", "history", "--by", "day", "--from", "2000-01-01"]] {
+            for format in ["csv", "ndjson", "json", "table"] {
+                let watcher = Process()
+                watcher.executableURL = CLIHarness.executable
+                watcher.arguments = ["--db", cli.database.path] + arguments + ["--watch", "--format", format]
+                watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
+                watcher.standardOutput = full
+                let errors = Pipe()
+                watcher.standardError = errors
+                try watcher.run()
+                let deadline = Date().addingTimeInterval(20)
+                while watcher.isRunning && Date() < deadline { usleep(20_000) }
+                if watcher.isRunning { watcher.interrupt() }
+                watcher.waitUntilExit()
+                let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                XCTAssertEqual(watcher.terminationStatus, 1, "\(arguments) \(format): \(message)")
+                XCTAssertTrue(message.contains("cannot write to standard output"), "\(arguments) \(format): \(message)")
+            }
+        }
+    }
 }
