@@ -16,26 +16,23 @@
 /// columns in declaration order, starting at column 0; child collections are filled in afterwards.
 public struct TableDescription<Record>: @unchecked Sendable {
     /// The table's name.
-    public var name: String { parts.name }
+    public var name: String { box.values.name }
     /// The `INTEGER PRIMARY KEY` column that child rows refer to (`pk` by default).
-    public var rowKey: String { parts.rowKey }
+    public var rowKey: String { box.values.rowKey }
     /// The `UNIQUE` column callers name records by; also the first of ``TableDescription/columns``.
-    public var identity: ColumnMapping<Record> { parts.identity }
+    public var identity: ColumnMapping<Record> { box.values.identity }
     /// Every stored column, the identity first.
-    public var columns: [ColumnMapping<Record>] { parts.columns }
+    public var columns: [ColumnMapping<Record>] { box.values.columns }
     /// The record's child collections, saved after its row and filled after it is decoded.
-    public var children: [any ChildCollection<Record>] { parts.children }
+    public var children: [any ChildCollection<Record>] { box.values.children }
     /// The record's fields as predicates, sorts and `--where` filters see them: every column,
     /// every child collection, and the derived values declared with the table.
-    public var querySchema: QuerySchema<Record> { parts.querySchema }
-    var decode: (ElementRow) throws -> Record { parts.decode }
-    var sql: SQLText { parts.sql }
+    public var querySchema: QuerySchema<Record> { box.values.querySchema }
+    var decode: (ElementRow) throws -> Record { box.values.decode }
+    var sql: SQLText { box.values.sql }
 
-    /// The description's values, held in one object: a description is copied wherever a
-    /// repository reads or writes (its storage, a cursor), and copying its strings, arrays and
-    /// closures one by one cost about fifty atomic reference-count updates a copy (under
-    /// `callgrind`, a few hundred per 30-day range fetch); one object costs one.
-    private final class Parts {
+    /// The description's values.
+    private struct Values {
         let name: String
         let rowKey: String
         let identity: ColumnMapping<Record>
@@ -44,21 +41,20 @@ public struct TableDescription<Record>: @unchecked Sendable {
         let querySchema: QuerySchema<Record>
         let decode: (ElementRow) throws -> Record
         let sql: SQLText
+    }
 
-        init(name: String, rowKey: String, identity: ColumnMapping<Record>, columns: [ColumnMapping<Record>],
-             children: [any ChildCollection<Record>], querySchema: QuerySchema<Record>,
-             decode: @escaping (ElementRow) throws -> Record, sql: SQLText) {
-            self.name = name
-            self.rowKey = rowKey
-            self.identity = identity
-            self.columns = columns
-            self.children = children
-            self.querySchema = querySchema
-            self.decode = decode
-            self.sql = sql
+    /// The values in one object: a description is copied wherever a repository reads or writes
+    /// (its storage, a cursor), and copying its strings, arrays and closures one by one cost about
+    /// fifty atomic reference-count updates a copy (under `callgrind`, a few hundred per 30-day
+    /// range fetch); one object costs one.
+    private final class Box {
+        let values: Values
+
+        init(_ values: Values) {
+            self.values = values
         }
     }
-    private let parts: Parts
+    private let box: Box
 
     /// `derived` are the values computed in SQL from the row that queries may use besides the
     /// stored ones (`isSubmitted`, `checklist.count`).
@@ -66,11 +62,11 @@ public struct TableDescription<Record>: @unchecked Sendable {
                 columns: [ColumnMapping<Record>], children: [any ChildCollection<Record>] = [],
                 derived: [QueryField] = [], decode: @escaping (ElementRow) throws -> Record) {
         let columns = [identity] + columns
-        parts = Parts(name: name, rowKey: rowKey, identity: identity, columns: columns, children: children,
-                      querySchema: QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
-                                               fields: columns.map(\.queryField) + children.compactMap(\.queryField) + derived),
-                      decode: decode,
-                      sql: SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: columns, children: children))
+        box = Box(Values(name: name, rowKey: rowKey, identity: identity, columns: columns, children: children,
+                         querySchema: QuerySchema(table: name, rowKey: rowKey, identity: identity.name,
+                                                  fields: columns.map(\.queryField) + children.compactMap(\.queryField) + derived),
+                         decode: decode,
+                         sql: SQLText(table: name, rowKey: rowKey, identity: identity.name, columns: columns, children: children)))
     }
 
     /// The SQL this description runs, built once.
