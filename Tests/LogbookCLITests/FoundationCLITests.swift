@@ -21,7 +21,7 @@ final class FoundationCLITests: XCTestCase {
             let tables = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             var names: [String] = []
             while try tables.step() { names.append(try tables.column(0)) }
-            XCTAssertEqual(names, ["change_log", "checklist_items", "drafts", "exercise_day_aliases", "exercise_day_totals", "exercise_days", "exercise_months", "exercise_period_totals", "exercise_tallies_stale", "exercise_years", "exercises", "logbook_settings", "schema_migrations"])
+            XCTAssertEqual(names, ["change_log", "checklist_items", "drafts", "exercise_day_aliases", "exercise_day_totals", "exercise_days", "exercise_month_days", "exercise_months", "exercise_period_totals", "exercise_tallies_stale", "exercise_years", "exercises", "logbook_settings", "schema_migrations"])
         }
 
         let before = cli.snapshot(of: nested)

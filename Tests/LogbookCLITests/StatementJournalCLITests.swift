@@ -62,7 +62,7 @@ final class StatementJournalCLITests: XCTestCase {
 
     /// The exercises table and the derived tables, as the statements that write them name them.
     private static let journalFreeTables = ["INTO exercises ", "INTO exercise_day_totals ", "INTO exercise_period_totals ", "INTO exercise_months ",
-                                        "INTO exercise_years "]
+                                        "INTO exercise_years ", "INTO exercise_month_days "]
 
     /// `date`'s day in UTC, `YYYY-MM-DD`.
     private static func dayText(_ date: Date) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import LogbookTestSupport
 import XCTest
+import SQLiteQuery
 @testable import Logbook
 
 /// Every report against values computed here in plain Swift, on randomized histories that cross
@@ -169,13 +170,13 @@ final class ReportTests: XCTestCase {
         }
     }
 
-    /// Streaks over histories of whole months (each read from its totals as one run) beside months
-    /// with one day or a few missing, day records with no exercise that another program wrote
-    /// (a streak counts records), at the calendar's first and last days, with ranges and as-of
-    /// days that cut months, read from the tallies and counted from the rows. Months are whole
-    /// with probability 0.7, so runs of whole months and gaps between them both occur.
-    /// `LOGBOOK_STREAK_SEED` repeats a run.
-    func testStreaksOfWholeMonthsMatchTheDayRecords() throws {
+    /// Streaks, read a month at a time (the bits of its days, migration 0018), over histories of
+    /// whole months beside months with a few days missing or most of them, day records with no
+    /// exercise that another program wrote (they break a streak), at the calendar's first and
+    /// last days, with ranges and as-of days that cut months, read from the tallies and counted
+    /// from the rows. Months are whole with probability 0.5, so runs across months and gaps in
+    /// every month both occur. `LOGBOOK_STREAK_SEED` repeats a run.
+    func testStreaksReadByMonthMatchTheDayRecords() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_STREAK_SEED", default: 4_242)
         var random = SplitMix64(seed: seed)
         let starts = ["0001-01-01", "1999-11-01", "2023-12-01", "9998-10-01", "9999-09-01"].map { CalendarDay($0)! }
@@ -185,7 +186,8 @@ final class ReportTests: XCTestCase {
             var month = random.pick(starts)
             for _ in 0..<random.int(3...14) {
                 let end = ReportPeriod.month.end(ofPeriodStartingOn: month)
-                let missing: Set<Int> = random.chance(0.7) ? [] : Set((0..<random.int(1...3)).map { _ in random.int(month.dayNumber...end.dayNumber) })
+                let missingCount = random.chance(0.5) ? 0 : random.chance(0.5) ? random.int(1...3) : random.int(4...40)
+                let missing = Set((0..<missingCount).map { _ in random.int(month.dayNumber...end.dayNumber) })
                 for number in month.dayNumber...end.dayNumber where !missing.contains(number) {
                     let day = CalendarDay(dayNumber: number)!
                     recorded.append(ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: day,
@@ -215,6 +217,29 @@ final class ReportTests: XCTestCase {
                                    ReportOracle.streaks(allDays, from: from, to: to, asOf: asOf), context)
                 }
             }
+        }
+    }
+
+    /// A month's days that another program made no set of its days (a day past its end, zero,
+    /// a negative number, text, a real) are refused by the streak report, naming the table and
+    /// the month, as every derived value Logbook cannot read; `check` counts the row, and
+    /// `repair` recounts it from the day totals.
+    func testAMonthsDaysThatAreNoDaysOfTheMonthAreRefusedAndRepaired() throws {
+        let days = (1...28).map { CalendarDay(year: 2026, month: 2, day: $0)! } + [CalendarDay(year: 2026, month: 3, day: 1)!]
+        let asOf = CalendarDay(year: 2026, month: 3, day: 1)!
+        for stored in ["1 << 28 | 1", "0", "-1", "'x'", "2.5"] {
+            let test = try store(with: days.map { ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: $0, exercises: ["Squat"]) })
+            XCTAssertEqual(try test.store.reports.streaks(asOf: asOf).longestStreak, 29)
+            let plain = try Connection(path: test.store.path)
+            try plain.execute("PRAGMA ignore_check_constraints = ON")
+            try plain.execute("UPDATE exercise_month_days SET days = \(stored) WHERE start = '2026-02-01'")
+            XCTAssertThrowsError(try test.store.reports.streaks(asOf: asOf), stored) { error in
+                XCTAssertTrue("\(error)".contains("exercise_month_days.days") && "\(error)".contains("2026-02"), "\(stored): \(error)")
+            }
+            XCTAssertEqual(try test.store.check().derivedDataProblems.count, 1, stored)
+            try test.store.repair()
+            XCTAssertEqual(try test.store.check().derivedDataProblems, [], stored)
+            XCTAssertEqual(try test.store.reports.streaks(asOf: asOf), ReportOracle.streaks(days, asOf: asOf), stored)
         }
     }
 

@@ -106,17 +106,9 @@ enum ReportSQL {
     /// 0.02 s of every report over 200,000 days when none waits).
     static let waitingDays = "SELECT day FROM exercise_days WHERE pk > \(TalliedThrough.sql) AND +day BETWEEN ?1 AND ?2"
 
-    /// The months from the one starting `?1` to the one holding `?2` with an exercise on 28 days or
-    /// more (every day of a month has that many at least): their first day and days with an
-    /// exercise, in order.
-    static let monthsActiveMostDays = """
-        SELECT start, active_days FROM exercise_period_totals
-        WHERE period = 'month' AND start BETWEEN ?1 AND ?2 AND active_days >= 28 ORDER BY start
-        """
-
-    /// The days with an exercise from `?1` to `?2`, in order, from the day totals (current
-    /// tallies only): a range of their primary key.
-    static let streakDayTotals = "SELECT day FROM exercise_day_totals WHERE day BETWEEN ?1 AND ?2 ORDER BY day"
+    /// The months from the one starting `?1` to the one holding `?2` with an exercise: their first
+    /// day and the bits of their days with one (``MonthDays``), in order.
+    static let monthDays = "SELECT start, days FROM exercise_month_days WHERE start BETWEEN ?1 AND ?2 ORDER BY start"
 
     /// The recorded days with an exercise whose text is from `?1` to `?2`, in order: a range of
     /// the day index (a day record another program emptied of exercises is no active day, as the

@@ -161,63 +161,67 @@ public struct Reports: Sendable {
     /// The current and longest streaks of days in `from...to`, as of `asOf` (default: today in the
     /// store's time zone). Days after `asOf` do not count.
     ///
-    /// A streak counts days with an exercise (a day record another program emptied breaks it). A
-    /// month whose totals count an exercise on each of its days is added as one run without
-    /// reading its days; the days of every other month are read one by one, from the day totals
-    /// (one row per day with an exercise), or, when the tallies are behind the rows, from the day
-    /// records that have an exercise row (an index lookup per day, about three times the cost). A
-    /// history with a gap in every month reads every day; one of unbroken months reads a row per
-    /// month.
+    /// A streak counts days with an exercise (a day record another program emptied breaks it).
+    /// The days are read a month at a time, each month's as the bits of one integer (migration
+    /// 0018), so a history of 5,500 years reads 66,000 rows whatever its gaps; when the tallies are
+    /// behind the rows, from the day records that have an exercise row (an index lookup per day).
     public func streaks(from: CalendarDay? = nil, to: CalendarDay? = nil, asOf: CalendarDay? = nil) throws -> StreakReport {
         let asOf = asOf ?? CalendarDay(Date(), in: timeZone)
         let last = min(to ?? asOf, asOf)
         var runs = StreakRuns()
         if let from, from > last { return runs.report(asOf: asOf) }
         return try database.read { connection in
-            let readsTallies = try ExerciseTallies.areCurrent(in: connection)
-            let days = try connection.cachedStatement(readsTallies ? ReportSQL.streakDayTotals : ReportSQL.streakDays)
-            defer { days.reset() }
-            /// Adds the recorded days in `lower...upper` (nil: every one up to `upper`, so that a
-            /// stored day before 0001-01-01, which no day can be, is read and refused as before).
-            func addDays(from lower: CalendarDay?, through upper: CalendarDay) throws {
-                days.reset()
-                try days.bind(lower?.description ?? "", at: 1)
-                try days.bind(upper, at: 2)
+            if try ExerciseTallies.areCurrent(in: connection) {
+                try Self.forEachRunOfDaysByMonth(from: from ?? .first, through: last, in: connection) { runs.add($0) }
+            } else {
+                let days = try connection.cachedStatement(ReportSQL.streakDays)
+                defer { days.reset() }
+                // From the first day stored, so that one before 0001-01-01, which no day can be, is read and refused.
+                try days.bind(from?.description ?? "", at: 1)
+                try days.bind(last, at: 2)
                 while try days.step() { runs.add(try days.column(0)) }
             }
-            // The first day not added yet, nil for the first recorded; nil after 9999-12-31.
-            var next: CalendarDay? = from
-            var isDone = false
-            try Self.forEachMonthActiveEveryDay(from: from, through: last, in: connection) { month in
-                // With the tallies behind the rows, every day is read below.
-                guard readsTallies else { return false }
-                let run = max(month.lowerBound, from ?? month.lowerBound)...min(month.upperBound, last)
-                if next.map({ $0 < run.lowerBound }) ?? true, let before = run.lowerBound.adding(days: -1) {
-                    try addDays(from: next, through: before)
-                }
-                runs.add(run)
-                next = run.upperBound.adding(days: 1)
-                isDone = next == nil
-                return true
-            }
-            if !isDone, next.map({ $0 <= last }) ?? true { try addDays(from: next, through: last) }
             return runs.report(asOf: asOf)
         }
     }
 
-    /// Calls `body` with each month (its first...last day) that has an exercise on every one of
-    /// its days, by its period totals, among the months that meet `from...last`, in order, until
-    /// `body` returns false.
-    private static func forEachMonthActiveEveryDay(from: CalendarDay?, through last: CalendarDay, in connection: Connection,
-                                                   _ body: (ClosedRange<CalendarDay>) throws -> Bool) throws {
-        let months = try connection.cachedStatement(ReportSQL.monthsActiveMostDays)
+    /// Calls `body` with each run of consecutive days with an exercise (by the day totals) in
+    /// `first...last`, in order, from the months' rows of `exercise_month_days`; a run that goes
+    /// on into the next month comes as two.
+    private static func forEachRunOfDaysByMonth(from first: CalendarDay, through last: CalendarDay, in connection: Connection,
+                                                _ body: (ClosedRange<CalendarDay>) throws -> Void) throws {
+        let months = try connection.cachedStatement(ReportSQL.monthDays)
         defer { months.reset() }
-        try months.bind(ReportPeriod.month.start(of: from ?? .first), at: 1)
+        try months.bind(ReportPeriod.month.start(of: first), at: 1)
         try months.bind(last, at: 2)
         while try months.step() {
             let start: CalendarDay = try months.column(0)
             let end = ReportPeriod.month.end(ofPeriodStartingOn: start)
-            if try months.column(1, as: Int.self) == end.dayNumber - start.dayNumber + 1, !(try body(start...end)) { return }
+            let value: DatabaseValue = try months.column(1)
+            guard case .integer(let stored) = value, stored > 0, stored >> end.day == 0 else {
+                let found = switch value {
+                case .integer(let number): "\(number)"
+                case .real(let number): "\(number)"
+                case .text(let text): "'\(text.prefix(40))'"
+                case .blob: "a BLOB"
+                case .null: "NULL"
+                }
+                throw ColumnConversionError(column: "exercise_month_days.days",
+                                            expected: "the days of \(ReportPeriod.month.label(ofPeriodStartingOn: start)) as bits, "
+                                                + "an integer from 1 to 2^\(end.day) - 1",
+                                            found: found)
+            }
+            var days = Int(stored)
+            // The days of the range only: none before `first`, none after `last`.
+            if start < first { days &= ~(MonthDays.bit(of: first) - 1) }
+            if end > last { days &= MonthDays.bit(of: last) << 1 - 1 }
+            while days != 0 {
+                let firstDay = days.trailingZeroBitCount
+                let length = (~(days >> firstDay)).trailingZeroBitCount
+                try body(CalendarDay(year: start.year, month: start.month, day: firstDay + 1)!
+                         ... CalendarDay(year: start.year, month: start.month, day: firstDay + length)!)
+                days &= ~((1 << (firstDay + length)) - 1)
+            }
         }
     }
 

@@ -1,9 +1,10 @@
 import Foundation
 import SQLiteQuery
 
-/// Keeps `exercise_months` (migration 0004), `exercise_day_totals` (0005), `exercise_years` and
-/// `exercise_period_totals` (0011) equal to what the exercises table says, within the writing
-/// transaction: every history write ends with ``apply(in:)``.
+/// Keeps `exercise_months` (migration 0004), `exercise_day_totals` (0005), `exercise_years`,
+/// `exercise_period_totals` (0011) and `exercise_month_days` (0018, ``MonthDays``) equal to what
+/// the exercises table says, within the writing transaction: every history write ends with
+/// ``apply(in:)``.
 ///
 /// A new day's totals are written at once, and its exercises are counted here in memory
 /// (``addNewDay(_:in:)``) and added to the month and year tallies in one pass at the end, then
@@ -84,7 +85,8 @@ struct ExerciseTallies {
         pendingDayTotals.removeAll(keepingCapacity: true)
     }
 
-    /// Writes `rows` to `exercise_day_totals`, replacing the totals their days had.
+    /// Writes `rows` to `exercise_day_totals`, replacing the totals their days had, and their days
+    /// to ``MonthDays``.
     static func write(_ rows: some Collection<NewDayCounts.DayTotals>, in connection: Connection) throws {
         try dayTotalsInsert.run(rows, in: connection) { totals, statement, first in
             try statement.bind(totals.day, at: first)
@@ -92,6 +94,7 @@ struct ExerciseTallies {
             try statement.bind(totals.distinctExercises, at: first + 2)
             try statement.bind(totals.topExercise, at: first + 3)
         }
+        try MonthDays.add(rows.lazy.map(\.day), in: connection)
     }
 
     /// Writes the day totals of the new days and leaves them waiting, when the transaction saved a
@@ -244,6 +247,7 @@ struct ExerciseTallies {
             DELETE FROM exercise_years;
             DELETE FROM exercise_period_totals;
             DELETE FROM exercise_day_totals;
+            DELETE FROM exercise_month_days;
             INSERT OR IGNORE INTO exercise_tallies_stale (day) SELECT day FROM exercise_days;
             """)
         try recountMarkedDays(in: connection)
@@ -262,7 +266,7 @@ struct ExerciseTallies {
                                 days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
         let differences = [("exercise_months", "months"), ("exercise_years", "years"), ("exercise_day_totals", "days"),
-                           ("exercise_period_totals", "period_totals")].map { table, recount in
+                           ("exercise_period_totals", "period_totals"), ("exercise_month_days", "month_days")].map { table, recount in
             """
             (SELECT count(*) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table)))
             + (SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(recount)))
@@ -271,12 +275,12 @@ struct ExerciseTallies {
         let statement = try connection.cachedStatement("""
             WITH tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
                  \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
-                 period_totals AS (\(periodTotals))
+                 period_totals AS (\(periodTotals)), month_days AS (\(MonthDays.rows(days: "days")))
             SELECT \(differences.joined(separator: ", "))
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try ["exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals"]
+        return try ["exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals", "exercise_month_days"]
             .enumerated().map { ($1, try statement.column($0)) }
     }
 
@@ -410,6 +414,7 @@ struct ExerciseTallies {
                 (SELECT d.pk, d.day FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
                 """));
             """)
+        try MonthDays.recount(monthsOfDaysIn: "exercise_tallies_stale", in: connection)
         var stalePeriods = Set<PeriodStart>()
         let staleDays = try connection.cachedStatement("SELECT day FROM exercise_tallies_stale")
         defer { staleDays.reset() }
