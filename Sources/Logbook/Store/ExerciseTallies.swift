@@ -255,7 +255,7 @@ struct ExerciseTallies {
     }
 
     /// For each derived table, how many of its rows differ from a recount of the exercises table
-    /// (rows missing, extra or with other values); every count 0 when they agree.
+    /// (rows missing, extra or with other values, each key once); every count 0 when they agree.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
         // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies yet.
         let recounts = ReportPeriod.totalled.map { period in
@@ -265,11 +265,16 @@ struct ExerciseTallies {
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
                                 days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
-        let differences = [("exercise_months", "months"), ("exercise_years", "years"), ("exercise_day_totals", "days"),
-                           ("exercise_period_totals", "period_totals"), ("exercise_month_days", "month_days")].map { table, recount in
+        // Each table with its recount, and the key columns of each: a row whose values changed
+        // is one key in both differences, counted once.
+        let derived = [("exercise_months", "month, name_key", "months", "key, name_key"),
+                       ("exercise_years", "year, name_key", "years", "key, name_key"), ("exercise_day_totals", "day", "days", "day"),
+                       ("exercise_period_totals", "period, start", "period_totals", "period, start"),
+                       ("exercise_month_days", "start", "month_days", "start")]
+        let differences = derived.map { table, tableKey, recount, recountKey in
             """
-            (SELECT count(*) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table)))
-            + (SELECT count(*) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(recount)))
+            (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table))
+                                   UNION SELECT \(tableKey) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(recount))))
             """
         }
         let statement = try connection.cachedStatement("""
@@ -280,8 +285,7 @@ struct ExerciseTallies {
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try ["exercise_months", "exercise_years", "exercise_day_totals", "exercise_period_totals", "exercise_month_days"]
-            .enumerated().map { ($1, try statement.column($0)) }
+        return try derived.enumerated().map { ($1.0, try statement.column($0)) }
     }
 
     // MARK: SQL
