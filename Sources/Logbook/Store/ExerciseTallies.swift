@@ -267,10 +267,13 @@ struct ExerciseTallies {
         }.joined(separator: " UNION ALL ")
         // Each table with its recount, and the key columns of each: a row whose values changed
         // is one key in both differences, counted once.
-        let derived = [("exercise_months", "month, name_key", "months", "key, name_key"),
-                       ("exercise_years", "year, name_key", "years", "key, name_key"), ("exercise_day_totals", "day", "days", "day"),
-                       ("exercise_period_totals", "period, start", "period_totals", "period, start"),
-                       ("exercise_month_days", "start", "month_days", "start")]
+        let derived: [(table: String, tableKey: String, recount: String, recountKey: String)] = [
+            ("exercise_months", "month, name_key", "months", "key, name_key"),
+            ("exercise_years", "year, name_key", "years", "key, name_key"),
+            ("exercise_day_totals", "day", "days", "day"),
+            ("exercise_period_totals", "period, start", "period_totals", "period, start"),
+            ("exercise_month_days", "start", "month_days", "start"),
+        ]
         let differences = derived.map { table, tableKey, recount, recountKey in
             """
             (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table))
@@ -285,7 +288,7 @@ struct ExerciseTallies {
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try derived.enumerated().map { ($1.0, try statement.column($0)) }
+        return try derived.enumerated().map { ($1.table, try statement.column($0)) }
     }
 
     // MARK: SQL
