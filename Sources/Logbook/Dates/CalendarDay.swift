@@ -262,15 +262,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         case .notText:
             // A NULL (a period start that SQL could not compute from another program's text)
             // sorts before every text, as numbers do: only a BLOB comes after the last day.
-            let found: String
-            switch try DatabaseValue.read(from: statement, at: index) {
-            case .blob: return nil
-            case .null: found = "NULL"
-            case .integer(let value): found = "\(value)"
-            case .real(let value): found = "\(value)"
-            case .text(let value): found = "\"\(value.prefix(64))\""
-            }
-            throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD", found: found)
+            let value = try DatabaseValue.read(from: statement, at: index)
+            if case .blob = value { return nil }
+            throw ColumnConversionError(statement: statement, column: index, expected: "a day YYYY-MM-DD", found: value.foundText)
         }
     }
 

@@ -199,17 +199,10 @@ public struct Reports: Sendable {
             let end = ReportPeriod.month.end(ofPeriodStartingOn: start)
             let value: DatabaseValue = try months.column(1)
             guard case .integer(let stored) = value, stored > 0, stored >> end.day == 0 else {
-                let found = switch value {
-                case .integer(let number): "\(number)"
-                case .real(let number): "\(number)"
-                case .text(let text): "'\(text.prefix(40))'"
-                case .blob: "a BLOB"
-                case .null: "NULL"
-                }
                 throw ColumnConversionError(column: "exercise_month_days.days",
                                             expected: "the days of \(ReportPeriod.month.label(ofPeriodStartingOn: start)) as bits, "
                                                 + "an integer from 1 to 2^\(end.day) - 1",
-                                            found: found)
+                                            found: value.foundText)
             }
             var days = Int(stored)
             // The days of the range only: none before `first`, none after `last`.
