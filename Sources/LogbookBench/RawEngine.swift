@@ -103,6 +103,23 @@ final class RawEngine {
 
     private func insertInOneTransaction(_ days: [ExerciseDay]) {
         run("BEGIN IMMEDIATE")
+        insertRows(of: days)
+        run("COMMIT")
+    }
+
+    /// Inserts the days of `pieces` in one transaction, with the page cache of a bulk write, as an
+    /// import of a history that large does; returns the seconds spent in SQLite (making each piece
+    /// is not counted) through the commit and its checkpoint. For the scale curve, whose
+    /// histories are too large to hold in memory at once.
+    func bulkInsert(_ pieces: some Sequence<[ExerciseDay]>) -> Double {
+        exec("PRAGMA cache_size = -\(Connection.Options().bulkWriteCacheSizeKiB)")
+        var time = seconds { run("BEGIN IMMEDIATE") }
+        for days in pieces { time += seconds { insertRows(of: days) } }
+        return time + seconds { run("COMMIT") }
+    }
+
+    /// The rows of `days`, one statement a row, in the open transaction.
+    private func insertRows(of days: [ExerciseDay]) {
         let insertDay = statement("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, ?)")
         let insertName = statement("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for day in days {
@@ -121,7 +138,6 @@ final class RawEngine {
                 _ = step(insertName)
             }
         }
-        run("COMMIT")
     }
 
     /// Days in `from...to` (all when nil) with their exercises, by day, from one ordered join.

@@ -3,14 +3,14 @@ import Logbook
 
 /// `logbook-bench --scale [--sizes N,N,…]`: imports histories of 1, 5 and 10 million exercises
 /// (5 a day) with the `logbook` executable, and prints for each size the import's time per
-/// exercise and peak memory, the file's size, the latency of a 30-day range fetch and of a
+/// exercise beside the raw engine's plain insert of the same days, its peak memory, the file's size, the latency of a 30-day range fetch and of a
 /// 365-day count, each report's time (and the daily one's from the CLI, as CSV), and SQLite's own
 /// time to step the rows of the daily and weekly reports (``RawTotalsScan``), so the curve shows
 /// what grows with the history and how far the reports are from SQLite's floor.
 enum ScaleCurve {
     static func run(sizes: [Int], executable: String, folder: (String) -> String) throws {
         write("logbook-bench --scale: \(sizes.map(String.init).joined(separator: ", ")) exercises, 5 a day")
-        write(["exercises", "import µs/ex", "peak MiB", "file MiB", "range ms", "count ms"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
+        write(["exercises", "import µs/ex", "raw µs/ex", "peak MiB", "file MiB", "range ms", "count ms"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
                 .joined() + "reports (s): " + reports.map(\.name).joined(separator: " | ") + " | CLI by day, csv | "
               + RawTotalsScan.scans.map(\.name).joined(separator: " | "))
         for size in sizes {
@@ -21,6 +21,7 @@ enum ScaleCurve {
             try? FileManager.default.removeItem(atPath: ndjson)
             guard imported.status == 0 else { throw ScaleError.importFailed(size) }
             let fileSize = (try FileManager.default.attributesOfItem(atPath: database)[.size] as? Int) ?? 0
+            let rawInsert = rawInsertSeconds(days: dayCount, at: folder("scale-\(size)-raw.sqlite"))
             let store = try Logbook(path: database, timeZone: TimeZone(identifier: "UTC")!)
             guard try store.history.count() == dayCount else { throw ScaleError.wrongCount(size) }
             let last = SampleData.firstDay.adding(days: dayCount - 1)!
@@ -46,7 +47,8 @@ enum ScaleCurve {
                 // As a script gets it: a process of its own, which also checks the tallies, and every row printed.
                 + [runProcess(executable, ["--db", database, "report", "history", "--by", "day", "--format", "csv"]).seconds]
                 + RawTotalsScan.scans.map { RawTotalsScan.time($0.sql, in: database) }
-            let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6), String(imported.peakKiB / 1024),
+            let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6),
+                         String(format: "%.2f", rawInsert / Double(size) * 1e6), String(imported.peakKiB / 1024),
                          String(fileSize / 1_048_576), String(format: "%.3f", range * 1000), String(format: "%.3f", count * 1000)]
             write(cells.map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }.joined()
                   + reportTimes.map { String(format: "%.3f", $0) }.joined(separator: " | "))
@@ -84,17 +86,25 @@ enum ScaleCurve {
         ("streaks", { store, last in _ = try store.reports.streaks(asOf: last) }),
     ]
 
-    /// `days` days of 5 exercises from SampleData.firstDay as NDJSON, written in pieces so memory stays flat.
+    /// The history of `days` days of 5 exercises from SampleData.firstDay, in pieces of 20,000
+    /// days so that memory stays flat: the same days for the import and the raw insert.
+    private static func history(days: Int) -> some Sequence<[ExerciseDay]> {
+        sequence(state: (sample: SampleData(seed: 7), start: 0)) { state in
+            guard state.start < days else { return nil }
+            let count = min(20_000, days - state.start)
+            defer { state.start += count }
+            return state.sample.days(count, perDay: 5, from: SampleData.firstDay.adding(days: state.start)!)
+        }
+    }
+
+    /// ``history(days:)`` as NDJSON, written piece by piece.
     private static func writeHistory(days: Int, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: nil) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         defer { try? file.close() }
-        var sample = SampleData(seed: 7)
-        let chunk = 20_000
-        for start in stride(from: 0, to: days, by: chunk) {
-            let piece = sample.days(min(chunk, days - start), perDay: 5, from: SampleData.firstDay.adding(days: start)!)
+        for piece in history(days: days) {
             var text = ""
             for day in piece {
                 text += #"{"id":"\#(day.id.uuidString)","day":"\#(day.day)","date":"\#(day.date.iso8601Microseconds)","exercises":["#
@@ -102,5 +112,16 @@ enum ScaleCurve {
             }
             try file.write(contentsOf: Data(text.utf8))
         }
+    }
+
+    /// Seconds for the raw engine to insert ``history(days:)`` into a new file at `path` in one
+    /// transaction (``RawEngine/bulkInsert(_:)``), the file removed after: the floor under the
+    /// import's time per exercise at that size, which grows too once the unique index on the
+    /// days' random ids outgrows the page cache.
+    private static func rawInsertSeconds(days: Int, at path: String) -> Double {
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let engine = RawEngine(path: path)
+        engine.createSchema()
+        return engine.bulkInsert(history(days: days))
     }
 }
