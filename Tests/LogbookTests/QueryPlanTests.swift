@@ -122,6 +122,17 @@ final class QueryPlanTests: XCTestCase {
         XCTAssertFalse(detail.contains { $0.hasPrefix("SCAN e ") }, "\(detail)")
     }
 
+    /// The check that the tallies are current counts the exercise rows in the table itself, whose
+    /// pages the file holds in about the order they are read, not in the name index, whose pages
+    /// each name's run spreads over the whole file (``ExerciseTallies/currentCheck``).
+    func testTheTalliesCheckCountsTheExerciseTableNotTheNameIndex() throws {
+        let test = try store()
+        let detail = try test.store.database.read { try Self.planLines(ExerciseTallies.currentCheck, [], in: $0) }
+        XCTAssertTrue(detail.contains("SCAN exercises"), "\(detail)")
+        XCTAssertFalse(detail.contains { $0.contains("exercises_by_name") }, "\(detail)")
+        XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) })
+    }
+
     /// The days waiting to be tallied are found by row key above the mark, not by the day index
     /// over the report's range (which read every day of it when none waits).
     func testWaitingDaysAreFoundByRowKey() throws {

@@ -330,18 +330,31 @@ struct ExerciseTallies {
     /// until the file changes (``Connection/valueWhileUnchanged(_:_:)``).
     static func areCurrent(in connection: Connection) throws -> Bool {
         try connection.valueWhileUnchanged("ExerciseTallies.areCurrent") {
-            let statement = try connection.cachedStatement("""
-                SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
-                   AND (SELECT count(*) FROM exercises)
-                       = (SELECT coalesce(sum(exercises), 0) FROM exercise_period_totals WHERE period = 'year')
-                         + (SELECT coalesce(sum(t.exercises), 0) FROM exercise_days AS d JOIN exercise_day_totals AS t ON t.day = d.day
-                            WHERE d.pk > \(TalliedThrough.sql))
-                """)
+            let statement = try connection.cachedStatement(currentCheck)
             defer { statement.reset() }
             guard try statement.step() else { return false }
             return try statement.column(0, as: Bool.self)
         }
     }
+
+    /// The SQL of ``areCurrent(in:)``: true when no day is marked stale and the exercise rows are
+    /// as many as the years' totals and the waiting days' totals count.
+    ///
+    /// The rows are counted in the table itself (`NOT INDEXED`), not in the name index SQLite
+    /// would choose for having fewer pages. SQLite reads either B-tree a page at a time, but the
+    /// table's pages lie in the file in about the order the count reads them (new days take
+    /// higher row keys, and a day's rows are keyed by its row key), so when the file is not in the
+    /// OS's cache its read-ahead fetches them by the run; the name index grows at one point per
+    /// name, so each name's pages are spread over the whole file and read 4 KiB at a time. On 10M
+    /// exercises (`sqlite3` shell): cold, 0.84 to 1.26 s against 2.8 to 3.1 s; warm, 0.083 s
+    /// against 0.062 s.
+    static let currentCheck = """
+        SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale)
+           AND (SELECT count(*) FROM exercises NOT INDEXED)
+               = (SELECT coalesce(sum(exercises), 0) FROM exercise_period_totals WHERE period = 'year')
+                 + (SELECT coalesce(sum(t.exercises), 0) FROM exercise_days AS d JOIN exercise_day_totals AS t ON t.day = d.day
+                    WHERE d.pk > \(TalliedThrough.sql))
+        """
 
     /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days
     /// marked stale, and clears the marks, after logging those days (a recount would hide exercise
