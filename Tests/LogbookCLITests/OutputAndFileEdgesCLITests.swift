@@ -351,6 +351,31 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0)
     }
 
+    /// `report` and `query` in a data format write through a thread of their own
+    /// (`BackgroundRowWriter`): a signal that comes once rows are in `-o FILE`'s temporary still
+    /// kills the process by that signal, leaves FILE as it was and no temporary behind. The daily
+    /// report over the whole calendar (3.65 million rows) and a query of five million rows are
+    /// still writing when it comes.
+    func testInterruptedReportsAndQueriesLeaveNothingBehind() throws {
+        let cli = try loaded()
+        let out = cli.folder.appendingPathComponent("out.csv")
+        try Data("previous".utf8).write(to: out)
+        let commands = [
+            "report history --by day --from 0001-01-01 --to 9999-12-31 --format csv -o out.csv",
+            "query --format ndjson -o out.csv 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000) SELECT i FROM n'",
+        ]
+        for command in commands {
+            for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
+                let result = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) & pid=$!; "
+                                            + "for i in $(seq 4000); do find . -maxdepth 1 -name '.out.csv.logbook-tmp-*' -size +0 | grep -q . && break; "
+                                            + "sleep 0.005; done; kill -\(signal) $pid; wait $pid; echo $?")
+                XCTAssertEqual(result.stdout, "\(128 + number)\n", "\(command), SIG\(signal): not interrupted mid-write; \(result.stderr)")
+                XCTAssertEqual(try leftovers(cli), [], "\(command), SIG\(signal)")
+                XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous", "\(command), SIG\(signal) replaced the file")
+            }
+        }
+    }
+
     // 6. Interrupted and failed writes leave no temporary files and the target as it was.
     func testInterruptedAndFailedExportsLeaveNothingBehind() throws {
         let cli = try loaded()
