@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 @testable import Logbook
@@ -16,6 +17,65 @@ final class CalendarDayAndDateTests: XCTestCase {
     /// Every day from 0001-01-01 to 9999-12-31: the next one by day number, its text read back as
     /// the same day (the parser is separate code from the writer), texts in byte order as days,
     /// a later or earlier day by day number, and its number within its year.
+    /// The SQL that audits stored days (`check`, `repair`, a merge's gate, the months' bits, the
+    /// counted reports' refusal) takes exactly the texts ``CalendarDay`` reads: every day from
+    /// 0001-01-01 to 9999-12-31 (SQLite 3.40.1's own date functions turn 0300-03-01 into
+    /// 0300-02-29, which the earlier check refused), and no text beside them: each field of every
+    /// day of a leap and a common year and of the calendar's ends moved by -1…+1 and out of range,
+    /// other separators, a NUL after the day, and random ten-byte texts of digits and dashes
+    /// (seeded, `LOGBOOK_DAY_SQL_SEED`); values of every other storage class are never days.
+    func testTheSQLCheckOfADayTakesExactlyTheTextsCalendarDayReads() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (d)")
+        let insert = try connection.prepare("INSERT INTO t VALUES (?)")
+        func store(_ value: DatabaseValue) throws {
+            try insert.bind(value, at: 1)
+            try insert.execute()
+            insert.reset()
+        }
+        try connection.execute("BEGIN")
+        var day = CalendarDay.first
+        while true {
+            try store(.text(day.description))
+            guard day < .last else { break }
+            day = day.adding(days: 1)!
+        }
+        var texts: Set<String> = []
+        for year in [1, 2, 4, 100, 300, 400, 1900, 2000, 2023, 2024, 2100, 9996, 9999] {
+            for month in -1...14 {
+                for day in -1...33 {
+                    texts.insert(String(format: "%04d-%02d-%02d", year, month, day))
+                }
+            }
+        }
+        for text in ["0000-12-31", "10000-01-01", "0300-02-29", "0300-03-01 ", " 0300-03-01", "0300/03/01", "0300-3-01", "+300-03-01",
+                     "0300-03-1", "0300-03-001", "0300-03-01T00:00", "2024-02-29\u{0}", "２０２４-02-29", "2024-02-2９", ""] {
+            texts.insert(text)
+        }
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_DAY_SQL_SEED", default: 19))
+        let alphabet = Array("0123456789-")
+        for _ in 0..<200_000 {
+            texts.insert(String((0..<10).map { _ in alphabet[random.int(0...alphabet.count - 1)] }))
+        }
+        for text in texts { try store(.text(text)) }
+        for value: DatabaseValue in [.null, .integer(20_240_229), .real(2024.0229), .blob(Data("2024-02-29".utf8))] { try store(value) }
+        try connection.execute("COMMIT")
+
+        let taken = try connection.prepare("SELECT d, \(StoredValueAudit.isCalendarDay("d")) FROM t")
+        var checked = 0
+        while try taken.step() {
+            let value = try taken.column(0, as: DatabaseValue.self)
+            let isDay = try taken.column(1, as: Bool.self)
+            guard case .text(let text) = value else {
+                XCTAssertFalse(isDay, "\(value)")
+                continue
+            }
+            if isDay != (CalendarDay(text) != nil) { XCTFail("'\(text)': the SQL says \(isDay), CalendarDay \(CalendarDay(text) != nil)") }
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 3_652_059)
+    }
+
     func testTheNextDayOfEveryDayIsTheDayNumberedOneMore() {
         var day = CalendarDay.first
         var text = day.description

@@ -342,6 +342,55 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(stored, expected, "seed \(seed)")
     }
 
+    /// Migration 0019 recounts each month holding a text that migration 0018's check, SQLite's
+    /// date functions, judged otherwise than ``CalendarDay`` (on SQLite 3.40.1: 0300-03-01, a day
+    /// it refused, and 0300-02-29, no day, which it took) and leaves every other row as it was:
+    /// the day totals of March 300 (the 1st among them), of the months around it and of random
+    /// months, plus texts that are no calendar day there, migrated through 0018, then through
+    /// 0019. Seeded (`LOGBOOK_MIGRATION_0019_SEED`).
+    func testMigration0019SetsTheDaysOfMonthsSQLiteMisread() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_MIGRATION_0019_SEED", default: 19))
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let path = folder.url.appendingPathComponent("logbook.sqlite").path
+        let connection = try Self.connection(at: path, migratedUpTo: "0018_")
+        var expected: [String: Int64] = [:]
+        let march300 = CalendarDay(year: 300, month: 3, day: 1)!
+        let anchors = [march300.dayNumber - 40, Int.random(in: CalendarDay.first.dayNumber...CalendarDay.last.dayNumber - 120, using: &random)]
+        for anchor in anchors {
+            for number in anchor...anchor + 120 where number == march300.dayNumber || Bool.random(using: &random) {
+                let day = CalendarDay(dayNumber: number)!
+                try connection.run("INSERT INTO exercise_day_totals VALUES (?, 1, 1, 'Squat')", [day.databaseValue])
+                expected[ReportPeriod.month.start(of: day).description, default: 0] |= 1 << (day.day - 1)
+            }
+        }
+        for stray in ["0300-02-29", "0300-03-32", "0300-03-00"] {
+            XCTAssertNil(CalendarDay(stray), stray)
+            try connection.run("INSERT OR IGNORE INTO exercise_day_totals VALUES (?, 1, 1, 'Stray')", [.text(stray)])
+        }
+        let files = Schema.migrationFiles
+        let through0018 = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix("0018_") })
+        try Migrator(migrations: files[...through0018].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
+        func months() throws -> [String: Int64] {
+            var stored: [String: Int64] = [:]
+            let rows = try connection.prepare("SELECT start, days FROM exercise_month_days")
+            while try rows.step() { stored[try rows.column(0)] = try rows.column(1) }
+            return stored
+        }
+        let after0018 = try months()
+        let misread = try connection.scalar("SELECT date(julianday('0300-03-01')) IS NOT '0300-03-01'", as: Bool.self) ?? false
+        XCTAssertEqual(after0018["0300-03-01"] == expected["0300-03-01"], !misread,
+                       "0018 left March 300 without its 1st exactly when this SQLite misreads that day")
+        XCTAssertEqual(after0018["0300-02-01"] == expected["0300-02-01"], !misread,
+                       "0018 gave February 300 a 29th exactly when this SQLite misreads that text")
+
+        try Schema.migrator().migrate(connection)
+        let after0019 = try months()
+        XCTAssertEqual(after0019, expected)
+        let recounted: Set = ["0300-02-01", "0300-03-01"]
+        XCTAssertEqual(after0019.filter { !recounted.contains($0.key) }, after0018.filter { !recounted.contains($0.key) },
+                       "every other month as it was")
+    }
+
     /// A connection to a new file at `path`, migrated with every migration before the one whose
     /// file name starts with `prefix` (as a release before that migration left files).
     private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {

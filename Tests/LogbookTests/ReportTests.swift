@@ -244,6 +244,39 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// 0300-03-01, which SQLite 3.40.1's date functions read as 0300-02-29, is a day like any
+    /// other: `check` finds nothing to say of a history through it, the counted reports (another
+    /// program changed a day) count it instead of refusing it as no calendar day, and the recount
+    /// of a stale day and `repair` keep its bit among its month's days, so the streak runs on.
+    func testTheFirstOfMarch300IsADayLikeAnyOther() throws {
+        let days = (0..<9).map { CalendarDay(year: 300, month: 2, day: 25)!.adding(days: $0)! }
+        XCTAssertEqual(days[4].description, "0300-03-01")
+        let test = try store(with: days.map { ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: $0, exercises: ["Squat"]) })
+        let asOf = days.last!
+        func assertWhole(_ step: String) throws {
+            let check = try test.store.check()
+            XCTAssertEqual(check.storedValueProblems, [], step)
+            XCTAssertEqual(check.derivedDataProblems, [], step)
+            XCTAssertEqual(try test.store.reports.streaks(asOf: asOf).longestStreak, 9, step)
+        }
+        try assertWhole("saved")
+        // Another program renames the exercise of that day: the tallies wait for a recount, and the
+        // reports count the rows meanwhile.
+        try Connection(path: test.store.path).execute("""
+            UPDATE exercises SET name = 'Row', name_key = 'Row' WHERE day_pk = (SELECT pk FROM exercise_days WHERE day = '0300-03-01')
+            """)
+        var exercises = 0
+        try test.store.reports.history(by: .week, from: days.first, to: asOf) { exercises += $0.exercises }
+        XCTAssertEqual(exercises, 9)
+        XCTAssertEqual(try test.store.reports.streaks(asOf: asOf).longestStreak, 9)
+        // Logbook's next write recounts the stale day.
+        try test.store.history.save([ExerciseDay(date: Date(timeIntervalSinceReferenceDate: 0), day: CalendarDay(year: 2026, month: 1, day: 1)!,
+                                                 exercises: ["Squat"])])
+        try assertWhole("recounted")
+        try test.store.repair()
+        try assertWhole("repaired")
+    }
+
     func testStreakSpansDSTAndMidnightByCalendarDays() throws {
         let zone = TimeZone(identifier: "America/New_York")!
         let test = try TestStore(timeZone: zone)

@@ -94,10 +94,24 @@ enum StoredValueAudit {
         return column.isOptional ? ("\(name) IS NULL OR (\(condition))", requirement + " or NULL") : (condition, requirement)
     }
 
-    /// SQL that is true when the value `name` is a day Logbook reads: `YYYY-MM-DD` text of a
-    /// calendar day in the supported years.
+    /// SQL that is true when the value `name` is a day Logbook reads (``CalendarDay/init(_:)``):
+    /// `YYYY-MM-DD` text, ten ASCII bytes, of a day of the proleptic Gregorian calendar from
+    /// 0001-01-01 to 9999-12-31.
+    ///
+    /// Checked field by field, not by SQLite's date functions: SQLite 3.40.1 turns 0300-03-01, and
+    /// no other day from 0001 to 9999, into `0300-02-29` (`date(julianday('0300-03-01'))`), so the
+    /// round trip this check used to be refused that day (`CalendarDayAndDateTests` compares this
+    /// SQL with `CalendarDay` on every day and on text around them).
     static func isCalendarDay(_ name: String) -> String {
-        "typeof(\(name)) = 'text' AND date(julianday(\(name))) IS \(name) AND \(name) >= '0001-01-01'"
+        let year = "CAST(substr(\(name), 1, 4) AS INTEGER)", month = "substr(\(name), 6, 2)", day = "substr(\(name), 9, 2)"
+        return """
+            (typeof(\(name)) = 'text' AND length(CAST(\(name) AS BLOB)) = 10
+             AND \(name) GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]' AND \(name) >= '0001-01-01'
+             AND \(month) BETWEEN '01' AND '12' AND \(day) >= '01'
+             AND \(day) <= CASE \(month)
+                 WHEN '02' THEN CASE WHEN \(year) % 4 = 0 AND (\(year) % 100 <> 0 OR \(year) % 400 = 0) THEN '29' ELSE '28' END
+                 WHEN '04' THEN '30' WHEN '06' THEN '30' WHEN '09' THEN '30' WHEN '11' THEN '30' ELSE '31' END)
+            """
     }
 
     /// The parameters of ``readable(_:)``'s condition: the supported range's ends for a date.
