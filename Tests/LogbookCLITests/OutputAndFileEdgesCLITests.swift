@@ -364,15 +364,24 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             "report history --by day --from 0001-01-01 --to 9999-12-31 --format csv -o out.csv",
             "query --format ndjson -o out.csv 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000) SELECT i FROM n'",
         ]
-        for command in commands {
-            for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
-                let result = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) & pid=$!; "
-                                            + "for i in $(seq 4000); do find . -maxdepth 1 -name '.out.csv.logbook-tmp-*' -size +0 | grep -q . && break; "
-                                            + "sleep 0.005; done; kill -\(signal) $pid; wait $pid; echo $?")
-                XCTAssertEqual(result.stdout, "\(128 + number)\n", "\(command), SIG\(signal): not interrupted mid-write; \(result.stderr)")
-                XCTAssertEqual(try leftovers(cli), [], "\(command), SIG\(signal)")
-                XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous", "\(command), SIG\(signal) replaced the file")
-            }
+        for command in commands { try assertSignalsLeaveNothingBehind(cli, command, writing: "out.csv") }
+    }
+
+    /// Runs `$LOGBOOK --db "$DB" COMMAND` in the background and, once its temporary for
+    /// `output` (in the harness's folder, holding "previous") has bytes, sends it TERM, then in
+    /// later runs INT and HUP: each must kill the process by that signal and leave `output` as it
+    /// was and no temporary behind.
+    private func assertSignalsLeaveNothingBehind(_ cli: CLIHarness, _ command: String, writing output: String,
+                                                 file: StaticString = #filePath, line: UInt = #line) throws {
+        for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
+            let result = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) & pid=$!; "
+                                        + "for i in $(seq 4000); do find . -maxdepth 1 -name '.\(output).logbook-tmp-*' -size +0 | grep -q . && break; "
+                                        + "sleep 0.005; done; kill -\(signal) $pid; wait $pid; echo $?")
+            XCTAssertEqual(result.stdout, "\(128 + number)\n", "\(command), SIG\(signal): not interrupted mid-write; \(result.stderr)",
+                           file: file, line: line)
+            XCTAssertEqual(try leftovers(cli), [], "\(command), SIG\(signal)", file: file, line: line)
+            XCTAssertEqual(try String(contentsOf: cli.folder.appendingPathComponent(output), encoding: .utf8), "previous",
+                           "\(command), SIG\(signal) replaced the file", file: file, line: line)
         }
     }
 
@@ -381,8 +390,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         let cli = try loaded()
         let out = cli.folder.appendingPathComponent("out.json")
         try Data("previous".utf8).write(to: out)
-        // Enough history that the export is still writing its temporary file when the signal comes:
-        // the shell waits for that file to appear, then signals, and the process must die of it.
+        // Enough history that the export is still writing its temporary file when the signal comes.
         var days = ""
         for index in 0..<30_000 {
             days += #"{"day":"\#(CalendarDay(year: 1930, month: 1, day: 1)!.adding(days: index)!)","exercises":["Squat","Row"]}"# + "\n"
@@ -390,14 +398,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         let history = cli.folder.appendingPathComponent("days.ndjson")
         try Data(days.utf8).write(to: history)
         XCTAssertEqual(try cli.run(["-q", "import", history.path]).status, 0)
-        for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
-            let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history --format json -o out.json & pid=$!; "
-                                        + "for i in $(seq 2000); do ls .out.json.logbook-tmp-* >/dev/null 2>&1 && break; sleep 0.005; done; "
-                                        + "kill -\(signal) $pid; wait $pid; echo $?")
-            XCTAssertEqual(result.stdout, "\(128 + number)\n", "SIG\(signal): the export was not interrupted mid-write")
-            XCTAssertEqual(try leftovers(cli), [], "SIG\(signal): \(result.stdout)")
-            XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous", "SIG\(signal) replaced the file")
-        }
+        try assertSignalsLeaveNothingBehind(cli, "export history --format json -o out.json", writing: "out.json")
         // A file size limit is an ordinary write error, not death by SIGXFSZ.
         let limited = try shell(cli, "ulimit -f 200; $LOGBOOK --db \"$DB\" export history --format json -o out.json")
         XCTAssertEqual(limited.status, 1, limited.stderr)
