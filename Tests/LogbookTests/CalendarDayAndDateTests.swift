@@ -23,7 +23,9 @@ final class CalendarDayAndDateTests: XCTestCase {
     /// 0300-02-29, which the earlier check refused), and no text beside them: each field of every
     /// day of a leap and a common year and of the calendar's ends moved by -1…+1 and out of range,
     /// other separators, a NUL after the day, and random ten-byte texts of digits and dashes
-    /// (seeded, `LOGBOOK_DAY_SQL_SEED`); values of every other storage class are never days.
+    /// (seeded, `LOGBOOK_DAY_SQL_SEED`); values of every other storage class are never days. And
+    /// the first and last day of each day's week, which SQL computes with SQLite's date
+    /// functions, are the calendar's on every day.
     func testTheSQLCheckOfADayTakesExactlyTheTextsCalendarDayReads() throws {
         let connection = try Connection(path: ":memory:")
         try connection.execute("CREATE TABLE t (d)")
@@ -61,7 +63,12 @@ final class CalendarDayAndDateTests: XCTestCase {
         for value: DatabaseValue in [.null, .integer(20_240_229), .real(2024.0229), .blob(Data("2024-02-29".utf8))] { try store(value) }
         try connection.execute("COMMIT")
 
-        let taken = try connection.prepare("SELECT d, \(StoredValueAudit.isCalendarDay("d")) FROM t")
+        // The week's first and last day, which recounts and counted reports compute with SQLite's
+        // date functions, for every day, against ``ReportPeriod``'s.
+        let week = ReportPeriod.week.startSQL(of: "d")
+        let taken = try connection.prepare("""
+            SELECT d, \(StoredValueAudit.isCalendarDay("d")), \(week), \(ReportPeriod.week.endSQL(ofStart: week)) FROM t
+            """)
         var checked = 0
         while try taken.step() {
             let value = try taken.column(0, as: DatabaseValue.self)
@@ -72,6 +79,12 @@ final class CalendarDayAndDateTests: XCTestCase {
             }
             if isDay != (CalendarDay(text) != nil) { XCTFail("'\(text)': the SQL says \(isDay), CalendarDay \(CalendarDay(text) != nil)") }
             checked += 1
+            guard let day = CalendarDay(text) else { continue }
+            let start = ReportPeriod.week.start(of: day), end = ReportPeriod.week.end(ofPeriodStartingOn: start)
+            let (startInSQL, endInSQL) = (try taken.column(2, as: String?.self), try taken.column(3, as: String?.self))
+            if startInSQL != start.description || endInSQL != end.description {
+                XCTFail("\(text): SQL's week \(startInSQL ?? "NULL")…\(endInSQL ?? "NULL"), the calendar's \(start)…\(end)")
+            }
         }
         XCTAssertGreaterThan(checked, 3_652_059)
     }
