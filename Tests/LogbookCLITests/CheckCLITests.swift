@@ -123,6 +123,13 @@ final class CheckCLITests: XCTestCase {
             XCTAssertFailure(try cli.run(arguments), status: 1, mentioning: "cannot repair", "2026-02-30", "correct or delete those rows")
         }
         XCTAssertEqual(cli.snapshot(), before, "nothing written")
+
+        // A day followed by a NUL is shown by its bytes: SQLite's quote() stops at the NUL, which
+        // would show it as the day it is not.
+        try Connection(path: cli.database.path).execute("""
+            UPDATE exercise_days SET day = '0300-03-01' || char(0) WHERE pk = (SELECT min(pk) FROM exercise_days)
+            """)
+        XCTAssertTrue(try checkLine(cli, "stored values:").contains("(pk 1: X'303330302D30332D303100')"))
     }
 
     func testRepairWithNothingToDoWritesNothingAndAMissingFileIsNoDatabase() throws {

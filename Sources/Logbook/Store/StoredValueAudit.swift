@@ -34,7 +34,7 @@ enum StoredValueAudit {
         // no such record and imports none, so a round trip of the file would be refused, and no
         // report counts the day as active.
         let emptyDays = try faultyRows("exercise_days", "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)",
-                                       example: "'pk ' || d.pk || ': ' || quote(d.day)", order: "ORDER BY d.pk",
+                                       example: "'pk ' || d.pk || ': ' || \(quoted("d.day"))", order: "ORDER BY d.pk",
                                        requirement: "a record with an exercise (delete it, or add one)", in: connection)
         return problems + (emptyDays.map { [$0] } ?? []) + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
@@ -53,10 +53,14 @@ enum StoredValueAudit {
         return problem(name, count: count, requirement: requirement, examples: examples)
     }
 
-    /// SQL quoting the value `name` for a message: as `quote()` does, but text that is not UTF-8
-    /// as the blob literal of its bytes (`X'5371FF'`), which a message can show.
+    /// SQL quoting the value `name` for a message: as `quote()` does, but text that is not UTF-8,
+    /// or holds a NUL (where `quote()` stops: `'0300-03-01'` for `0300-03-01` and a NUL), as the
+    /// blob literal of its bytes (`X'5371FF'`), which a message can show.
     private static func quoted(_ name: String) -> String {
-        "CASE WHEN typeof(\(name)) = 'text' AND NOT swift_is_utf8(\(name)) THEN quote(CAST(\(name) AS BLOB)) ELSE quote(\(name)) END"
+        """
+        CASE WHEN typeof(\(name)) = 'text' AND (NOT swift_is_utf8(\(name)) OR instr(CAST(\(name) AS BLOB), X'00') > 0)
+             THEN quote(CAST(\(name) AS BLOB)) ELSE quote(\(name)) END
+        """
     }
 
     /// The settings stored other than as text, in the form of ``problems(in:)``, or nil for none.
