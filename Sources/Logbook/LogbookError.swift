@@ -82,7 +82,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
                 : "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"
         case .damaged(let path, let reason): "\(path) is damaged (\(reason)); run 'logbook check', and restore a backup if it fails"
         case .unreadableValue(let path, let detail):
-            "\(path) holds a value Logbook cannot read (\(detail)), written by another program; run 'logbook check' to see every such row"
+            "\(path) holds a value Logbook cannot read (\(detail)), written by another program; run 'logbook check' to count every such row and see the first three"
         case .repairRefused(let path, let problems):
             "cannot repair \(path) while it holds values Logbook cannot read, which no repair can guess: "
                 + problems.joined(separator: "; ") + "; correct or delete those rows with SQL first"

@@ -50,7 +50,7 @@ extension ImportError {
         case let error as ImportError:
             self = error
         case let error as ColumnConversionError:
-            self.init(file: file, reason: "it holds a value Logbook cannot read (\(error)); 'logbook --db \(file) check' names every one")
+            self.init(file: file, reason: "it holds a value Logbook cannot read (\(error)); 'logbook --db \(file) check' counts every one and names the first three")
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt:
             self.init(damagedLogbook: file, error.message)
         default:

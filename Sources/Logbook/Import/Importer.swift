@@ -96,7 +96,7 @@ extension Logbook {
         // malformed id or day), refused before anything is read, naming that file.
         if let problem = try other.database.read({ try StoredValueAudit.problems(in: $0) }).first {
             throw ImportError(file: path, reason: "it holds values Logbook cannot read (\(problem)); "
-                                + "'logbook --db \(path) check' names every one")
+                                + "'logbook --db \(path) check' counts every one and names the first three")
         }
         return try other.database.read { otherConnection in
             let source = try LogbookRecordSource(connection: otherConnection, kind: options.kind, file: path)
