@@ -103,9 +103,10 @@ enum StoredValueAudit {
     /// 0001-01-01 to 9999-12-31.
     ///
     /// Checked field by field, not by SQLite's date functions: SQLite 3.40.1 turns 0300-03-01, and
-    /// no other day from 0001 to 9999, into `0300-02-29` (`date(julianday('0300-03-01'))`), so the
-    /// round trip this check used to be refused that day (`CalendarDayAndDateTests` compares this
-    /// SQL with `CalendarDay` on every day and on text around them).
+    /// no other day from 0001 to 9999, into `0300-02-29` (`date(julianday('0300-03-01'))`), so this
+    /// check, which was that round trip, refused that day and took the text `0300-02-29`
+    /// (`CalendarDayAndDateTests` compares this SQL with `CalendarDay` on every day and on text
+    /// around them).
     static func isCalendarDay(_ name: String) -> String {
         let year = "CAST(substr(\(name), 1, 4) AS INTEGER)", month = "substr(\(name), 6, 2)", day = "substr(\(name), 9, 2)"
         return """
