@@ -3,10 +3,11 @@ import Logbook
 
 /// `logbook-bench --scale [--sizes N,N,…]`: imports histories of 1, 5 and 10 million exercises
 /// (5 a day) with the `logbook` executable, and prints for each size the import's time per
-/// exercise beside the raw engine's plain insert of the same days, its peak memory, the file's size, the latency of a 30-day range fetch and of a
-/// 365-day count, each report's time (and the daily one's from the CLI, as CSV), and SQLite's own
-/// time to step the rows of the daily and weekly reports (``RawTotalsScan``), so the curve shows
-/// what grows with the history and how far the reports are from SQLite's floor.
+/// exercise beside the raw engine's plain insert of the same days, the import's peak memory, the
+/// file's size, the latency of a 30-day range fetch and of a 365-day count, each report's time
+/// (and the daily one's from the CLI, as CSV), and SQLite's own time to step the rows of the
+/// daily and weekly reports (``RawTotalsScan``), so the curve shows what grows with the history
+/// and how far the reports are from SQLite's floor.
 enum ScaleCurve {
     static func run(sizes: [Int], executable: String, folder: (String) -> String) throws {
         write("logbook-bench --scale: \(sizes.map(String.init).joined(separator: ", ")) exercises, 5 a day")
@@ -119,7 +120,7 @@ enum ScaleCurve {
     /// import's time per exercise at that size, which grows too once the unique index on the
     /// days' random ids outgrows the page cache.
     private static func rawInsertSeconds(days: Int, at path: String) -> Double {
-        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        defer { removeDatabaseFiles(atPath: path) }
         let engine = RawEngine(path: path)
         engine.createSchema()
         return engine.bulkInsert(history(days: days))

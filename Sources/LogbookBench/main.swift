@@ -49,8 +49,10 @@ let stopSignals = [SIGINT, SIGTERM, SIGHUP].map { number -> DispatchSourceSignal
     return source
 }
 func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-func remove(_ name: String) {
-    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path(name) + suffix) }
+func remove(_ name: String) { removeDatabaseFiles(atPath: path(name)) }
+/// Removes the database at `path` with its write-ahead log and shared-memory index.
+func removeDatabaseFiles(atPath path: String) {
+    for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
 }
 /// A raw engine on a new file `name` with Logbook's schema (an earlier file of that name removed;
 /// close its engine first).

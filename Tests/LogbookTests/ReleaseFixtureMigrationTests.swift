@@ -336,10 +336,7 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         try connection.run("INSERT INTO exercise_day_totals VALUES (?, 1, 1, 'Stray')", [.blob(Data("2026-01-05".utf8))])
 
         try Schema.migrator().migrate(connection)
-        var stored: [String: Int64] = [:]
-        let months = try connection.prepare("SELECT start, days FROM exercise_month_days")
-        while try months.step() { stored[try months.column(0)] = try months.column(1) }
-        XCTAssertEqual(stored, expected, "seed \(seed)")
+        XCTAssertEqual(try Self.monthDays(in: connection), expected, "seed \(seed)")
     }
 
     /// Migration 0019 recounts each month holding a text that migration 0018's check, SQLite's
@@ -370,13 +367,7 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         let files = Schema.migrationFiles
         let through0018 = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix("0018_") })
         try Migrator(migrations: files[...through0018].map { try Migration(fileName: $0.fileName, sql: $0.sql) }).migrate(connection)
-        func months() throws -> [String: Int64] {
-            var stored: [String: Int64] = [:]
-            let rows = try connection.prepare("SELECT start, days FROM exercise_month_days")
-            while try rows.step() { stored[try rows.column(0)] = try rows.column(1) }
-            return stored
-        }
-        let after0018 = try months()
+        let after0018 = try Self.monthDays(in: connection)
         let misread = try connection.scalar("SELECT date(julianday('0300-03-01')) IS NOT '0300-03-01'", as: Bool.self) ?? false
         XCTAssertEqual(after0018["0300-03-01"] == expected["0300-03-01"], !misread,
                        "0018 left March 300 without its 1st exactly when this SQLite misreads that day")
@@ -384,11 +375,19 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
                        "0018 gave February 300 a 29th exactly when this SQLite misreads that text")
 
         try Schema.migrator().migrate(connection)
-        let after0019 = try months()
+        let after0019 = try Self.monthDays(in: connection)
         XCTAssertEqual(after0019, expected)
         let recounted: Set = ["0300-02-01", "0300-03-01"]
         XCTAssertEqual(after0019.filter { !recounted.contains($0.key) }, after0018.filter { !recounted.contains($0.key) },
                        "every other month as it was")
+    }
+
+    /// The rows of `exercise_month_days`: each month's first day with the bits of its days.
+    private static func monthDays(in connection: Connection) throws -> [String: Int64] {
+        var stored: [String: Int64] = [:]
+        let rows = try connection.prepare("SELECT start, days FROM exercise_month_days")
+        while try rows.step() { stored[try rows.column(0)] = try rows.column(1) }
+        return stored
     }
 
     /// A connection to a new file at `path`, migrated with every migration before the one whose
