@@ -18,9 +18,15 @@ public final class ByteStream {
     /// The 1-based column of the next byte, in bytes (not characters).
     @exclusivity(unchecked) public private(set) var column = 1
 
+    /// Whether reading never waits for input: bytes in memory, or a regular file (not a pipe, a
+    /// terminal or a socket, whose reads wait for their writer).
+    public let readsWithoutWaiting: Bool
+
     /// A stream over what `handle` reads from its current position, 64 KiB at a time; the handle stays open.
     public init(handle: FileHandle) {
         self.handle = handle
+        var status = stat()
+        readsWithoutWaiting = fstat(handle.fileDescriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     /// A stream over bytes in memory.
@@ -28,6 +34,7 @@ public final class ByteStream {
         handle = nil
         buffer = Array(data)
         isExhausted = true
+        readsWithoutWaiting = true
     }
 
     /// Up to `count` bytes from the current position, without consuming them: for sniffing a format.

@@ -59,8 +59,12 @@ extension Logbook {
         case .csv: CSVRecordSource(file: file, stream: stream, kind: options.kind)
         case .plist: try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
         }
-        return try importAll(from: IDlessDayGrouping(source), file: file, options: options,
-                             progressOffset: { stream.offset }, afterRecords: { _ in })
+        let records = IDlessDayGrouping(source)
+        guard stream.readsWithoutWaiting else {
+            return try importAll(from: records, file: file, options: options, progressOffset: { stream.offset }, afterRecords: { _ in })
+        }
+        let readAhead = ReadAheadRecordSource(records, offset: { stream.offset })
+        return try importAll(from: readAhead, file: file, options: options, progressOffset: { readAhead.offset }, afterRecords: { _ in })
     }
 
     /// Merges the Logbook database at `path` (another device's) with the rules of every import: ids,
