@@ -6,3 +6,9 @@ static inline int logbook_sqlite3_db_config_int(sqlite3 *db, int option, int val
     int current = 0;
     return sqlite3_db_config(db, option, value, &current);
 }
+
+/// sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on): whether SQLite counts the memory it uses, for the
+/// whole process, before its first connection (Swift cannot call the variadic function itself).
+static inline int logbook_sqlite3_config_memstatus(int on) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, on);
+}

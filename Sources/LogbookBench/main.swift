@@ -13,6 +13,10 @@ import SQLiteQuery
 // checks that both engines return the same results. `--quick` runs tiny sizes once: for CI, to
 // prove the workloads run and agree, not to measure.
 
+// As the `logbook` tool does (and a careful C program would): SQLite's memory statistics off in
+// this process, for both engines alike.
+ProcessSettings.stopCountingMemory()
+
 let arguments = CommandLine.arguments.dropFirst()
 let quick = arguments.contains("--quick")
 /// Stops after the insert workload: for profiling it (`perf record … logbook-bench --only-insert`).

@@ -1,5 +1,9 @@
 import Foundation
 import Logbook
+import SQLiteQuery
+
+// Nothing in the tool reads SQLite's memory statistics: without them no allocation takes their mutex.
+ProcessSettings.stopCountingMemory()
 
 // An interrupted command removes the temporary files it was writing (`-o`, `backup`), then dies
 // of the signal as it would have. A file size limit (`ulimit -f`) is an ordinary write error

@@ -20,6 +20,15 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(again.steps, scan.steps)
     }
 
+    /// Once SQLite runs in a process, its memory statistics stay as they are: a library's call
+    /// cannot take them (and the heap limit `OutOfMemoryTextTests` relies on) from the program.
+    func testMemoryCountingCannotStopOnceSQLiteRuns() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (x)")
+        XCTAssertFalse(ProcessSettings.stopCountingMemory())
+        XCTAssertGreaterThan(sqlite3_memory_used(), 0)
+    }
+
     func testOpensInAFolderThatDoesNotExistYet() throws {
         let folder = try makeTemporaryDirectory().appendingPathComponent("a/b/c", isDirectory: true)
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder.path))
