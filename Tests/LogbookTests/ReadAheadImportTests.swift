@@ -71,7 +71,7 @@ final class ReadAheadImportTests: XCTestCase {
                 }
             }
             let stored = faults.compactMap { $0.value == .storedID ? records[$0.key] : nil }
-            let text = file(records, format: format, faults: faults)
+            let text = file(records, format: format, faults: faults, using: &random)
             let context = "round \(round), \(format), \(count) records, faults \(faults.sorted { $0.key < $1.key }) (seed \(seed))"
             let policy: ConflictPolicy = faults.values.contains(.storedID) ? .fail : random.pick([.skip, .replace])
 
@@ -170,7 +170,7 @@ final class ReadAheadImportTests: XCTestCase {
 
     // MARK: The generated file
 
-    private func file(_ records: [Record], format: Format, faults: [Int: Fault]) -> String {
+    private func file(_ records: [Record], format: Format, faults: [Int: Fault], using random: inout SplitMix64) -> String {
         var lines: [String] = []
         if format == .csv { lines.append("id,day,date,position,exercise") }
         for (index, record) in records.enumerated() {
@@ -179,7 +179,7 @@ final class ReadAheadImportTests: XCTestCase {
             switch format {
             case .ndjson, .json:
                 var object = #"{"id":"\#(record.id.uuidString)","day":"\#(record.day)","exercises":["#
-                    + names.map(jsonString).joined(separator: ",") + "]}"
+                    + names.map { AdversarialText.jsonLiteral($0, escaping: 0.2, using: &random) }.joined(separator: ",") + "]}"
                 if faults[index] == .syntax { object.removeLast() }
                 lines.append(object + (format == .json && index < records.count - 1 ? "," : ""))
             case .csv:
@@ -192,19 +192,6 @@ final class ReadAheadImportTests: XCTestCase {
         }
         let body = lines.joined(separator: "\n") + "\n"
         return format == .json ? "[\n" + body + "]\n" : body
-    }
-
-    private func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04X", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     private func csvField(_ text: String) -> String {
