@@ -8,6 +8,10 @@ extension Logbook {
     /// ``ImportError`` names the record and field, and the database stays exactly as it was. Records are matched by id (drafts from
     /// files without ids get one derived from their content); history entries of a calendar day
     /// that already has a record are appended to it ("merged").
+    ///
+    /// A regular file's records are read and parsed on a thread of their own while the earlier
+    /// ones are written (a pipe's or a terminal's as they come); the call returns only once that
+    /// thread is done with `handle`.
     public func importRecords(from handle: FileHandle, file: String, options: ImportOptions) throws -> ImportSummary {
         try importRecords(from: ByteStream(handle: handle), file: file, options: options)
     }
@@ -60,6 +64,7 @@ extension Logbook {
         case .plist: try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
         }
         let records = IDlessDayGrouping(source)
+        // A pipe or a terminal is read as its writer writes, not ahead (ReadAheadRecordSource).
         guard stream.readsWithoutWaiting else {
             return try importAll(from: records, file: file, options: options, progressOffset: { stream.offset }, afterRecords: { _ in })
         }
