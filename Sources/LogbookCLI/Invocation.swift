@@ -157,10 +157,13 @@ struct Invocation {
     /// For `import --dry-run` and `repair --dry-run`, which write inside a transaction they roll
     /// back: the database as it is, refused as the commands that read refuse it (pending
     /// migrations, another schema, text stored as UTF-16), never created or migrated (with no
-    /// file, an empty database in memory).
+    /// file, an empty temporary database of SQLite's: in the page cache, and beyond it in a file
+    /// SQLite deletes when the command ends, so that memory stays flat however large the import).
     func dryRunStore() throws -> Logbook {
         let path = try databaseFilePath()
-        guard FileManager.default.fileExists(atPath: path) else { return try Logbook(path: ":memory:", timeZone: try timeZone()) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            return try Logbook(path: "", timeZone: try timeZone(), options: try connectionOptions())
+        }
         return try Logbook.openForReading(path: path, timeZone: try timeZone(), options: try connectionOptions())
     }
 

@@ -133,6 +133,26 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 2, line 3, column 72: invalid UTF-8")
     }
 
+    /// The first problem in the file is the one named, also where a reader looks past a record
+    /// to find where it ends (the id-less records of one day make one record; a CSV record's rows
+    /// run until the id changes) and what comes next cannot be read (found by an adversarial run:
+    /// the later syntax error was named).
+    func testTheFirstProblemInTheFileIsTheOneNamed() throws {
+        let broken = #"{"day":"2030-01-03","exercises":["a"]"#
+        try assertRefused("idless.ndjson", text(#"{"day":"2030-01-01","exercises":[""]}"# + "\n" + broken + "\n"),
+                          mentioning: "record 1", "empty")
+        try assertRefused("grouped.ndjson", text(#"{"day":"2030-01-01","exercises":["a"]}"# + "\n"
+                                                 + #"{"day":"2030-01-01","exercises":["", "b"]}"# + "\n" + broken + "\n"),
+                          mentioning: "record 1", "empty")
+        try assertRefused("valid-then-broken.ndjson", text(#"{"day":"2030-01-01","exercises":["a"]}"# + "\n" + broken + "\n"),
+                          mentioning: "record 2", "line 2")
+        let header = "id,day,date,position,exercise\n"
+        try assertRefused("rows.csv", text(header + "00000000-0000-0000-0000-000000000009,2030-01-01,,1,a\n"
+                                           + "00000000-0000-0000-0000-000000000009,2030-01-01,,2,\n"
+                                           + "00000000-0000-0000-0000-00000000000A,2030-01-02,,1\n"),
+                          mentioning: "record 1, line 3", "field 'exercise'")
+    }
+
     /// A record given twice in one file: again with the same content it is skipped (an app's file
     /// may hold a draft twice); with other content the file is refused (whatever `--on-conflict`
     /// says, which settles records stored before the import), rather than either copy being lost.

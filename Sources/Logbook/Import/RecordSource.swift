@@ -102,6 +102,8 @@ struct CSVRecordSource: RecordSource {
     private(set) var kind: RecordKind?
     private var columns: [String: Int] = [:]
     private var pending: (row: [String], line: Int)?
+    /// Why a row after the last record returned could not be read: what the next call throws.
+    private var failureAfterRecord: (any Error)?
     private var count = 0
 
     init(file: String, stream: ByteStream, kind: RecordKind?) {
@@ -111,6 +113,7 @@ struct CSVRecordSource: RecordSource {
     }
 
     mutating func next() throws -> ImportedRecord? {
+        if let failure = failureAfterRecord { throw failure }
         if columns.isEmpty { try readHeader() }
         guard let first = try pending ?? readRow() else { return nil }
         pending = nil
@@ -118,13 +121,19 @@ struct CSVRecordSource: RecordSource {
         var rows = [first]
         // Rows with an id make one record per id; a row without one (no column, or an empty
         // cell) is a record of its own, as in a hand-made file.
-        while !field(first.row, "id").isEmpty, let row = try readRow() {
-            if sameID(row.row, first.row) {
-                rows.append(row)
-            } else {
-                pending = row
-                break
+        do {
+            while !field(first.row, "id").isEmpty, let row = try readRow() {
+                if sameID(row.row, first.row) {
+                    rows.append(row)
+                } else {
+                    pending = row
+                    break
+                }
             }
+        } catch {
+            // A row that cannot be read after the record's first: the record's rows so far come
+            // first, so that a problem of theirs, the earlier one in the file, is the one reported.
+            failureAfterRecord = error
         }
         do {
             return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows))
@@ -307,6 +316,8 @@ struct CSVRecordSource: RecordSource {
 struct IDlessDayGrouping: RecordSource {
     var source: any RecordSource
     private var pending: ImportedRecord?
+    /// Why the source failed after the last group returned: what the next call throws.
+    private var failureAfterGroup: (any Error)?
     /// Whether the source said it has no more records: it is not asked again.
     private var isExhausted = false
     /// How many groups of each content were read so far: the second `2026-01-05,Squat` of a file is
@@ -320,17 +331,24 @@ struct IDlessDayGrouping: RecordSource {
     var kind: RecordKind? { source.kind }
 
     mutating func next() throws -> ImportedRecord? {
+        if let failure = failureAfterGroup { throw failure }
         guard let first = try pending ?? nextFromSource() else { return nil }
         pending = nil
         guard case .day(var group) = first, group.id == nil else { return first }
-        while let record = try nextFromSource() {
-            guard case .day(let next) = record, next.id == nil,
-                  group.day != nil ? next.day == group.day : next.date == group.date else {
-                pending = record
-                break
+        do {
+            while let record = try nextFromSource() {
+                guard case .day(let next) = record, next.id == nil,
+                      group.day != nil ? next.day == group.day : next.date == group.date else {
+                    pending = record
+                    break
+                }
+                group.exercises += next.exercises
+                if let date = next.date { group.date = Swift.min(group.date ?? date, date) }
             }
-            group.exercises += next.exercises
-            if let date = next.date { group.date = Swift.min(group.date ?? date, date) }
+        } catch {
+            // A record that cannot be read after the group's first: the group so far comes first,
+            // so that a problem of its own, the earlier one in the file, is the one reported.
+            failureAfterGroup = error
         }
         let content = ContentID.forDay(group)
         let occurrence = occurrences[content, default: 0]

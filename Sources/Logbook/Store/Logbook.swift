@@ -69,7 +69,7 @@ public final class Logbook: Sendable {
 
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
                  options: Connection.Options, mode: Database.OpenMode, appMigrations: Migrator? = nil) throws {
-        if mode != .migrate && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
+        if mode != .migrate && !Connection.isPrivateDatabase(path) && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
         do {

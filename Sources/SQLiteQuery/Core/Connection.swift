@@ -64,10 +64,17 @@ public final class Connection {
     /// The values of ``valueWhileUnchanged(_:_:)`` by key, with the file's stamp when each was computed.
     var unchangedValues: [String: (stamp: FileStamp, value: Any)] = [:]
 
+    /// Whether `path` names a database of one connection's own rather than a file: `:memory:`, or
+    /// `""`, SQLite's temporary database, kept in the page cache and, once it outgrows it, in a
+    /// temporary file that SQLite deletes when the connection closes.
+    public static func isPrivateDatabase(_ path: String) -> Bool {
+        path == ":memory:" || path.isEmpty
+    }
+
     /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
     public init(path: String, options: Options = Options()) throws {
         let creates = options.createIfMissing && !options.readOnly
-        if path != ":memory:" && creates {
+        if !Self.isPrivateDatabase(path) && creates {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -253,7 +260,7 @@ public final class Connection {
                 usleep(10_000)
             }
         }
-        guard mode?.lowercased() == "wal" || path == ":memory:" else {
+        guard mode?.lowercased() == "wal" || Self.isPrivateDatabase(path) else {
             throw SQLiteError(code: SQLITE_ERROR, message: "could not enable WAL journal mode (got \(mode ?? "nil"))")
         }
     }

@@ -79,7 +79,7 @@ public final class Database: @unchecked Sendable {
         if mode != .inspect {
             let differences = try migrator.schemaDifferences(of: connection, upTo: try migrator.currentVersion(of: connection))
             if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
-            if options.maximumReaders > 0, path != ":memory:",
+            if options.maximumReaders > 0, !Connection.isPrivateDatabase(path),
                try connection.scalar("PRAGMA journal_mode", as: String.self)?.lowercased() == "wal" {
                 var readerOptions = options
                 readerOptions.createIfMissing = false

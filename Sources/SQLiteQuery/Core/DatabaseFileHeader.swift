@@ -13,10 +13,10 @@ enum DatabaseFileHeader {
     private static let magic = Array("SQLite format 3\0".utf8)
 
     /// The problems of the main database file of `connection`; empty when it is sound, is empty
-    /// (a new database), or is in memory.
+    /// (a new database), or is a connection's own (``Connection/isPrivateDatabase(_:)``).
     static func problems(of connection: Connection) -> [String] {
         var status = stat()
-        guard connection.path != ":memory:", stat(connection.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+        guard !Connection.isPrivateDatabase(connection.path), stat(connection.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
               status.st_size > 0 else { return [] }
         let size = Int(status.st_size)
         guard let header = readHeader(connection.handle), header.count == 100, header.starts(with: magic) else {
