@@ -27,7 +27,7 @@ let package = Package(
                 path: "Sources/MigrationsPlugin"),
         .target(name: "Logbook", dependencies: ["SQLiteQuery"], resources: [.copy("PrivacyInfo.xcprivacy")],
                 plugins: ["MigrationsPlugin"]),
-        .executableTarget(name: "LogbookCLI", dependencies: ["Logbook", "SQLiteQuery"]),
+        .executableTarget(name: "LogbookCLI", dependencies: ["Logbook"]),
         // Workloads timed side by side with a hand-written C-API engine (README: Performance).
         .executableTarget(name: "LogbookBench", dependencies: ["Logbook", "SQLiteQuery", "CSQLite"]),
         // What an iOS app does with the library, as a program that uses only the public API.

@@ -1,5 +1,6 @@
-// The types of the query layer that Logbook's own API takes and returns, exported so that an app,
-// or the `logbook` tool, imports Logbook alone.
+// The types of the query layer that Logbook's own API takes and returns, and the process-wide
+// settings a program may choose, exported so that an app, or the `logbook` tool, imports Logbook
+// alone.
 @_exported import struct SQLiteQuery.FetchDescriptor
 @_exported import struct SQLiteQuery.RecordQuery
 @_exported import struct SQLiteQuery.Ordering
@@ -11,3 +12,4 @@
 @_exported import enum SQLiteQuery.FilterLiteral
 @_exported import enum SQLiteQuery.DatabaseValue
 @_exported import class SQLiteQuery.Connection
+@_exported import enum SQLiteQuery.ProcessSettings

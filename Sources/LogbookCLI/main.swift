@@ -1,6 +1,5 @@
 import Foundation
 import Logbook
-import SQLiteQuery
 
 // Nothing in the tool reads SQLite's memory statistics: without them no allocation takes their mutex.
 ProcessSettings.stopCountingMemory()
