@@ -123,10 +123,12 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     public var errorDescription: String? { description }
 
     /// A failure as the store reports it: the library's own errors (SQLite's, the migrator's, an
-    /// import's, a backup's, a query's) become the ``LogbookError`` case that names `path`; any
-    /// other error (a caller's own, thrown from one of its callbacks) passes through unchanged.
-    static func reported(_ error: Error, path: String) -> Error {
-        switch error {
+    /// import's, a backup's, a query's) become the ``LogbookError`` case that names `path` (an empty
+    /// one, SQLite's temporary database, by that name); any other error (a caller's own, thrown
+    /// from one of its callbacks) passes through unchanged.
+    static func reported(_ error: Error, path given: String) -> Error {
+        let path = given.isEmpty ? "SQLite's temporary database" : given
+        return switch error {
         case let error as LogbookError: error
         case let error as MigrationError: LogbookError.migration(path: path, error)
         case let error as ImportError: LogbookError.importRefused(error)

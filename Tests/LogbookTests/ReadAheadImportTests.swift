@@ -112,6 +112,21 @@ final class ReadAheadImportTests: XCTestCase {
         }
     }
 
+    /// The switch between the two ways: a regular file and bytes in memory are read ahead, a pipe
+    /// as it comes (so the test above compares the two).
+    func testRegularFilesAndBytesAreReadAheadAndPipesAsTheyCome() throws {
+        let folder = try TemporaryFolder()
+        let path = folder.file("days.ndjson")
+        try Data("{}\n".utf8).write(to: path)
+        let file = try FileHandle(forReadingFrom: path)
+        defer { try? file.close() }
+        XCTAssertTrue(ByteStream(handle: file).readsWithoutWaiting)
+        XCTAssertTrue(ByteStream(data: Data("{}".utf8)).readsWithoutWaiting)
+        let piped = pipe("{}\n")
+        XCTAssertFalse(ByteStream(handle: piped).readsWithoutWaiting)
+        _ = piped.readDataToEndOfFile()
+    }
+
     /// What an import did: its summary's counts or its error's text.
     private enum Outcome: Equatable {
         case success(read: Int, inserted: Int, skipped: Int, merged: Int, replaced: Int)

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Another record source read on a thread of its own, a few batches ahead of the import that
-/// writes its records: parsing the file (about 7% of a large NDJSON import's instructions) then
-/// runs beside SQLite's writes instead of between them.
+/// A record source that reads another one on a thread of its own, a few batches ahead of the
+/// import that writes its records: parsing the file (about 7% of a large NDJSON import's
+/// instructions) then runs beside SQLite's writes instead of between them.
 ///
 /// The records come out exactly as the source gives them, in order, and a failure of the source
 /// is thrown where the source threw it, after every record before it: an import sees what it saw
 /// reading the source itself. At most ``batchesAhead`` batches wait, each of at most
 /// ``batchSize`` records or about ``batchByteLimit`` bytes of the file (and one record, however
-/// big), so memory stays flat. Dropping the reader stops the thread and waits for it, so the
-/// source and its file are the caller's again; a source that can wait for input (a pipe, a
+/// big); with the batch being taken and the one being read, four at most are held, so memory
+/// stays flat. Dropping the reader stops the thread and waits until it has let go of the source,
+/// so the source and its file are the caller's again; a source that can wait for input (a pipe, a
 /// terminal) must not be read ahead, as that wait could then last as long as its writer likes.
 final class ReadAheadRecordSource: RecordSource {
     /// Records a batch holds at most: each hand-over may wake a thread, which costs tens of
@@ -33,9 +34,7 @@ final class ReadAheadRecordSource: RecordSource {
     init(_ source: some RecordSource, offset: @escaping () -> Int) {
         kind = source.kind
         let reading = Reading(source: source, offset: offset, channel: channel)
-        let thread = Thread { reading.run() }
-        thread.stackSize = 8 << 20  // as the main thread's: the source's readers recurse into nested values
-        thread.start()
+        Thread.detachNewThread { reading.run() }
     }
 
     deinit {
@@ -130,8 +129,9 @@ final class ReadAheadRecordSource: RecordSource {
 
     /// What the reading thread owns: the source, until it ends or the reader is dropped.
     private final class Reading: @unchecked Sendable {
-        private var source: any RecordSource
-        private let offset: () -> Int
+        /// Nil once the thread has let go of them, before it says the reading ended.
+        private var source: (any RecordSource)?
+        private var offset: (() -> Int)?
         private let channel: Channel
 
         init(source: some RecordSource, offset: @escaping () -> Int, channel: Channel) {
@@ -141,7 +141,15 @@ final class ReadAheadRecordSource: RecordSource {
         }
 
         func run() {
-            defer { channel.readingEnded() }
+            readBatches()
+            // The source and, through it, the file are let go of before the reader may return them.
+            source = nil
+            offset = nil
+            channel.readingEnded()
+        }
+
+        private func readBatches() {
+            guard var source, let offset else { return }
             while true {
                 var batch = Batch()
                 batch.records.reserveCapacity(ReadAheadRecordSource.batchSize)

@@ -22,7 +22,8 @@ public final class Logbook: Sendable {
     public var underlyingDatabase: Database { database }
     /// The time zone that decides which calendar day an exercise belongs to.
     public let timeZone: TimeZone
-    /// The database file's path as given at open (`:memory:` for an in-memory database); errors name it.
+    /// The database file's path as given at open (`:memory:` for an in-memory database, `""` for
+    /// SQLite's temporary one); errors name it.
     public var path: String { database.path }
     /// Release drafts.
     public let drafts: DraftRepository
@@ -69,7 +70,7 @@ public final class Logbook: Sendable {
 
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
                  options: Connection.Options, mode: Database.OpenMode, appMigrations: Migrator? = nil) throws {
-        if mode != .migrate && !Connection.isPrivateDatabase(path) && !FileManager.default.fileExists(atPath: path) {
+        if mode != .migrate && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
             throw LogbookError.noDatabase(path: path)
         }
         do {

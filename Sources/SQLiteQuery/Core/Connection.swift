@@ -51,7 +51,8 @@ public final class Connection {
 
     /// The `sqlite3` handle, for code that needs the C API directly.
     public let handle: OpaquePointer
-    /// The path given at open (`:memory:` for an in-memory database).
+    /// The path given at open (`:memory:` or `""` for a database of the connection's own:
+    /// ``isPrivateDatabase(_:)``).
     public let path: String
     /// The options the connection was opened with.
     public let options: Options
