@@ -26,6 +26,15 @@ public struct SplitMix64: RandomNumberGenerator {
     }
 
     public mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+
+    /// A UUID of 16 random bytes (any version and variant bits), one `next()` a byte.
+    public mutating func uuid() -> UUID {
+        var bytes = UUID().uuid
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: next()) }
+        }
+        return UUID(uuid: bytes)
+    }
 }
 
 /// Seeds and sizes of the property tests, from the environment so that a failure can be repeated

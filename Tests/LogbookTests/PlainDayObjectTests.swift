@@ -180,11 +180,7 @@ private struct DayObjectText {
     }
 
     mutating func idValue() -> String {
-        var bytes = UUID().uuid
-        withUnsafeMutableBytes(of: &bytes) { raw in
-            for index in raw.indices { raw[index] = UInt8(truncatingIfNeeded: random.next()) }
-        }
-        let uuid = UUID(uuid: bytes).uuidString
+        let uuid = random.uuid().uuidString
         switch random.int(0...19) {
         case 0: return "null"
         case 1: return "\"\(uuid.lowercased())\""

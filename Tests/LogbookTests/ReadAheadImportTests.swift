@@ -52,7 +52,7 @@ final class ReadAheadImportTests: XCTestCase {
             let longNames = round % 4 == 3
             let count = random.int(1...(longNames ? 700 : 1_600))
             let records = (0..<count).map { index in
-                Record(id: UUID(uuid: uuid(&random)), day: day(index, in: &random),
+                Record(id: random.uuid(), day: day(index, in: &random),
                        names: (0..<random.int(1...4)).map { _ in name(long: longNames, using: &random) })
             }
             // Up to two faults, each before, on or after a batch's edge (512 records) or anywhere;
@@ -225,13 +225,6 @@ final class ReadAheadImportTests: XCTestCase {
         let name = AdversarialText.string(using: &random, nonEmpty: true)
         // Long: a few KiB, mostly ASCII (cheap to key), so 512 records hold more than a batch's MiB.
         return long ? name + String(repeating: "x", count: random.int(2_000...6_000)) + name : name
-    }
-
-    private func uuid(_ random: inout SplitMix64) -> uuid_t {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &random) }
-        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
     }
 }
 
