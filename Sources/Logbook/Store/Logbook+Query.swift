@@ -7,16 +7,35 @@ extension Logbook {
     /// read-only connection with `PRAGMA query_only` and an authorizer that allows reading only
     /// (`Connection.allowOnlyReads()` in SQLiteQuery), so nothing it does can change the file or
     /// reach outside it; anything else throws ``LogbookError/queryRefused(sql:reason:)``.
+    /// On a store of SQLite's in-memory or temporary database (`:memory:`, `""`), which no other
+    /// connection sees, the statement runs on the store's own connection, made read-only the same
+    /// way for as long as it runs.
     public func query(_ sql: String, parameters: [String: DatabaseValue] = [:],
                       columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Void) throws {
+        guard !Connection.isPrivateDatabase(path) else {
+            return try database.withConnection { connection in
+                try connection.readingOnly { try run(sql, parameters: parameters, on: connection, columns: columns, row: row) }
+            }
+        }
         let connection: Connection
-        let statement: Statement
         do {
             var options = Connection.Options()
             options.readOnly = true
             connection = try Connection(path: path, options: options)
             try connection.execute("PRAGMA query_only = ON")
             connection.allowOnlyReads()
+        } catch {
+            throw LogbookError.reported(error, path: path)
+        }
+        try run(sql, parameters: parameters, on: connection, columns: columns, row: row)
+    }
+
+    /// Prepares `sql` on `connection`, which lets statements only read, binds `parameters` by name
+    /// and hands over the column names and each row, in one read transaction.
+    private func run(_ sql: String, parameters: [String: DatabaseValue], on connection: Connection,
+                     columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Void) throws {
+        let statement: Statement
+        do {
             statement = try connection.prepare(sql)
         } catch let error as SQLiteError where error.isNotAuthorized {
             throw LogbookError.queryRefused(sql: sql, reason: "it would change the database or reach outside it")

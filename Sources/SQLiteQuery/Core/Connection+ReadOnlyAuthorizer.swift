@@ -10,7 +10,8 @@ extension Connection {
     /// statement that would write never runs. One update is let through, of `sqlite_master`: SQLite
     /// authorizes the schema entry it makes for a pragma used as a table (`pragma_table_info(…)`)
     /// that way, and cannot tell it from a statement's; use this on a connection opened read-only
-    /// (as `Logbook.query` does), where nothing can write that table either.
+    /// (as `Logbook.query` does), where nothing can write that table either, or within
+    /// ``readingOnly(_:)``.
     public func allowOnlyReads() {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
             let name = { (text: UnsafePointer<CChar>?) in text.map { String(cString: $0).lowercased() } ?? "" }
@@ -35,6 +36,25 @@ extension Connection {
                 return SQLITE_DENY
             }
         }, nil)
+    }
+}
+
+extension Connection {
+    /// Runs `body` with this connection, opened for writing and with no authorizer of its own,
+    /// letting statements only read: `PRAGMA query_only` (no statement changes the database, the
+    /// schema table included) and ``allowOnlyReads()``; both are lifted when `body` returns or
+    /// throws. For a database only this connection sees (``isPrivateDatabase(_:)``), where a
+    /// read-only connection of its own would open another, empty database.
+    public func readingOnly<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("PRAGMA query_only = ON")
+        allowOnlyReads()
+        defer {
+            // Setting or removing an authorizer expires the prepared statements: the cached ones
+            // are prepared again, without it, when next used.
+            sqlite3_set_authorizer(handle, nil, nil)
+            try? execute("PRAGMA query_only = OFF")
+        }
+        return try body()
     }
 }
 
