@@ -220,11 +220,29 @@ final class ImportBadInputCLITests: XCTestCase {
     /// name (a blank cell in a spreadsheet).
     func testRecordsTheLibraryWouldNotSaveAreRefused() throws {
         try assertRefused("none.ndjson", text(#"{"day":"2030-01-01","exercises":[]}"# + "\n"),
-                          mentioning: "record 1: field 'exercises': at least one exercise is needed")
+                          mentioning: "record 1, line 1: field 'exercises': at least one exercise is needed")
         try assertRefused("blank.json", text(#"[{"day":"2030-01-02","exercises":["Squat",""]}]"#),
                           mentioning: "record 1: field 'exercises[1]': an exercise name cannot be empty")
         try assertRefused("blank.csv", text("day,exercise\n2030-01-03,Squat\n2030-01-04,\n"),
                           mentioning: "record 2, line 3: field 'exercise': an exercise name cannot be empty")
+    }
+
+    /// Records are numbered as the file holds them, whichever step finds the problem: consecutive
+    /// id-less records of one day, which the import joins into one, keep their own numbers, so the
+    /// writer's "record 4" is the reader's record 4 (and in NDJSON and CSV its line is named too).
+    func testRecordsAreNumberedAsTheFileHoldsThem() throws {
+        let joined = [#"{"day":"2030-02-01","exercise":"Squat"}"#, #"{"day":"2030-02-01","exercise":"Row"}"#,
+                      #"{"day":"2030-02-02","exercise":"Plank"}"#]
+        // The writer refuses the fourth record (the third after joining), the reader the fifth.
+        try assertRefused("empty-day.ndjson", text((joined + [#"{"day":"2030-02-03","exercises":[]}"#]).joined(separator: "\n") + "\n"),
+                          mentioning: "record 4, line 4: field 'exercises': at least one exercise is needed")
+        try assertRefused("cut.ndjson", text((joined + [#"{"day":"2030-02-03","exercise":"Lunge"}"#, #"{"day":"#]).joined(separator: "\n")),
+                          mentioning: "record 5, line 5")
+        try assertRefused("empty-day.json", text("[" + (joined + [#"{"day":"2030-02-03","exercises":[]}"#]).joined(separator: ",\n") + "]"),
+                          mentioning: "record 4: field 'exercises': at least one exercise is needed")
+        // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
+        try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
+                          mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")
     }
 
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"
@@ -234,16 +252,16 @@ final class ImportBadInputCLITests: XCTestCase {
         let other = day.replacingOccurrences(of: "Squat", with: "Lunge")
         for policy in ["skip", "replace", "fail"] {
             try assertRefused("twice-\(policy).ndjson", text(day + "\n" + other + "\n"), extra: ["--on-conflict", policy],
-                              mentioning: "record 2: field 'id'", "an earlier record in this file has the id 00000000-0000-0000-0000-0000000000D1")
+                              mentioning: "record 2, line 2: field 'id'", "an earlier record in this file has the id 00000000-0000-0000-0000-0000000000D1")
         }
         let draft = #"{"id":"00000000-0000-0000-0000-0000000000D2","version":"9.0","whatsNew":"","checklist":[],"#
             + #""submittedAt":null,"createdAt":"2031-01-01T08:00:00Z","updatedAt":"2031-01-01T08:00:00Z"}"#
         try assertRefused("drafts-twice.ndjson", text(draft + "\n" + draft.replacingOccurrences(of: "9.0", with: "9.1") + "\n"),
-                          mentioning: "record 2: field 'id'")
+                          mentioning: "record 2, line 2: field 'id'")
         // Bytes, not Swift's ==: the NFD spelling of a name is other content.
         try assertRefused("twins.ndjson", text(day.replacingOccurrences(of: "Squat", with: "Caf\u{E9}") + "\n"
                                                + day.replacingOccurrences(of: "Squat", with: "Cafe\u{301}") + "\n"),
-                          mentioning: "record 2: field 'id'")
+                          mentioning: "record 2, line 2: field 'id'")
         // The same record again, after another record of its day was merged into it: skipped.
         let row = day.replacingOccurrences(of: "D1", with: "D3").replacingOccurrences(of: "Squat", with: "Row")
         let same = cli.folder.appendingPathComponent("same.ndjson")
@@ -256,7 +274,7 @@ final class ImportBadInputCLITests: XCTestCase {
         before = cli.snapshot()
         for policy in ["skip", "replace", "fail"] {
             // (`fail` refuses the first already, which meets the stored record.)
-            let refused = policy == "fail" ? "record 1: field 'id'" : "record 2: field 'id': an earlier record in this file"
+            let refused = policy == "fail" ? "record 1, line 1: field 'id'" : "record 2, line 2: field 'id': an earlier record in this file"
             try assertRefused("stored-\(policy).ndjson", text(day + "\n" + other + "\n"), extra: ["--on-conflict", policy],
                               mentioning: refused)
             try assertRefused("alias-\(policy).ndjson", text(row + "\n" + row.replacingOccurrences(of: "Row", with: "Plank") + "\n"),
@@ -268,7 +286,7 @@ final class ImportBadInputCLITests: XCTestCase {
         before = cli.snapshot()
         try assertRefused("drafts-replace.ndjson", text(draft.replacingOccurrences(of: "9.0", with: "9.1") + "\n"
                                                         + draft.replacingOccurrences(of: "9.0", with: "9.2") + "\n"),
-                          extra: ["--on-conflict", "replace"], mentioning: "record 2: field 'id'")
+                          extra: ["--on-conflict", "replace"], mentioning: "record 2, line 2: field 'id'")
     }
 
     /// A history CSV whose rows were reordered (a spreadsheet sorted by another column, rows moved

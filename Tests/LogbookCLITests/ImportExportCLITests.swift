@@ -199,7 +199,7 @@ final class ImportExportCLITests: XCTestCase {
         let bOntoA = #"{"id":"\#(b)","day":"2026-01-01","exercises":["y"]}"#, aAway = #"{"id":"\#(a)","day":"2026-01-03","exercises":["x"]}"#
         let before = cli.snapshot()
         XCTAssertFailure(try cli.run(["import", try file("move.ndjson", [bOntoA, aAway]), "--on-conflict", "replace"]), status: 1,
-                         mentioning: "record 2: field 'day'", "holds a record merged into it (\(b))", "replace it on 2026-01-01")
+                         mentioning: "record 2, line 2: field 'day'", "holds a record merged into it (\(b))", "replace it on 2026-01-01")
         XCTAssertEqual(cli.snapshot(), before)
         // In two imports the same.
         XCTAssertEqual(try cli.run(["import", try file("b.ndjson", [bOntoA]), "--on-conflict", "replace"]).status, 0)

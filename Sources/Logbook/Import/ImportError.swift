@@ -43,6 +43,11 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ImportError {
+    /// An error in the record at `place`.
+    init(file: String, record place: RecordPlace, field: String? = nil, reason: String) {
+        self.init(file: file, record: place.number, line: place.line, field: field, reason: reason)
+    }
+
     /// A failure to read another logbook, `file`, while merging it, as that file's error: a
     /// damaged page or a value Logbook cannot read there must never be reported as this logbook's.
     init(readingLogbook file: String, _ error: Error) {

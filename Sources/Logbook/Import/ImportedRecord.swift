@@ -22,10 +22,28 @@ struct DayInput: Equatable {
     var aliases: [UUID] = []
 }
 
-/// One record read from an import file, with where it was.
-enum ImportedRecord {
-    case draft(DraftInput)
-    case day(DayInput)
+/// One record read from an import file, with where it starts there.
+struct ImportedRecord {
+    /// What the record holds.
+    enum Content {
+        case draft(DraftInput)
+        case day(DayInput)
+    }
+
+    var content: Content
+    /// What an error about the record names, whichever step of the import finds the problem.
+    var place: RecordPlace
+
+    static func draft(_ draft: DraftInput, at place: RecordPlace) -> ImportedRecord { ImportedRecord(content: .draft(draft), place: place) }
+    static func day(_ day: DayInput, at place: RecordPlace) -> ImportedRecord { ImportedRecord(content: .day(day), place: place) }
+}
+
+/// Where a record starts in its file: its 1-based number as the file's reader counts records (a
+/// group of id-less records of one day, which the import joins, has its first record's), and its
+/// line in NDJSON and CSV, where the reader's own errors name lines too.
+struct RecordPlace: Equatable {
+    var number: Int
+    var line: Int?
 }
 
 /// What an import file holds.

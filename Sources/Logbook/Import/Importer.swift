@@ -132,9 +132,9 @@ extension Logbook {
                                           earlier: try EarlierRecords(in: connection, sourceMayRepeatIDs: !symmetricSameDay))
                 while let record = try source.next() {
                     summary.read += 1
-                    switch record {
-                    case .draft(let draft): try writer.importDraft(draft, record: summary.read, into: &summary)
-                    case .day(let day): try writer.importDay(day, record: summary.read, into: &summary)
+                    switch record.content {
+                    case .draft(let draft): try writer.importDraft(draft, record: record.place, into: &summary)
+                    case .day(let day): try writer.importDay(day, record: record.place, into: &summary)
                     }
                     if summary.read % 1_000 == 0 {
                         try cancellation?.checkCancellation()
@@ -178,7 +178,7 @@ private struct ImportWriter {
     /// How many drafts without an id of each content (by its first copy's id) the file held so far.
     var idlessDraftOccurrences: [UUID: Int] = [:]
 
-    mutating func importDraft(_ input: DraftInput, record: Int, into summary: inout ImportSummary) throws {
+    mutating func importDraft(_ input: DraftInput, record: RecordPlace, into summary: inout ImportSummary) throws {
         let id = input.id ?? idlessDraftID(input)
         let created = input.createdAt ?? now
         let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
@@ -214,7 +214,7 @@ private struct ImportWriter {
         return occurrence == 0 ? content : ContentID.forDraft(input, occurrence: occurrence)
     }
 
-    mutating func importDay(_ input: DayInput, record: Int, into summary: inout ImportSummary) throws {
+    mutating func importDay(_ input: DayInput, record: RecordPlace, into summary: inout ImportSummary) throws {
         let timeZone = timeZone  // (the closure then captures the zone, not a copy of the writer)
         let day = try checked(record) {
             // What the library saves, no more: at least one exercise, no name empty (a blank cell).
@@ -309,7 +309,7 @@ private struct ImportWriter {
     /// The ids merged into the stored record `id` (other records of its day, appended to it), which
     /// its replacement on `day` keeps. A replacement on another day is refused when there are any:
     /// the merged records' exercises are in the stored record, and would go with it.
-    private func aliasesKept(replacing id: UUID, with day: CalendarDay, record: Int) throws -> [UUID] {
+    private func aliasesKept(replacing id: UUID, with day: CalendarDay, record: RecordPlace) throws -> [UUID] {
         let statement = try connection.cachedStatement("""
             SELECT d.day, a.id FROM exercise_days AS d JOIN exercise_day_aliases AS a ON a.day_pk = d.pk WHERE d.id = ? ORDER BY a.id
             """)
@@ -360,7 +360,7 @@ private struct ImportWriter {
     /// record. Records that each changed apart are a conflict that the policy settles. The id
     /// that is not kept stays as an alias, so that merging again changes nothing.
     private mutating func settle(_ stored: SharedRecord, dayKey key: Int64, with incoming: (id: UUID, date: Date, exercises: [String]),
-                                 record: Int, into summary: inout ImportSummary) throws {
+                                 record: RecordPlace, into summary: inout ImportSummary) throws {
         // The incoming id held by another day here (a record moved on one device) is no later state of this one.
         let isIDFree = try incoming.id == stored.id || stored.aliases.contains(incoming.id) || storedDay(id: incoming.id) == nil
         let storedHoldsIncoming = isIDFree && incoming.exercises.isRun(in: stored.exercises)
@@ -476,7 +476,7 @@ private struct ImportWriter {
     /// and a record with other content is refused, rather than either being dropped or replacing
     /// the other whatever the conflict policy (a CSV file whose rows of one record were sorted
     /// apart read as two records of one id, and lost the second's exercises).
-    private func repeated(_ record: Int, id: UUID, isSame: Bool, into summary: inout ImportSummary) throws {
+    private func repeated(_ record: RecordPlace, id: UUID, isSame: Bool, into summary: inout ImportSummary) throws {
         guard isSame else {
             throw ImportError(file: file, record: record, field: "id", reason: "an earlier record in this file has the id "
                                 + "\(id.uuidString) and other content; each record comes once (in CSV, a record's rows are consecutive)")
@@ -485,7 +485,7 @@ private struct ImportWriter {
     }
 
     /// Runs `body`, turning a refused value into an ``ImportError`` that names the file and record.
-    private func checked<T>(_ record: Int, _ body: () throws -> T) throws -> T {
+    private func checked<T>(_ record: RecordPlace, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch LogbookError.invalidValue(let field, let value, let reason) {
@@ -493,7 +493,7 @@ private struct ImportWriter {
         }
     }
 
-    private func conflict(_ record: Int, _ reason: String) -> ImportError {
+    private func conflict(_ record: RecordPlace, _ reason: String) -> ImportError {
         ImportError(file: file, record: record, field: "id", reason: reason + " (--on-conflict fail)")
     }
 }

@@ -13,6 +13,8 @@ struct LogbookRecordSource: RecordSource {
     /// The other logbook's path. Every error its reads throw names it (``ImportError/init(readingLogbook:_:)``),
     /// never the logbook merged into.
     let file: String
+    /// The records read so far, drafts and days: the next one's number is one more.
+    private var count = 0
 
     init(connection: Connection, kind: RecordKind?, file: String) throws {
         self.kind = kind
@@ -32,12 +34,16 @@ struct LogbookRecordSource: RecordSource {
     mutating func next() throws -> ImportedRecord? {
         do {
             if let draft = try drafts?.next() {
+                count += 1
                 return .draft(DraftInput(id: draft.id, version: draft.version, whatsNew: draft.whatsNew, checklist: draft.checklist,
-                                         submittedAt: draft.submittedAt, createdAt: draft.createdAt, updatedAt: draft.updatedAt))
+                                         submittedAt: draft.submittedAt, createdAt: draft.createdAt, updatedAt: draft.updatedAt),
+                              at: RecordPlace(number: count, line: nil))
             }
             drafts = nil
             guard let day = try days?.next() else { return nil }
-            return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises, aliases: try aliases(of: day.id)))
+            count += 1
+            return .day(DayInput(id: day.id, date: day.date, day: day.day, exercises: day.exercises, aliases: try aliases(of: day.id)),
+                        at: RecordPlace(number: count, line: nil))
         } catch {
             throw ImportError(readingLogbook: file, error)
         }

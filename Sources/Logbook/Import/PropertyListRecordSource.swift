@@ -47,7 +47,8 @@ struct PropertyListRecordSource: RecordSource {
         let element = elements[index]
         index += 1
         do {
-            return kind == .history ? .day(try day(element)) : .draft(try draft(element))
+            let place = RecordPlace(number: index, line: nil)
+            return kind == .history ? .day(try day(element), at: place) : .draft(try draft(element), at: place)
         } catch let error as FieldError {
             throw ImportError(file: file, record: index, field: error.field, reason: error.reason)
         }

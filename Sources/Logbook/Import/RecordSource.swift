@@ -37,9 +37,13 @@ struct JSONRecordSource: RecordSource {
     mutating func next() throws -> ImportedRecord? {
         let start = parser.position
         let read: Read
+        // The record's line: an NDJSON record's is named in errors, a JSON array's (pretty-printed,
+        // or all on one line) is not.
+        var line: Int?
         do {
             if isLines {
                 guard try parser.beginLine() else { return nil }
+                line = parser.position.line
             } else {
                 if !started { try parser.beginArray() }
                 let isFirst = !started
@@ -56,31 +60,29 @@ struct JSONRecordSource: RecordSource {
             throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
         }
         count += 1
+        let place = RecordPlace(number: count, line: line)
         let value: JSONValue
         switch read {
         case .plainDay(let day):
             kind = .history
-            return .day(day)
+            return .day(day, at: place)
         case .value(let parsed):
             value = parsed
         }
-        // A line's value ends with its line break read (the next byte starts a line), unless the
-        // file ends on that line.
-        let recordStart = isLines ? parser.position.line - (parser.position.column == 1 ? 1 : 0) : start.line
         if kind == nil {
             guard let detected = JSONRecordDecoding.kind(of: value) else {
-                throw ImportError(file: file, record: count, line: recordStart,
+                throw ImportError(file: file, record: count, line: line ?? start.line,
                                   reason: "cannot tell drafts from history: expected an object with \"version\" or \"exercises\" (or pass --kind)")
             }
             kind = detected
         }
         do {
             switch kind {
-            case .drafts: return .draft(try JSONRecordDecoding.draft(value))
-            default: return .day(try JSONRecordDecoding.day(value))
+            case .drafts: return .draft(try JSONRecordDecoding.draft(value), at: place)
+            default: return .day(try JSONRecordDecoding.day(value), at: place)
             }
         } catch let error as FieldError {
-            throw ImportError(file: file, record: count, line: isLines ? recordStart : nil, field: error.field, reason: error.reason)
+            throw ImportError(file: file, record: place, field: error.field, reason: error.reason)
         }
     }
 }
@@ -136,7 +138,8 @@ struct CSVRecordSource: RecordSource {
             failureAfterRecord = error
         }
         do {
-            return kind == .drafts ? .draft(try draft(rows)) : .day(try day(rows))
+            let place = RecordPlace(number: count, line: first.line)
+            return kind == .drafts ? .draft(try draft(rows), at: place) : .day(try day(rows), at: place)
         } catch let error as FieldError {
             throw ImportError(file: file, record: count, line: error.line ?? first.line, field: error.field, reason: error.reason)
         }
@@ -334,10 +337,10 @@ struct IDlessDayGrouping: RecordSource {
         if let failure = failureAfterGroup { throw failure }
         guard let first = try pending ?? nextFromSource() else { return nil }
         pending = nil
-        guard case .day(var group) = first, group.id == nil else { return first }
+        guard case .day(var group) = first.content, group.id == nil else { return first }
         do {
             while let record = try nextFromSource() {
-                guard case .day(let next) = record, next.id == nil,
+                guard case .day(let next) = record.content, next.id == nil,
                       group.day != nil ? next.day == group.day : next.date == group.date else {
                     pending = record
                     break
@@ -354,7 +357,7 @@ struct IDlessDayGrouping: RecordSource {
         let occurrence = occurrences[content, default: 0]
         occurrences[content] = occurrence + 1
         group.id = ContentID.forDay(group, occurrence: occurrence)
-        return .day(group)
+        return .day(group, at: first.place)
     }
 
     private mutating func nextFromSource() throws -> ImportedRecord? {
