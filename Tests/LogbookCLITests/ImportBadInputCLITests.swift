@@ -120,7 +120,7 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("columns.csv", text("id,position,exercise\r\n"), mentioning: "field 'day'", "missing column",
                           "or at least day,exercise or date,exercise")
         try assertRefused("quote.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,\"Squat\r\n"),
-                          mentioning: "unclosed quote")
+                          mentioning: "record 1, line 2, column 72: unclosed quote")
         try assertRefused("short.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1\r\n"),
                           mentioning: "record 1", "line 2", "4 fields")
         try assertRefused("day.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-13-01,2026-01-01T00:00:00Z,1,a\r\n"),
@@ -243,6 +243,22 @@ final class ImportBadInputCLITests: XCTestCase {
         // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
         try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
                           mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")
+    }
+
+    /// A string or a quoted field left open is named where the problem is: the line break inside
+    /// the string, the quote that opens the field, not the line after them.
+    func testAnOpenStringIsNamedWhereItIs() throws {
+        let open = #"{"day":"2030-03-01","exercise":"Squat}"#, closed = #"{"day":"2030-03-02","exercise":"Row"}"#
+        for lineEnd in ["\n", "\r\n"] {
+            try assertRefused("open.ndjson", text(closed + lineEnd + open + lineEnd + closed + lineEnd),
+                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): the line ends inside a string")
+            try assertRefused("open.json", text("[" + closed + "," + lineEnd + open + lineEnd + "]"),
+                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): the line ends inside a string")
+        }
+        try assertRefused("nul.ndjson", text(#"{"day":"2030-03-01","exercise":"Sq\#u{0}uat"}"# + "\n"),
+                          mentioning: "record 1, line 1, column 35: NUL byte in a string")
+        try assertRefused("open.csv", text("day,exercise\n2030-03-01,Row\n2030-03-02,\"Squat\n2030-03-03,Plank\n"),
+                          mentioning: "record 2, line 3, column 12: unclosed quote")
     }
 
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"

@@ -39,7 +39,9 @@ struct CSVReader {
             let line = stream.line, column = stream.column
             guard let byte = try stream.next() else {
                 if quoted && !afterQuote {
-                    throw SyntaxError(message: "unclosed quote (the file ends inside a quoted field)", line: line, column: column)
+                    // Named where the field opens: the end of the file says nothing of where a quote is missing.
+                    throw SyntaxError(message: "unclosed quote: the file ends inside the quoted field that starts here",
+                                      line: fieldStart.line, column: fieldStart.column)
                 }
                 try finish()
                 return fields

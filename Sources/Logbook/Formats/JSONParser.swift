@@ -189,17 +189,23 @@ public struct JSONParser {
         while true {
             stream.appendPlainStringBytes(to: &bytes)
             try checkLength(of: bytes)
-            guard let byte = try stream.next() else { throw error("unterminated string (the file is truncated)") }
+            guard let byte = try stream.peek() else { throw error("unterminated string (the file is truncated)") }
+            // A control character is named where it is, before it is consumed (a line break would
+            // move the position to the next line).
             switch byte {
+            case 0x0A, 0x0D:
+                throw error("the line ends inside a string (a closing quote missing, or a line break to write as \\n)")
+            case 0..<0x20:
+                throw error(byte == 0 ? "NUL byte in a string (write U+0000 as \\u0000)" : "unescaped control character in a string")
             case UInt8(ascii: "\""):
+                _ = try stream.next()
                 guard let text = String(exactUTF8: bytes) else { throw error("invalid UTF-8 in a string") }
                 return text
             case UInt8(ascii: "\\"):
+                _ = try stream.next()
                 try escape(into: &bytes)
-            case 0..<0x20:
-                throw error(byte == 0 ? "NUL byte in a string (write U+0000 as \\u0000)"
-                                      : "unescaped control character in a string")
             default:
+                _ = try stream.next()
                 bytes.append(byte)
             }
             try checkLength(of: bytes)
