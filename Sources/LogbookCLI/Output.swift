@@ -1,11 +1,13 @@
 import Foundation
 
-/// Standard output, buffered (64 KiB) so that streaming a million rows costs few system calls.
-/// Only the CLI prints, and only through ``Console``.
-nonisolated(unsafe) private let standardOutput: UnsafeMutablePointer<FILE>? = {
-    let stream = fdopen(STDOUT_FILENO, "w")
-    if let stream { setvbuf(stream, nil, _IOFBF, 1 << 16) }
-    return stream
+/// Standard output, buffered (64 KiB) so that streaming a million rows costs few system calls;
+/// or why it cannot be written at all (closed, or open only for reading: `fdopen` refuses it),
+/// which the first write throws. Only the CLI prints, and only through ``Console``.
+nonisolated(unsafe) private let standardOutput: Result<UnsafeMutablePointer<FILE>, OutputFailure> = {
+    guard !StandardDescriptors.wasClosed(STDOUT_FILENO) else { return .failure(OutputFailure(code: EBADF)) }
+    guard let stream = fdopen(STDOUT_FILENO, "w") else { return .failure(OutputFailure(code: errno)) }
+    setvbuf(stream, nil, _IOFBF, 1 << 16)
+    return .success(stream)
 }()
 
 /// While set, what would go to stdout is gathered here instead (see ``Console/capture(_:)``).
@@ -67,10 +69,9 @@ enum Console {
             try redirection(Data(bytes))
             return
         }
-        guard let base = bytes.baseAddress, fwrite(base, 1, bytes.count, standardOutput) == bytes.count else {
-            if bytes.isEmpty { return }
-            throw OutputFailure(code: errno)
-        }
+        guard let base = bytes.baseAddress else { return }
+        let stream = try standardOutput.get()
+        guard fwrite(base, 1, bytes.count, stream) == bytes.count else { throw OutputFailure(code: errno) }
     }
 
     /// Writes a line to stdout.
@@ -79,13 +80,35 @@ enum Console {
     /// Writes out what stdout's buffer holds; throws ``OutputFailure`` when that fails. Every
     /// command ends with it, so the last write is checked too.
     static func finish() throws {
-        if fflush(standardOutput) != 0 { throw OutputFailure(code: errno) }
+        // A stdout that cannot be written was never written to: each write threw.
+        guard case .success(let stream) = standardOutput else { return }
+        if fflush(stream) != 0 { throw OutputFailure(code: errno) }
     }
 
     /// Writes a line to stderr, at once, after whatever stdout holds, as ``oneLine(_:)`` shows it.
     static func printError(_ line: String) {
         flush()
-        FileHandle.standardError.write(Data((oneLine(line) + "\n").utf8))
+        writeToStandardError(oneLine(line) + "\n")
+    }
+
+    /// Writes `text` to stderr as far as it can be written, and no further: a message that cannot
+    /// be shown (stderr closed, a full disk) changes nothing of what the command did, so its exit
+    /// status stays what it was. (Foundation's `FileHandle.write(_:)` stops the process instead.)
+    static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var written = 0
+            while written < bytes.count {
+                let count = Glibc.write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
+                if count > 0 {
+                    written += count
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
     }
 
     /// `line` with each control character written as an escape (`\n`, `\r`, `\t`, `\u{1B}`), and
@@ -120,12 +143,12 @@ enum Console {
 
     /// Writes out stdout's buffer, ignoring failure (``finish()`` reports it).
     static func flush() {
-        fflush(standardOutput)
+        if case .success(let stream) = standardOutput { fflush(stream) }
     }
 
     /// Rewrites the current stderr line in place (for progress on a terminal).
     static func progress(_ text: String) {
-        FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K").utf8))
+        writeToStandardError("\r" + text + "\u{1B}[K")
     }
 
     /// Whether stdout is a terminal, and not redirected by `-o` (colour goes there only then).

@@ -1,6 +1,9 @@
 import Foundation
 import Logbook
 
+// Before any file is opened: a closed stdin, stdout or stderr is opened on /dev/null, and remembered.
+StandardDescriptors.reserveClosedOnes()
+
 // Nothing in the tool reads SQLite's memory statistics: without them no allocation takes their mutex.
 ProcessSettings.stopCountingMemory()
 
@@ -21,7 +24,7 @@ signal(SIGXFSZ, SIG_IGN)
 var arguments: [String] = []
 for index in 1..<Int(CommandLine.argc) {
     guard let argument = CommandLine.unsafeArgv[index].flatMap({ String(validatingCString: $0) }) else {
-        FileHandle.standardError.write(Data("logbook: error: argument \(index) is not UTF-8 text, which Logbook keeps byte for byte\n".utf8))
+        Console.writeToStandardError("logbook: error: argument \(index) is not UTF-8 text, which Logbook keeps byte for byte\n")
         exit(2)
     }
     arguments.append(argument)
@@ -29,7 +32,7 @@ for index in 1..<Int(CommandLine.argc) {
 // So are the variables that name files: one that is not UTF-8 would name another file.
 for name in ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"] {
     if let value = getenv(name), String(validatingCString: value) == nil {
-        FileHandle.standardError.write(Data("logbook: error: $\(name) is not UTF-8 text, so it names no file Logbook can open exactly\n".utf8))
+        Console.writeToStandardError("logbook: error: $\(name) is not UTF-8 text, so it names no file Logbook can open exactly\n")
         exit(2)
     }
 }

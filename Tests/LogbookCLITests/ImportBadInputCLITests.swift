@@ -501,9 +501,8 @@ final class ImportBadInputCLITests: XCTestCase {
 
     /// Standard input that cannot be read (a folder) or is closed: one error line in words.
     func testStandardInputThatCannotBeReadIsNamedInWords() throws {
-        let formats = "pass --format json|ndjson|csv|plist|sqlite"
         for (redirect, message) in [("< /", "stdin: cannot read it: Is a directory"),
-                                    ("<&-", "stdin: it is empty, so its format cannot be told; \(formats)")] {
+                                    ("<&-", "import -: standard input is closed")] {
             let result = try ExternalProgram.run("/bin/bash", ["-c", "\"$LOGBOOK\" --db \"$DB\" import - \(redirect)"], in: cli.folder,
                                                  environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin", "LOGBOOK": CLIHarness.executable.path,
                                                                "DB": cli.database.path])

@@ -149,6 +149,41 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["count", "drafts", "--where", "version == \"9.9\""]).stdout, "0\n")
     }
 
+    // 1b. A standard stream that is closed or cannot be written: no crash, and no second change.
+    /// A stdout that is closed or open only for reading is a failed write like a full disk (exit 1,
+    /// one error line; a command that prints what it saved saves nothing). A stderr that cannot be
+    /// written changes nothing of what the command did: it exits as it would have, its change saved
+    /// once (the tool crashed after the commit, so a script retrying on the failure added twice). A
+    /// closed stdin, or one that cannot be read, is no empty text.
+    func testClosedAndUnwritableStandardStreams() throws {
+        let cli = try loaded()
+        for redirect in [">&-", "1</dev/null"] {
+            for command in ["--version", "--help", "count history", "history list", "report history --by month"] {
+                let result = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) \(redirect)")
+                XCTAssertEqual(result.status, 1, "\(command) \(redirect): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write to standard output: "), "\(command) \(redirect): \(result.stderr)")
+            }
+            let before = cli.snapshot()
+            let added = try shell(cli, "$LOGBOOK --db \"$DB\" drafts add --version 9.8 \(redirect)")
+            XCTAssertEqual(added.status, 1, added.stderr)
+            XCTAssertEqual(cli.snapshot(), before, "a draft whose id could not be printed was saved")
+        }
+        for (round, redirect) in ["2>&-", "2>/dev/full"].enumerated() {
+            let added = try shell(cli, "$LOGBOOK --db \"$DB\" history add Zed --at 2030-05-0\(round + 1)T08:00:00Z \(redirect)")
+            XCTAssertEqual(added.status, 0, redirect)
+            let day = try cli.run(["history", "list", "--on", "2030-05-0\(round + 1)", "--format", "ndjson"])
+            XCTAssertTrue(day.stdout.hasSuffix(#""exercises":["Zed"]}"# + "\n"), "\(redirect): \(day.stdout)")
+            XCTAssertEqual(try shell(cli, "$LOGBOOK --db \"$DB\" bogus \(redirect)").status, 2, redirect)
+        }
+        let before = cli.snapshot()
+        for (redirect, message) in [("<&-", "standard input is closed"), ("< /", "cannot read standard input: Is a directory")] {
+            let added = try shell(cli, "$LOGBOOK --db \"$DB\" drafts add --version 9.7 --whats-new - \(redirect)")
+            XCTAssertEqual(added.status, 1, redirect)
+            XCTAssertEqual(added.stderr, "logbook: error: --whats-new -: \(message)\n")
+        }
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     // 2a. `-o` never names the database it reads: not by path, link, hard link or side file.
     func testOutputNeverReplacesTheDatabase() throws {
         let cli = try loaded()

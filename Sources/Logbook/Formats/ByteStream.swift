@@ -156,8 +156,9 @@ public final class ByteStream {
     }
 
     /// Why the bytes could not be read (standard input a folder, or closed), as the system says it.
-    struct ReadFailure: Error {
-        let reason: String
+    public struct ReadFailure: Error {
+        /// The system's words for it (`Is a directory`).
+        public let reason: String
     }
 
     /// Up to `count` bytes of `handle`; empty at its end. A failure is a ``ReadFailure``.

@@ -17,7 +17,7 @@ extension Invocation {
     func text(_ option: Option<String>) throws -> String? {
         guard let value = try arguments.value(of: option) else { return nil }
         guard value == "-" else { return value }
-        let data = FileHandle.standardInput.readDataToEndOfFile()
+        let data = try StandardInput.readAll(for: "\(option.spec.name) -")
         // Byte for byte: a byte order mark, U+0000 and CRLF are kept as read.
         guard let text = String(exactUTF8: data) else {
             throw CommandFailure("\(option.spec.name) -: stdin is not valid UTF-8")

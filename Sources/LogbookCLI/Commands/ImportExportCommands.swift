@@ -125,7 +125,7 @@ enum ImportExportCommands {
 
     /// The file to import from (or stdin for `-`) and its size when known.
     private static func openInput(_ path: String) throws -> (FileHandle, Int?) {
-        if path == "-" { return (FileHandle.standardInput, nil) }
+        if path == "-" { return (try StandardInput.handle(for: "import -"), nil) }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(path): no such file")

@@ -1,0 +1,22 @@
+import Foundation
+
+/// Which of stdin, stdout and stderr the process started without (`>&-`, `<&-`). Each is opened
+/// on `/dev/null` at once, so that no file the tool opens later takes its number: `-o`'s file
+/// would receive what is printed, and SQLite, which refuses numbers 0 to 2 for a database, puts
+/// `/dev/null` there itself, after which a closed stdin would read as empty text. What was
+/// closed is remembered: printing to a closed stdout is an error, and reading a closed stdin.
+enum StandardDescriptors {
+    nonisolated(unsafe) private static var closedAtStart: Set<Int32> = []
+
+    /// Fills the closed ones; the first thing the tool does.
+    static func reserveClosedOnes() {
+        for descriptor in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            closedAtStart.insert(descriptor)
+            // `open` takes the lowest free number, which this one is: the ones below it are open.
+            _ = open("/dev/null", descriptor == STDIN_FILENO ? O_RDONLY : O_WRONLY)
+        }
+    }
+
+    /// Whether `descriptor` was closed when the process started.
+    static func wasClosed(_ descriptor: Int32) -> Bool { closedAtStart.contains(descriptor) }
+}
