@@ -45,4 +45,49 @@ final class TemporaryDatabaseTests: XCTestCase {
             XCTAssertEqual(try store.history.fetchCount(), 2, path)
         }
     }
+
+    /// A query on a store's own connection neither ends a transaction its caller has open (a
+    /// `COMMIT` committed a write's first half) nor leaves the connection unable to write (a
+    /// cancellation during a query nested in a streaming read left it `query_only`), and its row
+    /// callback may use the store; transaction statements are refused on every store.
+    func testAQueryOnTheStoresConnectionLeavesItsCallerAndTheConnectionAsTheyWere() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        func day(_ number: Int, _ names: [String]) -> ExerciseDay {
+            let day = CalendarDay(year: 2026, month: 2, day: number)!
+            return ExerciseDay(id: UUID(), date: day.start(in: utc), day: day, exercises: names)
+        }
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("query-\(UUID().uuidString).sqlite").path
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: file + suffix) } }
+        for path in ["", ":memory:", file] {
+            let store = try Logbook(path: path, timeZone: utc)
+            for statement in ["COMMIT", "ROLLBACK", "BEGIN", "SAVEPOINT s", "RELEASE s", "END"] {
+                XCTAssertThrowsError(try store.query(statement, columns: { _ in }, row: { _ in }), "\(path): \(statement)") { error in
+                    guard case LogbookError.queryRefused = error else { return XCTFail("\(path): \(statement): \(error)") }
+                }
+            }
+            struct Abandoned: Error {}
+            XCTAssertThrowsError(try store.underlyingDatabase.write { _ in
+                try store.history.save([day(1, ["Squat"])])
+                _ = try? store.query("COMMIT", columns: { _ in }, row: { _ in })
+                throw Abandoned()
+            })
+            XCTAssertEqual(try store.history.fetchCount(), 0, "\(path): the abandoned write was committed")
+
+            try store.history.save([day(2, ["Row"]), day(3, ["Plank"])])
+            let cancellation = Cancellation()
+            XCTAssertThrowsError(try cancellation.run {
+                try store.history.forEach(RecordQuery()) { _ in
+                    try store.query("SELECT value FROM json_each('[1,2,3,4]')", columns: { _ in }, row: { _ in cancellation.cancel() })
+                }
+            })
+            try store.history.save([day(4, ["Lunge"])])
+            var inCallback: [Int] = []
+            try store.query("SELECT 1", columns: { _ in }, row: { _ in
+                try store.history.save([day(5, ["Dip"])])
+                inCallback.append(try store.history.fetchCount())
+            })
+            XCTAssertEqual(inCallback, [4], path)
+            XCTAssertEqual(try store.history.fetchCount(), 4, path)
+        }
+    }
 }

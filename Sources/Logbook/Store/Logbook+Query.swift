@@ -8,13 +8,15 @@ extension Logbook {
     /// (`Connection.allowOnlyReads()` in SQLiteQuery), so nothing it does can change the file or
     /// reach outside it; anything else throws ``LogbookError/queryRefused(sql:reason:)``.
     /// On a store of SQLite's in-memory or temporary database (`:memory:`, `""`), which no other
-    /// connection sees, the statement runs on the store's own connection, made read-only the same
-    /// way for as long as it runs.
+    /// connection sees, the statement runs on the store's own connection, prepared under the same
+    /// rules (`Connection.prepareAllowingOnlyReads(_:)`), and sees what a write in progress on
+    /// the calling thread wrote so far.
     public func query(_ sql: String, parameters: [String: DatabaseValue] = [:],
                       columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Void) throws {
         guard !Connection.isPrivateDatabase(path) else {
             return try database.withConnection { connection in
-                try connection.readingOnly { try run(sql, parameters: parameters, on: connection, columns: columns, row: row) }
+                try run(sql, parameters: parameters, prepared: { try connection.prepareAllowingOnlyReads(sql) },
+                        columns: columns, row: row)
             }
         }
         let connection: Connection
@@ -27,16 +29,16 @@ extension Logbook {
         } catch {
             throw LogbookError.reported(error, path: path)
         }
-        try run(sql, parameters: parameters, on: connection, columns: columns, row: row)
+        try run(sql, parameters: parameters, prepared: { try connection.prepare(sql) }, columns: columns, row: row)
     }
 
-    /// Prepares `sql` on `connection`, which lets statements only read, binds `parameters` by name
-    /// and hands over the column names and each row, in one read transaction.
-    private func run(_ sql: String, parameters: [String: DatabaseValue], on connection: Connection,
+    /// Prepares `sql` with `prepared`, under rules that let it only read, binds `parameters` by
+    /// name and hands over the column names and each row (a statement reads in one transaction).
+    private func run(_ sql: String, parameters: [String: DatabaseValue], prepared: () throws -> Statement,
                      columns: ([String]) throws -> Void, row: ([DatabaseValue]) throws -> Void) throws {
         let statement: Statement
         do {
-            statement = try connection.prepare(sql)
+            statement = try prepared()
         } catch let error as SQLiteError where error.isNotAuthorized {
             throw LogbookError.queryRefused(sql: sql, reason: "it would change the database or reach outside it")
         } catch let error as SQLiteError where error.isSeveralStatements {
@@ -60,11 +62,9 @@ extension Logbook {
             try statement.bind(value, at: index)
         }
         do {
-            try connection.transaction(.deferred) {
-                try columns((0..<statement.columnCount).map(statement.columnName(at:)))
-                while try statement.step() {
-                    try row(try (0..<statement.columnCount).map { try statement.column($0, as: DatabaseValue.self) })
-                }
+            try columns((0..<statement.columnCount).map(statement.columnName(at:)))
+            while try statement.step() {
+                try row(try (0..<statement.columnCount).map { try statement.column($0, as: DatabaseValue.self) })
             }
         } catch {
             throw LogbookError.reported(error, path: path)

@@ -2,7 +2,8 @@ import CSQLite
 
 extension Connection {
     /// Lets statements on this connection only read: `SELECT` over tables, views and common table
-    /// expressions (inside transactions, which take no write lock on a read-only connection), the
+    /// expressions (not `BEGIN`, `COMMIT`, `SAVEPOINT` or `ROLLBACK`, which could end a transaction
+    /// another caller of the connection has open; each statement reads in its own), the
     /// read-only pragmas that describe the schema, and any function except those that reach outside
     /// the database (`fts3_tokenizer`, which returns and accepts native pointers, `load_extension`,
     /// and the shell's `readfile`, `writefile` and `edit` should a build register them). Everything
@@ -10,13 +11,13 @@ extension Connection {
     /// statement that would write never runs. One update is let through, of `sqlite_master`: SQLite
     /// authorizes the schema entry it makes for a pragma used as a table (`pragma_table_info(…)`)
     /// that way, and cannot tell it from a statement's; use this on a connection opened read-only
-    /// (as `Logbook.query` does), where nothing can write that table either, or within
-    /// ``readingOnly(_:)``.
+    /// (as `Logbook.query` does), where nothing can write that table either, or for one statement
+    /// checked with ``Statement/isReadOnly`` (``prepareAllowingOnlyReads(_:)``).
     public func allowOnlyReads() {
         sqlite3_set_authorizer(handle, { _, action, first, second, _, _ in
             let name = { (text: UnsafePointer<CChar>?) in text.map { String(cString: $0).lowercased() } ?? "" }
             switch action {
-            case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE, SQLITE_TRANSACTION, SQLITE_SAVEPOINT:
+            case SQLITE_SELECT, SQLITE_READ, SQLITE_RECURSIVE:
                 return SQLITE_OK
             case SQLITE_FUNCTION:
                 // (nil, the function's name)
@@ -40,21 +41,17 @@ extension Connection {
 }
 
 extension Connection {
-    /// Runs `body` with this connection, opened for writing and with no authorizer of its own,
-    /// letting statements only read: `PRAGMA query_only` (no statement changes the database, the
-    /// schema table included) and ``allowOnlyReads()``; both are lifted when `body` returns or
-    /// throws. For a database only this connection sees (``isPrivateDatabase(_:)``), where a
-    /// read-only connection of its own would open another, empty database.
-    public func readingOnly<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("PRAGMA query_only = ON")
+    /// Prepares `sql` under the rules of ``allowOnlyReads()``, on a connection with no authorizer
+    /// of its own, which has none again when this returns: for a database only this connection
+    /// sees (``isPrivateDatabase(_:)``), where a read-only connection of its own would open
+    /// another, empty database, and whose other statements must keep writing. SQLite applies an
+    /// authorizer when a statement is prepared; the statement, prepared again without it when
+    /// first stepped (setting an authorizer expires every statement), is the same SQL, which was
+    /// allowed. Refuse the statement unless ``Statement/isReadOnly``.
+    public func prepareAllowingOnlyReads(_ sql: String) throws -> Statement {
         allowOnlyReads()
-        defer {
-            // Setting or removing an authorizer expires the prepared statements: the cached ones
-            // are prepared again, without it, when next used.
-            sqlite3_set_authorizer(handle, nil, nil)
-            try? execute("PRAGMA query_only = OFF")
-        }
-        return try body()
+        defer { sqlite3_set_authorizer(handle, nil, nil) }
+        return try prepare(sql)
     }
 }
 
