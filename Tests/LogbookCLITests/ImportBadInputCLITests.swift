@@ -143,7 +143,7 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 1", "empty")
         try assertRefused("grouped.ndjson", text(#"{"day":"2030-01-01","exercises":["a"]}"# + "\n"
                                                  + #"{"day":"2030-01-01","exercises":["", "b"]}"# + "\n" + broken + "\n"),
-                          mentioning: "record 1", "empty")
+                          mentioning: "record 2, line 2", "empty")
         try assertRefused("valid-then-broken.ndjson", text(#"{"day":"2030-01-01","exercises":["a"]}"# + "\n" + broken + "\n"),
                           mentioning: "record 2", "line 2")
         let header = "id,day,date,position,exercise\n"
@@ -240,6 +240,14 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 5, line 5")
         try assertRefused("empty-day.json", text("[" + (joined + [#"{"day":"2030-02-03","exercises":[]}"#]).joined(separator: ",\n") + "]"),
                           mentioning: "record 4: field 'exercises': at least one exercise is needed")
+        // A problem in a record that would have joined the one before it is named at its own place,
+        // and a record with no exercise is refused there too (joined, it had added nothing).
+        try assertRefused("empty-name.ndjson", text((joined + [#"{"day":"2030-02-02","exercise":""}"#]).joined(separator: "\n") + "\n"),
+                          mentioning: "record 4, line 4: field 'exercises[0]': an exercise name cannot be empty")
+        try assertRefused("none-joined.ndjson", text((joined + [#"{"day":"2030-02-02","exercises":[]}"#]).joined(separator: "\n") + "\n"),
+                          mentioning: "record 4, line 4: field 'exercises': at least one exercise is needed")
+        try assertRefused("empty-first.ndjson", text(([#"{"day":"2030-02-01","exercises":["Squat",""]}"#] + joined).joined(separator: "\n") + "\n"),
+                          mentioning: "record 1, line 1: field 'exercises[1]': an exercise name cannot be empty")
         // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
         try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
                           mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")

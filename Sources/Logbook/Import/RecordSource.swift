@@ -338,10 +338,14 @@ struct IDlessDayGrouping: RecordSource {
         guard let first = try pending ?? nextFromSource() else { return nil }
         pending = nil
         guard case .day(var group) = first.content, group.id == nil else { return first }
+        // Only records that would be saved on their own are joined: the import checks a group as
+        // one record, at its first record's place, so a problem of any other (an empty name, no
+        // exercise at all) is left to a group of its own, named at its own place.
+        let joinsOthers = Self.isSavable(group)
         do {
-            while let record = try nextFromSource() {
+            while joinsOthers, let record = try nextFromSource() {
                 guard case .day(let next) = record.content, next.id == nil,
-                      group.day != nil ? next.day == group.day : next.date == group.date else {
+                      group.day != nil ? next.day == group.day : next.date == group.date, Self.isSavable(next) else {
                     pending = record
                     break
                 }
@@ -358,6 +362,11 @@ struct IDlessDayGrouping: RecordSource {
         occurrences[content] = occurrence + 1
         group.id = ContentID.forDay(group, occurrence: occurrence)
         return .day(group, at: first.place)
+    }
+
+    /// Whether the library would save `day`'s exercises (``ExerciseDay/validate(exercises:)``).
+    private static func isSavable(_ day: DayInput) -> Bool {
+        (try? ExerciseDay.validate(exercises: day.exercises)) != nil
     }
 
     private mutating func nextFromSource() throws -> ImportedRecord? {
