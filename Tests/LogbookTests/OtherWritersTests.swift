@@ -371,4 +371,37 @@ final class OtherWritersTests: XCTestCase {
         XCTAssertEqual(try store.repair().changes, [], "a second repair has nothing to do")
         XCTAssertEqual(try store.history.fetch(day: CalendarDay("2026-01-02")!)?.exercises, ["Row"])
     }
+
+    /// A position of any value another program may store (the table's check allows any from 1:
+    /// the largest integer, a fraction, text, a blob) is refused where Logbook appends after it,
+    /// named by `check`, and renumbered 1…n by one `repair`, in SQLite's order of the values, every
+    /// row kept (appending after the largest integer crashed, and repair needed two runs for text
+    /// or failed on the largest integer; found by helper-29).
+    func testPositionsOfAnyValueAreRefusedWhereAppendedAndRenumberedByOneRepair() throws {
+        for value in ["9223372036854775807", "2.5", "'x'", "X'01'"] {
+            let test = try TestStore()
+            let store = test.store
+            let day = CalendarDay(year: 2026, month: 3, day: 2)!
+            try store.history.addDoneExercises(["A", "B", "C"], at: day.start(in: utc) + 60)
+            try store.drafts.save(ReleaseDraft(version: "1.0", checklist: [ChecklistItem(title: "a"), ChecklistItem(title: "b")]))
+            let plain = try Connection(path: store.path)
+            try plain.execute("""
+                UPDATE exercises SET position = \(value) WHERE position = 3;
+                UPDATE checklist_items SET position = \(value) WHERE position = 1;
+                """)
+            XCTAssertThrowsError(try store.history.addDoneExercises(["D"], at: day.start(in: utc) + 120), value) { error in
+                guard case LogbookError.unreadableValue(_, let detail) = error else { return XCTFail("\(value): \(error)") }
+                XCTAssertTrue(detail.hasPrefix("exercises.position \(value.replacingOccurrences(of: "X'", with: "X'"))"), "\(value): \(detail)")
+            }
+            let problems = try store.check().derivedDataProblems
+            XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 days are not 1 to n") }, "\(value): \(problems)")
+            XCTAssertTrue(problems.contains { $0.hasPrefix("checklist_items: the positions of 1 drafts are not 1 to n") }, "\(value): \(problems)")
+            try store.repair()
+            XCTAssertTrue(try store.check().isHealthy, value)
+            XCTAssertEqual(try store.history.fetch(day: day)?.exercises, ["A", "B", "C"], value)
+            XCTAssertEqual(try store.drafts.fetchAll().first?.checklist.map(\.title), ["b", "a"], value)
+            try store.history.addDoneExercises(["D"], at: day.start(in: utc) + 120)
+            XCTAssertEqual(try store.history.fetch(day: day)?.exercises, ["A", "B", "C", "D"], value)
+        }
+    }
 }

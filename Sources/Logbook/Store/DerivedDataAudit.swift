@@ -88,9 +88,13 @@ enum DerivedDataAudit {
         try connection.scalar("SELECT count(*) FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))", as: Int.self) ?? 0
     }
 
-    /// The row keys (as `pk`) of the parents whose rows in `table` are not numbered 1…n.
+    /// The row keys (as `pk`) of the parents whose rows in `table` are not numbered 1…n: distinct
+    /// (the positions are part of the key) integers from 1 to the count, so none missing.
     private static func misnumberedParentsSQL(_ table: String, _ parentColumn: String) -> String {
-        "SELECT \(parentColumn) AS pk FROM \(table) GROUP BY \(parentColumn) HAVING min(position) <> 1 OR max(position) <> count(*)"
+        """
+        SELECT \(parentColumn) AS pk FROM \(table) GROUP BY \(parentColumn)
+        HAVING min(position) <> 1 OR max(position) <> count(*) OR sum(typeof(position) = 'integer') <> count(*)
+        """
     }
 
     private static func misnumberedParents(_ table: String, _ parentColumn: String, in connection: Connection) throws -> [Int64] {
@@ -100,20 +104,29 @@ enum DerivedDataAudit {
         return parents
     }
 
-    /// Renumbers the rows of each parent whose positions are not 1…n, keeping their order. (The
-    /// positions are moved out of the way first: they are part of the primary key.)
+    /// Renumbers the rows of each parent whose positions are not 1…n, keeping their order: each
+    /// such parent's rows are copied aside with their rank for a position, deleted, and inserted
+    /// again, every column as it was (another program's too). A position of any value another
+    /// program stored (the largest integer, a real, text, a blob; the table's check allows them)
+    /// is ranked in SQLite's order; an arithmetic move of the positions overflowed on the largest
+    /// integer and lost text and blobs.
     private static func renumber(_ table: String, _ parentColumn: String, in connection: Connection) throws -> Int {
         let parents = try misnumberedParents(table, parentColumn, in: connection)
         guard !parents.isEmpty else { return 0 }
-        let offset = 1 << 40
+        let columnsStatement = try connection.prepare("SELECT name FROM pragma_table_info(?) ORDER BY cid")
+        try columnsStatement.bind(table, at: 1)
+        var columns: [String] = []
+        while try columnsStatement.step() { columns.append(try columnsStatement.column(0)) }
+        let quoted = columns.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let ranked = zip(columns, quoted).map { column, quoted in
+            column == "position" ? "row_number() OVER (PARTITION BY \(parentColumn) ORDER BY position) AS position" : quoted
+        }
         try connection.execute("""
             CREATE TEMP TABLE logbook_renumbering AS
-                SELECT \(parentColumn) AS parent, position AS old, row_number() OVER (PARTITION BY \(parentColumn) ORDER BY position) AS new
-                FROM \(table) WHERE \(parentColumn) IN (\(misnumberedParentsSQL(table, parentColumn)));
-            UPDATE \(table) SET position = position + \(offset) WHERE \(parentColumn) IN (SELECT parent FROM logbook_renumbering);
-            UPDATE \(table) SET position = (SELECT new FROM logbook_renumbering AS r
-                                            WHERE r.parent = \(table).\(parentColumn) AND r.old = \(table).position - \(offset))
-            WHERE position > \(offset);
+                SELECT \(ranked.joined(separator: ", ")) FROM \(table)
+                WHERE \(parentColumn) IN (\(misnumberedParentsSQL(table, parentColumn)));
+            DELETE FROM \(table) WHERE \(parentColumn) IN (SELECT \(parentColumn) FROM temp.logbook_renumbering);
+            INSERT INTO \(table) (\(quoted.joined(separator: ", "))) SELECT \(quoted.joined(separator: ", ")) FROM temp.logbook_renumbering;
             DROP TABLE temp.logbook_renumbering;
             """)
         return parents.count

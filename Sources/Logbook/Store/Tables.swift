@@ -111,13 +111,21 @@ enum Tables {
     private static func appendExercises(_ names: [String], toDayKey key: Int64, marksStale: Bool = true,
                                         in connection: Connection) throws {
         if marksStale { try ExerciseTallies.markStale(dayKey: key, in: connection) }
-        let last = try connection.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(key)],
-                                         as: Int.self) ?? 0
+        // Another program may have left the last position at the largest integer SQLite holds, or
+        // text, a blob or a fraction (the table's check allows them): nothing can follow it.
+        let stored = try connection.scalar("SELECT coalesce(max(position), 0) FROM exercises WHERE day_pk = ?", [.integer(key)],
+                                           as: DatabaseValue.self) ?? .integer(0)
+        guard case .integer(let last) = stored, !last.addingReportingOverflow(Int64(names.count)).overflow else {
+            let shown = try connection.scalar("SELECT quote(max(position)) FROM exercises WHERE day_pk = ?", [.integer(key)],
+                                              as: String.self) ?? ""
+            throw LogbookError.unreadableValue(path: connection.path, detail: "exercises.position \(shown.prefix(40)) of the day with row key "
+                                                + "\(key): no exercise can come after it; 'logbook repair' numbers a day's exercises 1 to n")
+        }
         let insert = try connection.cachedStatement(
             "INSERT INTO exercises (day_pk, position, name, name_key) VALUES (?, ?, ?, ?)")
         for (offset, name) in names.enumerated() {
             try insert.bind(key, at: 1)
-            try insert.bind(last + offset + 1, at: 2)
+            try insert.bind(last + Int64(offset) + 1, at: 2)
             try insert.bind(name, at: 3)
             try insert.bind(name.comparisonKey, at: 4)
             try insert.execute()
