@@ -404,4 +404,29 @@ final class OtherWritersTests: XCTestCase {
             XCTAssertEqual(try store.history.fetch(day: day)?.exercises, ["A", "B", "C", "D"], value)
         }
     }
+
+    /// What Logbook would neither save nor import, stored by another program, is named by `check`
+    /// as a stored value (an export of it could not come back), and `repair` refuses to guess:
+    /// an empty exercise name, and text longer than any field takes (found by helper-29: `check`
+    /// passed an empty name whose export was then refused).
+    func testCheckNamesStoredValuesThatCouldNotBeImportedAgain() throws {
+        for (change, column) in [("UPDATE exercises SET name = '', name_key = '' WHERE position = 2", "exercises.name: 1 row is not a name that is not empty"),
+                                 ("UPDATE exercises SET name = printf('%.*c', \(RecordLimits.textBytes + 1), 'x') WHERE position = 2",
+                                  "exercises.name: 1 row is not TEXT holding UTF-8, at most 64 MiB"),
+                                 ("UPDATE drafts SET whats_new = printf('%.*c', \(RecordLimits.textBytes + 1), 'x')",
+                                  "drafts.whats_new: 1 row is not TEXT holding UTF-8, at most 64 MiB")] {
+            let test = try TestStore()
+            let store = test.store
+            try store.history.addDoneExercises(["A", "B"], at: CalendarDay(year: 2026, month: 3, day: 2)!.start(in: utc) + 60)
+            try store.drafts.save(ReleaseDraft(version: "1.0"))
+            let plain = try Connection(path: store.path)
+            try plain.execute(change)
+            let report = try store.check()
+            XCTAssertTrue(report.storedValueProblems.contains { $0.hasPrefix(column) }, "\(change): \(report.storedValueProblems)")
+            XCTAssertFalse(report.isHealthy)
+            XCTAssertThrowsError(try store.repair(), change) { error in
+                guard case LogbookError.repairRefused = error else { return XCTFail("\(change): \(error)") }
+            }
+        }
+    }
 }

@@ -64,12 +64,14 @@ final class StoredValueAuditTests: XCTestCase {
         return bytes
     }
 
-    /// Whether Logbook's contract accepts `value` (as SQLite stored it) in a column of `kind`,
-    /// decided in Swift: the day parses, the date is in years 0001 to 9999, the UUID is uppercase.
-    private func isAcceptable(_ value: DatabaseValue, _ kind: ValueKind, optional: Bool) -> Bool {
-        switch (kind, value) {
-        case (_, .null): optional
-        case (.text, .text): true
+    /// Whether Logbook's contract accepts `value` (as SQLite stored it) in `column`, decided in
+    /// Swift: the day parses, the date is in years 0001 to 9999, the UUID is uppercase, the text is
+    /// no longer than a field may be, and an exercise name is not empty.
+    private func isAcceptable(_ value: DatabaseValue, _ column: StoredColumn) -> Bool {
+        switch (column.kind, value) {
+        case (_, .null): column.isOptional
+        case (.text, .text(let text)):
+            text.utf8.count <= RecordLimits.textBytes && !(text.isEmpty && column.table == "exercises" && column.column == "name")
         case (.integer, .integer): true
         case (.bool, .integer(let flag)): flag == 0 || flag == 1
         case (.date, .real(let seconds)): Date(timeIntervalSinceReferenceDate: seconds).isSupported
@@ -113,7 +115,7 @@ final class StoredValueAuditTests: XCTestCase {
                 let problems = try store.check().storedValueProblems
                 let readable = (try? (store.drafts.fetch(FetchDescriptor()), store.history.fetch(FetchDescriptor()))) != nil
                 let isUTF8 = textBytes.map { String(validating: $0, as: UTF8.self) != nil } ?? true
-                if isUTF8 && isAcceptable(stored, column.kind, optional: column.isOptional) {
+                if isUTF8 && isAcceptable(stored, column) {
                     accepted += 1
                     XCTAssertEqual(problems, [], context)
                     XCTAssertTrue(readable, "\(context): the contract accepts it, so Logbook must read it")

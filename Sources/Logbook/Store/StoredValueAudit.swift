@@ -1,10 +1,12 @@
 import Foundation
 import SQLiteQuery
 
-/// Values another program stored where Logbook reads its records that Logbook cannot read: text
-/// where a date belongs, text whose bytes are not UTF-8 (which Logbook refuses to read rather than
-/// repair), `2026-02-30` as a day, a lowercase or malformed id, a date outside years
-/// 0001 to 9999; and a setting in `logbook_settings` stored as a blob. SQLite's column types and
+/// Values another program stored where Logbook reads its records that Logbook cannot read, or
+/// would not save or import again: text where a date belongs, text whose bytes are not UTF-8
+/// (which Logbook refuses to read rather than repair) or longer than any field Logbook takes,
+/// `2026-02-30` as a day, a lowercase or malformed id, a date outside years 0001 to 9999, an
+/// empty exercise name, a day record with no exercise; and a setting in `logbook_settings`
+/// stored as a blob. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
 /// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
 /// `Logbook.check()` names them (table, column, row) and `Logbook.repair(dryRun:)` refuses to run
@@ -36,7 +38,11 @@ enum StoredValueAudit {
         let emptyDays = try faultyRows("exercise_days", "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)",
                                        example: "'pk ' || d.pk || ': ' || \(quoted("d.day"))", order: "ORDER BY d.pk",
                                        requirement: "a record with an exercise (delete it, or add one)", in: connection)
-        return problems + (emptyDays.map { [$0] } ?? []) + (try settingsProblem(in: connection).map { [$0] } ?? [])
+        // An empty exercise name: Logbook saves none and imports none, so it would be refused too.
+        let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
+                                        example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
+                                        requirement: "a name that is not empty", in: connection)
+        return problems + [emptyDays, emptyNames].compactMap { $0 } + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
 
     /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
@@ -87,7 +93,9 @@ enum StoredValueAudit {
     private static func readable(_ column: StoredColumn) -> (condition: String, requirement: String) {
         let name = column.column
         let (condition, requirement): (String, String) = switch column.kind {
-        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name))", "TEXT holding UTF-8")
+        // No longer than any text Logbook saves or imports, so that what is stored can come back.
+        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name)) AND length(CAST(\(name) AS BLOB)) <= \(RecordLimits.textBytes)",
+                     "TEXT holding UTF-8, at most \(RecordLimits.textBytes >> 20) MiB")
         case .integer: ("typeof(\(name)) = 'integer'", "an integer")
         case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
         case .date: ("typeof(\(name)) IN ('real', 'integer') AND \(name) BETWEEN ? AND ?",
