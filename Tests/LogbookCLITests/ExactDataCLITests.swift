@@ -221,9 +221,15 @@ final class ExactDataCLITests: XCTestCase {
         let before = cli.snapshot()
         let disagree = try write(header + row("1.0", 1, item1) + row("1.1", 2, item2), to: "disagree.csv", in: cli)
         XCTAssertFailure(try cli.run(["import", disagree]), status: 1, mentioning: "record 1", "field 'version'", "lines 2 and 3")
-        let twice = try write(header + row("1.0", 1, item1) + row("1.0", 2, item1), to: "twice.csv", in: cli)
-        XCTAssertFailure(try cli.run(["import", twice]), status: 1, mentioning: "field 'itemId'", "lines 2 and 3", item1)
         XCTAssertEqual(cli.snapshot(), before)
+        // One item id twice in a draft, as a checklist may hold it (copies of a Swift value share
+        // ids): imported, and exported as the same rows (it was refused, so its export could not
+        // come back; helper-29).
+        let twice = try write(header + row("1.0", 1, item1) + row("1.0", 2, item1), to: "twice.csv", in: cli)
+        XCTAssertEqual(try cli.run(["import", twice]).status, 0)
+        let exported = (row("1.0", 1, item1) + row("1.0", 2, item1)).replacingOccurrences(of: ",1.0,,", with: #",1.0,"","#)
+        XCTAssertEqual(try cli.run(["export", "drafts", "--format", "csv"]).stdout, header + exported, "an empty What's New is written \"\"")
+        XCTAssertEqual(try cli.run(["drafts", "delete", id]).status, 0)
 
         let marked = try write("\u{FEFF}" + header + row("1.0", 1, item1) + row("1.0", 2, item2), to: "marked.csv", in: cli)
         XCTAssertEqual(try cli.run(["import", marked]).status, 0)

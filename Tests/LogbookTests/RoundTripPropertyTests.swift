@@ -38,11 +38,16 @@ final class RoundTripPropertyTests: XCTestCase {
                 drafts.append(twin)
                 continue
             }
+            var checklist = (0..<random.int(0...4)).map { _ in
+                ChecklistItem(title: AdversarialText.string(using: &random, maxPieces: 3), isDone: random.chance(0.5))
+            }
+            // Copies of a Swift value share ids: now and then an item holds an earlier item's id.
+            if checklist.count > 1, random.chance(0.3) {
+                let copied = checklist[checklist.count - 1]
+                checklist[checklist.count - 1] = ChecklistItem(id: checklist[0].id, title: copied.title, isDone: copied.isDone)
+            }
             drafts.append(ReleaseDraft(id: UUID(), version: AdversarialText.string(using: &random, maxPieces: 3),
-                         whatsNew: AdversarialText.string(using: &random),
-                         checklist: (0..<random.int(0...4)).map { _ in
-                             ChecklistItem(title: AdversarialText.string(using: &random, maxPieces: 3), isDone: random.chance(0.5))
-                         },
+                         whatsNew: AdversarialText.string(using: &random), checklist: checklist,
                          submittedAt: random.chance(0.3) ? nil : randomDate(&random),
                          createdAt: randomDate(&random), updatedAt: randomDate(&random)))
         }

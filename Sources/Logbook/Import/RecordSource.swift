@@ -236,7 +236,7 @@ struct CSVRecordSource: RecordSource {
         let first = rows[0].row
         try checkRepeatedFields(Self.repeatedDraftColumns, of: rows, record: "draft")
         var checklist: [ChecklistItem] = []
-        var itemLines: [UUID: Int] = [:]
+        // Item ids are not keys (copies of a Swift value share them): one draft may hold an id twice.
         for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
             guard field(row, "itemPosition") == String(index + 1) else {
                 throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"",
@@ -248,10 +248,6 @@ struct CSVRecordSource: RecordSource {
             }
             let id: UUID
             do { id = try uuid(row, "itemId") } catch let error as FieldError { throw FieldError(field: error.field, reason: error.reason, line: line) }
-            if let earlier = itemLines.updateValue(line, forKey: id) {
-                throw FieldError(field: "itemId", reason: "rows on lines \(earlier) and \(line) of draft \(field(first, "id")) "
-                                    + "hold the same item id \(id.uuidString)")
-            }
             checklist.append(ChecklistItem(id: id, title: field(row, "itemTitle"), isDone: isDone))
         }
         return DraftInput(id: try uuid(first, "id"), version: field(first, "version"), whatsNew: field(first, "whatsNew"),
