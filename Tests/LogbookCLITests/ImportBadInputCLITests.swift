@@ -248,6 +248,8 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 4, line 4: field 'exercises': at least one exercise is needed")
         try assertRefused("empty-first.ndjson", text(([#"{"day":"2030-02-01","exercises":["Squat",""]}"#] + joined).joined(separator: "\n") + "\n"),
                           mentioning: "record 1, line 1: field 'exercises[1]': an exercise name cannot be empty")
+        // The one error that names a JSON array element's line: the element's, not the line before it.
+        try assertRefused("kind.json", text("[\n\n  {\"foo\":1}\n]"), mentioning: "record 1, line 3: cannot tell drafts from history")
         // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
         try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
                           mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")

@@ -49,7 +49,9 @@ struct CSVReader {
             if quoted && !afterQuote {
                 if byte == UInt8(ascii: "\"") { afterQuote = true } else { field.append(byte) }
                 if field.count > RecordLimits.textBytes {
-                    throw SyntaxError(message: "field longer than \(RecordLimits.textBytes >> 20) MiB", line: line, column: column)
+                    // Named where the field opens: a quote left open makes the rest of the file one field.
+                    throw SyntaxError(message: "quoted field longer than \(RecordLimits.textBytes >> 20) MiB (a quote left open?)",
+                                      line: fieldStart.line, column: fieldStart.column)
                 }
                 continue
             }

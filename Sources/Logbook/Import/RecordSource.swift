@@ -35,11 +35,12 @@ struct JSONRecordSource: RecordSource {
     }
 
     mutating func next() throws -> ImportedRecord? {
-        let start = parser.position
         let read: Read
         // The record's line: an NDJSON record's is named in errors, a JSON array's (pretty-printed,
         // or all on one line) is not.
         var line: Int?
+        // Where a JSON array's element starts, for the one error that names it: a kind not told.
+        var elementLine = 1
         do {
             if isLines {
                 guard try parser.beginLine() else { return nil }
@@ -49,6 +50,7 @@ struct JSONRecordSource: RecordSource {
                 let isFirst = !started
                 started = true
                 guard try parser.beginElement(isFirst: isFirst) else { return nil }
+                elementLine = parser.position.line
             }
             if kind != .drafts, let day = parser.stream.takeBuffered({ PlainDayObject.read($0, isLineDelimited: isLines, names: names) }) {
                 read = .plainDay(day)
@@ -71,7 +73,7 @@ struct JSONRecordSource: RecordSource {
         }
         if kind == nil {
             guard let detected = JSONRecordDecoding.kind(of: value) else {
-                throw ImportError(file: file, record: count, line: line ?? start.line,
+                throw ImportError(file: file, record: count, line: line ?? elementLine,
                                   reason: "cannot tell drafts from history: expected an object with \"version\" or \"exercises\" (or pass --kind)")
             }
             kind = detected
