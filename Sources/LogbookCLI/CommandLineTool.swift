@@ -17,7 +17,6 @@ enum CommandLineTool {
     static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
         let created = CreatedDatabase()
         let status = run(arguments, environment: environment, created: created)
-        created.keepOnSignal()
         if status != 0 { created.removeUnlessItHoldsData() }
         return status
     }

@@ -47,40 +47,12 @@ final class CreatedDatabase {
         return file
     }
 
-    /// The file created and SQLite's files beside it.
-    private static func files(of path: String) -> [String] { ["", "-wal", "-shm", "-journal"].map { path + $0 } }
-
-    /// Lets a signal that stops the command (SIGINT, SIGTERM, SIGHUP: ``TemporaryFiles``) remove
-    /// the file created, and SQLite's files beside it, until `store`, just opened on it, commits a
-    /// transaction: until then it holds only what its creation wrote, and a command interrupted
-    /// there left an empty logbook behind. (The folders made for it stay.)
-    func removeOnSignalUntilFirstCommit(of store: Logbook) throws {
-        guard let path else { return }
-        let files = Self.files(of: path)
-        files.forEach(TemporaryFiles.register)
-        var isKept = false
-        try store.underlyingDatabase.withConnection { connection in
-            connection.onCommit {
-                guard !isKept else { return }
-                isKept = true
-                files.forEach(TemporaryFiles.unregister)
-            }
-        }
-    }
-
-    /// Ends ``removeOnSignalUntilFirstCommit(of:)``: the command is over, and what stays of the
-    /// file is for ``removeUnlessItHoldsData()`` to decide.
-    func keepOnSignal() {
-        guard let path else { return }
-        Self.files(of: path).forEach(TemporaryFiles.unregister)
-    }
-
     /// Removes the file created (with SQLite's `-wal`, `-shm` and `-journal` files beside it) and
     /// the folders made for it, each only if empty, unless the file holds data; call it once the
     /// command has failed and closed the file.
     func removeUnlessItHoldsData() {
         guard let path, !Self.holdsData(path), !Self.isOpenElsewhere(path) else { return }
-        for file in Self.files(of: path) { unlink(file) }
+        for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
         for folder in folders where rmdir(folder) != 0 { break }
     }
 

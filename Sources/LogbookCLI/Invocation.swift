@@ -118,10 +118,7 @@ struct Invocation {
             throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
         }
         let store = try Logbook(path: path, timeZone: timeZone, options: options)
-        if isCreated {
-            try created.removeOnSignalUntilFirstCommit(of: store)
-            notices.lines.append("logbook: created \(path)")
-        }
+        if isCreated { notices.lines.append("logbook: created \(path)") }
         return store
     }
 

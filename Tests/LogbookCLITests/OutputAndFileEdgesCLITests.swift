@@ -420,28 +420,6 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
     }
 
-    // 5b. A command into a new database stopped by a signal before it saved anything leaves no file.
-    /// An import into a new `--db` killed by TERM, INT or HUP before its transaction commits dies
-    /// of the signal and leaves neither the file nor SQLite's files beside it (it left an empty
-    /// logbook; helper-29), as a command that fails does.
-    func testACommandStoppedBeforeItsFirstCommitLeavesNoNewDatabase() throws {
-        let cli = try CLIHarness()
-        let file = cli.folder.appendingPathComponent("days.ndjson")
-        try Reliability.writeHistory(days: 0..<40_000, to: file)
-        for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
-            let database = "new-\(signal).sqlite"
-            let result = try shell(cli, "$LOGBOOK --db \(database) import days.ndjson & pid=$!; "
-                                        + "for i in $(seq 4000); do [ -e \(database) ] && break; sleep 0.005; done; sleep 0.1; "
-                                        + "kill -\(signal) $pid; wait $pid; echo $?")
-            XCTAssertEqual(result.stdout, "\(128 + number)\n", "SIG\(signal): not interrupted before the commit; \(result.stderr)")
-            let left = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.hasPrefix(database) }
-            XCTAssertEqual(left, [], "SIG\(signal)")
-        }
-        // Once the import has committed, the file is the command's result and stays.
-        XCTAssertEqual(try shell(cli, "$LOGBOOK --db kept.sqlite import days.ndjson").status, 0)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("kept.sqlite").path))
-    }
-
     // 6. Interrupted and failed writes leave no temporary files and the target as it was.
     func testInterruptedAndFailedExportsLeaveNothingBehind() throws {
         let cli = try loaded()

@@ -20,24 +20,6 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(again.steps, scan.steps)
     }
 
-    /// The commit hook sees each commit, an autocommit statement's too, and no rollback;
-    /// replaced, only the new one is called, and nil removes it.
-    func testOnCommitSeesEachCommitAndNoRollback() throws {
-        let connection = try Connection(path: ":memory:")
-        var commits = 0, others = 0
-        connection.onCommit { commits += 1 }
-        try connection.execute("CREATE TABLE t (x INTEGER)")
-        try connection.transaction { try connection.execute("INSERT INTO t VALUES (1)") }
-        struct Abandoned: Error {}
-        XCTAssertThrowsError(try connection.transaction { try connection.execute("INSERT INTO t VALUES (2)"); throw Abandoned() })
-        XCTAssertEqual(commits, 2)
-        connection.onCommit { others += 1 }
-        try connection.execute("INSERT INTO t VALUES (3)")
-        connection.onCommit(nil)
-        try connection.execute("INSERT INTO t VALUES (4)")
-        XCTAssertEqual([commits, others], [2, 1])
-    }
-
     /// Once SQLite runs in a process, its memory statistics stay as they are: a library's call
     /// cannot take them (and the heap limit `OutOfMemoryTextTests` relies on) from the program.
     func testMemoryCountingCannotStopOnceSQLiteRuns() throws {

@@ -14,16 +14,16 @@ public enum TemporaryFiles {
     }()
     private static let lock = NSLock()
 
-    /// Remembers `path` until ``unregister(_:)`` (64 paths at most, the rest not remembered).
-    public static func register(_ path: String) {
+    /// Remembers `path` until ``unregister(_:)``.
+    static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
         guard let free = (0..<capacity).first(where: { slots[$0] == nil }) else { return }
         slots[free] = strdup(path)
     }
 
-    /// Forgets `path` (after it was renamed into place or removed, or once it holds what must stay).
-    public static func unregister(_ path: String) {
+    /// Forgets `path` (after it was renamed into place or removed).
+    static func unregister(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
         for index in 0..<capacity {

@@ -64,8 +64,6 @@ public final class Connection {
     var registeredCollations: Set<String> = []
     /// The values of ``valueWhileUnchanged(_:_:)`` by key, with the file's stamp when each was computed.
     var unchangedValues: [String: (stamp: FileStamp, value: Any)] = [:]
-    /// What ``onCommit(_:)`` calls; SQLite points to it (the connection closes before it goes).
-    var commitHook: CommitHook?
 
     /// Whether `path` names a database of one connection's own rather than a file: `:memory:`, or
     /// `""`, SQLite's temporary database, kept in the page cache and, once it outgrows it, in a
