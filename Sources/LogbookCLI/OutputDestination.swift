@@ -16,6 +16,9 @@ enum OutputDestination {
             try body { try Console.write($0) }
             return
         }
+        if StandardDescriptors.isClosedAtStart(path) {
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(EBADF))) (it was closed when logbook started)")
+        }
         if DatabaseFiles(of: database).contains(path) {
             throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
         }

@@ -10,6 +10,7 @@ ProcessSettings.stopCountingMemory()
 // An interrupted command removes the temporary files it was writing (`-o`, `backup`), then dies
 // of the signal as it would have. A file size limit (`ulimit -f`) is an ordinary write error
 // (EFBIG) instead of death by SIGXFSZ.
+TemporaryFiles.prepareForSignalHandlers()
 for interruption in [SIGINT, SIGTERM, SIGHUP] {
     signal(interruption) { received in
         TemporaryFiles.removeAll()

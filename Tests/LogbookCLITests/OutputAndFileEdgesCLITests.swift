@@ -163,6 +163,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
                 XCTAssertEqual(result.status, 1, "\(command) \(redirect): \(result.stderr)")
                 XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write to standard output: "), "\(command) \(redirect): \(result.stderr)")
             }
+            // A path that names the closed descriptor names /dev/null now: refused, not written in silence.
+            for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] where redirect == ">&-" {
+                let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history -o \(path) \(redirect)")
+                XCTAssertEqual(result.status, 1, path)
+                XCTAssertEqual(result.stderr, "logbook: error: cannot write \(path): Bad file descriptor (it was closed when logbook started)\n")
+            }
             let before = cli.snapshot()
             let added = try shell(cli, "$LOGBOOK --db \"$DB\" drafts add --version 9.8 \(redirect)")
             XCTAssertEqual(added.status, 1, added.stderr)
@@ -176,6 +182,10 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertEqual(try shell(cli, "$LOGBOOK --db \"$DB\" bogus \(redirect)").status, 2, redirect)
         }
         let before = cli.snapshot()
+        let fromClosed = try shell(cli, "$LOGBOOK --db new.sqlite import /dev/stdin --format ndjson --kind history <&-")
+        XCTAssertEqual(fromClosed.status, 1)
+        XCTAssertEqual(fromClosed.stderr, "logbook: error: cannot read /dev/stdin: it was closed when logbook started\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("new.sqlite").path))
         for (redirect, message) in [("<&-", "standard input is closed"), ("< /", "cannot read standard input: Is a directory")] {
             let added = try shell(cli, "$LOGBOOK --db \"$DB\" drafts add --version 9.7 --whats-new - \(redirect)")
             XCTAssertEqual(added.status, 1, redirect)

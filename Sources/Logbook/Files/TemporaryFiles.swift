@@ -34,7 +34,15 @@ public enum TemporaryFiles {
         }
     }
 
-    /// Removes every registered file. Async-signal-safe: no locks, no allocation.
+    /// Allocates what ``removeAll()`` reads, which is otherwise made on first use: call it before
+    /// installing a signal handler that calls ``removeAll()``, since a handler that allocates while
+    /// the interrupted code was allocating can abort the process (`malloc` assertion failure).
+    public static func prepareForSignalHandlers() {
+        _ = slots
+    }
+
+    /// Removes every registered file. Async-signal-safe once ``prepareForSignalHandlers()`` has
+    /// run: no locks, no allocation.
     public static func removeAll() {
         for index in 0..<capacity {
             if let slot = slots[index] { unlink(slot) }

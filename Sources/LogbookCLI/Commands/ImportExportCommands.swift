@@ -126,6 +126,7 @@ enum ImportExportCommands {
     /// The file to import from (or stdin for `-`) and its size when known.
     private static func openInput(_ path: String) throws -> (FileHandle, Int?) {
         if path == "-" { return (try StandardInput.handle(for: "import -"), nil) }
+        if StandardDescriptors.isClosedAtStart(path) { throw CommandFailure("cannot read \(path): it was closed when logbook started") }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CommandFailure("cannot read \(path): no such file")
