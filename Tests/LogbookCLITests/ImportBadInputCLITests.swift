@@ -250,6 +250,14 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 1, line 1: field 'exercises[1]': an exercise name cannot be empty")
         // The one error that names a JSON array element's line: the element's, not the line before it.
         try assertRefused("kind.json", text("[\n\n  {\"foo\":1}\n]"), mentioning: "record 1, line 3: cannot tell drafts from history")
+        // Rows without an id are their day's exercises in file order: a position that says
+        // otherwise is refused, not dropped (it was ignored: `2,D` then `1,C` stored D, C).
+        try assertRefused("idless-positions.csv", text("day,position,exercise\n2030-02-01,2,D\n2030-02-01,1,C\n"),
+                          mentioning: "record 2, line 3: field 'position': expected 3 or nothing, found \"1\"")
+        for bad in ["0", "-1", "x", "1.5"] {
+            try assertRefused("idless-position-\(bad).csv", text("day,position,exercise\n2030-02-01,\(bad),D\n"),
+                              mentioning: "record 1, line 2: field 'position': expected a whole number from 1 or nothing")
+        }
         // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
         try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
                           mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")

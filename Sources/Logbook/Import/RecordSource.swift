@@ -285,6 +285,7 @@ struct CSVRecordSource: RecordSource {
         let date = columns["date"] == nil ? nil : try self.date(first, "date", optional: columns["day"] != nil)
         let id = field(first, "id").isEmpty ? nil : try uuid(first, "id")
         defer { previous = (id, day, rows[0].line) }
+        try checkIDlessPosition(of: rows[0], id: id, day: day, date: date)
         var exercises: [String] = []
         // In Logbook's own layout a day without exercises is one row with an empty position and name.
         let isEmptyDay = rows.count == 1 && columns["position"] != nil && field(first, "position").isEmpty
@@ -309,6 +310,30 @@ struct CSVRecordSource: RecordSource {
 
     /// The id, day and first line of the last day record read, to name a day split over two ids.
     private var previous: (id: UUID?, day: CalendarDay?, line: Int)?
+    /// The day (or, without days, the date) of the rows without an id just read, one after another,
+    /// and the position the last of them had, when it gave one (or one can be counted from it).
+    private var idlessRun: (day: CalendarDay?, date: Date?, position: Int?)?
+
+    /// A row without an id is the next exercise of its day in the order of the file
+    /// (``IDlessDayGrouping``): a `position` it gives must be a whole number from 1, one more than
+    /// the row before it when that is of the same day, since a position that said otherwise would
+    /// be dropped in silence. (A day's rows apart in the file continue it, in file order.)
+    private mutating func checkIDlessPosition(of row: (row: [String], line: Int), id: UUID?, day: CalendarDay?, date: Date?) throws {
+        guard id == nil else {
+            idlessRun = nil
+            return
+        }
+        let continues = idlessRun.map { day != nil ? $0.day == day : $0.date == date } ?? false
+        let expected = continues ? idlessRun?.position.map { $0 + 1 } : nil
+        let given = field(row.row, "position")
+        defer { idlessRun = (day, date, given.isEmpty ? expected : Int(given)) }
+        guard !given.isEmpty else { return }
+        guard let position = Int(given), position >= 1, expected.map({ position == $0 }) ?? true else {
+            throw FieldError(field: "position", reason: "expected \(expected.map { "\($0)" } ?? "a whole number from 1") or nothing, "
+                                + "found \"\(given.prefix(20))\": rows without an id are their day's exercises in the order of the file",
+                             line: row.line)
+        }
+    }
 }
 
 /// Hand-made history gives a day or a date per row and no id: consecutive id-less records of
