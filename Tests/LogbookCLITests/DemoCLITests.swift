@@ -27,5 +27,14 @@ final class DemoCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["demo"]).status, 0)
         XCTAssertEqual(try cli.run(["count", "history"]).stdout, "12\n", "ten sample days, then yesterday and today")
         XCTAssertEqual(try cli.run(["count", "history", "--where", #"exercises contains "Bupree""#]).stdout, "0\n", "the typo was renamed")
+        // A database that exists is not the demo's to fill (it wrote its samples into one, then
+        // failed half-way); a relative path is kept where it names (it went with the scratch folder).
+        let before = cli.snapshot()
+        let again = try cli.run(["demo"])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.stderr.contains("exists; give a new file, or no --db"), again.stderr)
+        XCTAssertEqual(cli.snapshot(), before)
+        XCTAssertEqual(try cli.run(["--db", "tour.sqlite", "demo"], useDatabase: false).status, 0)
+        XCTAssertEqual(try cli.run(["--db", "tour.sqlite", "count", "history"], useDatabase: false).stdout, "12\n")
     }
 }

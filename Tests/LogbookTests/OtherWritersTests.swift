@@ -410,7 +410,7 @@ final class OtherWritersTests: XCTestCase {
     /// an empty exercise name, and text longer than any field takes (found by helper-29: `check`
     /// passed an empty name whose export was then refused).
     func testCheckNamesStoredValuesThatCouldNotBeImportedAgain() throws {
-        for (change, column) in [("UPDATE exercises SET name = '', name_key = '' WHERE position = 2", "exercises.name: 1 row is not a name that is not empty"),
+        for (change, column) in [("UPDATE exercises SET name = '', name_key = '' WHERE position = 2", "exercises.name: 1 row is not named (an exercise needs a name)"),
                                  ("UPDATE drafts SET whats_new = printf('%.*c', \(RecordLimits.textBytes + 1), 'x')",
                                   "drafts.whats_new: 1 row is not TEXT holding UTF-8, at most 64 MiB")] {
             let test = try TestStore()

@@ -41,7 +41,7 @@ enum StoredValueAudit {
         // An empty exercise name: Logbook saves none and imports none, so it would be refused too.
         let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
                                         example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
-                                        requirement: "a name that is not empty", in: connection)
+                                        requirement: "named (an exercise needs a name)", in: connection)
         return problems + [emptyDays, emptyNames].compactMap { $0 } + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
 

@@ -17,8 +17,13 @@ enum DemoCommand {
                 _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
                 try? FileManager.default.removeItem(at: folder)
             }
-            let path = try invocation.arguments.isGiven(GlobalOptions.database) ? invocation.databasePath() : nil
-                ?? folder.appendingPathComponent("logbook.sqlite").path
+            // Absolute: the steps run in the scratch folder, where a relative --db would name a
+            // file that goes with it.
+            let kept = try invocation.arguments.isGiven(GlobalOptions.database) ? URL(fileURLWithPath: invocation.databasePath()).path : nil
+            if let kept, FileManager.default.fileExists(atPath: kept) {
+                throw CommandFailure("the demo writes its sample records into --db, and \(kept) exists; give a new file, or no --db for a scratch one")
+            }
+            let path = kept ?? folder.appendingPathComponent("logbook.sqlite").path
             try Data(sampleHistoryJSON.utf8).write(to: folder.appendingPathComponent("history.json"))
             // The sample files live in the scratch folder, so the steps can name them plainly.
             guard FileManager.default.changeCurrentDirectoryPath(folder.path) else {
