@@ -95,6 +95,9 @@ enum Console {
     /// be shown (stderr closed, a full disk) changes nothing of what the command did, so its exit
     /// status stays what it was. (Foundation's `FileHandle.write(_:)` stops the process instead.)
     static func writeToStandardError(_ text: String) {
+        // Closed at start: /dev/null is there now, or, if it could not be opened, whatever file
+        // took the number since, which must not receive messages.
+        guard !StandardDescriptors.wasClosed(STDERR_FILENO) else { return }
         var text = text
         text.withUTF8 { bytes in
             var written = 0

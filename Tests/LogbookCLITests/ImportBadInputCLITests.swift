@@ -254,6 +254,10 @@ final class ImportBadInputCLITests: XCTestCase {
         // otherwise is refused, not dropped (it was ignored: `2,D` then `1,C` stored D, C).
         try assertRefused("idless-positions.csv", text("day,position,exercise\n2030-02-01,2,D\n2030-02-01,1,C\n"),
                           mentioning: "record 2, line 3: field 'position': expected 3 or nothing, found \"1\"")
+        try assertRefused("idless-after-empty.csv", text("day,position,exercise\n2030-02-01,,D\n2030-02-01,1,C\n"),
+                          mentioning: "record 2, line 3: field 'position': expected 2 or more or nothing, found \"1\"")
+        try assertRefused("idless-largest.csv", text("day,position,exercise\n2030-02-01,9223372036854775807,D\n2030-02-01,,C\n"),
+                          mentioning: "record 1, line 2: field 'position': expected a whole number from 1 or nothing")
         for bad in ["0", "-1", "x", "1.5"] {
             try assertRefused("idless-position-\(bad).csv", text("day,position,exercise\n2030-02-01,\(bad),D\n"),
                               mentioning: "record 1, line 2: field 'position': expected a whole number from 1 or nothing")

@@ -164,7 +164,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
                 XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write to standard output: "), "\(command) \(redirect): \(result.stderr)")
             }
             // A path that names the closed descriptor names /dev/null now: refused, not written in silence.
-            for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] where redirect == ">&-" {
+            for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "//dev/./stdout"] where redirect == ">&-" {
                 let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history -o \(path) \(redirect)")
                 XCTAssertEqual(result.status, 1, path)
                 XCTAssertEqual(result.stderr, "logbook: error: cannot write \(path): Bad file descriptor (it was closed when logbook started)\n")

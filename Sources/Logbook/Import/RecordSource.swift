@@ -311,27 +311,34 @@ struct CSVRecordSource: RecordSource {
     /// The id, day and first line of the last day record read, to name a day split over two ids.
     private var previous: (id: UUID?, day: CalendarDay?, line: Int)?
     /// The day (or, without days, the date) of the rows without an id just read, one after another,
-    /// and the position the last of them had, when it gave one (or one can be counted from it).
-    private var idlessRun: (day: CalendarDay?, date: Date?, position: Int?)?
+    /// and what the next one's position may be: exactly one more than the last given (counting
+    /// the rows after it that gave none), or, when none was given yet, at least one more than the
+    /// rows so far.
+    private var idlessRun: (day: CalendarDay?, date: Date?, next: Int?, atLeast: Int)?
 
     /// A row without an id is the next exercise of its day in the order of the file
-    /// (``IDlessDayGrouping``): a `position` it gives must be a whole number from 1, one more than
-    /// the row before it when that is of the same day, since a position that said otherwise would
-    /// be dropped in silence. (A day's rows apart in the file continue it, in file order.)
+    /// (``IDlessDayGrouping``): a `position` it gives must be a whole number from 1, and follow the
+    /// rows of its day just before it, since a position that said otherwise would be dropped in
+    /// silence. (A day's rows apart in the file continue it in file order; their positions are not
+    /// compared with the earlier ones, which would take memory for every day of the file.)
     private mutating func checkIDlessPosition(of row: (row: [String], line: Int), id: UUID?, day: CalendarDay?, date: Date?) throws {
         guard id == nil else {
             idlessRun = nil
             return
         }
-        let continues = idlessRun.map { day != nil ? $0.day == day : $0.date == date } ?? false
-        let expected = continues ? idlessRun?.position.map { $0 + 1 } : nil
+        let run = idlessRun.flatMap { run in (day != nil ? run.day == day : run.date == date) ? run : nil }
         let given = field(row.row, "position")
-        defer { idlessRun = (day, date, given.isEmpty ? expected : Int(given)) }
-        guard !given.isEmpty else { return }
-        guard let position = Int(given), position >= 1, expected.map({ position == $0 }) ?? true else {
-            throw FieldError(field: "position", reason: "expected \(expected.map { "\($0)" } ?? "a whole number from 1") or nothing, "
-                                + "found \"\(given.prefix(20))\": rows without an id are their day's exercises in the order of the file",
-                             line: row.line)
+        if !given.isEmpty {
+            // Below the largest integer, so that one more is always a position too.
+            guard let position = Int(given), position >= 1, position < Int.max,
+                  run.map({ $0.next.map { position == $0 } ?? (position >= $0.atLeast) }) ?? true else {
+                let expected = run.map { $0.next.map(String.init) ?? "\($0.atLeast) or more" } ?? "a whole number from 1"
+                throw FieldError(field: "position", reason: "expected \(expected) or nothing, found \"\(given.prefix(20))\": rows without "
+                                    + "an id are their day's exercises in the order of the file", line: row.line)
+            }
+            idlessRun = (day, date, position + 1, position + 1)
+        } else {
+            idlessRun = (day, date, run?.next.map { $0 + 1 }, (run?.atLeast ?? 1) + 1)
         }
     }
 }

@@ -106,7 +106,8 @@ enum DerivedDataAudit {
 
     /// Renumbers the rows of each parent whose positions are not 1…n, keeping their order: each
     /// such parent's rows are copied aside with their rank for a position, deleted, and inserted
-    /// again, every column as it was (another program's too). A position of any value another
+    /// again, every stored column as it was (another program's too; its triggers, and foreign keys
+    /// of its tables that name these rows, see a delete and an insert). A position of any value another
     /// program stored (the largest integer, a real, text, a blob; the table's check allows them)
     /// is ranked in SQLite's order; an arithmetic move of the positions overflowed on the largest
     /// integer and lost text and blobs.
