@@ -3,7 +3,8 @@ import Foundation
 /// The temporary files that Logbook is writing right now (``FileReplacement``), so that a program
 /// interrupted by a signal can remove them: ``removeAll()`` is safe to call from a signal handler
 /// (it only reads preallocated memory and calls `unlink`). The `logbook` tool calls it on SIGINT,
-/// SIGTERM and SIGHUP; an app that installs its own handlers can do the same.
+/// SIGTERM and SIGHUP; an app that installs its own handlers can do the same, having called
+/// ``prepareForSignalHandlers()`` first.
 public enum TemporaryFiles {
     private static let capacity = 64
     /// Paths as C strings, in fixed slots; nil slots are free. Allocated once, never freed.
