@@ -295,7 +295,7 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(renamed.stderr.contains("renamed 'Burpee' to 'Burpée': 2 exercises on 2026-03-14"), renamed.stderr)
         XCTAssertFailure(try cli.run(["history", "rename", "Plank", "Row"]), status: 1, mentioning: "no exercise named 'Plank'")
         let moved = try cli.run(["history", "move", "--day", "2026-03-15", "--to", "2026-03-14"])
-        XCTAssertTrue(moved.stderr.contains("moved 2026-03-15 to 2026-03-14: 1 exercise on 2 days; record of 2026-03-15 deleted"),
+        XCTAssertTrue(moved.stderr.contains("moved 2026-03-15 to 2026-03-14: 1 exercise; record of 2026-03-15 deleted"),
                       moved.stderr)
         XCTAssertEqual(try csv([]), ["1 Burpée", "2 Squat", "3 Burpée", "4 Squat"])
         let report = try cli.run(["report", "exercises", "--format", "csv"])

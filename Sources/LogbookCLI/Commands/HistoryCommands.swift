@@ -107,15 +107,17 @@ enum HistoryCommands {
             }
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.moveDay(source, to: target, dryRun: isDryRun)
-            report(edit, verb: "moved \(source) to \(target):", dryRun: isDryRun)
+            // The verb names both days the move changed.
+            report(edit, verb: "moved \(source) to \(target):", dryRun: isDryRun, namesDays: false)
         })
 
     /// `logbook: removed 2 exercises on 2026-03-14` (a dry run says what it would do).
-    /// The confirmation of `edit`; `detail` follows the count of exercises (which ones).
-    private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool, detail: String = "") {
+    /// The confirmation of `edit`; `detail` follows the count of exercises (which ones), then the
+    /// days changed unless the verb names them (`namesDays` false).
+    private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool, detail: String = "", namesDays: Bool = true) {
         let exercises = "\(edit.exercises) exercise\(edit.exercises == 1 ? "" : "s")"
-        let days = edit.days.count == 1 ? "on \(edit.days[0])" : "on \(edit.days.count) days"
+        let days = !namesDays ? "" : edit.days.count == 1 ? " on \(edit.days[0])" : " on \(edit.days.count) days"
         let deleted = edit.deletedDays.isEmpty ? "" : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) deleted"
-        Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises)\(detail) \(days)\(deleted)")
+        Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises)\(detail)\(days)\(deleted)")
     }
 }
