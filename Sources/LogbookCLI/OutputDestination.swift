@@ -54,7 +54,10 @@ enum OutputDestination {
     }
 
     private static func writeInPlace(_ path: String, _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {
-        let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+        // A descriptor the process was given (`-o /dev/stdout >> log`) is written where and as
+        // the shell opened it; opened again, a file would be written from its first byte.
+        let inherited = StandardDescriptors.descriptor(namedBy: path).map { fcntl($0, F_DUPFD_CLOEXEC, 0) } ?? -1
+        let descriptor = inherited >= 0 ? inherited : open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
             throw LogbookError.cannotWrite(path: path, reason: String(cString: strerror(errno)))
         }

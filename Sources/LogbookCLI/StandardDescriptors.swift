@@ -23,17 +23,23 @@ enum StandardDescriptors {
     /// Whether `path` names one of the descriptors closed at start (`/dev/stdout`, `/dev/fd/1`,
     /// `/proc/self/fd/1`), which now opens `/dev/null`: writing there would lose the output in
     /// silence, and reading it would read nothing, where the caller meant the closed stream.
-    static func isClosedAtStart(_ given: String) -> Bool {
-        // `/dev/./stdout` and `//dev/stdout` as `/dev/stdout`; links are not followed (Foundation's
-        // `standardizingPath` would follow `/dev/stdout` to the /dev/null in its place).
+    static func isClosedAtStart(_ path: String) -> Bool {
+        descriptor(namedBy: path).map(wasClosed) ?? false
+    }
+
+    /// The descriptor of this process that `path` names (`/dev/stdout`: 1, `/dev/fd/3`: 3,
+    /// `/proc/self/fd/1`: 1), or nil for any other path. Writing to the descriptor itself keeps
+    /// what the shell opened it with (`>>` appends); opening the path again would start at the
+    /// file's first byte. `/dev/./stdout` and `//dev/stdout` count; links are not followed
+    /// (Foundation's `standardizingPath` would follow `/dev/stdout` to the file it is).
+    static func descriptor(namedBy given: String) -> Int32? {
         let path = given.hasPrefix("/") ? "/" + given.split(separator: "/").filter { $0 != "." }.joined(separator: "/") : given
-        let named: Int32? = switch path {
+        return switch path {
         case "/dev/stdin": STDIN_FILENO
         case "/dev/stdout": STDOUT_FILENO
         case "/dev/stderr": STDERR_FILENO
         default: ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/\(getpid())/fd/"].lazy
             .compactMap { path.hasPrefix($0) ? Int32(path.dropFirst($0.count)) : nil }.first
         }
-        return named.map(wasClosed) ?? false
     }
 }

@@ -256,8 +256,12 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 2, line 3: field 'position': expected 3 or nothing, found \"1\"")
         try assertRefused("idless-after-empty.csv", text("day,position,exercise\n2030-02-01,,D\n2030-02-01,1,C\n"),
                           mentioning: "record 2, line 3: field 'position': expected 2 or more or nothing, found \"1\"")
-        try assertRefused("idless-largest.csv", text("day,position,exercise\n2030-02-01,9223372036854775807,D\n2030-02-01,,C\n"),
-                          mentioning: "record 1, line 2: field 'position': expected a whole number from 1 or nothing")
+        // Near the largest integer (one more than it overflowed, a crash found by helper-31 and helper-32):
+        try assertRefused("idless-largest.csv", text("day,position,exercise\n2030-02-01,9223372036854775807,D\n2030-02-01,1,C\n"),
+                          mentioning: "record 2, line 3: field 'position': expected nothing (no position follows the one before)")
+        try assertRefused("idless-near-largest.csv", text("day,position,exercise\n2030-02-01,9223372036854775806,D\n2030-02-01,,C\n"
+                                                          + "2030-02-01,5,E\n"),
+                          mentioning: "record 3, line 4: field 'position': expected nothing (no position follows the one before)")
         for bad in ["0", "-1", "x", "1.5"] {
             try assertRefused("idless-position-\(bad).csv", text("day,position,exercise\n2030-02-01,\(bad),D\n"),
                               mentioning: "record 1, line 2: field 'position': expected a whole number from 1 or nothing")
@@ -265,6 +269,18 @@ final class ImportBadInputCLITests: XCTestCase {
         // In Logbook's CSV layout a day without exercises is a row with an empty position and name.
         try assertRefused("empty-day.csv", text("day,position,exercise\n2030-02-01,1,Squat\n2030-02-01,2,Row\n2030-02-03,,\n"),
                           mentioning: "record 3, line 4: field 'exercises': at least one exercise is needed")
+    }
+
+    /// Positions up to the largest integer are positions, rows after them that give none follow
+    /// them in file order, and nothing overflows (a crash until helper-32's run).
+    func testIDlessPositionsUpToTheLargestIntegerKeepTheFileOrder() throws {
+        let url = cli.folder.appendingPathComponent("largest.csv")
+        try text("day,position,exercise\n2030-02-01,9223372036854775806,D\n2030-02-01,,C\n2030-02-01,,E\n"
+                 + "2030-02-02,9223372036854775807,F\n2030-02-02,,G\n").write(to: url)
+        let imported = try cli.run(["import", url.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let listed = try cli.run(["history", "list", "--format", "ndjson"]).stdout
+        XCTAssertTrue(listed.contains(#""exercises":["D","C","E"]"#) && listed.contains(#""exercises":["F","G"]"#), listed)
     }
 
     /// A string or a quoted field left open is named where the problem is: the line break inside

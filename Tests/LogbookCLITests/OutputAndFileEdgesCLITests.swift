@@ -174,6 +174,13 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertEqual(added.status, 1, added.stderr)
             XCTAssertEqual(cli.snapshot(), before, "a draft whose id could not be printed was saved")
         }
+        // A descriptor the shell opened is written as it opened it: `>>` appends (the path opened
+        // again wrote from the file's first byte; helper-32).
+        for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+            let appended = try shell(cli, "echo PRE > log.txt; $LOGBOOK --db \"$DB\" count history -o \(path) >> log.txt; cat log.txt")
+            XCTAssertEqual(appended.status, 0, appended.stderr)
+            XCTAssertEqual(appended.stdout, "PRE\n3000\n", path)
+        }
         for (round, redirect) in ["2>&-", "2>/dev/full"].enumerated() {
             let added = try shell(cli, "$LOGBOOK --db \"$DB\" history add Zed --at 2030-05-0\(round + 1)T08:00:00Z \(redirect)")
             XCTAssertEqual(added.status, 0, redirect)

@@ -311,10 +311,10 @@ struct CSVRecordSource: RecordSource {
     /// The id, day and first line of the last day record read, to name a day split over two ids.
     private var previous: (id: UUID?, day: CalendarDay?, line: Int)?
     /// The day (or, without days, the date) of the rows without an id just read, one after another,
-    /// and what the next one's position may be: exactly one more than the last given (counting
-    /// the rows after it that gave none), or, when none was given yet, at least one more than the
-    /// rows so far.
-    private var idlessRun: (day: CalendarDay?, date: Date?, next: Int?, atLeast: Int)?
+    /// and what the next one's position may be: exactly `next` when a position was given before
+    /// (counting the rows after it that gave none), else at least `atLeast`; both nil when no
+    /// position can follow (one more than the last would pass the largest integer).
+    private var idlessRun: (day: CalendarDay?, date: Date?, next: Int?, atLeast: Int?)?
 
     /// A row without an id is the next exercise of its day in the order of the file
     /// (``IDlessDayGrouping``): a `position` it gives must be a whole number from 1, and follow the
@@ -326,20 +326,26 @@ struct CSVRecordSource: RecordSource {
             idlessRun = nil
             return
         }
+        /// One more, or nil past the largest integer.
+        func successor(_ position: Int) -> Int? { position == .max ? nil : position + 1 }
         let run = idlessRun.flatMap { run in (day != nil ? run.day == day : run.date == date) ? run : nil }
         let given = field(row.row, "position")
-        if !given.isEmpty {
-            // Below the largest integer, so that one more is always a position too.
-            guard let position = Int(given), position >= 1, position < Int.max,
-                  run.map({ $0.next.map { position == $0 } ?? (position >= $0.atLeast) }) ?? true else {
-                let expected = run.map { $0.next.map(String.init) ?? "\($0.atLeast) or more" } ?? "a whole number from 1"
-                throw FieldError(field: "position", reason: "expected \(expected) or nothing, found \"\(given.prefix(20))\": rows without "
-                                    + "an id are their day's exercises in the order of the file", line: row.line)
-            }
-            idlessRun = (day, date, position + 1, position + 1)
-        } else {
-            idlessRun = (day, date, run?.next.map { $0 + 1 }, (run?.atLeast ?? 1) + 1)
+        guard !given.isEmpty else {
+            idlessRun = run.map { (day, date, $0.next.flatMap(successor), $0.atLeast.flatMap(successor)) } ?? (day, date, nil, 2)
+            return
         }
+        let fits: (Int) -> Bool = { position in
+            guard let run else { return true }
+            if let next = run.next { return position == next }
+            return run.atLeast.map { position >= $0 } ?? false
+        }
+        guard let position = Int(given), position >= 1, fits(position) else {
+            let expected = run.map { run in run.next.map { "\($0) or nothing" } ?? run.atLeast.map { "\($0) or more or nothing" }
+                ?? "nothing (no position follows the one before)" } ?? "a whole number from 1 or nothing"
+            throw FieldError(field: "position", reason: "expected \(expected), found \"\(given.prefix(20))\": rows without an id are their "
+                                + "day's exercises in the order of the file", line: row.line)
+        }
+        idlessRun = (day, date, successor(position), successor(position))
     }
 }
 
