@@ -74,8 +74,7 @@ final class CreatedDatabase {
             let store = try Logbook.inspect(path: path)
             for table in try tableNames(in: store).subtracting(bookkeepingTables) {
                 var holdsRows = false
-                let quoted = "\"" + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-                try store.query("SELECT EXISTS (SELECT 1 FROM \(quoted))", columns: { _ in }) { row in
+                try store.query("SELECT EXISTS (SELECT 1 FROM \(table.quotedSQLIdentifier))", columns: { _ in }) { row in
                     holdsRows = row.first != .integer(0)
                 }
                 if holdsRows { return true }

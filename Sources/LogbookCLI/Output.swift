@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 
 /// Standard output, buffered (64 KiB) so that streaming a million rows costs few system calls;
 /// or why it cannot be written at all (closed, or open only for reading: `fdopen` refuses it),
@@ -98,20 +99,7 @@ enum Console {
         // Closed at start: /dev/null is there now, or, if it could not be opened, whatever file
         // took the number since, which must not receive messages.
         guard !StandardDescriptors.wasClosed(STDERR_FILENO) else { return }
-        var text = text
-        text.withUTF8 { bytes in
-            var written = 0
-            while written < bytes.count {
-                let count = Glibc.write(STDERR_FILENO, bytes.baseAddress! + written, bytes.count - written)
-                if count > 0 {
-                    written += count
-                } else if count < 0 && errno == EINTR {
-                    continue
-                } else {
-                    return
-                }
-            }
-        }
+        try? FileOutput(descriptor: STDERR_FILENO, path: "standard error").write(Data(text.utf8))
     }
 
     /// `line` with each control character written as an escape (`\n`, `\r`, `\t`, `\u{1B}`), and

@@ -311,10 +311,10 @@ struct CSVRecordSource: RecordSource {
     /// The id, day and first line of the last day record read, to name a day split over two ids.
     private var previous: (id: UUID?, day: CalendarDay?, line: Int)?
     /// The day (or, without days, the date) of the rows without an id just read, one after another,
-    /// and what the next one's position may be: exactly `next` when a position was given before
-    /// (counting the rows after it that gave none), else at least `atLeast`; both nil when no
-    /// position can follow (one more than the last would pass the largest integer).
-    private var idlessRun: (day: CalendarDay?, date: Date?, next: Int?, atLeast: Int?)?
+    /// and the position the next one may give: exactly that when a position was given before
+    /// (counting the rows after it that gave none), else that or more; nil when none can follow
+    /// (one more than the last would pass the largest integer).
+    private var idlessRun: (day: CalendarDay?, date: Date?, next: (position: Int, isExact: Bool)?)?
 
     /// A row without an id is the next exercise of its day in the order of the file
     /// (``IDlessDayGrouping``): a `position` it gives must be a whole number from 1, and follow the
@@ -326,26 +326,22 @@ struct CSVRecordSource: RecordSource {
             idlessRun = nil
             return
         }
-        /// One more, or nil past the largest integer.
-        func successor(_ position: Int) -> Int? { position == .max ? nil : position + 1 }
         let run = idlessRun.flatMap { run in (day != nil ? run.day == day : run.date == date) ? run : nil }
         let given = field(row.row, "position")
         guard !given.isEmpty else {
-            idlessRun = run.map { (day, date, $0.next.flatMap(successor), $0.atLeast.flatMap(successor)) } ?? (day, date, nil, 2)
+            // The row takes the next place: the one after it is one further on.
+            let next = run.map { run in run.next.flatMap { $0.position == .max ? nil : ($0.position + 1, $0.isExact) } } ?? (2, false)
+            idlessRun = (day, date, next)
             return
         }
-        let fits: (Int) -> Bool = { position in
-            guard let run else { return true }
-            if let next = run.next { return position == next }
-            return run.atLeast.map { position >= $0 } ?? false
-        }
-        guard let position = Int(given), position >= 1, fits(position) else {
-            let expected = run.map { run in run.next.map { "\($0) or nothing" } ?? run.atLeast.map { "\($0) or more or nothing" }
+        guard let position = Int(given), position >= 1,
+              run.map({ run in run.next.map { $0.isExact ? position == $0.position : position >= $0.position } ?? false }) ?? true else {
+            let expected = run.map { run in run.next.map { "\($0.position)\($0.isExact ? "" : " or more") or nothing" }
                 ?? "nothing (no position follows the one before)" } ?? "a whole number from 1 or nothing"
             throw FieldError(field: "position", reason: "expected \(expected), found \"\(given.prefix(20))\": rows without an id are their "
                                 + "day's exercises in the order of the file", line: row.line)
         }
-        idlessRun = (day, date, successor(position), successor(position))
+        idlessRun = (day, date, position == .max ? nil : (position + 1, true))
     }
 }
 

@@ -118,7 +118,7 @@ enum DerivedDataAudit {
         try columnsStatement.bind(table, at: 1)
         var columns: [String] = []
         while try columnsStatement.step() { columns.append(try columnsStatement.column(0)) }
-        let quoted = columns.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        let quoted = columns.map(\.quotedSQLIdentifier)
         let ranked = zip(columns, quoted).map { column, quoted in
             column == "position" ? "row_number() OVER (PARTITION BY \(parentColumn) ORDER BY position) AS position" : quoted
         }

@@ -184,7 +184,7 @@ public struct Migrator: Sendable {
                 do {
                     try connection.execute("SAVEPOINT migration")
                     for object in kept where object.type != "index" {
-                        try connection.execute("DROP \(object.type) \"\(object.name.replacingOccurrences(of: "\"", with: "\"\""))\"")
+                        try connection.execute("DROP \(object.type) \(object.name.quotedSQLIdentifier)")
                     }
                     try connection.execute(migration.sql)
                     try remake(kept, after: migration, in: connection)
