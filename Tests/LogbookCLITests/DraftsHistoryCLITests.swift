@@ -294,6 +294,19 @@ final class DraftsHistoryCLITests: XCTestCase {
         let renamed = try cli.run(["history", "rename", "Burpee", "Burpée"])
         XCTAssertTrue(renamed.stderr.contains("renamed 'Burpee' to 'Burpée': 2 exercises on 2026-03-14"), renamed.stderr)
         XCTAssertFailure(try cli.run(["history", "rename", "Plank", "Row"]), status: 1, mentioning: "no exercise named 'Plank'")
+        // Renaming a name to its own spelling, or moving a record onto its own day, changes nothing
+        // and writes nothing: no tally marked stale, no change in the feed.
+        let unchanged = cli.snapshot()
+        for noChange in [["history", "rename", "Burpe\u{301}e", "Burpée"], ["history", "move", "--day", "2026-03-14", "--to", "2026-03-14"]] {
+            let result = try cli.run(noChange)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(result.stderr.contains(noChange[1] == "rename" ? "nothing to rename: 'Burpe\u{301}e' is already spelled 'Burpée'"
+                                                 : "nothing to move: the record is already on 2026-03-14"), result.stderr)
+            XCTAssertEqual(cli.snapshot(), unchanged, noChange.joined(separator: " "))
+        }
+        let oneOfTwoSpellings = try cli.run(["history", "rename", "Squat", "squat", "--on", "2026-03-15"])
+        XCTAssertTrue(oneOfTwoSpellings.stderr.contains("renamed 'Squat' to 'squat': 1 exercise on 2026-03-15"), oneOfTwoSpellings.stderr)
+        XCTAssertTrue(try cli.run(["history", "rename", "squat", "Squat"]).stderr.contains("renamed 'squat' to 'Squat': 1 exercise on 2026-03-15"))
         let moved = try cli.run(["history", "move", "--day", "2026-03-15", "--to", "2026-03-14"])
         XCTAssertTrue(moved.stderr.contains("moved 2026-03-15 to 2026-03-14: 1 exercise; record of 2026-03-15 deleted"),
                       moved.stderr)

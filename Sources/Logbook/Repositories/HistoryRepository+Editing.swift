@@ -43,23 +43,30 @@ extension HistoryRepository {
     }
 
     /// Renames every exercise named `old` (as Swift compares strings) to `new` on the days from
-    /// `from` to `to` (each end open when nil). Throws ``LogbookError/exerciseNotFound(_:day:)``
-    /// when no exercise has that name there.
+    /// `from` to `to` (each end open when nil). Exercises already spelled `new`, byte for byte,
+    /// are left alone and not counted (renaming `Run` to `Run` changes nothing: 0 exercises, no
+    /// day, nothing written). Throws ``LogbookError/exerciseNotFound(_:day:)`` when no exercise
+    /// has that name there.
     public func renameExercise(_ old: String, to new: String, from: CalendarDay? = nil, to: CalendarDay? = nil,
                                dryRun: Bool = false) throws -> HistoryEdit {
         try ExerciseDay.validate(exercises: [new])
         return try database.write(dryRun: dryRun) { connection in
-            let range = "day_pk IN (SELECT pk FROM exercise_days WHERE day >= coalesce(?2, '0000') AND day <= coalesce(?3, '9999-12-31'))"
+            let named = """
+                name_key = ?1 AND day_pk IN (SELECT pk FROM exercise_days WHERE day >= coalesce(?2, '0000') AND day <= coalesce(?3, '9999-12-31'))
+                """
             let arguments: [DatabaseValue] = [.text(old.comparisonKey), from?.databaseValue ?? .null, to?.databaseValue ?? .null]
+            guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercises WHERE \(named))", arguments, as: Bool.self) == true else {
+                throw LogbookError.exerciseNotFound(old, day: nil)
+            }
+            // Text compares byte for byte here (SQLite's BINARY collation).
+            let renamed = "\(named) AND name IS NOT ?4"
+            let renamedArguments = arguments + [.text(new)]
             var edit = HistoryEdit()
-            let days = try connection.prepare("""
-                SELECT day FROM exercise_days WHERE pk IN (SELECT day_pk FROM exercises WHERE name_key = ?1 AND \(range)) ORDER BY day
-                """)
-            try days.bind(arguments)
+            let days = try connection.prepare("SELECT day FROM exercise_days WHERE pk IN (SELECT day_pk FROM exercises WHERE \(renamed)) ORDER BY day")
+            try days.bind(renamedArguments)
             while try days.step() { edit.days.append(try days.column(0)) }
-            guard !edit.days.isEmpty else { throw LogbookError.exerciseNotFound(old, day: nil) }
-            try connection.run("UPDATE exercises SET name = ?4, name_key = ?5 WHERE name_key = ?1 AND \(range)",
-                               arguments + [.text(new), .text(new.comparisonKey)])
+            guard !edit.days.isEmpty else { return edit }
+            try connection.run("UPDATE exercises SET name = ?4, name_key = ?5 WHERE \(renamed)", renamedArguments + [.text(new.comparisonKey)])
             edit.exercises = connection.changes
             try ExerciseTallies.recountStaleDays(in: connection)
             return edit

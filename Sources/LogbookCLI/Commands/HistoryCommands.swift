@@ -88,6 +88,7 @@ enum HistoryCommands {
             let (from, to) = try invocation.dayRange()
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.renameExercise(old, to: new, from: from, to: to, dryRun: isDryRun)
+            guard edit.exercises > 0 else { return Console.note("logbook: nothing to rename: '\(old)' is already spelled '\(new)'") }
             report(edit, verb: "renamed '\(old)' to '\(new)':", dryRun: isDryRun)
         })
 
@@ -107,6 +108,7 @@ enum HistoryCommands {
             }
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.moveDay(source, to: target, dryRun: isDryRun)
+            guard source != target else { return Console.note("logbook: nothing to move: the record is already on \(target)") }
             // The verb names both days the move changed.
             report(edit, verb: "moved \(source) to \(target):", dryRun: isDryRun, namesDays: false)
         })
