@@ -412,7 +412,7 @@ final class OtherWritersTests: XCTestCase {
     func testCheckNamesStoredValuesThatCouldNotBeImportedAgain() throws {
         for (change, column) in [("UPDATE exercises SET name = '', name_key = '' WHERE position = 2", "exercises.name: 1 row is not named (an exercise needs a name)"),
                                  ("UPDATE drafts SET whats_new = printf('%.*c', \(RecordLimits.textBytes + 1), 'x')",
-                                  "drafts.whats_new: 1 row is not TEXT holding UTF-8, at most 64 MiB")] {
+                                  "drafts.whats_new: 1 row is not TEXT holding UTF-8, at most 64 MiB (pk 1: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…)")] {
             let test = try TestStore()
             let store = test.store
             try store.history.addDoneExercises(["A", "B"], at: CalendarDay(year: 2026, month: 3, day: 2)!.start(in: utc) + 60)

@@ -27,7 +27,7 @@ enum StoredValueAudit {
             let rowName = column.rowColumns.map { "'\($0) ' || \($0)" }.joined(separator: " || ' ' || ")
             if let problem = try faultyRows("\(column.table).\(column.column)", "FROM \(column.table) WHERE NOT (\(condition))",
                                             arguments: arguments(for: column),
-                                            example: "\(rowName) || ': ' || substr(\(Self.quoted(column.column)), 1, 40)",
+                                            example: "\(rowName) || ': ' || \(shortened(quoted(column.column)))",
                                             requirement: requirement, in: connection) {
                 problems.append(problem)
             }
@@ -69,12 +69,18 @@ enum StoredValueAudit {
         """
     }
 
+    /// SQL showing the text `expression` for a message: its first 40 characters, and `…` when
+    /// there are more (the closing quote of a long quoted value is cut off).
+    private static func shortened(_ expression: String) -> String {
+        "CASE WHEN length(\(expression)) > 40 THEN substr(\(expression), 1, 40) || '…' ELSE \(expression) END"
+    }
+
     /// The settings stored other than as text, in the form of ``problems(in:)``, or nil for none.
     /// Logbook reads each setting as text but `tallied_through`, which it reads as a row key and
     /// stores again itself when it is not one (``TalliedThrough``).
     private static func settingsProblem(in connection: Connection) throws -> String? {
         let statement = try connection.prepare("""
-            SELECT 'name ' || quote(name) || ': ' || substr(quote(value), 1, 40) FROM logbook_settings
+            SELECT 'name ' || quote(name) || ': ' || \(shortened("quote(value)")) FROM logbook_settings
             WHERE typeof(value) <> 'text' AND name <> ? ORDER BY name
             """)
         try statement.bind(TalliedThrough.settingName, at: 1)
