@@ -7,31 +7,48 @@ import Foundation
 /// ``prepareForSignalHandlers()`` first.
 public enum TemporaryFiles {
     private static let capacity = 64
-    /// Paths as C strings, in fixed slots; nil slots are free. Allocated once, never freed.
-    nonisolated(unsafe) private static let slots: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> = {
-        let slots = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: capacity)
-        slots.initialize(repeating: nil, count: capacity)
-        return slots
+    /// The longest path a slot holds, with its terminating NUL (Linux's `PATH_MAX`; a longer path
+    /// cannot be opened by name anyway).
+    private static let slotLength = 4096
+    /// Paths as C strings, in fixed slots of ``slotLength`` bytes, allocated once and never freed
+    /// nor moved: a handler that read a slot's address an instant before the slot was given up
+    /// still reads memory of this table (at worst an older path of this table, whose file is gone),
+    /// never freed memory.
+    nonisolated(unsafe) private static let paths: UnsafeMutablePointer<CChar> = {
+        let paths = UnsafeMutablePointer<CChar>.allocate(capacity: capacity * slotLength)
+        paths.initialize(repeating: 0, count: capacity * slotLength)
+        return paths
     }()
+    /// Whether each slot holds a path now.
+    nonisolated(unsafe) private static let inUse: UnsafeMutablePointer<Bool> = {
+        let inUse = UnsafeMutablePointer<Bool>.allocate(capacity: capacity)
+        inUse.initialize(repeating: false, count: capacity)
+        return inUse
+    }()
+    /// The slot ``register(_:)`` tries first: slots are taken in turn, so that one given up is
+    /// taken again only after every other (a handler is never reading a path being overwritten
+    /// unless 63 other files came and went meanwhile).
+    nonisolated(unsafe) private static var nextSlot = 0
     private static let lock = NSLock()
 
     /// Remembers `path` until ``unregister(_:)``.
     static func register(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        guard let free = (0..<capacity).first(where: { slots[$0] == nil }) else { return }
-        slots[free] = strdup(path)
+        let bytes = Array(path.utf8CString)
+        guard bytes.count <= slotLength,
+              let free = (0..<capacity).lazy.map({ (nextSlot + $0) % capacity }).first(where: { !inUse[$0] }) else { return }
+        bytes.withUnsafeBufferPointer { (paths + free * slotLength).update(from: $0.baseAddress!, count: bytes.count) }
+        inUse[free] = true
+        nextSlot = (free + 1) % capacity
     }
 
     /// Forgets `path` (after it was renamed into place or removed).
     static func unregister(_ path: String) {
         lock.lock()
         defer { lock.unlock() }
-        for index in 0..<capacity {
-            if let slot = slots[index], strcmp(slot, path) == 0 {
-                slots[index] = nil
-                free(slot)
-            }
+        for index in 0..<capacity where inUse[index] && strcmp(paths + index * slotLength, path) == 0 {
+            inUse[index] = false
         }
     }
 
@@ -39,14 +56,12 @@ public enum TemporaryFiles {
     /// installing a signal handler that calls ``removeAll()``, since a handler that allocates while
     /// the interrupted code was allocating can abort the process (`malloc` assertion failure).
     public static func prepareForSignalHandlers() {
-        _ = slots
+        _ = (paths, inUse)
     }
 
     /// Removes every registered file. Async-signal-safe once ``prepareForSignalHandlers()`` has
     /// run: no locks, no allocation.
     public static func removeAll() {
-        for index in 0..<capacity {
-            if let slot = slots[index] { unlink(slot) }
-        }
+        for index in 0..<capacity where inUse[index] { unlink(paths + index * slotLength) }
     }
 }
