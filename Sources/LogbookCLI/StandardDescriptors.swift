@@ -28,11 +28,24 @@ enum StandardDescriptors {
     }
 
     /// The descriptor of this process that `path` names (`/dev/stdout`: 1, `/dev/fd/3`: 3,
-    /// `/proc/self/fd/1`: 1), or nil for any other path. Writing to the descriptor itself keeps
-    /// what the shell opened it with (`>>` appends); opening the path again would start at the
-    /// file's first byte. `/dev/./stdout` and `//dev/stdout` count; links are not followed
-    /// (Foundation's `standardizingPath` would follow `/dev/stdout` to the file it is).
+    /// `/proc/self/fd/1`: 1), also through symbolic links to such a path and folders that lead to
+    /// `/dev` or `/proc`, or nil for any other path. Writing to the descriptor itself keeps what
+    /// the shell opened it with (`>>` appends); opening the path again would start at the file's
+    /// first byte. Links are followed one at a time, stopping at the first spelling of a
+    /// descriptor (following `/dev/stdout` to its end, as Foundation's `standardizingPath` does,
+    /// would reach the file it is open on instead).
     static func descriptor(namedBy given: String) -> Int32? {
+        var path = given
+        for _ in 0..<40 {
+            if let descriptor = spelledDescriptor(path) ?? resolvedFolder(of: path).flatMap(spelledDescriptor) { return descriptor }
+            guard let target = linkTarget(of: path) else { return nil }
+            path = target.hasPrefix("/") ? target : (path as NSString).deletingLastPathComponent + "/" + target
+        }
+        return nil
+    }
+
+    /// The descriptor `path` spells (`/dev/./stdout` and `//dev/stdout` count), or nil.
+    private static func spelledDescriptor(_ given: String) -> Int32? {
         let path = given.hasPrefix("/") ? "/" + given.split(separator: "/").filter { $0 != "." }.joined(separator: "/") : given
         return switch path {
         case "/dev/stdin": STDIN_FILENO
@@ -41,5 +54,22 @@ enum StandardDescriptors {
         default: ["/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", "/proc/\(getpid())/fd/"].lazy
             .compactMap { path.hasPrefix($0) ? Int32(path.dropFirst($0.count)) : nil }.first
         }
+    }
+
+    /// `path` with its folder resolved to the folder it is (`../dev/stdout` from `/tmp`:
+    /// `/dev/stdout`), its last name kept; nil when the folder cannot be resolved.
+    private static func resolvedFolder(of path: String) -> String? {
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved) + "/" + name
+    }
+
+    /// The target of the symbolic link at `path`, or nil when it is none.
+    private static func linkTarget(of path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let length = readlink(path, &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

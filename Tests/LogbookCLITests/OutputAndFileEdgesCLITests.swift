@@ -163,9 +163,10 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
                 XCTAssertEqual(result.status, 1, "\(command) \(redirect): \(result.stderr)")
                 XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write to standard output: "), "\(command) \(redirect): \(result.stderr)")
             }
-            // A path that names the closed descriptor names /dev/null now: refused, not written in silence.
-            for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "//dev/./stdout"] where redirect == ">&-" {
-                let result = try shell(cli, "$LOGBOOK --db \"$DB\" export history -o \(path) \(redirect)")
+            // A path that names the closed descriptor names /dev/null now: refused, not written in
+            // silence; also through a link to it, or to /dev (each link stays a link).
+            for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "//dev/./stdout", "stdout.link", "dev.link/stdout"] where redirect == ">&-" {
+                let result = try shell(cli, "ln -sfn /dev/stdout stdout.link; ln -sfn /dev dev.link; $LOGBOOK --db \"$DB\" export history -o \(path) \(redirect)")
                 XCTAssertEqual(result.status, 1, path)
                 XCTAssertEqual(result.stderr, "logbook: error: cannot write \(path): Bad file descriptor (it was closed when logbook started)\n")
             }
@@ -185,11 +186,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(delivered.stdout.split(separator: "\n").count, 3_000 + 1, "every day, then the token")
         // A descriptor the shell opened is written as it opened it: `>>` appends (the path opened
         // again wrote from the file's first byte; helper-32).
-        for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1"] {
+        for path in ["/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "stdout.link"] {
             let appended = try shell(cli, "echo PRE > log.txt; $LOGBOOK --db \"$DB\" count history -o \(path) >> log.txt; cat log.txt")
             XCTAssertEqual(appended.status, 0, appended.stderr)
             XCTAssertEqual(appended.stdout, "PRE\n3000\n", path)
         }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: cli.folder.appendingPathComponent("stdout.link").path), "/dev/stdout")
         for (round, redirect) in ["2>&-", "2>/dev/full"].enumerated() {
             let added = try shell(cli, "$LOGBOOK --db \"$DB\" history add Zed --at 2030-05-0\(round + 1)T08:00:00Z \(redirect)")
             XCTAssertEqual(added.status, 0, redirect)
