@@ -43,6 +43,22 @@ final class FunctionTests: XCTestCase {
         XCTAssertEqual(Array(nfc.comparisonKey.utf8), Array(nfc.utf8))
     }
 
+    /// The ASCII shortcut reads eight bytes at a time: a combining mark at any offset of a string
+    /// of any length up to five words, small (inline) or not, or bridged from `NSString`, still
+    /// gets its NFC key.
+    func testComparisonKeyFindsACombiningMarkAtEveryOffset() {
+        for length in 0...40 {
+            let ascii = String(repeating: "e", count: length)
+            XCTAssertEqual(ascii.comparisonKey, ascii)
+            for offset in 0...length {
+                let text = String(ascii.prefix(offset)) + "e\u{301}" + String(ascii.dropFirst(offset))
+                let expected = Array(text.precomposedStringWithCanonicalMapping.utf8)
+                XCTAssertEqual(Array(text.comparisonKey.utf8), expected, "length \(length), offset \(offset)")
+                XCTAssertEqual(Array((NSString(string: text) as String).comparisonKey.utf8), expected, "bridged, length \(length)")
+            }
+        }
+    }
+
     /// The shortcut for text below U+0300 gives Foundation's NFC: every such scalar, alone and
     /// after each letter that precedes a combining mark in some composition.
     func testComparisonKeyBelowCombiningMarksIsFoundationsNFC() {
