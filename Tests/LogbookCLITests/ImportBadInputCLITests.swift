@@ -343,6 +343,44 @@ final class ImportBadInputCLITests: XCTestCase {
                           extra: ["--on-conflict", "replace"], mentioning: "record 2, line 2: field 'id'")
     }
 
+    /// Two copies of a record whose dates are `Double`s less than a microsecond apart (the
+    /// helper's pair, then seeded within 2^31 seconds of 2001, where a `Double` has room for
+    /// several between two microseconds) are two contents: the file is refused. The comparison
+    /// was of the export's JSON text, which gives dates to the microsecond, so the second copy was
+    /// skipped and its date lost (helper-34). The same `Double` spelled otherwise is the same
+    /// content: skipped.
+    func testCopiesWhoseDatesDifferBelowAMicrosecondAreTwoContents() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_REPEAT_DATE_SEED", default: 0xD47E)
+        var random = SplitMix64(seed: seed)
+        var pairs = [(123_456.1234561, 123_456.1234564)]
+        for _ in 0..<PropertyTestSettings.scaled(6, by: "LOGBOOK_PROPERTY_SCALE") {
+            let seconds = Double(random.int(-2_000_000_000...2_000_000_000)) + Double(random.int(0...999_999)) / 1e6
+            pairs.append((seconds, seconds + Double(random.int(1...2)) * seconds.ulp * (random.int(0...1) == 0 ? 1 : -1)))
+        }
+        for (round, (seconds, neighbour)) in pairs.enumerated() {
+            XCTAssertTrue(seconds != neighbour && abs(seconds - neighbour) < 1e-6, "\(seconds), \(neighbour)")
+            let id = String(format: "00000000-0000-0000-0000-%012d", 900 + round)
+            let day = { (date: String) in #"{"id":"\#(id)","date":\#(date),"exercises":["Squat"]}"# }
+            let draft = { (date: String) in
+                #"{"id":"\#(id)","version":"9.0","whatsNew":"","checklist":[],"createdAt":0,"updatedAt":0,"submittedAt":\#(date)}"#
+            }
+            for (kind, record) in [("day", day), ("draft", draft)] {
+                try assertRefused("neighbours-\(kind)-\(round).json", text("[" + record("\(seconds)") + "," + record("\(neighbour)") + "]"),
+                                  mentioning: "record 2", "field 'id'", "an earlier record in this file has the id \(id)")
+                let spelledTwice = cli.folder.appendingPathComponent("spelled-twice-\(kind)-\(round).json")
+                try text("[" + record("\(seconds)") + "," + record(String(format: "%.17g", seconds)) + "]").write(to: spelledTwice)
+                let result = try cli.run(["import", "--dry-run", spelledTwice.path])
+                XCTAssertEqual(result.status, 0, "seed \(seed): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("read 2, inserted 1, skipped 1"), "seed \(seed): \(result.stderr)")
+            }
+        }
+        // Zero is one value whatever its sign (SQLite reads -0.0 back as 0.0).
+        let zeros = cli.folder.appendingPathComponent("zeros.json")
+        try text(#"[{"id":"00000000-0000-0000-0000-000000000990","date":0,"exercises":["A"]},"#
+                 + #"{"id":"00000000-0000-0000-0000-000000000990","date":-0.0,"exercises":["A"]}]"#).write(to: zeros)
+        XCTAssertTrue(try cli.run(["import", "--dry-run", zeros.path]).stderr.contains("read 2, inserted 1, skipped 1"))
+    }
+
     /// A history CSV whose rows were reordered (a spreadsheet sorted by another column, rows moved
     /// by hand) either keeps each record's rows together and in order, and imports as the file in
     /// its first order does, or is refused with one error line and the database unchanged: never a

@@ -40,26 +40,26 @@ struct EarlierRecords {
         return key > (kind == .draft ? lastKeys.draft : lastKeys.day)
     }
 
-    /// Keeps `json` as the content of the record of `kind` with `id` that the file gave first,
-    /// unless one is kept already.
-    mutating func remember(_ kind: Kind, id: UUID, json: String) throws {
+    /// Keeps `content` (``content(of:)``) as that of the record of `kind` with `id` that the file
+    /// gave first, unless one is kept already.
+    mutating func remember(_ kind: Kind, id: UUID, content: String) throws {
         guard lastKeys != nil else { return }
         if !hasTable {
             try connection.execute("""
-                CREATE TEMP TABLE IF NOT EXISTS logbook_import_records (kind TEXT NOT NULL, id TEXT NOT NULL, json TEXT NOT NULL,
+                CREATE TEMP TABLE IF NOT EXISTS logbook_import_records (kind TEXT NOT NULL, id TEXT NOT NULL, content TEXT NOT NULL,
                                                                         PRIMARY KEY (kind, id)) WITHOUT ROWID;
                 DELETE FROM temp.logbook_import_records;
                 """)
             hasTable = true
         }
-        try connection.run("INSERT OR IGNORE INTO temp.logbook_import_records (kind, id, json) VALUES (?, ?, ?)",
-                           [.text(kind.rawValue), id.databaseValue, .text(json)])
+        try connection.run("INSERT OR IGNORE INTO temp.logbook_import_records (kind, id, content) VALUES (?, ?, ?)",
+                           [.text(kind.rawValue), id.databaseValue, .text(content)])
     }
 
     /// The content kept for the record of `kind` with `id`, or nil.
     func rememberedContent(_ kind: Kind, id: UUID) throws -> String? {
         guard hasTable else { return nil }
-        return try connection.scalar("SELECT json FROM temp.logbook_import_records WHERE kind = ? AND id = ?",
+        return try connection.scalar("SELECT content FROM temp.logbook_import_records WHERE kind = ? AND id = ?",
                                      [.text(kind.rawValue), id.databaseValue], as: String.self)
     }
 
@@ -70,10 +70,30 @@ struct EarlierRecords {
         hasTable = false
     }
 
-    /// A record's JSON text, as `export` writes it: what tells two records of one id apart.
-    static func json(_ write: (inout JSONText) -> Void) -> String {
+    /// What tells two drafts of one id apart: the draft's JSON text, as `export` writes it, then
+    /// its dates exactly (``exactly(_:)``).
+    static func content(of draft: ReleaseDraft) -> String {
+        json(draft.writeJSON(to:)) + exactly([draft.submittedAt, draft.createdAt, draft.updatedAt])
+    }
+
+    /// What tells two day records of one id apart: the record's JSON text, as `export` writes it,
+    /// then its date exactly (``exactly(_:)``).
+    static func content(of day: ExerciseDay) -> String {
+        json(day.writeJSON(to:)) + exactly([day.date])
+    }
+
+    private static func json(_ write: (inout JSONText) -> Void) -> String {
         var json = JSONText()
         write(&json)
         return json.text
+    }
+
+    /// `dates` as the bits of their `Double`s: JSON gives them to the microsecond, and two copies
+    /// of a record whose dates differ by less are two contents, not one to skip. Zero is one value
+    /// whatever its sign (SQLite reads back -0.0 as 0.0).
+    private static func exactly(_ dates: [Date?]) -> String {
+        dates.map { date in
+            date.map { String(($0.timeIntervalSinceReferenceDate == 0 ? 0 : $0.timeIntervalSinceReferenceDate).bitPattern, radix: 16) } ?? "-"
+        }.joined(separator: " ")
     }
 }

@@ -185,13 +185,13 @@ private struct ImportWriter {
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
         try checked(record) { try draft.validate() }
         if let key = try Tables.drafts.rowKey(identity: id, in: connection) {
-            let json = EarlierRecords.json(draft.writeJSON(to:))
+            let content = EarlierRecords.content(of: draft)
             var first = try earlier.rememberedContent(.draft, id: id)
             if first == nil, earlier.isInsertedByThisImport(.draft, key: key) {
-                first = try Tables.drafts.fetchOne(identity: id, in: connection).map { EarlierRecords.json($0.writeJSON(to:)) }
+                first = try Tables.drafts.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:))
             }
-            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(json.utf8), into: &summary) }
-            try earlier.remember(.draft, id: id, json: json)
+            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(content.utf8), into: &summary) }
+            try earlier.remember(.draft, id: id, content: content)
             switch policy {
             case .skip: summary.skipped += 1
             case .fail: throw conflict(record, "a draft with id \(id.uuidString) already exists")
@@ -244,7 +244,7 @@ private struct ImportWriter {
         // The ids merged into the record replaced, kept for its replacement on the same day.
         var keptAliases: [UUID] = []
         // The record's content, for a record that comes again in the file (made only where it may).
-        let json = { EarlierRecords.json(ExerciseDay(id: id, date: date, day: day, exercises: input.exercises).writeJSON(to:)) }
+        let content = { EarlierRecords.content(of: ExerciseDay(id: id, date: date, day: day, exercises: input.exercises)) }
         if let stored = try storedDay(id: id) {
             if symmetricSameDay, !stored, let mergedInto = try aliasDay(of: id), mergedInto != day {
                 throw ImportError(file: file, record: record, field: "id",
@@ -253,10 +253,10 @@ private struct ImportWriter {
             var first = try earlier.rememberedContent(.day, id: id)
             if first == nil, stored, let key = try Tables.exerciseDays.rowKey(identity: id, in: connection),
                earlier.isInsertedByThisImport(.day, key: key) {
-                first = try Tables.exerciseDays.fetchOne(identity: id, in: connection).map { EarlierRecords.json($0.writeJSON(to:)) }
+                first = try Tables.exerciseDays.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:))
             }
-            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(json().utf8), into: &summary) }
-            try earlier.remember(.day, id: id, json: json())
+            if let first { return try repeated(record, id: id, isSame: first.utf8.elementsEqual(content().utf8), into: &summary) }
+            try earlier.remember(.day, id: id, content: content())
             switch policy {
             case .skip:
                 summary.skipped += 1
@@ -280,11 +280,11 @@ private struct ImportWriter {
         if let existing = try dayRecord(day) {
             // Both records are the file's content as given, for a record that comes again: the
             // one merged into, as this import inserted it, before it changes.
-            try earlier.remember(.day, id: id, json: json())
+            try earlier.remember(.day, id: id, content: content())
             if earlier.isInsertedByThisImport(.day, key: existing),
                let target = try Tables.exerciseDays.fetchAll(where: "exercise_days.pk = ?", arguments: [.integer(existing)],
                                                              in: connection).first {
-                try earlier.remember(.day, id: target.id, json: EarlierRecords.json(target.writeJSON(to:)))
+                try earlier.remember(.day, id: target.id, content: EarlierRecords.content(of: target))
             }
             if symmetricSameDay, let stored = try storedIDAndDate(ofDayKey: existing),
                (date, id.text) < (stored.date, stored.id.text) {
