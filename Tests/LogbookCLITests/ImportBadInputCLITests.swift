@@ -500,6 +500,21 @@ final class ImportBadInputCLITests: XCTestCase {
         let draft = try PropertyListSerialization.data(fromPropertyList: ["version": "1", "whatsNew": 3, "checklist": []],
                                                        format: .xml, options: 0)
         try assertRefused("draft.plist", draft, mentioning: "field 'whatsNew'", "expected a string")
+        // A number where a Bool belongs is refused, as the apps' `PropertyListDecoder` refuses it
+        // (0, 1 and 1.0 were read as false and true; helper-34), and a Bool where a date belongs is
+        // named as one.
+        for (done, found) in [(1, "a number"), (0, "a number"), (1.0, "a number")] as [(Any, String)] {
+            for format in [PropertyListSerialization.PropertyListFormat.binary, .xml] {
+                let item: [String: Any] = ["id": "00000000-0000-0000-0000-0000000000E1", "title": "Tag", "isDone": done]
+                let numbered = try PropertyListSerialization.data(fromPropertyList: ["version": "1", "whatsNew": "", "checklist": [item]],
+                                                                  format: format, options: 0)
+                try assertRefused("done-\(done)-\(format.rawValue).plist", numbered, mentioning: "field 'checklist[0].isDone'",
+                                  "expected a boolean, found \(found)")
+            }
+        }
+        let booleanDate = try PropertyListSerialization.data(
+            fromPropertyList: [["00000000-0000-0000-0000-000000000009", true, ["a"]]], format: .binary, options: 0)
+        try assertRefused("boolean-date.plist", booleanDate, mentioning: "field '[1] date'", "expected a date, found a boolean")
     }
 
     /// A property list is held to what JSON is: a key Logbook has no field for (a generated one,

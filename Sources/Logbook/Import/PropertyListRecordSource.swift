@@ -103,7 +103,7 @@ struct PropertyListRecordSource: RecordSource {
             try FieldError.refuseUnknown(entry.keys.sorted(), known: Self.itemKeys, record: "a checklist item", prefix: prefix)
             let idText = try string(entry, "id", prefix)
             guard let id = UUID(text: idText) else { throw FieldError(field: prefix + "id", reason: "expected a UUID, found \"\(idText.prefix(60))\"") }
-            guard let done = entry["isDone"] as? Bool else {
+            guard let done = Self.boolean(entry["isDone"]) else {
                 throw FieldError(field: prefix + "isDone", reason: entry["isDone"] == nil ? "missing" : "expected a boolean, found \(Self.describe(entry["isDone"] as Any))")
             }
             checklist.append(ChecklistItem(id: id, title: try string(entry, "title", prefix), isDone: done))
@@ -125,15 +125,29 @@ struct PropertyListRecordSource: RecordSource {
     private static let draftKeys = ["version", "whatsNew", "checklist", "submittedAt"]
     private static let itemKeys = ["id", "title", "isDone"]
 
+    /// The value of a `<true/>` or `<false/>` (a binary boolean), nil for anything else: an
+    /// integer 0 or 1 too, which `as? Bool` takes, and which the apps' `PropertyListDecoder`
+    /// refuses where a `Bool` belongs.
+    static func boolean(_ value: Any?) -> Bool? {
+        guard let value else { return nil }
+        #if canImport(Darwin)
+        guard let number = value as? NSNumber, CFGetTypeID(number) == CFBooleanGetTypeID() else { return nil }
+        return number.boolValue
+        #else
+        return type(of: value) == Bool.self ? value as? Bool : nil
+        #endif
+    }
+
     /// What `value` is, for a message: a string quoted (its first 60 characters), else its kind.
     static func describe(_ value: Any) -> String {
-        switch value {
+        if boolean(value) != nil { return "a boolean" }
+        return switch value {
         case let text as String: "the string \"\(text.prefix(60))\(text.count > 60 ? "…" : "")\""
         case is Date: "a date"
         case is Data: "data"
         case is [String: Any]: "a dictionary"
         case is [Any]: "an array"
-        case is Bool, is NSNumber: "a number"
+        case is NSNumber: "a number"
         default: "\(type(of: value))"
         }
     }
