@@ -289,7 +289,10 @@ final class PostgresCLITests: XCTestCase {
             return Date(timeIntervalSinceReferenceDate: AdversarialDates.seconds(
                 in: range.lowerBound.timeIntervalSinceReferenceDate...range.upperBound.timeIntervalSinceReferenceDate, using: &random))
         }
-        let names = (0..<12).map { _ in text(nonEmpty: true) } + ["Burpee", "Squat", "Café", "Cafe\u{301}"]
+        // A name of 1,500 random CJK letters (4,500 bytes PostgreSQL cannot compress) is longer
+        // than a B-tree index entry may be (2,704 bytes; its load failed, helper-34).
+        let long = String(String.UnicodeScalarView((0..<1_500).map { _ in Unicode.Scalar(0x4E00 + UInt32(random.next() % 0x5200))! }))
+        let names = (0..<12).map { _ in text(nonEmpty: true) } + ["Burpee", "Squat", "Café", "Cafe\u{301}", long]
         let cli = try CLIHarness()
         let store = try Logbook(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
         var days: [ExerciseDay] = []

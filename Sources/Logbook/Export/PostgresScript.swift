@@ -66,7 +66,8 @@ public struct PostgresScript {
             FOREIGN KEY (source, day_id) REFERENCES logbook_exercise_days (source, id) ON DELETE CASCADE
         );
         CREATE INDEX IF NOT EXISTS logbook_exercise_days_by_day ON logbook_exercise_days (day);
-        CREATE INDEX IF NOT EXISTS logbook_exercises_by_name ON logbook_exercises (name_key);
+        DROP INDEX IF EXISTS logbook_exercises_by_name;
+        CREATE INDEX IF NOT EXISTS logbook_exercises_by_name_hash ON logbook_exercises USING hash (name_key);
         CREATE INDEX IF NOT EXISTS logbook_drafts_by_submitted_at ON logbook_drafts (submitted_at);
 
         """
