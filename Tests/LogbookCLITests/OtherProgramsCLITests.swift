@@ -168,6 +168,15 @@ final class OtherProgramsCLITests: XCTestCase {
         let check = try cli.run(["check"])
         XCTAssertEqual(check.status, 1, check.stdout)
         XCTAssertTrue(check.stdout.contains("exercise_days: 1 row is not a record with an exercise"), check.stdout)
+        // Export refuses it in every format rather than write a file no import takes (it wrote the
+        // record with no exercise, exit 0; helper-33); the days around it export.
+        for format in ["json", "ndjson", "csv", "plist", "postgres"] {
+            XCTAssertFailure(try cli.run(["export", "history", "--format", format]), status: 1,
+                             mentioning: "holds a value Logbook cannot read (the record of 2026-01-02", "holds no exercise")
+        }
+        let others = try cli.run(["export", "history", "--format", "ndjson", "--where", "day != 2026-01-02"])
+        XCTAssertEqual(others.status, 0, others.stderr)
+        XCTAssertEqual(others.stdout.split(separator: "\n").count, 2)
     }
 
     /// A merged id another program rewrote in lowercase never matches the uppercase id an import

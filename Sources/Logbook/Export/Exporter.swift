@@ -56,16 +56,18 @@ extension Logbook {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
-            try output(BinaryPropertyList.encode(.array(try history.fetch(query).map(\.propertyList))))
+            try output(BinaryPropertyList.encode(.array(try history.fetch(query).map { try exportable($0).propertyList })))
         case .postgres:
             let query = ordered(query, by: Self.dayColumn, descending: false)
-            try exportPostgres(.history, query, options: options, to: output) { script in try history.forEach(query) { try script.write($0) } }
+            try exportPostgres(.history, query, options: options, to: output) { script in
+                try history.forEach(query) { try script.write(try exportable($0)) }
+            }
         case .json, .ndjson, .csv:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             let buffer = OutputBuffer(output)
             var writer = RecordStreamWriter.history(DataFormat(rawValue: format.rawValue) ?? .json, output: buffer.append)
             try writer.begin()
-            try history.forEach(query) { try writer.write($0) }
+            try history.forEach(query) { try writer.write(try exportable($0)) }
             try writer.end()
             try buffer.flush()
         }
@@ -118,6 +120,14 @@ extension Logbook {
     /// A ``PostgresScript`` of the records `write` gives it. An export of every record (no
     /// condition, limit or offset) replaces the source's records of that kind in PostgreSQL: the
     /// ones no longer in the logbook are deleted. A filtered one only adds and updates.
+    /// `day`, unless it holds no exercise: another program deleted its rows, and no import takes
+    /// such a record (the library saves none), so an export holding it could not come back; it
+    /// is refused as a value Logbook cannot read, which `check` names.
+    private func exportable(_ day: ExerciseDay) throws -> ExerciseDay {
+        guard day.exercises.isEmpty else { return day }
+        throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)) holds no exercise")
+    }
+
     private func exportPostgres(_ kind: RecordKind, _ query: RecordQuery, options: ExportOptions,
                                 to output: @escaping (Data) throws -> Void,
                                 records write: (inout PostgresScript) throws -> Void) throws {
