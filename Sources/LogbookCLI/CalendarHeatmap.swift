@@ -58,11 +58,11 @@ enum CalendarHeatmap {
         let legend = (0..<shades.count).map { cell($0, colour: colour) }.joined(separator: " ")
         let active = counts.filter { $0.key >= first && $0.key <= last && $0.value > 0 }
         lines.append("")
-        lines.append("    less \(legend) more   (busiest day: \(maximum) exercise\(maximum == 1 ? "" : "s"))")
+        lines.append("    less \(legend) more   (busiest day: \(plural(maximum, "exercise")))")
         let exercises = active.values.reduce(0, +)
-        var summary = "    \(active.count) active day\(active.count == 1 ? "" : "s"), \(exercises) exercise\(exercises == 1 ? "" : "s")"
+        var summary = "    \(plural(active.count, "active day")), \(plural(exercises, "exercise"))"
         if let start = streaks.longestStart, let end = streaks.longestEnd {
-            summary += "; longest streak \(streaks.longestStreak) day\(streaks.longestStreak == 1 ? "" : "s") (\(start) to \(end))"
+            summary += "; longest streak \(plural(streaks.longestStreak, "day")) (\(start) to \(end))"
         }
         summary += "; current streak \(streaks.currentStreak)"
         lines.append(summary)

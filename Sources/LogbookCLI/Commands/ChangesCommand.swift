@@ -36,7 +36,7 @@ enum ChangesCommand {
             let arguments = invocation.arguments
             if let days = try arguments.value(of: retention) {
                 try invocation.writeStore().setChangeLogRetention(days: days)
-                Console.note("logbook: the change log keeps \(days) day\(days == 1 ? "" : "s")")
+                Console.note("logbook: the change log keeps \(plural(days, "day"))")
                 return
             }
             let format = try arguments.value(of: format) ?? .ndjson

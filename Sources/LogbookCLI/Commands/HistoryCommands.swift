@@ -34,7 +34,7 @@ enum HistoryCommands {
                 "logbook: '\($0.name)' is new; did you mean '\($0.known)'?"
             }
             let day = try history.addDoneExercises(names, at: date)
-            Console.note("logbook: \(day.day): \(day.exercises.count) exercise\(day.exercises.count == 1 ? "" : "s")")
+            Console.note("logbook: \(day.day): \(plural(day.exercises.count, "exercise"))")
             hints.forEach(Console.note)
         })
 
@@ -48,7 +48,7 @@ enum HistoryCommands {
                 throw UsageError(message: "missing '\(day.spec.usage)'", command: "history delete")
             }
             let record = try invocation.writeStore().history.delete(day: calendarDay)
-            Console.note("logbook: deleted \(record.day) (\(record.exercises.count) exercises)")
+            Console.note("logbook: deleted \(record.day) (\(plural(record.exercises.count, "exercise")))")
         })
 
     static let remove = Command(
@@ -117,7 +117,7 @@ enum HistoryCommands {
     /// The confirmation of `edit`; `detail` follows the count of exercises (which ones), then the
     /// days changed unless the verb names them (`namesDays` false).
     private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool, detail: String = "", namesDays: Bool = true) {
-        let exercises = "\(edit.exercises) exercise\(edit.exercises == 1 ? "" : "s")"
+        let exercises = plural(edit.exercises, "exercise")
         let days = !namesDays ? "" : edit.days.count == 1 ? " on \(edit.days[0])" : " on \(edit.days.count) days"
         let deleted = edit.deletedDays.isEmpty ? "" : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) deleted"
         Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises)\(detail)\(days)\(deleted)")

@@ -57,17 +57,17 @@ struct HTMLReport {
             <body>
             <header><h1>Logbook</h1><p>\(range) · made \(LocalTime.text(made, in: timeZone)) \(HTMLText.escaped(timeZone.identifier))</p></header>
             <section class="cards">
-            \(card(SVGCharts.plural(activeDays, "active day"), "of \(last.dayNumber - first.dayNumber + 1)"))
-            \(card(SVGCharts.plural(total, "exercise"), activeDays > 0 ? String(format: "%.1f per active day", Double(total) / Double(activeDays)) : "none yet"))
-            \(card(SVGCharts.plural(streaks.currentStreak, "day"), "current streak, up to \(streaks.asOf)"))
-            \(card(SVGCharts.plural(streaks.longestStreak, "day"), streaks.longestStart.flatMap { start in streaks.longestEnd.map { "longest streak, \(start) to \($0)" } } ?? "longest streak"))
+            \(card(plural(activeDays, "active day"), "of \(last.dayNumber - first.dayNumber + 1)"))
+            \(card(plural(total, "exercise"), activeDays > 0 ? String(format: "%.1f per active day", Double(total) / Double(activeDays)) : "none yet"))
+            \(card(plural(streaks.currentStreak, "day"), "current streak, up to \(streaks.asOf)"))
+            \(card(plural(streaks.longestStreak, "day"), streaks.longestStart.flatMap { start in streaks.longestEnd.map { "longest streak, \(start) to \($0)" } } ?? "longest streak"))
             </section>
 
             """
         page += "<section><h2>Calendar</h2>\n"
         page += #"<div class="chart">\#(SVGCharts.heatmap(counts, from: first, to: last, streaks: streaks))</div>"# + "\n"
         page += #"<p class="key">less \#(SVGCharts.legend) more · busiest day: "#
-            + "\(SVGCharts.plural(busiest, "exercise")) · outlined: the longest streak</p></section>\n"
+            + "\(plural(busiest, "exercise")) · outlined: the longest streak</p></section>\n"
         let periodName = period.rawValue
         page += "<section><h2>Exercises per \(periodName)</h2>\n"
         let caption = "Exercises per \(periodName), \(range)"
