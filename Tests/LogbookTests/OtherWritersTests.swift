@@ -83,6 +83,7 @@ final class OtherWritersTests: XCTestCase {
             return "(\(key)) = (SELECT \(key) FROM \(table) ORDER BY \(key) LIMIT 1 OFFSET \(random.int(0...count - 1)))"
         }
         var expectProblems = false
+        var probes = 0
 
         for step in 0..<PropertyTestSettings.scaled(160, by: "LOGBOOK_PROPERTY_SCALE") {
             let kind = random.int(0...11)
@@ -172,10 +173,24 @@ final class OtherWritersTests: XCTestCase {
             let step = "step \(step) (\(description))"
             try assertReportsAreExact(store, try records(plain), step: step)
             try assertMonthDaysAreTheDayTotalsDays(plain, step: step)
-            let problems = try store.check().derivedDataProblems
+            let check = try store.check()
+            let problems = check.derivedDataProblems
             if !expectProblems { XCTAssertEqual(problems, [], step) }
             if problems.isEmpty { expectProblems = false }
+            if problems.isEmpty && check.daysAwaitingRecount > 0 {
+                probes += 1
+                // The days `check` leaves to Logbook's next write hide nothing that write does not
+                // recount: after one (a day added and deleted again, far from the others), no
+                // problem and no marked day.
+                let probe = CalendarDay(year: 2031, month: 6, day: 1)!
+                try store.history.addDoneExercise("Probe", at: probe.start(in: utc) + 60)
+                _ = try store.history.delete(day: probe)
+                let after = try store.check()
+                XCTAssertEqual(after.derivedDataProblems, [], "\(step): after Logbook's next write")
+                XCTAssertEqual(after.daysAwaitingRecount, 0, "\(step): after Logbook's next write")
+            }
         }
+        XCTAssertGreaterThan(probes, 0, "no step left days for Logbook's next write to recount")
         try repairDeletingEmptyDaysFirst(store, plain, step: "after the last step")
         XCTAssertEqual(try store.check().derivedDataProblems, [])
         XCTAssertTrue(try store.check().isHealthy)
@@ -357,7 +372,11 @@ final class OtherWritersTests: XCTestCase {
         let problems = try store.check().derivedDataProblems
         XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: 2 rows whose exercise_days row is gone") }, "\(problems)")
         XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 days are not 1 to n") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("exercise_day_totals:") }, "\(problems)")
+        // The deleted day, the deleted row and the NFD rename marked their days: Logbook's next
+        // write recounts them, so their tallies are no problem (reports count those days from the
+        // rows meanwhile).
+        XCTAssertFalse(problems.contains { $0.hasPrefix("exercise_day_totals:") }, "\(problems)")
+        XCTAssertEqual(try store.check().daysAwaitingRecount, 3)
         XCTAssertTrue(problems.allSatisfy { $0.hasSuffix("(run 'logbook repair')") })
         XCTAssertEqual(try plain.scalar("SELECT version_key FROM drafts", as: String.self), "Run", "an ASCII rename gets its key from a trigger")
 

@@ -256,6 +256,11 @@ struct ExerciseTallies {
 
     /// For each derived table, how many of its rows differ from a recount of the exercises table
     /// (rows missing, extra or with other values, each key once); every count 0 when they agree.
+    ///
+    /// The periods of the days marked stale are left out: another program changed those days (the
+    /// triggers marked them), Logbook's next write recounts every week, month and year they fall
+    /// in from the exercise rows, whatever their derived rows hold, and until then reports count
+    /// them from the rows (``areCurrent(in:)`` is false). ``daysAwaitingRecount(in:)`` counts them.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
         // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies yet.
         let recounts = ReportPeriod.totalled.map { period in
@@ -265,23 +270,32 @@ struct ExerciseTallies {
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
                                 days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
-        // Each table with its recount, and the key columns of each: a row whose values changed
-        // is one key in both differences, counted once.
-        let derived: [(table: String, tableKey: String, recount: String, recountKey: String)] = [
-            ("exercise_months", "month, name_key", "months", "key, name_key"),
-            ("exercise_years", "year, name_key", "years", "key, name_key"),
-            ("exercise_day_totals", "day", "days", "day"),
-            ("exercise_period_totals", "period, start", "period_totals", "period, start"),
-            ("exercise_month_days", "start", "month_days", "start"),
+        // Each table with its recount, the key columns of each (a row whose values changed is one
+        // key in both differences, counted once), and the period key of each, table and recount,
+        // with the kind of period whose stale periods (`pending`) are left out.
+        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, periodKey: (table: String, recount: String))] = [
+            ("exercise_months", "month, name_key", "months", "key, name_key", ("('month', month || '-01')", "('month', key || '-01')")),
+            ("exercise_years", "year, name_key", "years", "key, name_key", ("('year', year || '-01-01')", "('year', key || '-01-01')")),
+            ("exercise_day_totals", "day", "days", "day", ("('day', day)", "('day', day)")),
+            ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)")),
+            ("exercise_month_days", "start", "month_days", "start", ("('month', start)", "('month', start)")),
         ]
-        let differences = derived.map { table, tableKey, recount, recountKey in
-            """
-            (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(recount) EXCEPT SELECT * FROM \(table))
-                                   UNION SELECT \(tableKey) FROM (SELECT * FROM \(table) EXCEPT SELECT * FROM \(recount))))
-            """
+        let differences = derived.map { table, tableKey, recount, recountKey, periodKey in
+            let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(periodKey.table) NOT IN (SELECT period, start FROM pending))",
+                                     "(SELECT * FROM \(recount) WHERE \(periodKey.recount) NOT IN (SELECT period, start FROM pending))")
+            return """
+                (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(counted) EXCEPT SELECT * FROM \(stored))
+                                       UNION SELECT \(tableKey) FROM (SELECT * FROM \(stored) EXCEPT SELECT * FROM \(counted))))
+                """
         }
+        // (A day text that is no calendar day has no week: NULL, which `NOT IN` would take for
+        // every period.)
+        let pending = ([ReportPeriod.day] + ReportPeriod.totalled).map { period in
+            "SELECT '\(period.rawValue)' AS period, \(period.startSQL(of: "day")) AS start FROM exercise_tallies_stale"
+        }.joined(separator: " UNION ")
         let statement = try connection.cachedStatement("""
-            WITH tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
+            WITH pending AS (SELECT period, start FROM (\(pending)) WHERE start IS NOT NULL),
+                 tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
                  \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
                  period_totals AS (\(periodTotals)), month_days AS (\(MonthDays.rows(days: "days")))
             SELECT \(differences.joined(separator: ", "))
@@ -289,6 +303,12 @@ struct ExerciseTallies {
         defer { statement.reset() }
         _ = try statement.step()
         return try derived.enumerated().map { ($1.table, try statement.column($0)) }
+    }
+
+    /// The days another program changed that wait for Logbook's next write to recount them and
+    /// their periods (marked stale); ``mismatches(in:)`` leaves their periods out.
+    static func daysAwaitingRecount(in connection: Connection) throws -> Int {
+        try connection.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self) ?? 0
     }
 
     // MARK: SQL

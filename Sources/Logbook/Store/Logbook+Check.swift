@@ -26,6 +26,12 @@ public struct CheckReport: Sendable, Equatable {
     /// are not 1…n, keys that are not the key of their text, tallies that disagree with a recount.
     /// `Logbook.repair(dryRun:)` puts all of it right.
     public var derivedDataProblems: [String]
+    /// Days another program changed (its updates and deletes mark them) that Logbook's next write
+    /// recounts, with their weeks, months and years: no problem (reports count them from the
+    /// exercise rows until then), and their periods are left out of ``derivedDataProblems``.
+    /// Rows another program inserted into a stored day are marked by no trigger: where they leave
+    /// the tallies behind, ``derivedDataProblems`` names it (`repair` recounts them).
+    public var daysAwaitingRecount: Int
     /// Values another program stored that Logbook cannot read where it reads records (a day
     /// `2026-02-30`, text where a date belongs, a lowercase id), by table, column and row; these
     /// need correcting with SQL (repair refuses while there are any).
@@ -67,12 +73,13 @@ extension Logbook {
             // Stored values and derived data are audited on the schema this binary makes, and only then.
             let audited = version == migrator.latestVersion && schemaProblems.isEmpty
             let derived = audited ? try DerivedDataAudit.problems(in: connection) : []
+            let awaitingRecount = audited ? try ExerciseTallies.daysAwaitingRecount(in: connection) : 0
             let unreadable = audited ? try StoredValueAudit.problems(in: connection) : []
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: connection.fileProblems(),
                                schemaProblems: schemaProblems, foreignTriggers: foreignTriggers, derivedDataProblems: derived,
-                               storedValueProblems: unreadable, recordsAudited: audited)
+                               daysAwaitingRecount: awaitingRecount, storedValueProblems: unreadable, recordsAudited: audited)
         }
     }
 }

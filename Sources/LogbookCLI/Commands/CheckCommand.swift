@@ -11,7 +11,8 @@ enum CheckCommand {
                 what those migrations create, every value records are read from with what Logbook can read (a day \
                 2026-02-30, text where a date belongs), and the derived tallies with a recount. Names each problem and \
                 exits 1 when anything is wrong. Also names, without failing, another program's triggers on Logbook's \
-                tables, which run inside Logbook's writes. Never changes the database.
+                tables, which run inside Logbook's writes, and the days another program changed that Logbook's next \
+                write recounts. Never changes the database.
                 """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
         run: { invocation in
@@ -25,10 +26,13 @@ enum CheckCommand {
                 : "; another program's triggers run inside Logbook's writes and can change what they store: "
                     + report.foreignTriggers.joined(separator: ", ")
             try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
-            for (name, problems) in [("stored values", report.storedValueProblems), ("derived data", report.derivedDataProblems)] {
+            let awaiting = report.daysAwaitingRecount == 0 ? ""
+                : " (Logbook's next write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
+                    + "reports count from the exercise rows until then)"
+            for (name, problems, note) in [("stored values", report.storedValueProblems, ""), ("derived data", report.derivedDataProblems, awaiting)] {
                 let verdict = !report.recordsAudited ? "not checked (the schema is not yet this logbook's)"
                     : problems.isEmpty ? "ok" : problems.joined(separator: "; ")
-                try Console.print("\(name): \(verdict)")
+                try Console.print("\(name): \(verdict)\(note)")
             }
             if !report.isHealthy {
                 throw CommandFailure("check failed for \(try invocation.databasePath())")
