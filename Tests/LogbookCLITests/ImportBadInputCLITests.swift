@@ -59,6 +59,15 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("done.json", text(#"[{"version":"1","whatsNew":"","checklist":[{"id":"00000000-0000-0000-0000-000000000001","title":"t","isDone":"yes"}]}]"#),
                           mentioning: "field 'checklist[0].isDone'", "expected true or false")
         try assertRefused("kind.json", text(#"[{"name":"x"}]"#), mentioning: "cannot tell drafts from history")
+        // An ISO-8601 date that is well formed but outside the years 0001 to 9999 (in UTC: an
+        // offset can carry 0001-01-01 into year 0) is named as such, not as malformed (helper-34).
+        for (date, reason) in [("0001-01-01T00:00:00+00:01", "is outside years 0001 to 9999"), ("0000-12-31T23:59:59Z", "is outside years 0001 to 9999"),
+                               ("9999-12-31T23:59:00-00:01", "is outside years 0001 to 9999"), ("2020-13-01T00:00:00Z", "expected an ISO-8601 date")] {
+            try assertRefused("range-\(date.prefix(4)).ndjson", text(#"{"day":"2020-01-01","date":""# + date + #"","exercises":["A"]}"# + "\n"),
+                              mentioning: "record 1, line 1: field 'date'", reason)
+            try assertRefused("range-\(date.prefix(4)).csv", text("id,day,date,position,exercise\n,2020-01-01,\(date),1,A\n"),
+                              mentioning: "line 2: field 'date'", reason)
+        }
     }
 
     func testHostileText() throws {

@@ -111,27 +111,47 @@ extension Date {
     /// Returns nil for anything else, and for instants before 0001-01-01T00:00:00Z or from
     /// 10000-01-01T00:00:00Z on.
     public init?(iso8601 text: some StringProtocol) {
-        // An import reads a date per record: from the string's own bytes where it has them.
-        guard let date = text.utf8.withContiguousStorageIfAvailable(Date.init(iso8601UTF8:))
-                ?? Array(text.utf8).withUnsafeBufferPointer(Date.init(iso8601UTF8:)) else { return nil }
+        guard case .date(let date) = Date.reading(iso8601: text) else { return nil }
         self = date
     }
 
     /// ``init(iso8601:)`` from the text's UTF-8 bytes.
     init?(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) {
+        guard case .date(let date) = Date.reading(iso8601UTF8: bytes) else { return nil }
+        self = date
+    }
+
+    /// What an ISO-8601 text holds for ``init(iso8601:)``: a supported instant, a well-formed one
+    /// outside ``supportedRange`` (`0000-12-31T23:59:00Z`, `0001-01-01T00:00:00+00:01`), or no date
+    /// of that form; so that a message can say which.
+    enum ISO8601Reading: Equatable {
+        case date(Date)
+        case outsideSupportedRange
+        case malformed
+    }
+
+    /// Reads `text` as ``init(iso8601:)`` does, telling an instant out of range from a malformed text.
+    static func reading(iso8601 text: some StringProtocol) -> ISO8601Reading {
+        // An import reads a date per record: from the string's own bytes where it has them.
+        text.utf8.withContiguousStorageIfAvailable(Date.reading(iso8601UTF8:))
+            ?? Array(text.utf8).withUnsafeBufferPointer(Date.reading(iso8601UTF8:))
+    }
+
+    /// ``reading(iso8601:)`` from the text's UTF-8 bytes.
+    static func reading(iso8601UTF8 bytes: UnsafeBufferPointer<UInt8>) -> ISO8601Reading {
         var reader = DigitReader(bytes: bytes)
         guard let year = reader.number(4), reader.skip("-"), let month = reader.number(2), reader.skip("-"),
               let day = reader.number(2), reader.skip("T") || reader.skip("t") || reader.skip(" "),
               let hour = reader.number(2), reader.skip(":"), let minute = reader.number(2), reader.skip(":"),
               let second = reader.number(2),
               (1...12).contains(month), (1...ProlepticGregorian.daysInMonth(year: year, month: month)).contains(day),
-              hour < 24, minute < 60, second < 60 else { return nil }
+              hour < 24, minute < 60, second < 60 else { return .malformed }
         var fractionDigits: Slice<UnsafeBufferPointer<UInt8>> = bytes[0..<0]
         if reader.skip(".") {
             let start = reader.position
             while reader.digit() != nil {}
             fractionDigits = bytes[start..<reader.position]
-            guard !fractionDigits.isEmpty else { return nil }
+            guard !fractionDigits.isEmpty else { return .malformed }
         }
         var offsetSeconds = 0
         if reader.skip("Z") || reader.skip("z") {
@@ -139,17 +159,17 @@ extension Date {
                   let offsetMinutes = reader.number(2), offsetHours < 24, offsetMinutes < 60 {
             offsetSeconds = sign * (offsetHours * 3600 + offsetMinutes * 60)
         } else {
-            return nil
+            return .malformed
         }
-        guard reader.isAtEnd else { return nil }
+        guard reader.isAtEnd else { return .malformed }
         let dayNumber = ProlepticGregorian.dayNumber(year: year, month: month, day: day)
         let unixSeconds = dayNumber * ProlepticGregorian.secondsPerDay + hour * 3600 + minute * 60 + second - offsetSeconds
-        let referenceSeconds = unixSeconds - Self.referenceDateUnixTime
+        let referenceSeconds = unixSeconds - referenceDateUnixTime
         // The instant itself must be in range; the Double nearest to an instant in the last 30 µs
         // before year 10000 is 10000-01-01 itself, so it becomes the last supported Double.
-        guard Self.supportedWholeSeconds.contains(referenceSeconds) else { return nil }
-        let seconds = Self.nearestDouble(seconds: referenceSeconds, fraction: fractionDigits)
-        self.init(timeIntervalSinceReferenceDate: min(seconds, Date.supportedRange.upperBound.timeIntervalSinceReferenceDate))
+        guard supportedWholeSeconds.contains(referenceSeconds) else { return .outsideSupportedRange }
+        let seconds = nearestDouble(seconds: referenceSeconds, fraction: fractionDigits)
+        return .date(Date(timeIntervalSinceReferenceDate: min(seconds, Date.supportedRange.upperBound.timeIntervalSinceReferenceDate)))
     }
 
     /// The whole seconds since 2001 of the instants in ``supportedRange``.

@@ -87,6 +87,16 @@ extension FieldError {
         }
     }
 
+    /// The instant the ISO-8601 text `text` of `field` names (``Date/init(iso8601:)``); else an
+    /// error saying whether the instant is out of range or the text no such date (with `example`).
+    static func iso8601Date(_ text: String, field: String, example: String) throws -> Date {
+        switch Date.reading(iso8601: text) {
+        case .date(let date): return date
+        case .outsideSupportedRange: throw FieldError(field: field, reason: "date \"\(text.prefix(60))\" is outside \(CalendarDay.supportedYearsText)")
+        case .malformed: throw FieldError(field: field, reason: "expected an ISO-8601 date like \(example), found \"\(text.prefix(60))\"")
+        }
+    }
+
     /// Returns `date` when Logbook stores it, else throws naming `field` and the text read (`found`).
     static func supported(_ date: Date, field: String, found: String? = nil) throws -> Date {
         guard date.isSupported else {

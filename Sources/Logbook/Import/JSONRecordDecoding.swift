@@ -131,10 +131,7 @@ enum JSONRecordDecoding {
             }
             return try FieldError.supported(Date(timeIntervalSinceReferenceDate: seconds), field: key, found: text)
         case .string(let text):
-            guard let date = Date(iso8601: text) else {
-                throw FieldError(field: key, reason: "expected an ISO-8601 date like 2026-01-31T08:30:00Z, found \"\(text.prefix(60))\"")
-            }
-            return date
+            return try FieldError.iso8601Date(text, field: key, example: "2026-01-31T08:30:00Z")
         default:
             throw FieldError(field: key, reason: "expected a date (seconds since 2001 or ISO-8601 text), found \(member.kindDescription)")
         }

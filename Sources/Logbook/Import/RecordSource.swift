@@ -225,10 +225,7 @@ struct CSVRecordSource: RecordSource {
     private func date(_ row: [String], _ name: String, optional: Bool = false) throws -> Date? {
         let text = field(row, name)
         if text.isEmpty && optional { return nil }
-        guard let date = Date(iso8601: text) else {
-            throw FieldError(field: name, reason: "expected an ISO-8601 date like 2026-01-31T08:30:00.000000Z, found \"\(text.prefix(60))\"")
-        }
-        return date
+        return try FieldError.iso8601Date(text, field: name, example: "2026-01-31T08:30:00.000000Z")
     }
 
     /// The draft fields that every row of one draft repeats.
