@@ -20,10 +20,10 @@ final class CreatedDatabase {
     func create(_ path: String) -> Bool {
         let file = Self.finalTarget(of: path)
         var missing: [String] = []
-        var folder = (file as NSString).deletingLastPathComponent
+        var folder = PathParts(file).folder
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
             missing.append(folder)
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = PathParts(folder).folder
         }
         if let deepest = missing.first, (try? FileManager.default.createDirectory(atPath: deepest, withIntermediateDirectories: true)) == nil {
             return false
@@ -42,7 +42,8 @@ final class CreatedDatabase {
         var file = path
         for _ in 0..<40 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file) else { break }
-            file = target.hasPrefix("/") ? target : ((file as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+            let folder = PathParts(file).folder
+            file = target.hasPrefix("/") || folder.isEmpty ? target : (folder == "/" ? "/" : folder + "/") + target
         }
         return file
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 
 /// Which of stdin, stdout and stderr the process started without (`>&-`, `<&-`). Each is opened
 /// on `/dev/null` at once, so that no file the tool opens later takes its number: `-o`'s file
@@ -39,7 +40,7 @@ enum StandardDescriptors {
         for _ in 0..<40 {
             if let descriptor = spelledDescriptor(path) ?? resolvedFolder(of: path).flatMap(spelledDescriptor) { return descriptor }
             guard let target = linkTarget(of: path) else { return nil }
-            path = target.hasPrefix("/") ? target : (path as NSString).deletingLastPathComponent + "/" + target
+            path = target.hasPrefix("/") ? target : PathParts(path).openableFolder + "/" + target
         }
         return nil
     }
@@ -59,10 +60,10 @@ enum StandardDescriptors {
     /// `path` with its folder resolved to the folder it is (`../dev/stdout` from `/tmp`:
     /// `/dev/stdout`), its last name kept; nil when the folder cannot be resolved.
     private static func resolvedFolder(of path: String) -> String? {
-        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
-        guard let resolved = realpath(folder.isEmpty ? "." : folder, nil) else { return nil }
+        let parts = PathParts(path)
+        guard let resolved = realpath(parts.openableFolder, nil) else { return nil }
         defer { free(resolved) }
-        return String(cString: resolved) + "/" + name
+        return String(cString: resolved) + "/" + parts.name
     }
 
     /// The target of the symbolic link at `path`, or nil when it is none.

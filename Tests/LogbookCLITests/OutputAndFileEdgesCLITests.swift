@@ -212,6 +212,32 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
+    // 1b'. Paths of one character.
+    /// A path of one character (`-o x`, `--db d`, `backup b`, `import e`) is a path like any
+    /// other: Foundation's `deletingLastPathComponent` traps on it on Linux, and each of these
+    /// died of SIGILL (helper-35). A bare name that is a link to a chain of relative links to
+    /// /dev/stdout is the descriptor, as `./name` is.
+    func testOneCharacterPathsAndBareNameLinks() throws {
+        let cli = try loaded()
+        let steps = """
+            $LOGBOOK --db d history add A --at 2026-01-05T10:00:00Z 2>/dev/null && $LOGBOOK --db d count history -o x \
+              && $LOGBOOK --db d backup b 2>/dev/null && $LOGBOOK --db d export history --format ndjson -o e \
+              && $LOGBOOK --db i import e 2>/dev/null && cat x && $LOGBOOK --db b count history && $LOGBOOK --db i count history
+            """
+        let result = try shell(cli, steps)
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stdout, "1\n1\n1\n")
+        let linked = try shell(cli, """
+            mkdir -p sub && ln -sfn "$(printf '../%.0s' $(seq 1 40))dev/stdout" sub/out && ln -sfn sub/out chain \
+              && echo PRE > log.txt && $LOGBOOK --db "$DB" count history -o chain >> log.txt && cat log.txt
+            """)
+        XCTAssertEqual(linked.status, 0, linked.stderr)
+        XCTAssertEqual(linked.stdout, "PRE\n3000\n")
+        let closed = try shell(cli, "$LOGBOOK --db \"$DB\" count history -o chain >&-")
+        XCTAssertEqual(closed.status, 1)
+        XCTAssertEqual(closed.stderr, "logbook: error: cannot write chain: Bad file descriptor (it was closed when logbook started)\n")
+    }
+
     // 1c. A signal in a process's first milliseconds ends it by the signal.
     /// SIGTERM or SIGINT sent at seeded moments in `logbook --version`'s first milliseconds, while
     /// the runtime and the handlers are being set up: each run exits 0 or dies of that signal. The

@@ -39,10 +39,10 @@ public final class FileReplacement {
         if stat(target, &protection) == 0 && (protection.st_mode & S_IWUSR == 0 || access(target, W_OK) != 0) {
             throw LogbookError.cannotWrite(path: path, reason: "it is write-protected (its owner cannot write it, or you may not)")
         }
-        let folder = (target as NSString).deletingLastPathComponent
-        let name = (target as NSString).lastPathComponent
-        Self.removeStaleTemporaries(of: name, in: folder.isEmpty ? "." : folder)
-        let prefix = folder.isEmpty ? "" : folder + "/"
+        let parts = PathParts(target)
+        let (folder, name) = (parts.folder, parts.name)
+        Self.removeStaleTemporaries(of: name, in: parts.openableFolder)
+        let prefix = folder.isEmpty ? "" : folder == "/" ? "/" : folder + "/"
         temporaryPath = prefix + "." + name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)
         var existing = stat()
         let mode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
@@ -143,7 +143,7 @@ public final class FileReplacement {
         guard count > 0 else { return nil }
         let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         if destination.hasPrefix("/") { return destination }
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathParts(path).folder
         return folder.isEmpty ? destination : folder + "/" + destination
     }
 
@@ -172,8 +172,7 @@ public final class FileReplacement {
 
     /// Flushes the folder's entry for a renamed file to disk.
     private static func syncFolder(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let descriptor = open(folder.isEmpty ? "." : folder, O_RDONLY)
+        let descriptor = open(PathParts(path).openableFolder, O_RDONLY)
         guard descriptor >= 0 else { return }
         fsync(descriptor)
         close(descriptor)
