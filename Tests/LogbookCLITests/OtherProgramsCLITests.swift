@@ -86,7 +86,7 @@ final class OtherProgramsCLITests: XCTestCase {
         // The day is marked: Logbook's next write recounts it, so `check` names it without failing.
         let marked = try cli.run(["check"])
         XCTAssertEqual(marked.status, 0, marked.stdout)
-        XCTAssertTrue(marked.stdout.contains("derived data: ok (Logbook's next write recounts 1 day another program changed; "), marked.stdout)
+        XCTAssertTrue(marked.stdout.contains("derived data: ok (Logbook's next history write recounts 1 day another program changed; "), marked.stdout)
         XCTAssertEqual(try cli.run(["-q", "history", "add", "Plank", "--at", "2026-02-20T10:00:00Z"]).status, 0)
         XCTAssertTrue(try cli.run(["check"]).stdout.contains("derived data: ok\n"))
 
@@ -184,6 +184,41 @@ final class OtherProgramsCLITests: XCTestCase {
         let others = try cli.run(["export", "history", "--format", "ndjson", "--where", "day != 2026-01-02"])
         XCTAssertEqual(others.status, 0, others.stderr)
         XCTAssertEqual(others.stdout.split(separator: "\n").count, 2)
+    }
+
+    /// The days `check` leaves to Logbook's next history write hide nothing that write leaves
+    /// (helper-35): a recount mark whose text is no calendar day (another program deleted a day
+    /// row `2026-02-30`) is dropped by the next write, which failed on it, as `repair` did, while
+    /// `check` said "ok"; it hides no period; and a tally row whose key is a blob, which no
+    /// recount deletes, is compared though its period is marked.
+    func testMarksCheckLeavesToTheNextWriteHideNothing() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "A", "B", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        _ = try sqlite3(cli, """
+            INSERT INTO exercise_days (id, day, date) VALUES ('00000000-0000-0000-0000-000000000001', '2026-02-30', 0);
+            INSERT INTO exercises VALUES (last_insert_rowid(), 1, 'Run', 'Run');
+            DELETE FROM exercise_days WHERE day = '2026-02-30';
+            """)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Walk", "--at", "2026-03-05T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try sqlite3(cli, "SELECT count(*) FROM exercise_tallies_stale"), "0\n")
+        _ = try sqlite3(cli, "INSERT INTO exercise_tallies_stale VALUES ('2026-02-30'); UPDATE exercise_years SET exercises = 99 WHERE year = '2026';")
+        let hidden = try cli.run(["check"])
+        XCTAssertEqual(hidden.status, 1, hidden.stdout)
+        XCTAssertTrue(hidden.stdout.contains("exercise_years: 3 rows differ from a recount"), hidden.stdout)
+        let repaired = try cli.run(["repair"])
+        XCTAssertEqual(repaired.status, 0, repaired.stderr)
+        XCTAssertEqual(try cli.run(["check"]).status, 0)
+
+        _ = try sqlite3(cli, """
+            UPDATE exercises SET name = 'Running', name_key = 'Running' WHERE name = 'A';
+            INSERT INTO exercise_years VALUES (CAST('2026' AS BLOB), 'zzz', 'Zzz', 5, 1, '2026-01-05', '2026-01-05');
+            """)
+        let blob = try cli.run(["check"])
+        XCTAssertEqual(blob.status, 1, blob.stdout)
+        XCTAssertTrue(blob.stdout.contains("exercise_years: 1 row differs from a recount"), blob.stdout)
+        XCTAssertEqual(try cli.run(["repair"]).status, 0)
+        XCTAssertEqual(try cli.run(["check"]).status, 0, "one repair")
     }
 
     /// A merged id another program rewrote in lowercase never matches the uppercase id an import

@@ -76,8 +76,10 @@ enum DerivedDataAudit {
             try ExerciseTallies.rebuild(in: connection)
             changes.lines.append("recounted the tallies (\(rows(stale)) differed)")
         } else if marked > 0 {
+            let days = try ExerciseTallies.daysAwaitingRecount(in: connection)
             try ExerciseTallies.recountStaleDays(in: connection)
-            changes.lines.append("recounted the \(marked) days marked for a recount")
+            changes.lines.append(days == 0 ? "dropped \(marked == 1 ? "a recount mark" : "\(marked) recount marks") that named no calendar day"
+                                 : "recounted \(days == 1 ? "the day" : "the \(days) days") marked for a recount")
         }
         return changes
     }

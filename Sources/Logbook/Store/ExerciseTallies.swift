@@ -273,28 +273,31 @@ struct ExerciseTallies {
         // Each table with its recount, the key columns of each (a row whose values changed is one
         // key in both differences, counted once), and the period key of each, table and recount,
         // with the kind of period whose stale periods (`pending`) are left out.
-        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, periodKey: (table: String, recount: String))] = [
-            ("exercise_months", "month, name_key", "months", "key, name_key", ("('month', month || '-01')", "('month', key || '-01')")),
-            ("exercise_years", "year, name_key", "years", "key, name_key", ("('year', year || '-01-01')", "('year', key || '-01-01')")),
-            ("exercise_day_totals", "day", "days", "day", ("('day', day)", "('day', day)")),
-            ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)")),
-            ("exercise_month_days", "start", "month_days", "start", ("('month', start)", "('month', start)")),
+        // The keys are compared as stored, as the recount deletes them (a blob key is no pending
+        // period's: the recount leaves it, so it is compared).
+        let pendingKeys = { (period: ReportPeriod) in "SELECT \(period.tallyKey(ofStart: "start")) FROM pending WHERE period = '\(period.rawValue)'" }
+        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, periodKey: (table: String, recount: String, pending: String))] = [
+            ("exercise_months", "month, name_key", "months", "key, name_key", ("month", "key", pendingKeys(.month))),
+            ("exercise_years", "year, name_key", "years", "key, name_key", ("year", "key", pendingKeys(.year))),
+            ("exercise_day_totals", "day", "days", "day", ("day", "day", pendingKeys(.day))),
+            ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)", "SELECT period, start FROM pending")),
+            ("exercise_month_days", "start", "month_days", "start", ("start", "start", "SELECT start FROM pending WHERE period = 'month'")),
         ]
         let differences = derived.map { table, tableKey, recount, recountKey, periodKey in
-            let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(periodKey.table) NOT IN (SELECT period, start FROM pending))",
-                                     "(SELECT * FROM \(recount) WHERE \(periodKey.recount) NOT IN (SELECT period, start FROM pending))")
+            let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(periodKey.table) NOT IN (\(periodKey.pending)))",
+                                     "(SELECT * FROM \(recount) WHERE \(periodKey.recount) NOT IN (\(periodKey.pending)))")
             return """
                 (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(counted) EXCEPT SELECT * FROM \(stored))
                                        UNION SELECT \(tableKey) FROM (SELECT * FROM \(stored) EXCEPT SELECT * FROM \(counted))))
                 """
         }
-        // (A day text that is no calendar day has no week: NULL, which `NOT IN` would take for
-        // every period.)
+        // Only marks that are calendar days: the recount drops the others (``dropMarksOfNoCalendarDay(in:)``).
         let pending = ([ReportPeriod.day] + ReportPeriod.totalled).map { period in
-            "SELECT '\(period.rawValue)' AS period, \(period.startSQL(of: "day")) AS start FROM exercise_tallies_stale"
+            "SELECT '\(period.rawValue)' AS period, \(period.startSQL(of: "day")) AS start FROM exercise_tallies_stale "
+                + "WHERE \(StoredValueAudit.isCalendarDay("day"))"
         }.joined(separator: " UNION ")
         let statement = try connection.cachedStatement("""
-            WITH pending AS (SELECT period, start FROM (\(pending)) WHERE start IS NOT NULL),
+            WITH pending AS (\(pending)),
                  tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
                  \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
                  period_totals AS (\(periodTotals)), month_days AS (\(MonthDays.rows(days: "days")))
@@ -305,10 +308,11 @@ struct ExerciseTallies {
         return try derived.enumerated().map { ($1.table, try statement.column($0)) }
     }
 
-    /// The days another program changed that wait for Logbook's next write to recount them and
-    /// their periods (marked stale); ``mismatches(in:)`` leaves their periods out.
+    /// The days another program changed that wait for Logbook's next history write to recount
+    /// them and their periods (marked stale, calendar days); ``mismatches(in:)`` leaves their
+    /// periods out.
     static func daysAwaitingRecount(in connection: Connection) throws -> Int {
-        try connection.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self) ?? 0
+        try connection.scalar("SELECT count(*) FROM exercise_tallies_stale WHERE \(StoredValueAudit.isCalendarDay("day"))", as: Int.self) ?? 0
     }
 
     // MARK: SQL
@@ -430,6 +434,7 @@ struct ExerciseTallies {
     /// exercise rows of those days get their keys recomputed first, so a name another program
     /// changed without its `name_key` is counted under its own name.
     private static func recountMarkedDays(in connection: Connection) throws {
+        try dropMarksOfNoCalendarDay(in: connection)
         try connection.execute("""
             UPDATE exercises SET name_key = swift_key(name)
             WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
@@ -465,6 +470,14 @@ struct ExerciseTallies {
         staleDays.reset()
         try PeriodTotals.refresh(stalePeriods, in: connection)
         try connection.execute("DELETE FROM exercise_tallies_stale")
+    }
+
+    /// Drops the stale marks whose text is no calendar day (another program deleted or moved a
+    /// day row holding such text, `2026-02-30`, which `check` names): no tally counts such a day,
+    /// so there is nothing to recount, and reading the mark as a day failed every history write
+    /// and `repair` (helper-35).
+    private static func dropMarksOfNoCalendarDay(in connection: Connection) throws {
+        try connection.execute("DELETE FROM exercise_tallies_stale WHERE NOT \(StoredValueAudit.isCalendarDay("day"))")
     }
 
     /// Counts of one name key in one month or year, to add to its tally row (``add(_:to:in:as:)``).

@@ -26,8 +26,8 @@ public struct CheckReport: Sendable, Equatable {
     /// are not 1…n, keys that are not the key of their text, tallies that disagree with a recount.
     /// `Logbook.repair(dryRun:)` puts all of it right.
     public var derivedDataProblems: [String]
-    /// Days another program changed (its updates and deletes mark them) that Logbook's next write
-    /// recounts, with their weeks, months and years: no problem (reports count them from the
+    /// Days another program changed (its updates and deletes mark them) that Logbook's next
+    /// history write (or `repair`) recounts, with their weeks, months and years: no problem (reports count them from the
     /// exercise rows until then), and their periods are left out of ``derivedDataProblems``.
     /// Rows another program inserted into a stored day are marked by no trigger: where they leave
     /// the tallies behind, ``derivedDataProblems`` names it (`repair` recounts them).

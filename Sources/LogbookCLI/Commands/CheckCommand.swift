@@ -27,7 +27,7 @@ enum CheckCommand {
                     + report.foreignTriggers.joined(separator: ", ")
             try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
             let awaiting = report.daysAwaitingRecount == 0 ? ""
-                : " (Logbook's next write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
+                : " (Logbook's next history write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
                     + "reports count from the exercise rows until then)"
             for (name, problems, note) in [("stored values", report.storedValueProblems, ""), ("derived data", report.derivedDataProblems, awaiting)] {
                 let verdict = !report.recordsAudited ? "not checked (the schema is not yet this logbook's)"
