@@ -28,7 +28,7 @@ public struct CheckReport: Sendable, Equatable {
     public var derivedDataProblems: [String]
     /// Days another program changed (its updates and deletes mark them) that Logbook's next
     /// history write (or `repair`) recounts, with their weeks, months and years: no problem (reports count them from the
-    /// exercise rows until then), and their periods are left out of ``derivedDataProblems``.
+    /// exercise rows until then), and their periods are left out of ``CheckReport/derivedDataProblems``.
     /// Rows another program inserted into a stored day are marked by no trigger: where they leave
     /// the tallies behind, ``derivedDataProblems`` names it (`repair` recounts them).
     public var daysAwaitingRecount: Int
