@@ -18,7 +18,8 @@ final class CreatedDatabase {
     /// then its own to remove; false when another process made it first, or it cannot be made
     /// (the open that follows says why). SQLite takes an empty file for a new database.
     func create(_ path: String) -> Bool {
-        let file = Self.finalTarget(of: path)
+        // What SQLite creates: the file a chain of symbolic links ends at (a dangling link's target).
+        let file = (try? SymbolicLink.finalTarget(of: path)) ?? path
         var missing: [String] = []
         var folder = PathParts(file).folder
         while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
@@ -34,18 +35,6 @@ final class CreatedDatabase {
         self.path = file
         folders = missing
         return true
-    }
-
-    /// What SQLite creates for `path`: the file a chain of symbolic links ends at (a dangling
-    /// link's target), else `path`.
-    private static func finalTarget(of path: String) -> String {
-        var file = path
-        for _ in 0..<40 {
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: file) else { break }
-            let folder = PathParts(file).folder
-            file = target.hasPrefix("/") || folder.isEmpty ? target : (folder == "/" ? "/" : folder + "/") + target
-        }
-        return file
     }
 
     /// Removes the file created (with SQLite's `-wal`, `-shm` and `-journal` files beside it) and

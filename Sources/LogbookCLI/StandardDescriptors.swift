@@ -39,8 +39,8 @@ enum StandardDescriptors {
         var path = given
         for _ in 0..<40 {
             if let descriptor = spelledDescriptor(path) ?? resolvedFolder(of: path).flatMap(spelledDescriptor) { return descriptor }
-            guard let target = linkTarget(of: path) else { return nil }
-            path = target.hasPrefix("/") ? target : PathParts(path).openableFolder + "/" + target
+            guard let next = SymbolicLink.destination(of: path) else { return nil }
+            path = next
         }
         return nil
     }
@@ -64,13 +64,5 @@ enum StandardDescriptors {
         guard let resolved = realpath(parts.openableFolder, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved) + "/" + parts.name
-    }
-
-    /// The target of the symbolic link at `path`, or nil when it is none.
-    private static func linkTarget(of path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink(path, &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

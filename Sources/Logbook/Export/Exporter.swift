@@ -117,9 +117,6 @@ extension Logbook {
         try exportHistory(query, format: format, options: options) { try handle.write(contentsOf: $0) }
     }
 
-    /// A ``PostgresScript`` of the records `write` gives it. An export of every record (no
-    /// condition, limit or offset) replaces the source's records of that kind in PostgreSQL: the
-    /// ones no longer in the logbook are deleted. A filtered one only adds and updates.
     /// `day`, unless it holds no exercise: another program deleted its rows, and no import takes
     /// such a record (the library saves none), so an export holding it could not come back; it
     /// is refused as a value Logbook cannot read, which `check` names.
@@ -128,6 +125,9 @@ extension Logbook {
         throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)) holds no exercise")
     }
 
+    /// A ``PostgresScript`` of the records `write` gives it. An export of every record (no
+    /// condition, limit or offset) replaces the source's records of that kind in PostgreSQL: the
+    /// ones no longer in the logbook are deleted. A filtered one only adds and updates.
     private func exportPostgres(_ kind: RecordKind, _ query: RecordQuery, options: ExportOptions,
                                 to output: @escaping (Data) throws -> Void,
                                 records write: (inout PostgresScript) throws -> Void) throws {

@@ -39,7 +39,7 @@ public struct DatabaseFiles: Sendable {
             return String(cString: resolved)
         }
         if let file = real(path) { return file }
-        let url = URL(fileURLWithPath: (try? FileReplacement.resolvingLinks(path)) ?? path)
+        let url = URL(fileURLWithPath: (try? SymbolicLink.finalTarget(of: path)) ?? path)
         let folder = url.deletingLastPathComponent().path
         return (real(folder) ?? folder) + "/" + url.lastPathComponent
     }

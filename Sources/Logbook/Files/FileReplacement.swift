@@ -32,7 +32,7 @@ public final class FileReplacement {
     /// Creates the temporary file beside `path`'s target. Throws ``LogbookError/cannotWrite(path:reason:)``.
     public init(replacing path: String) throws {
         self.path = path
-        target = try Self.resolvingLinks(path)
+        target = try SymbolicLink.finalTarget(of: path)
         // A file its owner made read-only (`chmod a-w`, no write bit for the owner), or one this
         // user may not write, is not replaced behind that; root too respects the owner's bit.
         var protection = stat()
@@ -40,15 +40,13 @@ public final class FileReplacement {
             throw LogbookError.cannotWrite(path: path, reason: "it is write-protected (its owner cannot write it, or you may not)")
         }
         let parts = PathParts(target)
-        let (folder, name) = (parts.folder, parts.name)
-        Self.removeStaleTemporaries(of: name, in: parts.openableFolder)
-        let prefix = folder.isEmpty ? "" : folder == "/" ? "/" : folder + "/"
-        temporaryPath = prefix + "." + name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)
+        Self.removeStaleTemporaries(of: parts.name, in: parts.openableFolder)
+        temporaryPath = parts.sibling("." + parts.name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16))
         var existing = stat()
         let mode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
         guard descriptor >= 0 else {
-            throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(folder.isEmpty ? "." : folder): "
+            throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(parts.openableFolder): "
                                                               + String(cString: strerror(errno)))
         }
         // open(2) applied the umask; an existing file's permissions are kept exactly.
@@ -118,33 +116,10 @@ public final class FileReplacement {
         var current = absolute(path)
         for _ in 0..<40 {
             if current.hasPrefix("/dev/") || current.hasPrefix("/proc/") { return true }
-            guard let next = linkDestination(of: current) else { return false }
+            guard let next = SymbolicLink.destination(of: current) else { return false }
             current = next
         }
         return false
-    }
-
-    /// `path` with every symbolic link along its last component followed (the folders are kept as
-    /// written); a link to a file that does not exist yet gives that file's path.
-    static func resolvingLinks(_ path: String) throws -> String {
-        var current = path
-        for _ in 0..<40 {
-            guard let next = linkDestination(of: current) else { return current }
-            current = next
-        }
-        throw LogbookError.cannotWrite(path: path, reason: "too many levels of symbolic links")
-    }
-
-    private static func linkDestination(of path: String) -> String? {
-        var status = stat()
-        guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if destination.hasPrefix("/") { return destination }
-        let folder = PathParts(path).folder
-        return folder.isEmpty ? destination : folder + "/" + destination
     }
 
     private static func absolute(_ path: String) -> String {

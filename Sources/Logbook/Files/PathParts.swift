@@ -20,4 +20,9 @@ package struct PathParts: Equatable {
 
     /// The folder to open or list: `.` for a bare name.
     package var openableFolder: String { folder.isEmpty ? "." : folder }
+
+    /// The path of `name` (a name, or a relative path) in the same folder.
+    package func sibling(_ name: String) -> String {
+        folder.isEmpty ? name : folder == "/" ? "/" + name : folder + "/" + name
+    }
 }

@@ -258,7 +258,7 @@ struct ExerciseTallies {
     /// (rows missing, extra or with other values, each key once); every count 0 when they agree.
     ///
     /// The periods of the days marked stale are left out: another program changed those days (the
-    /// triggers marked them), Logbook's next write recounts every week, month and year they fall
+    /// triggers marked them), Logbook's next history write recounts every week, month and year they fall
     /// in from the exercise rows, whatever their derived rows hold, and until then reports count
     /// them from the rows (``areCurrent(in:)`` is false). ``daysAwaitingRecount(in:)`` counts them.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
@@ -270,22 +270,22 @@ struct ExerciseTallies {
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
                                 days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
-        // Each table with its recount, the key columns of each (a row whose values changed is one
-        // key in both differences, counted once), and the period key of each, table and recount,
-        // with the kind of period whose stale periods (`pending`) are left out.
-        // The keys are compared as stored, as the recount deletes them (a blob key is no pending
-        // period's: the recount leaves it, so it is compared).
+        // Each table with its recount; the key columns of each (a row whose values changed is one
+        // key in both differences, counted once); and the column of each holding its period, with
+        // the keys of the pending periods it leaves out. Those keys are compared as stored, as the
+        // recount deletes them (a blob key is no pending period's: the recount leaves it, so it is
+        // compared).
         let pendingKeys = { (period: ReportPeriod) in "SELECT \(period.tallyKey(ofStart: "start")) FROM pending WHERE period = '\(period.rawValue)'" }
-        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, periodKey: (table: String, recount: String, pending: String))] = [
+        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, period: (table: String, recount: String, pending: String))] = [
             ("exercise_months", "month, name_key", "months", "key, name_key", ("month", "key", pendingKeys(.month))),
             ("exercise_years", "year, name_key", "years", "key, name_key", ("year", "key", pendingKeys(.year))),
             ("exercise_day_totals", "day", "days", "day", ("day", "day", pendingKeys(.day))),
             ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)", "SELECT period, start FROM pending")),
             ("exercise_month_days", "start", "month_days", "start", ("start", "start", "SELECT start FROM pending WHERE period = 'month'")),
         ]
-        let differences = derived.map { table, tableKey, recount, recountKey, periodKey in
-            let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(periodKey.table) NOT IN (\(periodKey.pending)))",
-                                     "(SELECT * FROM \(recount) WHERE \(periodKey.recount) NOT IN (\(periodKey.pending)))")
+        let differences = derived.map { table, tableKey, recount, recountKey, period in
+            let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(period.table) NOT IN (\(period.pending)))",
+                                     "(SELECT * FROM \(recount) WHERE \(period.recount) NOT IN (\(period.pending)))")
             return """
                 (SELECT count(*) FROM (SELECT \(recountKey) FROM (SELECT * FROM \(counted) EXCEPT SELECT * FROM \(stored))
                                        UNION SELECT \(tableKey) FROM (SELECT * FROM \(stored) EXCEPT SELECT * FROM \(counted))))

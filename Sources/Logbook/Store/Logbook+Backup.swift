@@ -118,7 +118,7 @@ extension Logbook {
         if DatabaseFiles(of: self.path).contains(path) {
             throw BackupError.targetIsTheDatabase(target: path, database: self.path)
         }
-        let target = try FileReplacement.resolvingLinks(path)
+        let target = try SymbolicLink.finalTarget(of: path)
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
             throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }

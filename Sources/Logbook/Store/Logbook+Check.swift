@@ -27,10 +27,11 @@ public struct CheckReport: Sendable, Equatable {
     /// `Logbook.repair(dryRun:)` puts all of it right.
     public var derivedDataProblems: [String]
     /// Days another program changed (its updates and deletes mark them) that Logbook's next
-    /// history write (or `repair`) recounts, with their weeks, months and years: no problem (reports count them from the
-    /// exercise rows until then), and their periods are left out of ``CheckReport/derivedDataProblems``.
-    /// Rows another program inserted into a stored day are marked by no trigger: where they leave
-    /// the tallies behind, ``derivedDataProblems`` names it (`repair` recounts them).
+    /// history write (or `repair`) recounts, with their weeks, months and years: no problem
+    /// (reports count them from the exercise rows until then), and their periods are left out of
+    /// ``CheckReport/derivedDataProblems``. Rows another program inserted into a stored day are
+    /// marked by no trigger: where they leave the tallies behind, ``CheckReport/derivedDataProblems``
+    /// names it (`repair` recounts them).
     public var daysAwaitingRecount: Int
     /// Values another program stored that Logbook cannot read where it reads records (a day
     /// `2026-02-30`, text where a date belongs, a lowercase id), by table, column and row; these

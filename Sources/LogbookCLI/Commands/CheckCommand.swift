@@ -12,7 +12,7 @@ enum CheckCommand {
                 2026-02-30, text where a date belongs), and the derived tallies with a recount. Names each problem and \
                 exits 1 when anything is wrong. Also names, without failing, another program's triggers on Logbook's \
                 tables, which run inside Logbook's writes, and the days another program changed that Logbook's next \
-                write recounts. Never changes the database.
+                history write recounts. Never changes the database.
                 """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
         run: { invocation in
