@@ -74,6 +74,46 @@ final class HistoryEditingTests: XCTestCase {
         }
     }
 
+    /// An edit that would change nothing writes nothing: renaming a name (seeded adversarial text,
+    /// stored beside its NFC/NFD twin) to a spelling every matching row already has, byte for byte,
+    /// renames 0 exercises and leaves the file and its write-ahead log byte for byte as they were
+    /// (it rewrote the rows, which logged changes in the feed); to the twin, it renames exactly the
+    /// rows spelled otherwise; moving a record onto its own day changes nothing either.
+    func testEditsThatChangeNothingWriteNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_NO_OP_EDIT_SEED", default: 0x0E_D17)
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        let history = test.store.history
+        let files = [test.store.path, test.store.path + "-wal"]
+        let snapshot = { files.map { FileManager.default.contents(atPath: $0) } }
+        let first = CalendarDay("2026-03-01")!
+        for round in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let context = "seed \(seed), round \(round)"
+            let name = AdversarialText.string(using: &random, maxPieces: 3, nonEmpty: true)
+            let twin = AdversarialText.twin(of: name)
+            let day = first.adding(days: round)!
+            try history.addDoneExercises([name, "Row"], at: day.start(in: TimeZone(identifier: "UTC")!) + 60)
+            // Every row Swift calls `name`: the one just added, and earlier rounds' names equal to it.
+            let matching = try history.fetchAll().flatMap { record in record.exercises.filter { $0 == name }.map { (record.day, $0) } }
+            let before = snapshot()
+            let unchanged = try history.renameExercise(name, to: name)
+            let respelled = matching.filter { !$0.1.utf8.elementsEqual(name.utf8) }
+            XCTAssertEqual(unchanged.exercises, respelled.count, context)
+            XCTAssertEqual(unchanged.days, Array(Set(respelled.map(\.0))).sorted(), context)
+            if respelled.isEmpty { XCTAssertEqual(snapshot(), before, "\(context): a rename to the same bytes wrote") }
+            let now = snapshot()
+            XCTAssertEqual(try history.renameExercise(name, to: name).exercises, 0, context)
+            XCTAssertEqual(snapshot(), now, "\(context): the second rename wrote")
+            XCTAssertEqual(try history.moveDay(day, to: day), HistoryEdit(), context)
+            XCTAssertEqual(snapshot(), now, "\(context): a move onto its own day wrote")
+            if !twin.utf8.elementsEqual(name.utf8) {
+                XCTAssertEqual(try history.renameExercise(twin, to: twin).exercises, matching.count, "\(context): to the twin")
+                _ = try history.renameExercise(name, to: name)
+            }
+        }
+        XCTAssertTrue(try test.store.check().isHealthy)
+    }
+
     /// A moved record's date falls on its new day, in every zone: seeded moves to days near the
     /// zones' transitions and onto the days some zones skipped whole (Pacific/Apia's 2011-12-30,
     /// Pacific/Kiritimati's 1994-12-31, Pacific/Kwajalein's 1993-08-21), which are refused; a
