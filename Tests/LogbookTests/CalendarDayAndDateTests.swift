@@ -89,6 +89,23 @@ final class CalendarDayAndDateTests: XCTestCase {
         XCTAssertGreaterThan(checked, 3_652_059)
     }
 
+    /// Day numbers and steps of any size name a day of years 1 to 9999 or nil; none traps (the
+    /// arithmetic overflowed near Int's ends).
+    func testDayNumbersAndStepsOfAnySizeAreADayOrNil() {
+        var generator = SplitMix64(seed: 21)
+        let edges = [Int.min, Int.min + 1, Int.min / 2, -719_163, -719_162, 2_932_896, 2_932_897, Int.max / 2, Int.max - 1, Int.max]
+        XCTAssertEqual(CalendarDay(dayNumber: -719_162), .first)
+        XCTAssertEqual(CalendarDay(dayNumber: 2_932_896), .last)
+        for number in edges + (0..<1_000).map({ _ in Int(bitPattern: UInt(generator.next())) }) {
+            let day = CalendarDay(dayNumber: number)
+            XCTAssertEqual(day != nil, (-719_162...2_932_896).contains(number), "\(number)")
+            for start in [CalendarDay.first, .last, CalendarDay(year: 2026, month: 11, day: 29)!] {
+                let (sum, overflow) = start.dayNumber.addingReportingOverflow(number)
+                XCTAssertEqual(start.adding(days: number), overflow ? nil : CalendarDay(dayNumber: sum), "\(start) + \(number)")
+            }
+        }
+    }
+
     func testTheNextDayOfEveryDayIsTheDayNumberedOneMore() {
         var day = CalendarDay.first
         var text = day.description

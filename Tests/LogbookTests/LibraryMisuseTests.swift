@@ -49,6 +49,71 @@ final class LibraryMisuseTests: XCTestCase {
         XCTAssertEqual(innerRows, 25)
     }
 
+    /// A write made from code a store call hands control to while it holds a transaction (an
+    /// import's progress callback; a read's callback on a store without read connections) would
+    /// be part of that transaction, rolled back with a failed or dry-run import although it
+    /// returned: it is refused instead, and the caller's writes after the call are their own.
+    func testWritesFromInsideAnImportOrAReadOfTheSameStoreAreRefusedNotLost() throws {
+        let test = try loadedStore()
+        let good = (1...5_001).map { index in
+            "{\"id\":\"\(UUID().uuidString)\",\"day\":\"\(CalendarDay(year: 2030, month: 1, day: 1)!.adding(days: index)!)\","
+                + "\"date\":\"2030-01-01T00:00:00Z\",\"exercises\":[\"Row\"]}"
+        }
+        final class Outcomes: @unchecked Sendable {
+            var errors: [Error] = []
+            var saved: [ReleaseDraft] = []
+        }
+        for (lines, dryRun) in [(good + ["{oops"], false), (good, true)] {
+            let outcomes = Outcomes()
+            var options = ImportOptions(format: .ndjson, dryRun: dryRun)
+            let store = test.store
+            options.progress = { _, _ in
+                do {
+                    outcomes.saved.append(try store.drafts.save(ReleaseDraft(version: "from the callback")))
+                } catch {
+                    outcomes.errors.append(error)
+                }
+            }
+            let before = try test.store.drafts.fetchCount()
+            _ = try? test.store.importRecords(from: Data(lines.joined(separator: "\n").utf8), named: "days.ndjson", options: options)
+            // Called at record 5,000 inside the transaction (refused), and once after it (a write of its own).
+            XCTAssertEqual(outcomes.errors.count, 1, "dry run \(dryRun)")
+            XCTAssertTrue(outcomes.errors.first.map { "\($0)".contains("progress callback") } ?? false, "\(outcomes.errors)")
+            XCTAssertEqual(try test.store.drafts.fetchCount(), before + outcomes.saved.count, "every save that returned is stored")
+        }
+
+        for path in [":memory:", test.folder.appendingPathComponent("pooled.sqlite").path] {
+            let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
+            try store.drafts.save(ReleaseDraft(version: "1.0"))
+            var outcome: Result<ReleaseDraft, Error>?
+            try store.drafts.forEach(RecordQuery()) { _ in
+                outcome = Result { try store.drafts.save(ReleaseDraft(version: "inside")) }
+            }
+            switch (path, outcome) {
+            case (":memory:", .failure(let error)?):
+                XCTAssertTrue("\(error)".contains("from inside a read"), "\(error)")
+                XCTAssertEqual(try store.drafts.fetchCount(), 1)
+            case (":memory:", _): XCTFail("a write inside a read on the store's one connection: \(String(describing: outcome))")
+            case (_, .success?): XCTAssertEqual(try store.drafts.fetchCount(), 2, "a read connection's callback writes on its own")
+            default: XCTFail("\(String(describing: outcome))")
+            }
+        }
+    }
+
+    /// A path holding a NUL names no file: refused, where the system would have used its first part.
+    func testAPathWithANulIsRefusedAndCreatesNothing() throws {
+        let test = try loadedStore()
+        let folder = test.folder.path
+        XCTAssertThrowsError(try Logbook(path: folder + "/nul\u{0}hidden.sqlite")) { error in
+            XCTAssertTrue("\(error)".contains("NUL"), "\(error)")
+        }
+        XCTAssertThrowsError(try test.store.backup(to: folder + "/copy\u{0}.sqlite")) { error in
+            XCTAssertTrue("\(error)".contains("NUL"), "\(error)")
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+        XCTAssertFalse(names.contains { $0.hasPrefix("nul") || $0.hasPrefix("copy") }, "\(names)")
+    }
+
     // 7. Errors an app can show, naming what was wrong.
     func testErrorsAreLogbookErrorsWithADescriptionAnAppCanShow() throws {
         let test = try loadedStore()
@@ -67,6 +132,16 @@ final class LibraryMisuseTests: XCTestCase {
                                                                          sortBy: [SortDescriptor(\.summary)]))) { error in
             guard case LogbookError.unsupportedQuery = error else { return XCTFail("\(error)") }
             XCTAssertTrue(error.localizedDescription.contains("sorting by"), error.localizedDescription)
+        }
+        // NaN, which SQLite binds as NULL (`!=` would then answer as for nil), is refused, captured alone or in a list.
+        let notANumber = Date(timeIntervalSinceReferenceDate: .nan)
+        let dates = [Date(), notANumber]
+        for predicate in [#Predicate<ReleaseDraft> { $0.createdAt != notANumber }, #Predicate<ReleaseDraft> { !($0.createdAt < notANumber) },
+                          #Predicate<ReleaseDraft> { $0.submittedAt != notANumber }, #Predicate<ReleaseDraft> { dates.contains($0.createdAt) }] {
+            XCTAssertThrowsError(try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))) { error in
+                guard case LogbookError.unsupportedQuery = error else { return XCTFail("\(error)") }
+                XCTAssertTrue(error.localizedDescription.contains("NaN"), error.localizedDescription)
+            }
         }
         XCTAssertThrowsError(try test.store.query("SELECT missing FROM nowhere", columns: { _ in }, row: { _ in })) { error in
             guard case LogbookError.database(let path, _) = error else { return XCTFail("\(error)") }

@@ -46,6 +46,41 @@ final class ObservationTests: XCTestCase {
         XCTAssertLessThan(ContinuousClock.now - started, .milliseconds(1_200))
     }
 
+    /// A store of SQLite's in-memory or temporary database (an app's preview or test store) has no
+    /// file another connection could watch: its own commits move its observations (they never did).
+    func testObservationsOfAStoreWithoutAFileSeeItsCommits() async throws {
+        for path in [":memory:", ""] {
+            let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
+            let stream = store.drafts.observe(FetchDescriptor<ReleaseDraft>(sortBy: [SortDescriptor(\.version)]),
+                                              options: ObservationOptions(interval: .milliseconds(10)))
+            let writer = Task {
+                for version in ["1.0", "2.0"] {
+                    try await Task.sleep(for: .milliseconds(150))
+                    try await store.drafts.save(ReleaseDraft(version: version))
+                }
+            }
+            let seen = try await collect(stream, timeout: .seconds(5)) { $0.last?.count == 2 }
+            try await writer.value
+            XCTAssertEqual(seen.map { $0.map(\.version) }, [[], ["1.0"], ["1.0", "2.0"]], "path \(path.debugDescription)")
+
+            let watcher = try store.changeWatcher()
+            XCTAssertFalse(try watcher.hasChanged())
+            try await store.history.addDoneExercise("Row", at: instant("2026-01-01T10:00:00Z"))
+            XCTAssertTrue(try watcher.hasChanged(), "path \(path.debugDescription)")
+            XCTAssertFalse(try watcher.hasChanged())
+        }
+    }
+
+    /// A polling interval too long to count in microseconds waits (as long as usleep allows)
+    /// instead of trapping.
+    func testAnyPollingIntervalIsWaitedWithoutTrapping() throws {
+        let test = try TestStore()
+        let watcher = try test.store.changeWatcher()
+        for interval in [Duration.seconds(Int64.max / 2), .seconds(Int64.max), .seconds(-Int64.max), .zero] {
+            XCTAssertFalse(try watcher.wait(pollingEvery: interval) { true })
+        }
+    }
+
     func testCommitsThatLeaveTheResultsAloneYieldNothing() async throws {
         let test = try TestStore()
         try await test.store.drafts.save(ReleaseDraft(version: "1.0"))

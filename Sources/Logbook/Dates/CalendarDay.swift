@@ -101,6 +101,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day numbered `dayNumber` (days since 1970-01-01), or nil outside years 1 to 9999.
     public init?(dayNumber: Int) {
+        // Days 0001-01-01 and 9999-12-31; outside them no year of 1…9999 (and the arithmetic
+        // below would overflow near Int's ends).
+        guard (-719_162...2_932_896).contains(dayNumber) else { return nil }
         let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
         self.init(year: year, month: month, day: day)
     }
@@ -109,8 +112,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     public func adding(days count: Int) -> CalendarDay? {
         // A later day within the month, as reports step through every day or week: no day number
         // needed, and nothing to check (every month has a 28th).
-        if count >= 0, day + count <= 28 { return CalendarDay(checkedYear: year, month: month, day: day + count) }
-        return CalendarDay(dayNumber: dayNumber + count)
+        if count >= 0, count <= 28 - day { return CalendarDay(checkedYear: year, month: month, day: day + count) }
+        let (later, overflow) = dayNumber.addingReportingOverflow(count)
+        return overflow ? nil : CalendarDay(dayNumber: later)
     }
 
     /// The day's number within its year: 1 for January 1st, 365 or 366 for December 31st.

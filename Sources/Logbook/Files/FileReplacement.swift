@@ -32,6 +32,10 @@ public final class FileReplacement {
     /// Creates the temporary file beside `path`'s target. Throws ``LogbookError/cannotWrite(path:reason:)``.
     public init(replacing path: String) throws {
         self.path = path
+        // A C string ends at a NUL: the system would write the file the path's first part names.
+        guard !path.utf8.contains(0) else {
+            throw LogbookError.cannotWrite(path: path.debugDescription, reason: "the path holds a NUL character, which no file name can")
+        }
         target = try SymbolicLink.finalTarget(of: path)
         // A file its owner made read-only (`chmod a-w`, no write bit for the owner), or one this
         // user may not write, is not replaced behind that; root too respects the owner's bit.

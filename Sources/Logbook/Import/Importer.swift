@@ -138,7 +138,13 @@ extension Logbook {
                     }
                     if summary.read % 1_000 == 0 {
                         try cancellation?.checkCancellation()
-                        if summary.read % 5_000 == 0 { options.progress?(summary.read, progressOffset()) }
+                        if summary.read % 5_000 == 0, let progress = options.progress {
+                            let (read, offset) = (summary.read, progressOffset())
+                            database.refusingWrites(because: "a write from inside an import's progress callback would be part of "
+                                                        + "the import's transaction; write once the import has returned") {
+                                progress(read, offset)
+                            }
+                        }
                     }
                 }
                 try afterRecords(&writer)

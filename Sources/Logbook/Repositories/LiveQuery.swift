@@ -88,7 +88,7 @@ extension QueryableRepository where Record: Sendable {
     public func liveCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor(),
                           options: ObservationOptions = ObservationOptions()) -> LiveQuery<Int> {
         let repository = self
-        return LiveQuery(initial: 0, stream: ObservedValues.stream(path: storage.database.path, options: options) {
+        return LiveQuery(initial: 0, stream: ObservedValues.stream(database: storage.database, options: options) {
             try await repository.fetchCount(descriptor)
         })
     }
@@ -100,7 +100,7 @@ extension Reports {
     public func liveHistory(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
                             options: ObservationOptions = ObservationOptions()) -> LiveQuery<[HistoryReportRow]> {
         let reports = self
-        return LiveQuery(initial: [], stream: ObservedValues.stream(path: database.path, options: options) {
+        return LiveQuery(initial: [], stream: ObservedValues.stream(database: database, options: options) {
             try await reports.history(by: period, from: from, to: to)
         })
     }
@@ -110,7 +110,7 @@ extension Reports {
     public func liveExercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                               options: ObservationOptions = ObservationOptions()) -> LiveQuery<[ExerciseReportRow]> {
         let reports = self
-        return LiveQuery(initial: [], stream: ObservedValues.stream(path: database.path, options: options) {
+        return LiveQuery(initial: [], stream: ObservedValues.stream(database: database, options: options) {
             try await reports.exercises(from: from, to: to)
         })
     }

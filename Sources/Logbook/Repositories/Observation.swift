@@ -2,8 +2,10 @@ import Foundation
 import SQLiteQuery
 
 /// How an observation learns of commits: a connection of its own polls `PRAGMA data_version`,
-/// which changes whenever any other connection, in this process or another, commits to the file.
-/// A poll is one cheap pragma on an idle connection; results are fetched again only when it moved.
+/// which changes whenever any other connection, in this process or another, commits to the file
+/// (for a store of SQLite's in-memory or temporary database, which no other connection can open,
+/// the rows the store's own connection changed). A poll is one cheap pragma on an idle connection;
+/// results are fetched again only when it moved.
 public struct ObservationOptions: Sendable {
     /// How often the data version is read: the latency of an observation.
     public var interval: Duration = .milliseconds(50)
@@ -12,35 +14,44 @@ public struct ObservationOptions: Sendable {
     public init(interval: Duration = .milliseconds(50)) { self.interval = interval }
 }
 
-/// Watches the file for commits from any connection or process, from the moment it is made.
+/// Watches the store for commits from any connection or process, from the moment it is made.
 public final class ChangeWatcher: @unchecked Sendable {
-    // Sendable by this lock: the connection and the version are used by one caller at a time.
+    // Sendable by this lock: the version and what reads it are used by one caller at a time.
     private let lock = NSLock()
-    private let connection: Connection
-    private var lastVersion: Int
+    /// Reads what moves with each commit (``ObservationOptions``).
+    private let version: () throws -> Int64
+    private var lastVersion: Int64
 
-    init(path: String) throws {
-        var options = Connection.Options()
-        options.readOnly = true
-        options.cacheSizeKiB = 64
-        connection = try Connection(path: path, options: options)
-        lastVersion = try connection.dataVersion
+    init(database: Database) throws {
+        if Connection.isPrivateDatabase(database.path) {
+            version = { try database.withConnection { $0.totalChanges } }
+        } else {
+            var options = Connection.Options()
+            options.readOnly = true
+            options.cacheSizeKiB = 64
+            let connection = try Connection(path: database.path, options: options)
+            version = { Int64(try connection.dataVersion) }
+        }
+        lastVersion = try version()
     }
 
     /// Whether anything was committed since the watcher was made or last asked.
     public func hasChanged() throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let version = try connection.dataVersion
-        defer { lastVersion = version }
-        return version != lastVersion
+        let current = try version()
+        defer { lastVersion = current }
+        return current != lastVersion
     }
 
     /// Blocks until a commit changes the file (returning true), polling every `interval`, or
     /// until `stop` returns true (returning false).
     @discardableResult
     public func wait(pollingEvery interval: Duration, stop: () -> Bool) throws -> Bool {
-        let microseconds = interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000
+        // In microseconds, clamped where that overflows; usleep then clamps to 2^32 µs (over an hour).
+        let (seconds, attoseconds) = interval.components
+        let microseconds = seconds.magnitude >= UInt64(Int64.max / 1_000_000) ? (seconds < 0 ? 0 : Int64.max)
+            : seconds * 1_000_000 + attoseconds / 1_000_000_000_000
         while !stop() {
             if try hasChanged() { return true }
             usleep(UInt32(clamping: microseconds))
@@ -75,11 +86,11 @@ extension QueryableRepository where Record: Encodable & Sendable {
     public func observe(_ query: RecordQuery, options: ObservationOptions = ObservationOptions())
         -> AsyncThrowingStream<[Record], Error> {
         let repository = self
-        return ObservedValues.stream(path: storage.database.path, options: options) { try await repository.fetch(query) }
+        return ObservedValues.stream(database: storage.database, options: options) { try await repository.fetch(query) }
     }
 }
 
 extension Logbook {
     /// A watcher of this file's commits, from now on: for the CLI's `--watch`.
-    public func changeWatcher() throws -> ChangeWatcher { try ChangeWatcher(path: path) }
+    public func changeWatcher() throws -> ChangeWatcher { try ChangeWatcher(database: database) }
 }

@@ -1,20 +1,21 @@
 import Foundation
+import SQLiteQuery
 
 /// The one loop behind every observation (`observe`, ``LiveQuery``): a value fetched now, then
 /// fetched again after each commit a ``ChangeWatcher`` sees, and passed on only when it differs
 /// from the last one passed on.
 enum ObservedValues {
-    /// The values of `fetch` for the database at `path`. Values are compared by their encoded
+    /// The values of `fetch` for `database`. Values are compared by their encoded
     /// bytes: text that changes only from NFC to NFD is a change, though Swift's `==` calls the two
     /// equal. Keeps only the newest value when the consumer is slower than the commits; cancelling
     /// the consuming task, or dropping the stream, stops all work.
-    static func stream<Value: Encodable & Sendable>(path: String, options: ObservationOptions,
+    static func stream<Value: Encodable & Sendable>(database: Database, options: ObservationOptions,
                                                     fetch: @escaping @Sendable () async throws -> Value)
         -> AsyncThrowingStream<Value, Error> {
         AsyncThrowingStream(bufferingPolicy: .bufferingNewest(1)) { continuation in
             let task = Task {
                 do {
-                    let watcher = try ChangeWatcher(path: path)
+                    let watcher = try ChangeWatcher(database: database)
                     let encoder = JSONEncoder()
                     encoder.outputFormatting = .sortedKeys  // else the member order varies from call to call
                     let first = try await fetch()

@@ -20,7 +20,7 @@ extension Connection {
     public func transaction<Result>(_ kind: TransactionKind = .immediate,
                                     _ body: () throws -> Result) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
-        let changesBefore = sqlite3_total_changes64(handle)
+        let changesBefore = totalChanges
         try cachedStatement("BEGIN \(kind.rawValue)").execute()
         let result: Result
         do {
@@ -36,7 +36,7 @@ extension Connection {
         }
         do {
             try cachedStatement("COMMIT").execute()
-            if sqlite3_total_changes64(handle) != changesBefore { hasCommittedChanges = true }
+            if totalChanges != changesBefore { hasCommittedChanges = true }
         } catch {
             rollbackIfOpen()
             throw error

@@ -17,7 +17,7 @@ extension Connection {
     /// The stamp is read before `compute` runs, so a commit that lands while it runs makes the next
     /// call compute again: a stored value is never older than its stamp.
     public func valueWhileUnchanged<Value>(_ key: String, _ compute: () throws -> Value) throws -> Value {
-        let stamp = FileStamp(dataVersion: try dataVersion, ownChanges: sqlite3_total_changes64(handle))
+        let stamp = FileStamp(dataVersion: try dataVersion, ownChanges: totalChanges)
         if let stored = unchangedValues[key], stored.stamp == stamp, let value = stored.value as? Value { return value }
         let value = try compute()
         unchangedValues[key] = (stamp, value)

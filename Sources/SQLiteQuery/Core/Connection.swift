@@ -74,14 +74,17 @@ public final class Connection {
 
     /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
     public init(path: String, options: Options = Options()) throws {
+        // A C string ends at a NUL: SQLite would open the file named by the path's first part.
+        guard !path.utf8.contains(0) else {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "a path holds a NUL character, which no file name can: \(path.debugDescription)")
+        }
         let creates = options.createIfMissing && !options.readOnly
         if !Self.isPrivateDatabase(path) && creates {
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
             do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw SQLiteError(code: SQLITE_CANTOPEN,
-                                  message: "cannot create folder \(folder.path): \(error.localizedDescription)")
+                try Folders.create(folder.path)
+            } catch let refusal as Folders.Refusal {
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create folder \(folder.path): \(refusal.reason)")
             }
         }
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -270,4 +273,8 @@ public final class Connection {
     public var dataVersion: Int {
         get throws { try scalar("PRAGMA data_version", as: Int.self) ?? 0 }
     }
+
+    /// The rows this connection inserted, updated or deleted since it opened (`sqlite3_total_changes64`,
+    /// trigger programs' rows included, rolled back or not): what moves when it writes.
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
 }

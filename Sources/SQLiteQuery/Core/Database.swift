@@ -1,4 +1,5 @@
 import Foundation
+import CSQLite
 
 /// A database file with its schema, migrated on open and shared safely across threads and tasks:
 /// one writer connection, whose writes are serialized, and under WAL a small pool of read
@@ -105,11 +106,21 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` in a read transaction, so every statement in it sees the same snapshot: on a
     /// read connection of its own when the pool has one, beside other reads and the write.
+    ///
+    /// A write that `body` makes on the writer (a read inside a write, or any read of a database
+    /// without read connections) is refused: it would be part of the read's transaction.
     public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
+        let insideWrite = "a write from inside a read of the same database (a callback of forEach, an export, a report or "
+            + "the change feed) would be part of the read; write once it has returned"
         if let connection = ThreadState.current.connections[ObjectIdentifier(self)] {
-            return try reporting { try connection.transaction(.deferred) { try body(connection) } }
+            guard connection === writer else { return try reporting { try connection.transaction(.deferred) { try body(connection) } } }
+            return try reporting { try connection.transaction(.deferred) { try refusingWrites(because: insideWrite) { try body(connection) } } }
         }
-        guard let readers else { return try onWriter { connection in try connection.transaction(.deferred) { try body(connection) } } }
+        guard let readers else {
+            return try onWriter { connection in
+                try connection.transaction(.deferred) { try refusingWrites(because: insideWrite) { try body(connection) } }
+            }
+        }
         let connection = try reporting { try readers.take() }
         defer { readers.giveBack(connection) }
         return try using(connection) { try connection.transaction(.deferred) { try body(connection) } }
@@ -121,10 +132,28 @@ public final class Database: @unchecked Sendable {
         try onWriter(body)
     }
 
+    /// Runs `body`, code that a call inside a write or read hands control to (an import's progress
+    /// callback), with this database's writes refused on the calling thread: such a write would
+    /// join the transaction around it (on the same connection, as a savepoint) and share its fate,
+    /// rolled back with a failed or dry-run import although it returned as committed. A write the
+    /// thread makes elsewhere meanwhile is refused with `reason`.
+    public func refusingWrites<Result>(because reason: String, _ body: () throws -> Result) rethrows -> Result {
+        let thread = ThreadState.current
+        let outer = thread.writeRefusals.updateValue(reason, forKey: ObjectIdentifier(self))
+        defer { thread.writeRefusals[ObjectIdentifier(self)] = outer }
+        return try body()
+    }
+
     private func onWriter<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        if ThreadState.current.connections[ObjectIdentifier(self)] === writer { return try reporting { try body(writer) } }
+        let thread = ThreadState.current
+        if thread.connections[ObjectIdentifier(self)] === writer {
+            if let reason = thread.writeRefusals[ObjectIdentifier(self)] {
+                throw reportError(SQLiteError(code: SQLITE_MISUSE, message: reason))
+            }
+            return try reporting { try body(writer) }
+        }
         return try using(writer) { try body(writer) }
     }
 

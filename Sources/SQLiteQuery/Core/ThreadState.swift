@@ -8,6 +8,8 @@ final class ThreadState {
     var connections: [ObjectIdentifier: Connection] = [:]
     /// The operation this thread runs for an `async` call, if any.
     var cancellation: Cancellation?
+    /// Why writes are refused on this thread now, by database (``Database/refusingWrites(because:_:)``).
+    var writeRefusals: [ObjectIdentifier: String] = [:]
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()

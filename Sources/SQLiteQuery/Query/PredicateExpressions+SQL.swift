@@ -28,18 +28,28 @@ extension PredicateExpressions.Value: SQLTranslatable {
 
     /// The captured value as the store binds it.
     private func captured() throws -> CapturedValue {
-        if let scalar = value as? any SQLiteValue { return .scalar(scalar.databaseValue) }
+        if let scalar = value as? any SQLiteValue { return .scalar(try Self.bindable(scalar)) }
         if let sequence = value as? any Sequence {
             var items: [DatabaseValue] = []
             for item in sequence {
                 guard let scalar = item as? any SQLiteValue else {
                     throw QueryError.unsupported("a captured value of type \(type(of: item))")
                 }
-                items.append(scalar.databaseValue)
+                items.append(try Self.bindable(scalar))
             }
             return .list(items)
         }
         throw QueryError.unsupported("a captured value of type \(Output.self)")
+    }
+
+    /// `value` as bound, refusing NaN (a `Double`, or a `Date` made of one): SQLite binds it as
+    /// NULL, so `!=` and `<` would answer as for nil, where Swift compares NaN unequal to everything.
+    private static func bindable(_ value: any SQLiteValue) throws -> DatabaseValue {
+        let bound = value.databaseValue
+        if case .real(let number) = bound, number.isNaN {
+            throw QueryError.unsupported("a captured \(type(of: value)) that is NaN (SQLite binds it as NULL)")
+        }
+        return bound
     }
 }
 

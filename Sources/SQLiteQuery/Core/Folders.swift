@@ -1,0 +1,26 @@
+import Foundation
+
+/// Folders made for a database file, as `mkdir -p` makes them.
+enum Folders {
+    /// Creates `folder` and every missing folder above it; throws the reason, naming the path the
+    /// system refused and why in its words (`/data/report is not a folder`, `Permission denied`).
+    static func create(_ folder: String) throws {
+        var status = stat()
+        if stat(folder, &status) == 0 {
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw Refusal(reason: "\(folder) is not a folder") }
+            return
+        }
+        // The folder above, split by hand: Foundation's path methods trap on one character on Linux.
+        var path = Substring(folder)
+        while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try create(String(path[..<slash])) }
+        guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
+            throw Refusal(reason: "\(folder): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Why a folder could not be made.
+    struct Refusal: Error {
+        let reason: String
+    }
+}
