@@ -160,6 +160,26 @@ final class HistoryEditingTests: XCTestCase {
         }
     }
 
+    /// A moved record saved back as it was (an app's undo) is a record of its own again, no longer
+    /// an alias of the day it was merged into: moving it again works, and a re-import of it is a no-op.
+    func testARecordMergedByAMoveAndSavedBackIsItsOwnRecordAgain() throws {
+        let test = try TestStore()
+        let history = test.store.history
+        let (first, second) = (CalendarDay("2026-03-01")!, CalendarDay("2026-03-02")!)
+        let moved = try history.addDoneExercise("A", at: instant("2026-03-01T10:00:00Z"))
+        _ = try history.addDoneExercise("B", at: instant("2026-03-02T10:00:00Z"))
+        for round in 0..<3 {
+            _ = try history.moveDay(first, to: second)
+            XCTAssertEqual(try history.fetch(FetchDescriptor()).map(\.exercises), [["B", "A"] + Array(repeating: "A", count: round)])
+            try history.save([moved])
+            XCTAssertEqual(try history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day)])).map(\.id).first, moved.id, "round \(round)")
+        }
+        let exported = try test.store.exportHistory(format: .ndjson)
+        let summary = try test.store.importRecords(from: exported, named: "again.ndjson")
+        XCTAssertEqual(summary.inserted + summary.merged + summary.replaced, 0, "\(summary)")
+        XCTAssertTrue(try test.store.check().isHealthy)
+    }
+
     func testNamesResembleByLettersAndTypingMistakes() throws {
         let test = try TestStore()
         try test.store.history.addDoneExercises(["Burpee", "Squat", "Élan"], at: instant("2026-01-01T10:00:00Z"))

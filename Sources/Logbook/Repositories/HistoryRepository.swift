@@ -85,7 +85,10 @@ public struct HistoryRepository: Sendable {
 
     /// Stores whole day records as given (their day included), in one transaction: inserted, or
     /// replacing the record with the same id. Two records may not share a day: a record whose day
-    /// another holds throws ``LogbookError/dayTaken(_:by:)``, and nothing is saved.
+    /// another holds throws ``LogbookError/dayTaken(_:by:)``, and nothing is saved. A record whose
+    /// id was merged into another day's record (``moveDay(_:to:dryRun:)``, an import's merge) is a
+    /// record of its own again, as an import of it with `replace` makes it; the exercises it brought
+    /// stay in the record it was merged into.
     ///
     /// A save of more than ``bulkSaveThreshold`` records (as the sequence's `underestimatedCount`
     /// tells, exact for an array) runs with the page cache of an import
@@ -106,9 +109,11 @@ public struct HistoryRepository: Sendable {
             // A replaced record is counted here too; the triggers mark its days stale, and the
             // recount of stale days in apply() supersedes the addition.
             var tallies = try ExerciseTallies(in: connection)
+            let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? true
             for day in days {
                 try day.date.checkSupported(field: "date")
                 try ExerciseDay.validate(exercises: day.exercises)
+                if holdsAliases { try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [day.id.databaseValue]) }
                 do {
                     try table.upsert(day, in: connection)
                 } catch let error as SQLiteError where error.isUniqueConstraint {
