@@ -95,4 +95,33 @@ final class AppTablesTests: XCTestCase {
         // A set needs a name: an unnamed one would be taken for Logbook's own.
         XCTAssertThrowsError(try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [NoteTagModel.migration])))
     }
+    /// An app migration that clashes with Logbook's own table is named as the app's, with the
+    /// clash; one that commits or begins a transaction inside its SQL is refused before it runs a
+    /// statement, the file unchanged (a `COMMIT; BEGIN;` in it committed its first half).
+    func testAnAppMigrationThatClashesOrEndsItsTransactionIsRefusedChangingNothing() throws {
+        let folder = try TemporaryFolder("logbook-app")
+        let path = folder.file("app.sqlite").path
+        _ = try Logbook(path: path, timeZone: Self.utc)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        let clash = Migration(version: 1, name: "create_drafts", sql: "CREATE TABLE drafts (x);")
+        XCTAssertThrowsError(try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [clash], set: "mine"))) { error in
+            XCTAssertTrue("\(error)".contains("of the app's set 'mine'"), "\(error)")
+            XCTAssertTrue("\(error)".contains("table drafts already exists"), "\(error)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
+        for sql in ["CREATE TABLE mine (x); COMMIT; BEGIN; CREATE TABLE mine2 (y);", "CREATE TABLE mine (x); SAVEPOINT s; RELEASE s;",
+                    "CREATE TABLE mine (x); ROLLBACK;", "BEGIN; CREATE TABLE mine (x); END;"] {
+            let ending = Migration(version: 1, name: "create_mine", sql: sql)
+            XCTAssertThrowsError(try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [ending], set: "mine"))) { error in
+                XCTAssertTrue("\(error)".contains("begins or ends a transaction"), "\(sql): \(error)")
+            }
+            let store = try Logbook(path: path, timeZone: Self.utc)
+            var tables: [String] = []
+            try store.query("SELECT name FROM sqlite_master WHERE name LIKE 'mine%' OR name = 'app_migrations'", columns: { _ in }) {
+                tables.append("\($0)")
+            }
+            XCTAssertEqual(tables, [], sql)
+            XCTAssertTrue(try store.check().isHealthy, sql)
+        }
+    }
 }

@@ -136,6 +136,10 @@ final class DraftRepositoryTests: XCTestCase {
         }
         XCTAssertThrowsError(try drafts.resolve("")) { XCTAssertEqual($0 as? LogbookError, .draftNotFound("")) }
         XCTAssertThrowsError(try drafts.resolve("3.0")) { XCTAssertEqual($0 as? LogbookError, .draftNotFound("3.0")) }
+        // Only ASCII hex digits are an id's prefix: the ligature U+FB00 uppercases to FF, and is none.
+        let f = try drafts.save(ReleaseDraft(id: UUID(uuidString: "FF000000-0000-0000-0000-000000000004")!, version: "4.0"))
+        XCTAssertEqual(try drafts.resolve("ff").id, f.id)
+        XCTAssertThrowsError(try drafts.resolve("\u{FB00}")) { XCTAssertEqual($0 as? LogbookError, .draftNotFound("\u{FB00}")) }
     }
 
     func testTextIsStoredByteForByteAndVersionsCompareAsSwiftDoes() throws {

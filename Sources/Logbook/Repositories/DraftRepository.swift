@@ -79,7 +79,9 @@ public struct DraftRepository: Sendable {
         }
         var matches = try table.fetchAll(where: "drafts.version_key = ?", arguments: [.text(reference.comparisonKey)],
                                          orderBy: "drafts.created_at, drafts.id", in: connection)
-        let prefix = reference.uppercased()
+        // Only ASCII hex digits and dashes are an id's prefix, in either case (`uppercased()` makes
+        // FF of the ligature U+FB00).
+        let prefix = String(decoding: reference.utf8.map { (97...102).contains($0) ? $0 - 32 : $0 }, as: UTF8.self)
         if matches.isEmpty, !prefix.isEmpty, prefix.utf8.allSatisfy({ isHexOrDash($0) }) {
             // `id >= prefix AND id < prefix + '\u{FFFF}'` walks the unique index on id.
             matches = try table.fetchAll(where: "drafts.id >= ? AND drafts.id < ?",

@@ -153,7 +153,9 @@ extension Migrator {
         let connection = try Connection(path: ":memory:")
         try connection.transaction(.immediate) {
             try connection.execute(historyTableSQL)
-            for migration in migrations { try connection.execute(migration.sql) }
+            for migration in migrations {
+                try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
+            }
         }
         return try schemaObjects(of: connection)
     }

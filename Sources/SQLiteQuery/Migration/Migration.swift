@@ -126,7 +126,7 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
             "the database has no tables but its " + (userVersion != 0 ? "user_version is \(userVersion)" : "application_id is \(applicationID)")
                 + ": another program has claimed it; refusing to change it"
         case .appliedWithoutRecord(let identifier, let detail):
-            "migration \(identifier) is not in the history but its objects exist (\(detail)): a row of schema_migrations "
+            "migration \(identifier) is not in the history but its objects exist (\(detail)): a row of the migration history "
                 + "was deleted or another program made them; refusing to change the database"
         case .incompleteHistory(let missing, let after):
             "the migration history lacks \(missing.joined(separator: ", ")) though \(after) was applied (a row of "

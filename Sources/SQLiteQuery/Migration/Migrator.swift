@@ -186,7 +186,7 @@ public struct Migrator: Sendable {
                     for object in kept where object.type != "index" {
                         try connection.execute("DROP \(object.type) \(object.name.quotedSQLIdentifier)")
                     }
-                    try connection.execute(migration.sql)
+                    try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
                     try remake(kept, after: migration, in: connection)
                     try connection.execute("RELEASE migration")
                 } catch let error as MigrationError {
@@ -200,7 +200,13 @@ public struct Migrator: Sendable {
                     try connection.execute("ROLLBACK TO migration; RELEASE migration")
                     let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
                     if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty {
-                        throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
+                        guard let setName else {
+                            throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
+                        }
+                        throw MigrationError.appliedWithoutRecord(
+                            identifier: "\(migration.identifier) of the app's set '\(setName)'",
+                            detail: error.message + "; an app's tables, indexes and triggers need names of their own, apart from "
+                                + "Logbook's and other sets'")
                     }
                     throw error
                 }
