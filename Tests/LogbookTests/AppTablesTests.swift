@@ -106,7 +106,7 @@ final class AppTablesTests: XCTestCase {
         let clash = Migration(version: 1, name: "create_drafts", sql: "CREATE TABLE drafts (x);")
         XCTAssertThrowsError(try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [clash], set: "mine"))) { error in
             XCTAssertTrue("\(error)".contains("of the app's set 'mine'"), "\(error)")
-            XCTAssertTrue("\(error)".contains("table drafts already exists"), "\(error)")
+            XCTAssertTrue("\(error)".contains("drafts already exists"), "\(error)")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes)
         for sql in ["CREATE TABLE mine (x); COMMIT; BEGIN; CREATE TABLE mine2 (y);", "CREATE TABLE mine (x); SAVEPOINT s; RELEASE s;",

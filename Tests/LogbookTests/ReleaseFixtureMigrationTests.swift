@@ -308,6 +308,28 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         }
     }
 
+    /// A file of the first release holding another program's object under the name a later
+    /// migration gives one of its own (`change_log`, made by 0009; `exercises_deferred`, 0017's
+    /// scratch table; an index, a view in other case, a trigger) is refused before any migration runs, the file byte for
+    /// byte as it was: the migrations before the clashing one committed first, and the refusal said
+    /// "refusing to change the database" of a file moved from schema 5 to 8 (helper-2).
+    func testAFileWithALaterMigrationsObjectNameIsRefusedBeforeAnyMigrationRuns() throws {
+        let objects = ["CREATE TABLE change_log (a, b)", "CREATE TABLE exercises_deferred (x)",
+                       "CREATE TABLE mine (x); CREATE INDEX exercise_years_by_name ON mine (x)",
+                       "CREATE VIEW Exercise_Month_Days AS SELECT 1",
+                       "CREATE TABLE mine (x); CREATE TRIGGER drafts_inserted AFTER INSERT ON mine BEGIN SELECT 1; END"]
+        for sql in objects {
+            let path = try Fixtures.copy("logbook-0.1.sqlite3", as: "logbook.sqlite")
+            defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+            try Connection(path: path.path).execute(sql)
+            let bytes = try Data(contentsOf: path)
+            XCTAssertThrowsError(try Logbook(path: path.path), sql) { error in
+                XCTAssertTrue("\(error)".contains("is not in the history but its objects exist"), "\(sql): \(error)")
+            }
+            XCTAssertEqual(try Data(contentsOf: path), bytes, "\(sql): the file changed")
+        }
+    }
+
     /// Migration 0018 sets each month's days from the day totals of the file it migrates: a
     /// month's bits are exactly the days (parsed here in Swift) that have totals, over days from
     /// the whole calendar (0001-01-01 and 9999-12-31 included), and a day totals row whose text is

@@ -54,18 +54,14 @@ extension Migrator {
         return found
     }
 
-    /// Each migration after `version` whose tables, indexes or triggers the file already has: its
-    /// row in the history was deleted (or another program made them), so migrating would fail.
+    /// Each migration after `version` that would meet objects the file already has: its row in the
+    /// history was deleted, or another program made objects of its names (see
+    /// ``pendingMigrationsMeetingExistingObjects(in:after:)``), so migrating would fail.
     public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
-        var problems: [String] = []
-        for migration in migrations where migration.version > version {
-            let present = try objectsAlreadyMade(by: migration, in: connection)
-            if !present.isEmpty {
-                problems.append("migration \(migration.identifier) is pending but its objects exist (\(present.joined(separator: ", "))): "
-                                + "a row of schema_migrations was deleted or another program made them")
-            }
+        try pendingMigrationsMeetingExistingObjects(in: connection, after: version).map { migration, objects in
+            "migration \(migration.identifier) is pending but its objects exist (\(objects.joined(separator: ", "))): "
+                + "a row of schema_migrations was deleted or another program made them"
         }
-        return problems
     }
 
     /// Another program's objects that `migration`, which rebuilds tables, would take with them:
@@ -103,6 +99,45 @@ extension Migrator {
             } catch let error as SQLiteError {
                 throw MigrationError.foreignObjectNotKept(identifier: migration.identifier, object: "\(object.type) \(object.name)",
                                                           detail: error.message)
+            }
+        }
+    }
+
+    /// The migrations after `version` that would meet objects the file has already, with those
+    /// objects' names: each one a migration creates at any point under a name the file has and
+    /// migrations 1 to `version` do not make (another program's object, or a scratch table's name,
+    /// which would fail it after the migrations before it committed), and each one it creates or
+    /// redefines present as it leaves it (its record deleted). Empty when every pending migration can run.
+    func pendingMigrationsMeetingExistingObjects(in connection: Connection, after version: Int) throws
+        -> [(migration: Migration, objects: [String])] {
+        let pending = migrations.filter { $0.version > version }
+        guard !pending.isEmpty else { return [] }
+        let actual = Set(try Self.schemaObjects(of: connection).keys.map { $0.lowercased() })
+        guard !actual.isEmpty else { return [] }
+        let expected = Set(try referenceObjects(upTo: version).keys.map { $0.lowercased() })
+        let created = try Self.namesCreated(by: pending, after: migrations.filter { $0.version <= version })
+        return try zip(pending, created).compactMap { migration, names in
+            let clashing = Set(names.filter { actual.contains($0) && !expected.contains($0) })
+                .union(try objectsAlreadyMade(by: migration, in: connection))
+            return clashing.isEmpty ? nil : (migration, clashing.sorted())
+        }
+    }
+
+    /// The names (lowercased) of the tables, indexes, views and triggers each of `migrations` creates
+    /// at any point, run in order after `earlier` on an empty database in memory.
+    private static func namesCreated(by migrations: [Migration], after earlier: [Migration]) throws -> [[String]] {
+        let connection = try Connection(path: ":memory:")
+        return try connection.transaction(.immediate) {
+            try connection.execute(historyTableSQL)
+            for migration in earlier {
+                try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
+            }
+            return try migrations.map { migration in
+                var names: [String] = []
+                try connection.refusingTransactionStatements(in: migration.identifier, noteCreated: { names.append($0) }) {
+                    try connection.execute(migration.sql)
+                }
+                return names
             }
         }
     }

@@ -158,15 +158,17 @@ public struct Migrator: Sendable {
     @discardableResult
     public func migrate(_ connection: Connection, now: () -> Date = Date.init) throws -> [Migration] {
         let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
+        // A pending migration whose objects the file has (its record deleted, or another program's
+        // objects of the same names) would fail part of the way, after the migrations before it
+        // committed: refused before the first runs. (A new file, which has no object, has none.)
+        if let (migration, present) = try pendingMigrationsMeetingExistingObjects(in: connection, after: try currentVersion(of: connection)).first {
+            throw clash(of: migration, detail: "\(present.joined(separator: ", ")) already exist\(present.count == 1 ? "s" : "")")
+        }
         // A file that is not what its applied migrations made is refused before a migration changes
-        // it: a table rebuilt from the migrations' text would lose another program's column. (A
-        // pending migration whose objects exist, its record deleted, is refused below, in its words.)
+        // it: a table rebuilt from the migrations' text would lose another program's column.
         if !pending.isEmpty, setName == nil {
-            let current = try currentVersion(of: connection)
-            let differences = try schemaDifferences(of: connection, upTo: current)
-            if !differences.isEmpty, try pendingMigrationsWithExistingObjects(in: connection, after: current).isEmpty {
-                throw MigrationError.schemaDiffers(differences: differences)
-            }
+            let differences = try schemaDifferences(of: connection, upTo: try currentVersion(of: connection))
+            if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
         }
         var applied: [Migration] = []
         for migration in pending {
@@ -199,15 +201,7 @@ public struct Migrator: Sendable {
                     // Undone first, so that what the file had before the migration is what is compared.
                     try connection.execute("ROLLBACK TO migration; RELEASE migration")
                     let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
-                    if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty {
-                        guard let setName else {
-                            throw MigrationError.appliedWithoutRecord(identifier: migration.identifier, detail: error.message)
-                        }
-                        throw MigrationError.appliedWithoutRecord(
-                            identifier: "\(migration.identifier) of the app's set '\(setName)'",
-                            detail: error.message + "; an app's tables, indexes and triggers need names of their own, apart from "
-                                + "Logbook's and other sets'")
-                    }
+                    if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty { throw clash(of: migration, detail: error.message) }
                     throw error
                 }
                 if migration.runsWithForeignKeysOff {
@@ -230,6 +224,15 @@ public struct Migrator: Sendable {
             if didApply { applied.append(migration) }
         }
         return applied
+    }
+
+    /// The refusal of `migration`, whose objects the file has already (`detail` says which): for an
+    /// app's set, named as the set's, whose names must be apart from Logbook's own and other sets'.
+    private func clash(of migration: Migration, detail: String) -> MigrationError {
+        guard let setName else { return .appliedWithoutRecord(identifier: migration.identifier, detail: detail) }
+        return .appliedWithoutRecord(identifier: "\(migration.identifier) of the app's set '\(setName)'",
+                                     detail: detail + "; an app's tables, indexes and triggers need names of their own, apart from "
+                                         + "Logbook's and other sets'")
     }
 
     /// The history of apps' migration sets, one row per applied migration of each named set.
