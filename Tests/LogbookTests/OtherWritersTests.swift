@@ -276,8 +276,10 @@ final class OtherWritersTests: XCTestCase {
             default: return "0000-\(twoDigits(month))-\(twoDigits(random.int(1...28)))"
             }
         }
-        for _ in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
-            let text = noCalendarDay()
+        // Texts that sort before 0001-01-01 or after 9999-12-31 first: a report over the whole calendar holds them too.
+        let edges = ["0000-01-01", "0000-12-31", "0001-00-00", "9999-12-32", "9999-19-39"]
+        for round in 0..<edges.count + PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let text = round < edges.count ? edges[round] : noCalendarDay()
             // Days within two months of the text's year and month (as near as the calendar has
             // them), so that it sorts between two of them unless its year is 0000.
             let anchor = CalendarDay(year: max(1, Int(text.prefix(4))!), month: min(max(1, Int(text.dropFirst(5).prefix(2))!), 12), day: 1)!
@@ -309,6 +311,7 @@ final class OtherWritersTests: XCTestCase {
                                    ReportOracle.history(records, period, from: from, to: to), "\(text) \(period)")
                 }
             }
+            assertRefused({ try test.store.reports.exercises() }, "exercises, whole history")
             if isInside { assertRefused({ try test.store.reports.exercises(from: first, to: last) }, "exercises") }
         }
     }

@@ -34,13 +34,20 @@ enum ReportSQL {
     /// The first recorded day with an exercise from `?1` to `?2` whose text is no calendar day
     /// (another program's, which SQLite's `CHECK` lets through: `2026-02-30`, `2026-03-00`): a
     /// report counted from the rows would put it in a period SQL makes up for it (`date()` rolls
-    /// `2026-02-30` over to March 2nd, `substr` puts it in February) or in none.
-    static let firstDayThatIsNoCalendarDay = """
-        SELECT day FROM exercise_days AS d
-        WHERE d.day BETWEEN ?1 AND ?2 AND NOT (\(StoredValueAudit.isCalendarDay("d.day")))
-          AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
-        LIMIT 1
-        """
+    /// `2026-02-30` over to March 2nd, `substr` puts it in February) or in none. Not
+    /// `boundedBelow`, with no lower bound (`?1` unused), and not `boundedAbove`, no upper bound
+    /// (`?2` unused): a range that reaches the calendar's first or last day holds every text before
+    /// or after it too (`0000-01-01`, `9999-12-32`), which a report over the whole calendar would
+    /// otherwise leave out.
+    static func firstDayThatIsNoCalendarDay(boundedBelow: Bool, boundedAbove: Bool) -> String {
+        let bounds = [boundedBelow ? "d.day >= ?1" : nil, boundedAbove ? "d.day <= ?2" : nil].compactMap { $0 }
+        return """
+            SELECT day FROM exercise_days AS d
+            WHERE \((bounds + ["NOT (\(StoredValueAudit.isCalendarDay("d.day")))"]).joined(separator: " AND "))
+              AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+            LIMIT 1
+            """
+    }
 
     /// The totals of the periods that start from `?1` on, in order, read from the day totals (days)
     /// or the period totals: the columns of ``countedHistory(_:tallied:)``. No upper bound: the

@@ -93,10 +93,11 @@ public struct Reports: Sendable {
     /// SQL makes up for it. (While the tallies are current no such day has an exercise: the
     /// tallies leave it out, so its rows would make them behind.)
     private static func refuseDaysThatAreNoCalendarDays(in days: ClosedRange<CalendarDay>, _ connection: Connection) throws {
-        let statement = try connection.cachedStatement(ReportSQL.firstDayThatIsNoCalendarDay)
+        let statement = try connection.cachedStatement(ReportSQL.firstDayThatIsNoCalendarDay(boundedBelow: days.lowerBound != .first,
+                                                                                            boundedAbove: days.upperBound != .last))
         defer { statement.reset() }
-        try statement.bind(days.lowerBound, at: 1)
-        try statement.bind(days.upperBound, at: 2)
+        if days.lowerBound != .first { try statement.bind(days.lowerBound, at: 1) }
+        if days.upperBound != .last { try statement.bind(days.upperBound, at: 2) }
         // Reading it as a day throws the error every other reader of the day column throws.
         if try statement.step() { _ = try CalendarDay.read(from: statement.handle, at: 0) }
     }
