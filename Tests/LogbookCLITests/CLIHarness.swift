@@ -93,6 +93,11 @@ final class CLIHarness {
 /// `logbook: error:` line on stderr that contains `mentioning`.
 func XCTAssertFailure(_ result: CLIResult, status: Int32, mentioning: String..., file: StaticString = #filePath,
                       line: UInt = #line) {
+    XCTAssertFailure(result, status: status, mentioning: mentioning, file: file, line: line)
+}
+
+/// ``XCTAssertFailure(_:status:mentioning:file:line:)`` with the texts in an array.
+func XCTAssertFailure(_ result: CLIResult, status: Int32, mentioning: [String], file: StaticString = #filePath, line: UInt = #line) {
     XCTAssertEqual(result.status, status, "stderr: \(result.stderr)", file: file, line: line)
     let errorLines = result.stderr.split(separator: "\n")
     XCTAssertEqual(errorLines.count, 1, "expected one error line, got: \(result.stderr)", file: file, line: line)

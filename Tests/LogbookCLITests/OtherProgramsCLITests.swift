@@ -186,6 +186,41 @@ final class OtherProgramsCLITests: XCTestCase {
         XCTAssertEqual(others.stdout.split(separator: "\n").count, 2)
     }
 
+    /// A value another program stored that the library would not save (an empty exercise name, a
+    /// name or a draft's text over 64 MiB) is refused by export in every format, naming the record
+    /// and field, as a record with no exercise is: no import would take the file back (each was
+    /// exported, exit 0; helper-2). `check` names each.
+    func testRecordsTheLibraryWouldNotSaveAreRefusedByExport() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "Row", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-02T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1.0"]).status, 0)
+        let over = (64 << 20) + 1
+        let cases: [(sql: String, kind: String, mentioning: [String])] = [
+            ("UPDATE exercises SET name = '', name_key = '' WHERE name = 'Row'", "history",
+             ["the record of 2026-01-01", "exercises[1]: an exercise name cannot be empty"]),
+            ("UPDATE exercises SET name = printf('%.*c', \(over), 'a') WHERE name = 'Row'", "history",
+             ["the record of 2026-01-01", "exercises[1]: \(over) bytes"]),
+            ("UPDATE drafts SET whats_new = printf('%.*c', \(over), 'a')", "drafts", ["whatsNew: \(over) bytes"]),
+        ]
+        for (sql, kind, mentioning) in cases {
+            let snapshot = try sqlite3(cli, "SELECT quote(name) FROM exercises ORDER BY day_pk, position; SELECT quote(whats_new) FROM drafts")
+            _ = try sqlite3(cli, sql)
+            for format in ["json", "ndjson", "csv", "plist", "postgres"] {
+                XCTAssertFailure(try cli.run(["export", kind, "--format", format]), status: 1,
+                                 mentioning: ["holds a value Logbook cannot read"] + mentioning)
+            }
+            // (check names a long text too, CheckCLITests; it holds many copies of it meanwhile.)
+            if !sql.contains("printf") { XCTAssertEqual(try cli.run(["check"]).status, 1, sql) }
+            if kind == "history" {
+                let others = try cli.run(["export", "history", "--format", "ndjson", "--where", "day != 2026-01-01"])
+                XCTAssertEqual(others.stdout.split(separator: "\n").count, 1, others.stderr)
+            }
+            _ = try sqlite3(cli, "UPDATE exercises SET name = 'Row', name_key = 'Row' WHERE day_pk = 1 AND position = 2; UPDATE drafts SET whats_new = ''")
+            XCTAssertEqual(try sqlite3(cli, "SELECT quote(name) FROM exercises ORDER BY day_pk, position; SELECT quote(whats_new) FROM drafts"), snapshot)
+        }
+    }
+
     /// The days `check` leaves to Logbook's next history write hide nothing that write leaves
     /// (helper-35): a recount mark whose text is no calendar day (another program deleted a day
     /// row `2026-02-30`) is dropped by the next write, which failed on it, as `repair` did, while

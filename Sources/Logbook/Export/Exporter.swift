@@ -35,15 +35,15 @@ extension Logbook {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
-            try output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map(\.propertyList))))
+            try output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map { try exportable($0).propertyList })))
         case .postgres:
-            try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write($0) } }
+            try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write(try exportable($0)) } }
         case .json, .ndjson, .csv:
             let buffer = OutputBuffer(output)
             var writer = RecordStreamWriter.drafts(DataFormat(rawValue: format.rawValue) ?? .json, headerStyle: options.csvHeader,
                                                    output: buffer.append)
             try writer.begin()
-            try drafts.forEach(query) { try writer.write($0) }
+            try drafts.forEach(query) { try writer.write(try exportable($0)) }
             try writer.end()
             try buffer.flush()
         }
@@ -117,12 +117,31 @@ extension Logbook {
         try exportHistory(query, format: format, options: options) { try handle.write(contentsOf: $0) }
     }
 
-    /// `day`, unless it holds no exercise: another program deleted its rows, and no import takes
-    /// such a record (the library saves none), so an export holding it could not come back; it
-    /// is refused as a value Logbook cannot read, which `check` names.
+    /// `day`, unless it is a record the library would not save, and so no import would take back:
+    /// one with no exercise (another program deleted its rows), an empty name, a name over
+    /// ``RecordLimits/textBytes``. An export holding it could not come back; it is refused as a
+    /// value Logbook cannot read, which `check` names.
     private func exportable(_ day: ExerciseDay) throws -> ExerciseDay {
-        guard day.exercises.isEmpty else { return day }
-        throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)) holds no exercise")
+        guard !day.exercises.isEmpty else {
+            throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)) holds no exercise")
+        }
+        do {
+            try ExerciseDay.validate(exercises: day.exercises)
+        } catch LogbookError.invalidValue(let field, _, let reason) {
+            throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)): \(field): \(reason)")
+        }
+        return day
+    }
+
+    /// `draft`, unless it holds a value the library would not save, and so no import would take
+    /// back (a text over ``RecordLimits/textBytes``): refused as a day is.
+    private func exportable(_ draft: ReleaseDraft) throws -> ReleaseDraft {
+        do {
+            try draft.validate()
+        } catch LogbookError.invalidValue(let field, _, let reason) {
+            throw LogbookError.unreadableValue(path: path, detail: "the draft \(draft.id.uuidString): \(field): \(reason)")
+        }
+        return draft
     }
 
     /// A ``PostgresScript`` of the records `write` gives it. An export of every record (no
