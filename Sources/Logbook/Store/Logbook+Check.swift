@@ -38,7 +38,8 @@ public struct CheckReport: Sendable, Equatable {
     /// need correcting with SQL (repair refuses while there are any).
     public var storedValueProblems: [String]
     /// Whether the stored values and derived data were audited: only when the file has every
-    /// migration this binary knows and the schema they make (both lists are empty otherwise).
+    /// migration this binary knows and the schema they make, and no file problem (both lists are
+    /// empty otherwise).
     public var recordsAudited: Bool
 
     /// Whether nothing is wrong: integrity `ok`, every problem list empty, and the schema at
@@ -71,14 +72,16 @@ extension Logbook {
             }
             let schemaProblems = try migrator.schemaDifferences(of: connection, upTo: version)
             let foreignTriggers = try migrator.foreignTriggers(in: connection, upTo: version)
-            // Stored values and derived data are audited on the schema this binary makes, and only then.
-            let audited = version == migrator.latestVersion && schemaProblems.isEmpty
+            let fileProblems = connection.fileProblems()
+            // Stored values and derived data are audited on the schema this binary makes, in a file
+            // it can use (whole, its text UTF-8, which the audits' SQL measures in bytes), and only then.
+            let audited = version == migrator.latestVersion && schemaProblems.isEmpty && fileProblems.isEmpty
             let derived = audited ? try DerivedDataAudit.problems(in: connection) : []
             let awaitingRecount = audited ? try ExerciseTallies.daysAwaitingRecount(in: connection) : 0
             let unreadable = audited ? try StoredValueAudit.problems(in: connection) : []
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
-                               migrationProblems: migrationProblems, fileProblems: connection.fileProblems(),
+                               migrationProblems: migrationProblems, fileProblems: fileProblems,
                                schemaProblems: schemaProblems, foreignTriggers: foreignTriggers, derivedDataProblems: derived,
                                daysAwaitingRecount: awaitingRecount, storedValueProblems: unreadable, recordsAudited: audited)
         }

@@ -30,7 +30,8 @@ enum CheckCommand {
                 : " (Logbook's next history write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
                     + "reports count from the exercise rows until then)"
             for (name, problems, note) in [("stored values", report.storedValueProblems, ""), ("derived data", report.derivedDataProblems, awaiting)] {
-                let verdict = !report.recordsAudited ? "not checked (the schema is not yet this logbook's)"
+                let why = report.fileProblems.isEmpty ? "the schema is not yet this logbook's" : "see 'file:' above"
+                let verdict = !report.recordsAudited ? "not checked (\(why))"
                     : problems.isEmpty ? "ok" : problems.joined(separator: "; ")
                 try Console.print("\(name): \(verdict)\(note)")
             }
