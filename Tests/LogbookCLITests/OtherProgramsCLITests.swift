@@ -225,6 +225,45 @@ final class OtherProgramsCLITests: XCTestCase {
         }
     }
 
+    /// A day row another program stored at the largest row key makes SQLite draw later rows' keys
+    /// at random, which the change feed and the tallies (both find new days above a mark) cannot
+    /// follow: a day `history add` filed then never reached the feed, and check failed after it
+    /// (helper-2). Adding a day is refused instead, changing nothing, and `check` names the row;
+    /// moved to a smaller key, writes work and the feed delivers them.
+    func testADayRowAtTheLargestKeyIsNamedAndNoDayIsAddedAfterIt() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+        let state = cli.folder.appendingPathComponent("feed.state").path
+        XCTAssertEqual(try cli.run(["-q", "changes", "--state", state]).status, 0)
+        _ = try sqlite3(cli, """
+            INSERT INTO exercise_days (pk, id, day, date) VALUES (9223372036854775807, '00000000-0000-0000-0000-0000000000AA', '2026-01-03', 0);
+            INSERT INTO exercises VALUES (9223372036854775807, 1, 'Run', 'Run');
+            """)
+        // Drafts keep no day keys: they are written as ever.
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1.0"]).status, 0)
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["history", "add", "Lunge", "--at", "2025-06-06T10:00:00Z"]), status: 1,
+                         mentioning: "a day row's key is 9223372036854775807", "logbook check")
+        XCTAssertEqual(cli.snapshot(), before, "nothing written")
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 1)
+        XCTAssertTrue(check.stdout.contains("exercise_days.pk: 1 row is not below 9223372036854775807"), check.stdout)
+
+        _ = try sqlite3(cli, """
+            PRAGMA foreign_keys = ON;
+            BEGIN;
+            UPDATE exercise_days SET pk = 100 WHERE pk = 9223372036854775807;
+            UPDATE exercises SET day_pk = 100 WHERE day_pk = 9223372036854775807;
+            COMMIT;
+            """)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Lunge", "--at", "2025-06-06T10:00:00Z"]).status, 0)
+        let feed = try cli.run(["changes", "--state", state, "--format", "ndjson"])
+        XCTAssertEqual(feed.status, 0, feed.stderr)
+        for day in ["2025-06-06", "2026-01-03"] { XCTAssertTrue(feed.stdout.contains("\"\(day)\""), "\(day) not in \(feed.stdout)") }
+        let healthy = try cli.run(["check"])
+        XCTAssertEqual(healthy.status, 0, healthy.stdout)
+    }
+
     /// The days `check` leaves to Logbook's next history write hide nothing that write leaves
     /// (helper-35): a recount mark whose text is no calendar day (another program deleted a day
     /// row `2026-02-30`) is dropped by the next write, which failed on it, as `repair` did, while

@@ -102,6 +102,13 @@ struct ExerciseTallies {
     /// and the new ones into the tallies, recounts the months and years of the stale days, and moves
     /// ``TalliedThrough``'s mark to the last day row.
     mutating func apply(in connection: Connection) throws {
+        // SQLite numbers a new row on from the last, but after the largest key it draws one at
+        // random, which the tallies and the change feed (both find new days above a mark) miss.
+        if newDays > 0, try TalliedThrough.read(in: connection).lastDay == StoredValueAudit.largestRowKey {
+            throw LogbookError.unreadableValue(path: connection.path, detail: "a day row's key is \(StoredValueAudit.largestRowKey), the "
+                                               + "largest SQLite has: a new day would get a random key, which the change feed and the "
+                                               + "tallies cannot follow")
+        }
         if try leavesNewDaysWaiting(in: connection) { return try writeDayTotals(in: connection) }
         try writeAdditions(in: connection)
         try Self.recountMarkedStaleDays(in: connection)

@@ -38,11 +38,16 @@ enum StoredValueAudit {
         let emptyDays = try faultyRows("exercise_days", "FROM exercise_days AS d WHERE NOT EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)",
                                        example: "'pk ' || d.pk || ': ' || \(quoted("d.day"))", order: "ORDER BY d.pk",
                                        requirement: "a record with an exercise (delete it, or add one)", in: connection)
+        // A day row at the largest key: SQLite gives every later row a random key, which the change
+        // feed and the tallies (both find new days above a mark) cannot follow; Logbook adds no day then.
+        let lastKey = try faultyRows("exercise_days.pk", "FROM exercise_days WHERE pk = \(largestRowKey)",
+                                     example: "'day ' || \(quoted("day"))",
+                                     requirement: "below \(largestRowKey) (after it new days get random row keys)", in: connection)
         // An empty exercise name: Logbook saves none and imports none, so it would be refused too.
         let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
                                         example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
                                         requirement: "named (an exercise needs a name)", in: connection)
-        return problems + [emptyDays, emptyNames].compactMap { $0 } + (try settingsProblem(in: connection).map { [$0] } ?? [])
+        return problems + [emptyDays, lastKey, emptyNames].compactMap { $0 } + (try settingsProblem(in: connection).map { [$0] } ?? [])
     }
 
     /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
@@ -89,6 +94,9 @@ enum StoredValueAudit {
         guard !rows.isEmpty else { return nil }
         return problem("logbook_settings.value", count: rows.count, requirement: "text", examples: Array(rows.prefix(3)))
     }
+
+    /// The largest row key SQLite has (2^63 - 1): after a row with it, SQLite draws new rows' keys at random.
+    static let largestRowKey = Int64.max
 
     /// One line of ``problems(in:)``: `count` rows of `column` are not `requirement`, with examples.
     private static func problem(_ column: String, count: Int, requirement: String, examples: [String]) -> String {
