@@ -10,10 +10,10 @@ import XCTest
 /// saying so. Seeded (`LOGBOOK_FULL_DISK_SEED`); `LOGBOOK_FULL_DISK_LEVELS` free-space levels
 /// per command.
 final class FullDiskCLITests: XCTestCase {
-    private var mountPoint: URL?
+    private var mountPoints: [URL] = []
 
     override func tearDownWithError() throws {
-        if let mountPoint {
+        for mountPoint in mountPoints {
             _ = try? ExternalProgram.output(of: "/bin/umount", [mountPoint.path])
             try? FileManager.default.removeItem(at: mountPoint)
         }
@@ -29,7 +29,7 @@ final class FullDiskCLITests: XCTestCase {
             try? FileManager.default.removeItem(at: folder)
             throw XCTSkip("mounting a tmpfs for a full disk needs root (mount said: \(error))")
         }
-        mountPoint = folder
+        mountPoints.append(folder)
         return folder
     }
 
@@ -121,35 +121,41 @@ final class FullDiskCLITests: XCTestCase {
     /// (0017: the exercises table and its index, in the write-ahead log until it commits). On a
     /// disk without it, `logbook migrate` fails with one line that says the disk is full, the file
     /// byte for byte as it was and nothing left beside it; with room it then migrates, every
-    /// exercise row as it was. Seeded (`LOGBOOK_FULL_DISK_SEED`): the history and the free space.
+    /// exercise row as it was. A file several versions behind (schema 5, the first release's, and
+    /// 16) is left as it was too: the pending migrations are one transaction (the disk filling in a
+    /// later one left it at schema 8, 16 or 17; helper-1). Seeded (`LOGBOOK_FULL_DISK_SEED`): the
+    /// history and the free space.
     func testMigratingOnAFullDiskFailsClearlyChangingNothing() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
         var random = SplitMix64(seed: seed)
         let cli = try CLIHarness()
-        let older = cli.folder.appendingPathComponent("older.sqlite")
-        try Reliability.writeOlderLogbook(at: older, before: "0017_", days: 2_000 + Int(random.next() % 6_000))
-        let rowsBefore = try Reliability.exerciseRows(in: older)
-        let bytes = try Data(contentsOf: older)
-        let disk = try mountSmallDisk(bytes: bytes.count * 2 + 4 << 20)
-        let database = disk.appendingPathComponent("logbook.sqlite")
-        for level in 0..<3 {
-            let free = [0, 4_096 * Int(1 + random.next() % 16), Int(random.next() % UInt64(bytes.count / 4))][level]
-            let context = "seed \(seed): migrating \(bytes.count) bytes with \(free) bytes free"
+        for start in ["0006_", "0017_"] {
+            let older = cli.folder.appendingPathComponent("older-\(start).sqlite")
+            try Reliability.writeOlderLogbook(at: older, before: start, days: 2_000 + Int(random.next() % 6_000))
+            let rowsBefore = try Reliability.exerciseRows(in: older)
+            let bytes = try Data(contentsOf: older)
+            let disk = try mountSmallDisk(bytes: bytes.count * 2 + 4 << 20)
+            let database = disk.appendingPathComponent("logbook.sqlite")
+            for level in 0..<3 {
+                let free = [0, 4_096 * Int(1 + random.next() % 16), Int(random.next() % UInt64(bytes.count / 4))][level]
+                let context = "seed \(seed): migrating \(bytes.count) bytes before \(start) with \(free) bytes free"
+                try? FileManager.default.removeItem(at: database)
+                try bytes.write(to: database)
+                let filler = try fill(disk, leaving: free)
+                let result = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
+                try FileManager.default.removeItem(at: filler)
+                XCTAssertEqual(result.status, 1, "\(context): \(result.stdout)\(result.stderr)")
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("disk is full") || result.stderr.contains("No space left on device"),
+                              "\(context): \(result.stderr)")
+                XCTAssertEqual(try Data(contentsOf: database), bytes, "\(context): the file changed")
+                let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
+                XCTAssertEqual(left.filter { !["logbook.sqlite", "logbook.sqlite-wal", "logbook.sqlite-shm"].contains($0) }, [], "\(context): \(left)")
+            }
+            let roomy = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
+            XCTAssertEqual(roomy.status, 0, "seed \(seed): \(roomy.stderr)")
+            XCTAssertEqual(try Reliability.exerciseRows(in: database), rowsBefore, "seed \(seed), before \(start)")
             try? FileManager.default.removeItem(at: database)
-            try bytes.write(to: database)
-            let filler = try fill(disk, leaving: free)
-            let result = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
-            try FileManager.default.removeItem(at: filler)
-            XCTAssertEqual(result.status, 1, "\(context): \(result.stdout)\(result.stderr)")
-            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
-            XCTAssertTrue(result.stderr.contains("disk is full") || result.stderr.contains("No space left on device"),
-                          "\(context): \(result.stderr)")
-            XCTAssertEqual(try Data(contentsOf: database), bytes, "\(context): the file changed")
-            let left = try FileManager.default.contentsOfDirectory(atPath: disk.path).sorted()
-            XCTAssertEqual(left.filter { !["logbook.sqlite", "logbook.sqlite-wal", "logbook.sqlite-shm"].contains($0) }, [], "\(context): \(left)")
         }
-        let roomy = try cli.run(["--db", database.path, "migrate"], useDatabase: false)
-        XCTAssertEqual(roomy.status, 0, "seed \(seed): \(roomy.stderr)")
-        XCTAssertEqual(try Reliability.exerciseRows(in: database), rowsBefore, "seed \(seed)")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One schema change: a numbered SQL script, applied once, in order, in its own transaction.
+/// One schema change: a numbered SQL script, applied once, in order, inside the transaction of the pending ones.
 public struct Migration: Sendable, Equatable {
     /// The number that orders migrations: `1` for `0001_create_drafts.sql`.
     public let version: Int

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Applies numbered migrations to a database, each once, in order, each in its own transaction, and
+/// Applies numbered migrations to a database, each once, in order, the pending ones in one transaction, and
 /// records each with its checksum: the file's own migrations in the `schema_migrations` table, and
 /// a named set that an app adds to a file it shares (``init(migrations:set:)``) in `app_migrations`,
 /// so that neither set's history is ever taken for the other's.
@@ -148,82 +148,90 @@ public struct Migrator: Sendable {
 
     /// Applies every pending migration and returns those it applied.
     ///
-    /// Each runs in its own `IMMEDIATE` transaction together with its record, so a failure leaves
-    /// the database at the previous version; the history is checked again under the write lock,
-    /// so two processes migrating at once apply each migration once.
+    /// They run in one `IMMEDIATE` transaction, each migration with its record, so a failure (a
+    /// full disk, a killed process, a refusal) leaves the database as it was, at its previous
+    /// version; the history is read under the write lock, so two processes migrating at once
+    /// apply each migration once. When a pending migration rebuilds tables (`-- migration:
+    /// foreign keys off`), foreign keys are off for the whole transaction (the pragma has no
+    /// effect inside one), and rows the migrations leave without their parent refuse it.
     ///
-    /// A file whose schema is not what its applied migrations made is refused before any runs. A
-    /// migration that rebuilds tables (`-- migration: foreign keys off`) keeps another program's
-    /// indexes on them, and its triggers and views, by making them again with their own text.
+    /// A file whose schema is not what its applied migrations made, or that has objects under the
+    /// names a pending migration creates, is refused before any runs. A migration that rebuilds
+    /// tables keeps another program's indexes on them, and its triggers and views, by making them
+    /// again with their own text.
     @discardableResult
     public func migrate(_ connection: Connection, now: () -> Date = Date.init) throws -> [Migration] {
-        let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
-        // A pending migration whose objects the file has (its record deleted, or another program's
-        // objects of the same names) would fail part of the way, after the migrations before it
-        // committed: refused before the first runs. (A new file, which has no object, has none.)
-        if let (migration, present) = try pendingMigrationsMeetingExistingObjects(in: connection, after: try currentVersion(of: connection)).first {
-            throw clash(of: migration, detail: "\(present.joined(separator: ", ")) already exist\(present.count == 1 ? "s" : "")")
-        }
-        // A file that is not what its applied migrations made is refused before a migration changes
-        // it: a table rebuilt from the migrations' text would lose another program's column.
-        if !pending.isEmpty, setName == nil {
-            let differences = try schemaDifferences(of: connection, upTo: try currentVersion(of: connection))
-            if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
-        }
-        var applied: [Migration] = []
-        for migration in pending {
-            // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
-            if migration.runsWithForeignKeysOff { try connection.execute("PRAGMA foreign_keys = OFF") }
-            defer { if migration.runsWithForeignKeysOff { try? connection.execute("PRAGMA foreign_keys = ON") } }
-            let didApply = try connection.transaction(.immediate) { () throws -> Bool in
-                let stillPending = try status(of: connection)
-                    .contains { $0.migration.version == migration.version && $0.appliedAt == nil }
-                guard stillPending else { return false }
-                try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
-                // Rows another program left without their parent before are no fault of the migration.
-                let violationsBefore = migration.runsWithForeignKeysOff ? Set(try connection.foreignKeyViolations()) : []
-                let kept = migration.runsWithForeignKeysOff && setName == nil ? try foreignObjects(rebuiltBy: migration, in: connection) : []
-                do {
-                    try connection.execute("SAVEPOINT migration")
-                    for object in kept where object.type != "index" {
-                        try connection.execute("DROP \(object.type) \(object.name.quotedSQLIdentifier)")
-                    }
-                    try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
-                    try remake(kept, after: migration, in: connection)
-                    try connection.execute("RELEASE migration")
-                } catch let error as MigrationError {
-                    if !connection.isAutocommit { try connection.execute("ROLLBACK TO migration; RELEASE migration") }
-                    throw error
-                } catch let error as SQLiteError {
-                    // SQLite rolled the whole transaction back itself (a full disk in a statement
-                    // that keeps no statement journal): nothing was applied, and its error says why.
-                    guard !connection.isAutocommit else { throw error }
-                    // Undone first, so that what the file had before the migration is what is compared.
-                    try connection.execute("ROLLBACK TO migration; RELEASE migration")
-                    let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
-                    if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty { throw clash(of: migration, detail: error.message) }
-                    throw error
-                }
-                if migration.runsWithForeignKeysOff {
-                    let violations = try connection.foreignKeyViolations().filter { !violationsBefore.contains($0) }
-                    guard violations.isEmpty else {
-                        throw MigrationError.foreignKeyViolations(identifier: migration.identifier, violations: violations)
-                    }
-                }
-                let record: [DatabaseValue] = [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
-                                               .real(now().timeIntervalSinceReferenceDate)]
-                if let setName {
-                    try connection.run("INSERT INTO app_migrations (set_name, version, name, checksum, applied_at) VALUES (?, ?, ?, ?, ?)",
-                                       [.text(setName)] + record)
-                } else {
-                    try connection.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)", record)
-                    try connection.execute("PRAGMA user_version = \(migration.version)")
-                }
-                return true
+        let waiting = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
+        guard !waiting.isEmpty else { return [] }
+        // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
+        let foreignKeysOff = waiting.contains(where: \.runsWithForeignKeysOff)
+        if foreignKeysOff { try connection.execute("PRAGMA foreign_keys = OFF") }
+        defer { if foreignKeysOff { try? connection.execute("PRAGMA foreign_keys = ON") } }
+        return try connection.transaction(.immediate) {
+            let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
+            guard !pending.isEmpty else { return [] }
+            let current = try currentVersion(of: connection)
+            // A pending migration whose objects the file has (its record deleted, or another
+            // program's objects of the same names) would fail part of the way.
+            if let (migration, present) = try pendingMigrationsMeetingExistingObjects(in: connection, after: current).first {
+                throw clash(of: migration, detail: "\(present.joined(separator: ", ")) already exist\(present.count == 1 ? "s" : "")")
             }
-            if didApply { applied.append(migration) }
+            // A file that is not what its applied migrations made: a table rebuilt from the
+            // migrations' text would lose another program's column.
+            if setName == nil {
+                let differences = try schemaDifferences(of: connection, upTo: current)
+                if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
+            }
+            try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
+            // Rows another program left without their parent before are no fault of the migrations.
+            let violationsBefore = foreignKeysOff ? Set(try connection.foreignKeyViolations()) : []
+            for migration in pending {
+                try apply(migration, in: connection, now: now)
+            }
+            if foreignKeysOff {
+                let violations = try connection.foreignKeyViolations().filter { !violationsBefore.contains($0) }
+                guard violations.isEmpty else {
+                    let rebuilding = pending.filter(\.runsWithForeignKeysOff).map(\.identifier).joined(separator: ", ")
+                    throw MigrationError.foreignKeyViolations(identifier: rebuilding, violations: violations)
+                }
+            }
+            return pending
         }
-        return applied
+    }
+
+    /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:)``.
+    private func apply(_ migration: Migration, in connection: Connection, now: () -> Date) throws {
+        let kept = migration.runsWithForeignKeysOff && setName == nil ? try foreignObjects(rebuiltBy: migration, in: connection) : []
+        do {
+            try connection.execute("SAVEPOINT migration")
+            for object in kept where object.type != "index" {
+                try connection.execute("DROP \(object.type) \(object.name.quotedSQLIdentifier)")
+            }
+            try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
+            try remake(kept, after: migration, in: connection)
+            try connection.execute("RELEASE migration")
+        } catch let error as MigrationError {
+            if !connection.isAutocommit { try connection.execute("ROLLBACK TO migration; RELEASE migration") }
+            throw error
+        } catch let error as SQLiteError {
+            // SQLite rolled the whole transaction back itself (a full disk in a statement
+            // that keeps no statement journal): nothing was applied, and its error says why.
+            guard !connection.isAutocommit else { throw error }
+            // Undone first, so that what the file had before the migration is what is compared.
+            try connection.execute("ROLLBACK TO migration; RELEASE migration")
+            let alreadyMade = try objectsAlreadyMade(by: migration, in: connection)
+            if error.message.hasSuffix("already exists") || !alreadyMade.isEmpty { throw clash(of: migration, detail: error.message) }
+            throw error
+        }
+        let record: [DatabaseValue] = [.integer(Int64(migration.version)), .text(migration.name), .text(migration.checksum),
+                                       .real(now().timeIntervalSinceReferenceDate)]
+        if let setName {
+            try connection.run("INSERT INTO app_migrations (set_name, version, name, checksum, applied_at) VALUES (?, ?, ?, ?, ?)",
+                               [.text(setName)] + record)
+        } else {
+            try connection.run("INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)", record)
+            try connection.execute("PRAGMA user_version = \(migration.version)")
+        }
     }
 
     /// The refusal of `migration`, whose objects the file has already (`detail` says which): for an
