@@ -25,7 +25,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// `Logbook.repair(dryRun:)` refused to run: `problems` are values it cannot guess (see
     /// ``unreadableValue(path:detail:)``), to be corrected or deleted with SQL first. Nothing was written.
     case repairRefused(path: String, problems: [String])
-    /// The database at `path` cannot be written: the file, or its folder, is read-only.
+    /// The database at `path` cannot be written: the file, its folder or a side file (`-shm`) is
+    /// read-only, or a write a stopped program left must be rolled back or recovered first where
+    /// it can be written (the description says which, as the file system shows it then).
     case readOnly(path: String)
     /// A table, column or index that Logbook's migrations created is gone (another program
     /// dropped or altered it); `logbook check` names every such difference.
@@ -86,7 +88,7 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .repairRefused(let path, let problems):
             "cannot repair \(path) while it holds values Logbook cannot read, which no repair can guess: "
                 + problems.joined(separator: "; ") + "; correct or delete those rows with SQL first"
-        case .readOnly(let path): "cannot write \(path): the file or its folder is read-only"
+        case .readOnly(let path): "cannot write \(path): \(ReadOnlyCause.describe(path))"
         case .schemaChanged(let path, let detail):
             "\(path): its schema is not the one Logbook's migrations made (\(detail)); run 'logbook check' to see every difference"
         case .dayTaken(let day, let id): "\(day) already has a record (\(id.uuidString)); there is one record per calendar day"

@@ -14,8 +14,8 @@ struct Invocation {
     private let opened = OpenedStore()
 
     /// `--db`, else `$LOGBOOK_DB`, else `$XDG_DATA_HOME/logbook/logbook.sqlite`
-    /// (`~/.local/share/logbook/logbook.sqlite`). An empty `--db` or `$LOGBOOK_DB` is a usage error,
-    /// never a silent fall back to the default database.
+    /// (`~/.local/share/logbook/logbook.sqlite`; a relative `$XDG_DATA_HOME` is ignored). An empty
+    /// `--db` or `$LOGBOOK_DB` is a usage error, never a silent fall back to the default database.
     func databasePath() throws -> String {
         if let path = try arguments.value(of: GlobalOptions.database) {
             guard !path.isEmpty else { throw UsageError(message: "--db is empty: give the database's path", command: arguments.command) }
@@ -28,9 +28,21 @@ struct Invocation {
             }
             return path
         }
-        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+        // A relative $XDG_DATA_HOME (`data`, `~/data`) is ignored, as the XDG spec says: it would
+        // name another file in each folder the command runs from.
+        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeFolder() + "/.local/share"
         return dataHome + "/logbook/logbook.sqlite"
+    }
+
+    /// `$HOME` when it is an absolute path, else the home folder of the user's account; a usage
+    /// error when neither names one (an empty `$HOME` put the database under `/.local`).
+    private func homeFolder() throws -> String {
+        if let home = environment["HOME"], home.hasPrefix("/") { return home }
+        if let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir.map({ String(cString: $0) }), folder.hasPrefix("/") {
+            return folder
+        }
+        throw UsageError(message: "cannot tell your home folder ($HOME is not an absolute path): give the database with --db or $LOGBOOK_DB",
+                         command: arguments.command)
     }
 
     /// ``databasePath()`` for opening: refused when something other than a regular file is there
@@ -63,7 +75,8 @@ struct Invocation {
 
     /// `--time-zone`, else `$TZ`, else the system's. A name must be a zone of the tz database
     /// (``TimeZoneDatabase``): an abbreviation or an offset that Foundation reads otherwise than
-    /// `date` is refused.
+    /// `date` is refused. `$TZ` set but empty (or `:` alone) is UTC, as the C library and `date`
+    /// read it.
     func timeZone() throws -> TimeZone {
         if let name = try arguments.value(of: GlobalOptions.timeZone) {
             guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name) else {
@@ -73,8 +86,9 @@ struct Invocation {
             }
             return zone
         }
-        if let name = environment["TZ"], !name.isEmpty {
+        if let name = environment["TZ"] {
             let identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
+            if identifier.isEmpty { return TimeZone(identifier: "UTC") ?? .gmt }
             let zone = TimeZone(identifier: identifier)
             // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
             // either reading would store days other programs in the same shell disagree with.

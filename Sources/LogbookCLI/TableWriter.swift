@@ -32,7 +32,7 @@ struct TableWriter {
 
     private mutating func flushSample() throws {
         let widths = header.indices.map { column in
-            ([header] + sample).map { Self.width($0[column]) }.max() ?? 0
+            ([header] + sample).map { DisplayWidth.of($0[column]) }.max() ?? 0
         }
         self.widths = widths
         try writeLine(header, widths)
@@ -48,24 +48,20 @@ struct TableWriter {
             var cell = cell
             cell.withUTF8 { line.append(contentsOf: $0) }
             if column < row.count - 1 {
-                for _ in 0..<(max(0, widths[column] - Self.width(cell)) + 2) { line.append(UInt8(ascii: " ")) }
+                for _ in 0..<(max(0, widths[column] - DisplayWidth.of(cell)) + 2) { line.append(UInt8(ascii: " ")) }
             }
         }
         line.append(UInt8(ascii: "\n"))
         try line.withUnsafeBytes { try Console.write(bytes: $0) }
     }
 
-    /// The columns `cell` takes: its characters, counted byte by byte when all are ASCII but CR
-    /// (CR LF is one character), as most cells are, and a table can have millions of them.
-    private static func width(_ cell: String) -> Int {
-        cell.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D } ? cell.utf8.count : cell.count
-    }
-
-    /// The first line of `text`, cut to `limit` characters with an ellipsis.
+    /// The first line of `text` (up to a line feed or a carriage return), tabs as spaces, cut to
+    /// `limit` characters with an ellipsis; ` …` after it when more lines follow.
     static func excerpt(_ text: String, limit: Int) -> String {
-        let firstLine = text.split(separator: "\n", omittingEmptySubsequences: false).first.map(String.init) ?? ""
-        let single = firstLine.replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\r", with: "")
+        let scalars = text.unicodeScalars
+        let end = scalars.firstIndex { $0 == "\n" || $0 == "\r" } ?? scalars.endIndex
+        let single = String(String.UnicodeScalarView(scalars[..<end])).replacingOccurrences(of: "\t", with: " ")
         let cut = single.count > limit ? String(single.prefix(limit - 1)) + "…" : single
-        return text.contains("\n") && cut == single ? cut + " …" : cut
+        return end != scalars.endIndex && cut == single ? cut + " …" : cut
     }
 }

@@ -153,6 +153,65 @@ final class DamagedDatabaseTests: XCTestCase {
         }
     }
 
+    /// A side file that cannot be written, or a write a stopped program left that must be rolled
+    /// back or recovered where the file cannot be written, is named as the cause, where the error
+    /// said "the file or its folder is read-only" of a file and folder that could be written, or
+    /// "unable to open database file: No such file or directory" of a file that was there (helper-2).
+    func testAReadOnlySideFileOrAnUnfinishedWriteIsNamed() throws {
+        let python = "/usr/bin/python3"
+        guard FileManager.default.isExecutableFile(atPath: python) else { throw XCTSkip("python3 leaves a write unfinished here") }
+        func leaveUnfinished(_ cli: CLIHarness, journal: String) throws {
+            // Another program's write, committed or not, whose process ends without closing the file.
+            let script = """
+                import os, sqlite3, sys
+                db = sqlite3.connect(sys.argv[1], isolation_level=None)
+                db.execute("PRAGMA journal_mode = \(journal)")
+                db.execute("PRAGMA wal_autocheckpoint = 0")
+                db.execute("PRAGMA cache_size = 1")  # so that the rolled-back write spills pages into the file
+                db.execute("BEGIN IMMEDIATE")
+                db.execute("INSERT INTO logbook_settings (name, value) VALUES ('left', 'x')")
+                db.execute("UPDATE exercises SET name = name || ''")
+                if sys.argv[2] == 'commit': db.execute("COMMIT")
+                os._exit(0)
+                """
+            let result = try ExternalProgram.run(python, ["-c", script, cli.database.path, journal == "WAL" ? "commit" : "stop"])
+            XCTAssertEqual(result.status, 0, result.errors)
+        }
+        // A write-ahead log to recover, its -shm gone, in a folder that cannot be written.
+        do {
+            let (cli, _) = try loadedDatabase()
+            let wrapper = try unprivileged(cli)
+            try leaveUnfinished(cli, journal: "WAL")
+            try FileManager.default.removeItem(atPath: cli.database.path + "-shm")
+            XCTAssertEqual(chmod(cli.folder.path, 0o555), 0)
+            defer { chmod(cli.folder.path, 0o755) }
+            XCTAssertFailure(try BackgroundRun.run(cli, ["history", "list"], wrapper: wrapper), status: 1,
+                             mentioning: "cannot open", "its folder is read-only", "\(cli.database.path)-wal holds writes", "-shm")
+        }
+        // A rolled-back journal to roll back, in a read-only file.
+        do {
+            let (cli, _) = try loadedDatabase()
+            let wrapper = try unprivileged(cli)
+            try leaveUnfinished(cli, journal: "DELETE")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: cli.database.path + "-journal"))
+            XCTAssertEqual(chmod(cli.database.path, 0o444), 0)
+            XCTAssertFailure(try BackgroundRun.run(cli, ["history", "list"], wrapper: wrapper), status: 1,
+                             mentioning: "\(cli.database.path)-journal holds a write a stopped program left unfinished")
+        }
+        // A -shm that cannot be written, beside a file and folder that can.
+        do {
+            let (cli, bytes) = try loadedDatabase()
+            let wrapper = try unprivileged(cli)
+            try leaveUnfinished(cli, journal: "WAL")
+            for file in [cli.database.path, cli.database.path + "-wal"] { XCTAssertEqual(chmod(file, 0o666), 0) }
+            XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
+            XCTAssertEqual(chmod(cli.database.path + "-shm", 0o444), 0)
+            let added = try BackgroundRun.run(cli, ["history", "add", "Squat", "--at", "2026-03-01T12:00:00Z"], wrapper: wrapper)
+            XCTAssertFailure(added, status: 1, mentioning: "its shared-memory file \(cli.database.path)-shm cannot be written")
+            XCTAssertNotEqual(try Data(contentsOf: cli.database), Data(), "\(bytes.count)")
+        }
+    }
+
     /// A wrapper that runs `logbook` as a user to whom file permissions apply: `nobody` through
     /// `setpriv` when the tests run as root (root ignores them), none otherwise.
     private func unprivileged(_ cli: CLIHarness) throws -> [String] {

@@ -319,10 +319,70 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["check"]).status, 0)
     }
 
+    /// Table columns line up as terminals draw them: a Hangul or CJK character or an emoji takes
+    /// two columns, a combining mark none (they were counted one each; helper-3); a carriage return
+    /// ends a cell's first line as a line feed does (`cr\rx` showed as `crx`, a name it is not);
+    /// invisible and direction marks are shown escaped. UTC is named UTC, not GMT.
+    func testTableCellsLineUpAsTerminalsDrawThem() throws {
+        let cli = try CLIHarness()
+        let versions = ["한국어", "1.0", "e\u{301}e\u{301}", "👨\u{200D}👩\u{200D}👧", "ｗｉｄｅ", "a\u{200B}b", "x\u{200F}"]
+        for version in versions { XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", version]).status, 0) }
+        let table = try cli.run(["drafts", "list", "--time-zone", "UTC"]).stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(table[0].contains("SUBMITTED (UTC)"), table[0])
+        // The column after VERSION starts where the header's does: columns drawn before it, counted here by hand.
+        let widths = ["한국어": 6, "1.0": 3, "e\u{301}e\u{301}": 2, "👨\u{200D}👩\u{200D}👧": 2, "ｗｉｄｅ": 8,
+                      "a\\u{200B}b": 10, "x\\u{200F}": 9]
+        let widest = widths.values.max()!  // wider than the header's VERSION
+        for line in table.dropFirst() {
+            let cells = line.dropFirst(10)  // the id's 8 characters and two spaces
+            guard let version = widths.keys.first(where: { cells.hasPrefix($0 + " ") }) else { return XCTFail("\(line) in \(table)") }
+            let spaces = cells.dropFirst(version.count).prefix { $0 == " " }.count
+            XCTAssertEqual(spaces, widest - widths[version]! + 2, "\(version): \(line)")
+        }
+
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "cr\rx", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "lf\nx", "crlf\r\nx", "--at", "2026-01-02T10:00:00Z"]).status, 0)
+        let days = try cli.run(["history", "list"]).stdout
+        XCTAssertTrue(days.contains("  cr …\n"), days)
+        XCTAssertTrue(days.contains("  lf …\n"), days)
+    }
+
     func testTimeZoneFromEnvironment() throws {
         let cli = try CLIHarness()
         try cli.run(["history", "add", "Squat", "--at", "2026-03-01T02:00:00Z"], environment: ["TZ": "America/Los_Angeles"])
         let day = try Connection(path: cli.database.path).scalar("SELECT day FROM exercise_days", as: String.self)
         XCTAssertEqual(day, "2026-02-28")
+    }
+
+    /// `TZ` set but empty (or `:` alone) is UTC, as the C library and `date` read it; Logbook took
+    /// the system's zone (helper-3: Asia/Tokyo's day beside `date`'s UTC one). Run with a system
+    /// zone of Asia/Tokyo in a mount namespace of its own (root and `unshare` needed, else skipped),
+    /// where an unset `TZ` gives Tokyo's day, as a control.
+    func testAnEmptyTZIsUTCAsForDate() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare") else {
+            throw XCTSkip("a system zone of its own needs root and unshare (a mount namespace)")
+        }
+        let cli = try CLIHarness()
+        let etc = cli.folder.appendingPathComponent("etc")
+        try ExternalProgram.output(of: "/bin/cp", ["-a", "/etc", etc.path])
+        try? FileManager.default.removeItem(at: etc.appendingPathComponent("localtime"))
+        try FileManager.default.createSymbolicLink(atPath: etc.appendingPathComponent("localtime").path,
+                                                   withDestinationPath: "/usr/share/zoneinfo/Asia/Tokyo")
+        let script = "mount --make-rprivate / && mount --bind \"$0\" /etc && exec \"$@\""
+        let probe = try ExternalProgram.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, etc.path, "/bin/true"])
+        guard probe.status == 0 else { throw XCTSkip("no mount namespace here: \(probe.errors)") }
+        func day(tz: String?) throws -> String {
+            let database = cli.folder.appendingPathComponent("tz-\(UUID().uuidString).sqlite").path
+            var environment = ["PATH": "/usr/bin:/bin", "HOME": cli.folder.path]
+            environment["TZ"] = tz
+            let result = try ExternalProgram.run("/usr/bin/unshare", ["-m", "/bin/sh", "-c", script, etc.path, CLIHarness.executable.path,
+                                                                     "--db", database, "-q", "history", "add", "Squat",
+                                                                     "--at", "2026-06-30T20:00:00Z"], environment: environment)
+            XCTAssertEqual(result.status, 0, result.errors)
+            return try Connection(path: database).scalar("SELECT day FROM exercise_days", as: String.self) ?? ""
+        }
+        XCTAssertEqual(try day(tz: nil), "2026-07-01", "the system's zone, Asia/Tokyo")
+        XCTAssertEqual(try day(tz: ""), "2026-06-30", "TZ=\"\" is UTC")
+        XCTAssertEqual(try day(tz: ":"), "2026-06-30", "TZ=\":\" is UTC")
     }
 }

@@ -158,11 +158,24 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertEqual(flagWins.stdout, "\(cli.database.path)\tschema version \(Schema.migrationFiles.count)\n")
     }
 
+    /// A would-be option name holding a space or a line break is a value: SQL that opens with a
+    /// comment (it was an unknown option '-- weekly totals…'; helper-3), a name that starts with '-'.
+    func testAnArgumentWithASpaceAfterItsDashIsAValue() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "- Plank", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+        XCTAssertTrue(try cli.run(["history", "list", "--format", "csv"]).stdout.contains("- Plank"))
+        let query = try cli.run(["query", "-- how many\nSELECT count(*) AS n FROM exercises", "--format", "csv"])
+        XCTAssertEqual(query.status, 0, query.stderr)
+        XCTAssertEqual(query.stdout, "n\r\n1\r\n")
+    }
+
     func testUsageErrorsExitTwoWithOneLine() throws {
         let cli = try CLIHarness()
         XCTAssertFailure(try cli.run([]), status: 2, mentioning: "missing command")
         XCTAssertFailure(try cli.run(["inti"]), status: 2, mentioning: "unknown command 'inti'", "did you mean 'init'")
-        XCTAssertFailure(try cli.run(["init", "--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'")
+        XCTAssertFailure(try cli.run(["init", "--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'",
+                         "put -- before it")
+        XCTAssertFailure(try cli.run(["history", "list", "--formt", "csv"]), status: 2, mentioning: "did you mean '--format'")
         XCTAssertFailure(try cli.run(["init", "extra"]), status: 2, mentioning: "unexpected argument 'extra'")
         XCTAssertFailure(try cli.run(["check", "--db"], useDatabase: false), status: 2, mentioning: "missing value for '--db <path>'")
         XCTAssertFailure(try cli.run(["drafts"]), status: 2, mentioning: "'drafts' needs a subcommand")
@@ -202,5 +215,14 @@ extension FoundationCLITests {
             XCTAssertFailure(try cli.run(command), status: 1, mentioning: "contacts", "belongs to another program")
         }
         XCTAssertEqual(cli.snapshot(), before)
+
+        // A file that holds only a view is another program's too (init migrated into it; helper-2).
+        let views = try CLIHarness()
+        try Connection(path: views.database.path).execute("CREATE VIEW answer AS SELECT 42")
+        let viewsBefore = views.snapshot()
+        for command in [["init"], ["drafts", "add", "--version", "1"]] {
+            XCTAssertFailure(try views.run(command), status: 1, mentioning: "view answer", "belongs to another program")
+        }
+        XCTAssertEqual(views.snapshot(), viewsBefore)
     }
 }

@@ -265,6 +265,52 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertTrue(try target.run(["import", "-"], stdin: csv).stderr.contains("inserted 30"))
     }
 
+    /// Without `--format`, `-o`'s extension names the format on every command that writes one, by
+    /// the table `import` reads: `export -o h.jsonl` wrote a JSON array, which `import h.jsonl`
+    /// read as NDJSON and refused, and the listings wrote a table into `x.json` (helper-3).
+    /// `--format` given wins; an extension the command does not write leaves its default.
+    func testOutputFilesExtensionNamesTheFormat() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(newYork + ["import", CLIHarness.fixture("history.json").path]).status, 0)
+        let ndjson = try cli.run(["export", "history", "--format", "ndjson"]).stdout
+        for name in ["h.jsonl", "h.NDJSON"] {
+            let file = cli.folder.appendingPathComponent(name)
+            XCTAssertEqual(try cli.run(["-q", "export", "history", "-o", file.path]).status, 0)
+            XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), ndjson, name)
+            let target = try CLIHarness()
+            let imported = try target.run(["import", file.path])
+            XCTAssertEqual(imported.status, 0, imported.stderr)
+            XCTAssertEqual(try target.run(["export", "history", "--format", "ndjson"]).stdout, ndjson, name)
+        }
+        let cases: [(arguments: [String], file: String, format: [String])] = [
+            (["history", "list"], "days.csv", ["--format", "csv"]),
+            (["history", "list"], "days.json", ["--format", "json"]),
+            (["drafts", "list"], "drafts.ndjson", ["--format", "ndjson"]),
+            (["count", "history"], "count.json", ["--format", "json"]),
+            (["report", "history", "--by", "month"], "report.html", ["--format", "html"]),
+            (["report", "exercises"], "exercises.csv", ["--format", "csv"]),
+            (["query", "SELECT count(*) AS n FROM exercises"], "n.csv", ["--format", "csv"]),
+            (["changes"], "feed.sql", ["--format", "postgres"]),
+            (["export", "drafts"], "drafts.csv", ["--format", "csv"]),
+            (["history", "list"], "days.txt", []),
+            (["history", "list"], "days.sql", []),
+            (["history", "list", "--format", "table"], "days.json", ["--format", "table"]),
+        ]
+        for (arguments, name, format) in cases {
+            let file = cli.folder.appendingPathComponent(name)
+            let result = try cli.run(arguments + ["-o", file.path])
+            XCTAssertEqual(result.status, 0, "\(arguments) -o \(name): \(result.stderr)")
+            let expected = try cli.run(arguments + format).output
+            if name == "feed.sql" || name == "report.html" {
+                // Stamped with the time they were made: compared without their lines that say when.
+                let undated = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "\n").filter { !$0.contains("2026-") && !$0.contains("exported") } }
+                XCTAssertEqual(undated(try Data(contentsOf: file)), undated(expected), "\(arguments) -o \(name)")
+                continue
+            }
+            XCTAssertEqual(try Data(contentsOf: file), expected, "\(arguments) -o \(name)")
+        }
+    }
+
     /// What a person writes in a spreadsheet or a script: days or dates and exercise names, no ids,
     /// no positions; re-importing it changes nothing, and a day split over two ids is named.
     func testHandMadeHistoryImportsAndReimportsAsANoOp() throws {

@@ -80,6 +80,40 @@ final class NewDatabaseCLITests: XCTestCase {
         }
     }
 
+    /// The default database: `$XDG_DATA_HOME/logbook/logbook.sqlite` when that is an absolute path
+    /// (a relative one is ignored, as the XDG spec says: `rel` and `~/xdg` named a folder under the
+    /// current one; helper-3), else under `$HOME/.local/share`, where `$HOME` must be absolute too
+    /// (an empty one put it under `/.local`); a folder that cannot be made is named with the
+    /// system's reason (it said `NSCocoaErrorDomain error 512`).
+    func testTheDefaultDatabaseIsUnderAbsoluteFoldersOnly() throws {
+        let cli = try CLIHarness()
+        let home = cli.folder.appendingPathComponent("home").path
+        let expected = home + "/.local/share/logbook/logbook.sqlite"
+        for xdg in ["rel", "~/xdg", "", "./x"] {
+            let result = try cli.run(["history", "add", "Squat"], environment: ["HOME": home, "XDG_DATA_HOME": xdg], useDatabase: false)
+            XCTAssertEqual(result.status, 0, "\(xdg): \(result.stderr)")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: expected), "\(xdg): \(result.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("rel").path), xdg)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("~").path), xdg)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("x").path), xdg)
+        }
+        XCTAssertEqual(try Connection(path: expected).scalar("SELECT count(*) FROM exercises", as: Int.self), 4)
+
+        // An empty or relative $HOME falls back to the account's home folder, never to the root or the current folder.
+        let account = try XCTUnwrap(getpwuid(getuid())).pointee.pw_dir.map { String(cString: $0) } ?? ""
+        for empty in ["", "relative"] {
+            let listed = try cli.run(["history", "list"], environment: ["HOME": empty, "XDG_DATA_HOME": ""], useDatabase: false)
+            XCTAssertFalse(listed.stderr.contains(" /.local/"), listed.stderr)
+            XCTAssertFalse(listed.stderr.contains(" relative/"), listed.stderr)
+            if listed.status != 0 { XCTAssertTrue(listed.stderr.contains(account), "\(empty): \(listed.stderr)") }
+        }
+
+        let file = cli.folder.appendingPathComponent("plain-file")
+        try Data("x".utf8).write(to: file)
+        XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["XDG_DATA_HOME": file.path], useDatabase: false), status: 1,
+                         mentioning: "cannot create folder \(file.path)/logbook: \(file.path) is not a folder")
+    }
+
     /// A failed import into a new database keeps the file when another program has it open (a
     /// reader here; a writer waiting for it would otherwise write into a removed file) or wrote a
     /// record to it while the import read its input.

@@ -52,7 +52,9 @@ final class QueryCLITests: XCTestCase {
 
         let count = try cli.run(["count", "history", "--where", "exercises contains \"Sun Salute ☀︎\" && day < 2025-03-01"])
         XCTAssertEqual(count.stdout, "\(history.filter { $0.exercises.contains("Sun Salute ☀︎") && $0.day < CalendarDay("2025-03-01")! }.count)\n")
-        XCTAssertEqual(try cli.run(["count", "history", "--format", "json"]).stdout, "{\"count\":30}\n")
+        // An array of one object in json, as every listing and report (it was the object alone; helper-3).
+        XCTAssertEqual(try cli.run(["count", "history", "--format", "json"]).stdout, "[{\"count\":30}]\n")
+        XCTAssertEqual(try cli.run(["count", "history", "--format", "ndjson"]).stdout, "{\"count\":30}\n")
     }
 
     func testDraftListsMatchTheFixture() throws {
@@ -132,6 +134,8 @@ final class QueryCLITests: XCTestCase {
             (["drafts", "list", "--limit", "-1"], "invalid value '-1' for '--limit <n>'", nil),
             (["history", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "the range starts on 2026-02-01, after its end 2026-01-01", nil),
             (["count", "notes"], "cannot count 'notes'", nil),
+            // A whole number past Int64 is out of range, said as typed (it was `found 1e+20`; helper-3).
+            (["history", "list", "--where", "exercises.count > 99999999999999999999"], "number '99999999999999999999' is out of range", nil),
         ]
         for (arguments, message, caret) in cases {
             let result = try cli.run(arguments)

@@ -169,7 +169,10 @@ final class DateExpressionTests: XCTestCase {
         XCTAssertEqual(try test.store.history.fetch(try test.store.history.query(where: "day >= 2026 && day < 2026-02", timeZone: zone)).map(\.day).sorted(),
                        stored.map(\.day).filter { $0 >= CalendarDay("2026-01-01")! && $0 < CalendarDay("2026-02-01")! })
         for (words, day) in [("7d", "2026-11-16"), ("2w", "2026-11-09"), ("3m", "2026-08-23"), ("1y", "2025-11-23"),
-                             ("today", "2026-11-23"), ("monday", "2026-11-23"), ("sunday", "2026-11-22")] {
+                             ("today", "2026-11-23"), ("monday", "2026-11-23"), ("sunday", "2026-11-22"),
+                             // Every word the date options read is a date in a filter too (`mon` was an unknown field).
+                             ("mon", "2026-11-23"), ("Sun", "2026-11-22"), ("tue", "2026-11-17"), ("SAT", "2026-11-21"),
+                             ("yesterday", "2026-11-22"), ("tomorrow", "2026-11-24")] {
             guard case .binary(_, _, .literal(let literal, _), _) = try FilterParser.parse("day >= \(words)", now: now, timeZone: zone),
                   let expected = CalendarDay(day) else { return XCTFail(words) }
             XCTAssertEqual(literal, .day(year: expected.year, month: expected.month, day: expected.day), words)

@@ -113,6 +113,10 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
 
     private static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
+    /// The words that are dates (lowercase): `now`, `today`, `yesterday`, `tomorrow`, and each
+    /// weekday by name and by its first three letters. A filter reads them as dates, not fields.
+    public static let words: Set<String> = Set(["now", "today", "yesterday", "tomorrow"] + weekdays + weekdays.map { String($0.prefix(3)) })
+
     /// Parses `text` (words in any case, surrounding spaces ignored), or nil when it is none of the forms.
     public init?(_ text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)

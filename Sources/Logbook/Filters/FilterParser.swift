@@ -52,10 +52,6 @@ public struct FilterParser {
         self.timeZone = timeZone
     }
 
-    /// Words that are dates in a filter rather than field names.
-    private static let dateWords: Set<String> = ["now", "today", "yesterday", "tomorrow", "monday", "tuesday", "wednesday",
-                                                 "thursday", "friday", "saturday", "sunday"]
-
     /// Parses `text`, reading relative dates (`today`, `monday`, `7d`) at `now` in `timeZone`;
     /// throws ``SyntaxError``.
     public static func parse(_ text: String, now: Date = Date(), timeZone: TimeZone = .current) throws -> FilterExpression {
@@ -174,7 +170,9 @@ public struct FilterParser {
         case .number(let text):
             advance()
             if let integer = Int64(text) { return .literal(.integer(integer), at: at) }
-            if let decimal = Double(text), decimal.isFinite { return .literal(.decimal(decimal), at: at) }
+            // A whole number past Int64 is out of range (as a decimal it was named `1e+20`).
+            let isWhole = text.drop { $0 == "-" }.allSatisfy { $0.isASCII && $0.isNumber }
+            if !isWhole, let decimal = Double(text), decimal.isFinite { return .literal(.decimal(decimal), at: at) }
             // Digits with a date's punctuation past the year: a year of five digits or more.
             if text.dropFirst().contains(where: { "-:T".contains($0) }) {
                 throw SyntaxError(message: "'\(text)' is no date Logbook reads: days run from 0001-01-01 to 9999-12-31", position: at)
@@ -183,7 +181,7 @@ public struct FilterParser {
         case .temporal(let text):
             advance()
             return .literal(try dateLiteral(text, at: at), at: at)
-        case .word(let word) where Self.dateWords.contains(word.lowercased()):
+        case .word(let word) where DateExpression.words.contains(word.lowercased()):
             advance()
             return .literal(try dateLiteral(word, at: at), at: at)
         case .word("true"), .word("false"):

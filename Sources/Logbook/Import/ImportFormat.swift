@@ -7,19 +7,18 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 
     /// The format of a file named `name` whose content starts with `prefix`.
     static func detect(name: String, prefix: [UInt8]) -> ImportFormat? {
-        let lowered = name.lowercased()
         if prefix.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
-        if lowered.hasSuffix(".ndjson") || lowered.hasSuffix(".jsonl") { return .ndjson }
-        if lowered.hasSuffix(".plist") { return .plist }
-        if lowered.hasSuffix(".csv") { return .csv }
+        let named = FormatExtension.formatName(of: name).flatMap(ImportFormat.init(rawValue:))
+        // `.json` is read from the content too: an app's file of one object is NDJSON's first line.
+        if let named, named != .json { return named }
         let text = prefix.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
         if prefix.starts(with: Array("bplist".utf8)) || text.starts(with: Array("<?xml".utf8))
             || text.starts(with: Array("<plist".utf8)) || text.starts(with: Array("<!DOCTYPE plist".utf8)) {
             return .plist
         }
         if text.first == UInt8(ascii: "[") { return .json }
-        if text.first == UInt8(ascii: "{") { return lowered.hasSuffix(".json") ? .json : .ndjson }
-        if lowered.hasSuffix(".json") { return .json }
+        if text.first == UInt8(ascii: "{") { return named == .json ? .json : .ndjson }
+        if named == .json { return .json }
         if let first = text.first, first >= 0x20, first < 0x7F { return .csv }
         return nil
     }

@@ -132,7 +132,9 @@ extension LogbookError {
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt:
             self = .notADatabase(path: path, reason: error.message)
         case let error as SQLiteError where error.isCannotOpen:
-            self = .cannotOpen(path: path, reason: error.message)
+            // SQLite says "unable to open database file" of a file that is there when it cannot
+            // make the -shm file it needs to recover a write-ahead log.
+            self = .cannotOpen(path: path, reason: ReadOnlyCause.isUnrecoverableLog(path) ? ReadOnlyCause.describe(path) : error.message)
         case let error as SQLiteError where error.isReadOnlyDirectory:
             self = .cannotOpen(path: path, reason: "its folder cannot be written, and SQLite must create the "
                                                    + "database's -wal and -shm files there")

@@ -1,7 +1,9 @@
 /// The hand-written argument parser: a command's arguments, parsed against its ``CommandSpec``.
 ///
 /// Options are `--name value`, `--name=value`, `-x value` or a flag `--name`; `--` ends options;
-/// a lone `-` is a positional (stdin or stdout). Global options are accepted anywhere on the line.
+/// a lone `-` is a positional (stdin or stdout), and so is an argument whose would-be option name
+/// holds a space or a line break (SQL that opens with a `-- comment`, an exercise named `- Plank`):
+/// no option is named so. Global options are accepted anywhere on the line.
 
 enum ArgumentParser {
     /// Parses `arguments` (everything after the command words) against `spec`.
@@ -13,7 +15,8 @@ enum ArgumentParser {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument) {
+            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument)
+                || split(argument).name.contains(where: \.isWhitespace) {
                 parsed.append(positional: argument)
                 continue
             }
@@ -23,7 +26,9 @@ enum ArgumentParser {
             }
             let (name, attached) = split(argument)
             guard let option = find(name, in: specs) else {
-                throw UsageError(message: "unknown option '\(name)'" + suggestion(for: name, among: specs.map(\.name)),
+                let closest = suggestion(for: name, among: specs.map(\.name))
+                throw UsageError(message: "unknown option '\(name)'"
+                                    + (closest.isEmpty ? " (to give a value that begins with '-', put -- before it)" : closest),
                                  command: spec.name)
             }
             if option.valueName == nil {

@@ -1,6 +1,9 @@
+import Logbook
+
 /// `-o FILE`: where a data command's output goes, declared once. A command that lists
 /// ``option`` in its options gets it; ``CommandLineTool`` sends everything the command writes to
-/// stdout into the file, with export's rules (``OutputDestination``).
+/// stdout into the file, with export's rules (``OutputDestination``). Without `--format`, FILE's
+/// extension names the format (``ParsedArguments/format(_:orElse:)``).
 enum OutputFile {
     static let option = Option<String>.text(
         "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
@@ -14,5 +17,16 @@ enum OutputFile {
             throw UsageError(message: "-o is empty: give a file's path, or - for standard output", command: arguments.command)
         }
         return path == "-" ? nil : path
+    }
+}
+
+extension ParsedArguments {
+    /// The value of `format` given; else, with `-o FILE`, the format FILE's extension names when
+    /// the command writes it (`-o week.csv`, `-o feed.jsonl`, `-o script.sql`); else `fallback`.
+    func format<Format>(_ format: Option<Format>, orElse fallback: Format) throws -> Format {
+        if let given = try value(of: format) { return given }
+        guard let path = try OutputFile.path(self), let name = FormatExtension.formatName(of: path),
+              format.spec.choices.contains(name) else { return fallback }
+        return (try? format.convert(name)) ?? fallback
     }
 }

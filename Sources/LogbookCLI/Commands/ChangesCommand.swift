@@ -39,7 +39,7 @@ enum ChangesCommand {
                 Console.note("logbook: the change log keeps \(plural(days, "day"))")
                 return
             }
-            let format = try arguments.value(of: format) ?? .ndjson
+            let format = try arguments.format(format, orElse: .ndjson)
             if arguments.isGiven(ImportExportCommands.source) && format != .postgres {
                 throw UsageError(message: "'\(ImportExportCommands.source.spec.name)' applies to --format postgres only", command: "changes")
             }

@@ -64,7 +64,7 @@ enum DraftsCommands {
             examples: ["logbook drafts show 2.5.0", "logbook drafts show 2.5.0 --format json",
                        "logbook drafts show 2.5.0 --format plist > release-draft.plist"]),
         run: { invocation in
-            let format = try invocation.arguments.value(of: showFormat) ?? .table
+            let format = try invocation.arguments.format(showFormat, orElse: .table)
             let store = try invocation.readStore()
             let draft = try store.drafts.resolve(invocation.arguments.positionals[0])
             switch format {

@@ -12,7 +12,7 @@ enum ImportExportCommands {
     private static let dryRun = Flag("--dry-run", help: "Validate and report; write nothing.")
     private static let exportFormat = Option<ExportFormat>.choice(
         "--format", valueName: "FMT", among: ExportFormat.allCases,
-        help: "json|ndjson|csv|plist|postgres (default: from -o's extension, .sql for postgres, else json).")
+        help: "json|ndjson|csv|plist|postgres (default: from -o's extension: .jsonl is ndjson, .sql postgres; else json).")
     private static let csvHeader = Option<CSVHeaderStyle>.choice(
         "--csv-header", valueName: "STYLE", among: CSVHeaderStyle.allCases,
         help: "camelCase (default, the JSON keys) or snake_case (the PostgreSQL schema's names) for a drafts CSV.")
@@ -76,10 +76,7 @@ enum ImportExportCommands {
                        "logbook export drafts --where 'isSubmitted' --format csv > submitted.csv"]),
         run: { invocation in
             let arguments = invocation.arguments
-            let fallback = try OutputFile.path(arguments).flatMap { path in
-                path.lowercased().hasSuffix(".sql") ? .postgres : ExportFormat.allCases.first { path.lowercased().hasSuffix(".\($0.rawValue)") }
-            } ?? .json
-            let format = try arguments.value(of: exportFormat) ?? fallback
+            let format = try arguments.format(exportFormat, orElse: .json)
             let kindText = arguments.positionals[0]
             guard let recordKind = RecordKind(rawValue: kindText) else {
                 throw UsageError(message: "cannot export '\(kindText)': expected drafts or history", command: "export")

@@ -14,7 +14,7 @@ enum ListCommands {
             examples: ["logbook drafts list --where 'submittedAt == nil && version hasPrefix \"2.\"' --sort version:desc",
                        "logbook drafts list --where 'checklist.doneCount < checklist.count' --format json"]),
         run: { invocation in
-            let format = try invocation.arguments.value(of: formatOption) ?? .table
+            let format = try invocation.arguments.format(formatOption, orElse: .table)
             var query = try QueryOptions.query(invocation, schema: DraftRepository.schema)
             if query.ordering.isEmpty {
                 query.ordering = [try DraftRepository.schema.ordering(forFieldNamed: "createdAt", descending: false)]
@@ -40,7 +40,7 @@ enum ListCommands {
             examples: ["logbook history list --from 2026-01-01 --to 2026-01-31 --exercise Burpee",
                        "logbook history list --where 'exercises.count > 3' --sort day:desc --limit 10 --format csv"]),
         run: { invocation in
-            let format = try invocation.arguments.value(of: formatOption) ?? .table
+            let format = try invocation.arguments.format(formatOption, orElse: .table)
             var query = try QueryOptions.query(invocation, schema: HistoryRepository.schema,
                                                extra: try historyFilters(invocation))
             if query.ordering.isEmpty {
@@ -106,7 +106,7 @@ enum ListCommands {
             options: [QueryOptions.filter.spec, formatOption.spec, OutputFile.option.spec, Watch.flag.spec],
             examples: ["logbook count history --where 'exercises contains \"Burpee\"'", "logbook count drafts --format json"]),
         run: { invocation in
-            let format = try invocation.arguments.value(of: formatOption) ?? .table
+            let format = try invocation.arguments.format(formatOption, orElse: .table)
             let kind = invocation.arguments.positionals[0]
             guard kind == "drafts" || kind == "history" else {
                 throw UsageError(message: "cannot count '\(kind)': expected drafts or history", command: "count")
@@ -118,7 +118,9 @@ enum ListCommands {
                 let number = kind == "drafts" ? try store.drafts.count(query) : try store.history.count(query)
                 switch format {
                 case .table, .html: try Console.print(String(number))
-                case .json, .ndjson: try Console.print("{\"count\":\(number)}")
+                // json is an array of objects, as every listing and report writes it; ndjson one object a line.
+                case .json: try Console.print("[{\"count\":\(number)}]")
+                case .ndjson: try Console.print("{\"count\":\(number)}")
                 case .csv: try Console.write(CSVText.row(["count"]) + CSVText.row([String(number)]))
                 }
             }

@@ -20,7 +20,7 @@ enum QueryCommand {
             examples: ["logbook query 'SELECT day, count(*) AS n FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk GROUP BY day' --format csv",
                        "logbook query 'SELECT version FROM drafts WHERE version_key = :v' -p v=2.5.0"]),
         run: { invocation in
-            let format = try invocation.arguments.value(of: formatOption) ?? .table
+            let format = try invocation.arguments.format(formatOption, orElse: .table)
             var parameters: [String: DatabaseValue] = [:]
             for pair in try invocation.arguments.values(of: parameter) {
                 guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {

@@ -33,7 +33,7 @@ enum ReportCommand {
         run: { invocation in
             let arguments = invocation.arguments
             let command = arguments.command
-            let format = try arguments.value(of: formatOption) ?? .table
+            let format = try arguments.format(formatOption, orElse: .table)
             if format == .html {
                 try writePage(invocation)
                 return

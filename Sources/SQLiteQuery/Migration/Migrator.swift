@@ -131,10 +131,13 @@ public struct Migrator: Sendable {
     }
 
     /// The file's own tables (not SQLite's internal ones, nor the history table).
+    /// Another program's tables and views (a file of views alone is no empty file either; `view v`),
+    /// with no history to say they are a migration's.
     private func tableNames(in connection: Connection) throws -> [String] {
         let statement = try connection.prepare("""
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-              AND name <> 'schema_migrations' ORDER BY name
+            SELECT CASE type WHEN 'view' THEN 'view ' || name ELSE name END FROM sqlite_master
+            WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name <> 'schema_migrations'
+            ORDER BY type, name
             """)
         var names: [String] = []
         while try statement.step() { names.append(try statement.column(0)) }
