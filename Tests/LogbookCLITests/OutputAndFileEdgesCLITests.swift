@@ -522,6 +522,16 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(limited.stderr, "logbook: error: cannot write out.json: File too large\n")
         XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous")
         XCTAssertEqual(try leftovers(cli), [])
+        // The database growing past the limit is named so too, though SQLite reads the system's
+        // error after later calls cleared it (it said "disk I/O error" alone; helper-1), at every size.
+        let bytes = try Data(contentsOf: cli.database)
+        for blocks in [bytes.count / 1024 + 16, bytes.count / 1024 + 400, bytes.count / 1024 + 1_200] {
+            let grown = try shell(cli, "ulimit -f \(blocks); $LOGBOOK --db \"$DB\" import --on-conflict replace days.ndjson")
+            XCTAssertEqual(grown.status, 1, grown.stderr)
+            XCTAssertEqual(grown.stderr.split(separator: "\n").count, 1, grown.stderr)
+            XCTAssertTrue(grown.stderr.contains("File too large"), "ulimit -f \(blocks): \(grown.stderr)")
+            XCTAssertEqual(try Data(contentsOf: cli.database), bytes, "ulimit -f \(blocks)")
+        }
         // A temporary left by a killed run (its process is gone) is removed by the next run.
         let stale = cli.folder.appendingPathComponent(".out.json.logbook-tmp-2147483646-1a2b")
         try Data("stale".utf8).write(to: stale)

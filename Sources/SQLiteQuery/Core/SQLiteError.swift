@@ -33,8 +33,25 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
         if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF), systemError != 0,
            let reason = strerror(systemError) {
             text += ": " + String(cString: reason)
+        } else if [ResultCode.writeError, ResultCode.truncateError].contains(code), let limit = Self.fileSizeLimit {
+            // SQLite reads the system's error after later calls may have cleared it; a failed write
+            // under a limit on file size is most likely that limit (EFBIG).
+            text += ": most likely File too large (this process may write files of at most \(limit) bytes: ulimit -f)"
         }
         self.init(code: code, message: text, sql: sql)
+    }
+
+    /// The most bytes this process may write to a file (`RLIMIT_FSIZE`, `ulimit -f`), or nil for no limit.
+    private static var fileSizeLimit: UInt64? {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_FSIZE.rawValue)  // glibc declares the resources as an enum
+        #else
+        let resource = RLIMIT_FSIZE
+        #endif
+        // RLIM_INFINITY is all ones on Linux, 2^63 - 1 on Darwin.
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < rlim_t(Int64.max) else { return nil }
+        return UInt64(limit.rlim_cur)
     }
 
     /// The primary result code (the low byte of the extended code), e.g. `SQLITE_CONSTRAINT`.
@@ -106,6 +123,10 @@ public enum ResultCode {
     public static let uniqueConstraint: Int32 = SQLITE_CONSTRAINT | (8 << 8)
     /// `SQLITE_CANTOPEN`: the file could not be opened.
     public static let cannotOpen: Int32 = SQLITE_CANTOPEN
+    /// `SQLITE_IOERR_WRITE`: a write to a file failed.
+    public static let writeError: Int32 = SQLITE_IOERR | (3 << 8)
+    /// `SQLITE_IOERR_TRUNCATE`: making a file shorter or longer failed.
+    public static let truncateError: Int32 = SQLITE_IOERR | (6 << 8)
 }
 
 /// A value read from a column could not be converted to the Swift type asked for.
