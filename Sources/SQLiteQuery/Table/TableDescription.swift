@@ -14,6 +14,10 @@
 /// The table has an `INTEGER PRIMARY KEY` row key (`rowKey`, default `pk`) that child rows refer
 /// to, and a `UNIQUE` identity column that callers use. `decode` reads the identity and the other
 /// columns in declaration order, starting at column 0; child collections are filled in afterwards.
+///
+/// Table and column names go into the SQL as written: name them as plain identifiers (letters,
+/// digits and underscores, not starting with a digit), none an SQL keyword (`order`, `group`):
+/// SQLite would refuse such a statement with a syntax error when it is first run.
 public struct TableDescription<Record>: @unchecked Sendable {
     /// The table's name.
     public var name: String { box.values.name }
