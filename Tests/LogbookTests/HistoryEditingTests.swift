@@ -180,6 +180,56 @@ final class HistoryEditingTests: XCTestCase {
         XCTAssertTrue(try test.store.check().isHealthy)
     }
 
+    /// `exerciseNames()` reads the years' name tallies and the waiting days' rows while the
+    /// tallies are current, and every exercise row otherwise: over seeded histories of adversarial
+    /// names (NFC and NFD twins, one spelling then the other), saved in bulk and a day at a time
+    /// (which leaves days waiting), edited, and written by another program, it is always what a
+    /// scan of every row gives. Seeded (`LOGBOOK_NAMES_SEED`).
+    func testExerciseNamesAreEveryStoredNameInEveryState() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_NAMES_SEED", default: 0x4E41)
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        let history = test.store.history
+        var pool: [String] = []
+        for _ in 0..<12 { let name = AdversarialText.string(using: &random, maxPieces: 3, nonEmpty: true); pool += [name, AdversarialText.twin(of: name)] }
+        func scanned() throws -> [String] {
+            var names: [String] = []
+            try test.store.query("SELECT min(name) FROM exercises GROUP BY name_key ORDER BY name_key", columns: { _ in }) { row in
+                if case .text(let name) = row[0] { names.append(name) }
+            }
+            return names
+        }
+        var day = CalendarDay("2020-01-01")!
+        for round in 0..<PropertyTestSettings.scaled(30, by: "LOGBOOK_PROPERTY_SCALE") {
+            let context = "seed \(seed), round \(round)"
+            switch random.int(0...4) {
+            case 0:
+                let days = (0..<random.int(1...40)).map { _ -> ExerciseDay in
+                    day = day.adding(days: random.int(1...3))!
+                    return ExerciseDay(date: day.start(in: test.store.timeZone) + 60, day: day,
+                                       exercises: (0..<random.int(1...4)).map { _ in random.pick(pool) })
+                }
+                try history.save(days)
+            case 1, 2:
+                day = day.adding(days: 1)!
+                _ = try history.addDoneExercises((0..<random.int(1...3)).map { _ in random.pick(pool) }, at: day.start(in: test.store.timeZone) + 60)
+            case 3:
+                if let stored = try history.fetch(FetchDescriptor()).randomElement(using: &random) {
+                    _ = try history.renameExercise(random.pick(stored.exercises), to: random.pick(pool))
+                }
+            default:
+                // Another program's row on a stored day, which no trigger marks.
+                let plain = try Connection(path: test.store.path)
+                let name = random.pick(pool)
+                try plain.run("""
+                    INSERT INTO exercises (day_pk, position, name, name_key)
+                    SELECT pk, (SELECT max(position) + 1 FROM exercises WHERE day_pk = pk), ?, swift_key(?) FROM exercise_days ORDER BY random() LIMIT 1
+                    """, [.text(name), .text(name)])
+            }
+            XCTAssertEqual(try history.exerciseNames(), try scanned(), context)
+        }
+    }
+
     func testNamesResembleByLettersAndTypingMistakes() throws {
         let test = try TestStore()
         try test.store.history.addDoneExercises(["Burpee", "Squat", "Élan"], at: instant("2026-01-01T10:00:00Z"))

@@ -24,8 +24,13 @@ extension String {
     /// letters up to case and diacritics, else the nearest within a few typing mistakes (at most 2,
     /// or a third of the length); nil when none is that close.
     public func closest(among candidates: [String]) -> String? {
-        if let same = candidates.first(where: { $0 != self && hasSameLetters(as: $0) }) { return same }
-        let scored = candidates.map { ($0, editDistance(to: $0)) }.filter { $0.1 <= Swift.max(2, count / 3) }
+        let length = count, limit = Swift.max(2, length / 3)
+        // Folding case and diacritics makes a Character at most a few (ß → ss, ﬃ → ffi), and an edit
+        // distance is at least the difference in length: a candidate far longer or shorter is
+        // neither, and comparing it held copies of it (a name of megabytes took hundreds of them).
+        let near = candidates.map { ($0, $0.count) }.filter { $0.1 <= 4 * length + 4 && length <= 4 * $0.1 + 4 }
+        if let same = near.first(where: { $0.0 != self && hasSameLetters(as: $0.0) }) { return same.0 }
+        let scored = near.filter { abs($0.1 - length) <= limit }.map { ($0.0, editDistance(to: $0.0)) }.filter { $0.1 <= limit }
         return scored.min { $0.1 < $1.1 }?.0
     }
 }
