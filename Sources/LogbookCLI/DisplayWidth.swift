@@ -1,6 +1,8 @@
-/// How many columns of a terminal text takes, as terminals draw it (the rules of `wcwidth`): a
-/// character of the East Asian wide or fullwidth ranges, or an emoji drawn as one, takes two;
-/// a combining mark or a format character alone takes none; any other character one.
+/// How many columns of a terminal text takes, as terminals draw it: an emoji drawn as one takes
+/// two, however many scalars make it (a ZWJ family, a flag); any other character, what its
+/// scalars take by the rules of `wcwidth` (two for East Asian wide and fullwidth ones, none for a
+/// combining mark or a format character but the soft hyphen, one for the rest, so a Devanagari
+/// vowel sign takes its own column).
 enum DisplayWidth {
     /// The columns `text` takes: byte by byte when it is all ASCII, as most cells are (a table can
     /// have millions of them), else character by character.
@@ -11,19 +13,28 @@ enum DisplayWidth {
 
     /// The columns one character (an extended grapheme cluster) takes.
     static func of(_ character: Character) -> Int {
-        guard let first = character.unicodeScalars.first else { return 0 }
-        if character.unicodeScalars.contains(where: { isWide($0) || $0.value == 0xFE0F && first.properties.isEmoji }) { return 2 }
-        switch first.properties.generalCategory {
-        case .nonspacingMark, .enclosingMark, .format: return 0
-        default: return 1
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        // A lone regional indicator is one column; two make a flag, drawn as an emoji.
+        if (0x1F1E6...0x1F1FF).contains(first.value) { return scalars.count > 1 ? 2 : 1 }
+        // An emoji shown as one by default, or asked for with U+FE0F (a keycap's digit stays text).
+        if scalars.contains(where: { $0.properties.isEmojiPresentation })
+            || !first.isASCII && first.properties.isEmoji && scalars.contains("\u{FE0F}") {
+            return 2
         }
+        return scalars.reduce(0) { $0 + of($1) }
     }
 
-    /// Whether `scalar` is drawn two columns wide: an emoji shown as one by default, or East
-    /// Asian wide or fullwidth (Hangul, CJK, kana, fullwidth forms).
-    private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.properties.isEmojiPresentation { return true }
-        return wideRanges.contains { $0.contains(scalar.value) }
+    /// The columns one scalar takes, as `wcwidth` counts it.
+    private static func of(_ scalar: Unicode.Scalar) -> Int {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return 0
+        case .format where scalar.value != 0x00AD: return 0
+        default: break
+        }
+        // Hangul vowels and final consonants, which join the leading consonant before them.
+        if (0x1160...0x11FF).contains(scalar.value) { return 0 }
+        return wideRanges.contains { $0.contains(scalar.value) } ? 2 : 1
     }
 
     /// The East Asian wide and fullwidth blocks (Unicode's `EastAsianWidth.txt`, W and F).

@@ -30,8 +30,10 @@ struct Invocation {
         }
         // A relative $XDG_DATA_HOME (`data`, `~/data`) is ignored, as the XDG spec says: it would
         // name another file in each folder the command runs from.
-        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? homeFolder() + "/.local/share"
-        return dataHome + "/logbook/logbook.sqlite"
+        // Folders joined without their trailing slashes (`HOME=/` gave `//.local/…`).
+        func folder(_ path: String) -> String { String(path.reversed().drop { $0 == "/" }.reversed()) }
+        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? folder(homeFolder()) + "/.local/share"
+        return folder(dataHome) + "/logbook/logbook.sqlite"
     }
 
     /// `$HOME` when it is an absolute path, else the home folder of the user's account; a usage

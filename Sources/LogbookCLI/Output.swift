@@ -109,16 +109,18 @@ enum Console {
     /// terminal or show the rest of the line reversed (`Evil\u{202E}gnp.exe`).
     static func oneLine(_ line: String) -> String {
         // Controls, line and paragraph separators, the bidirectional marks, embeddings, overrides
-        // and isolates (which reorder what follows), and the invisible spaces and joiners that make
-        // two cells look alike (U+200B, U+2060…U+2064, U+FEFF). Joiners that shape text (U+200C,
-        // U+200D in emoji and Indic and Arabic script) are left to draw.
+        // and isolates (which reorder what follows), and the invisible characters that make two
+        // cells look alike (U+180E, U+200B, U+2060…U+206F, U+FEFF, U+FFF9…U+FFFB). Joiners that
+        // shape text (U+200C, U+200D in emoji and Indic and Arabic script) and the tag characters
+        // of a subdivision's flag are left to draw.
         func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.generalCategory == .control || [0x061C, 0x200B, 0x200E, 0x200F, 0xFEFF].contains(scalar.value)
-                || (0x2028...0x202E).contains(scalar.value) || (0x2060...0x2069).contains(scalar.value)
+            scalar.properties.generalCategory == .control || [0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0xFEFF].contains(scalar.value)
+                || (0x2028...0x202E).contains(scalar.value) || (0x2060...0x206F).contains(scalar.value)
+                || (0xFFF9...0xFFFB).contains(scalar.value)
         }
-        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+061C, U+2000…,
-        // U+FEFF): a table can have millions of cells.
-        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 || $0 == 0xEF }),
+        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+061C, U+180E,
+        // U+2000…, U+FEFF, U+FFF9…): a table can have millions of cells.
+        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || [0xC2, 0xD8, 0xE1, 0xE2, 0xEF].contains($0) }),
               line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {

@@ -325,13 +325,19 @@ final class DraftsHistoryCLITests: XCTestCase {
     /// invisible and direction marks are shown escaped. UTC is named UTC, not GMT.
     func testTableCellsLineUpAsTerminalsDrawThem() throws {
         let cli = try CLIHarness()
-        let versions = ["한국어", "1.0", "e\u{301}e\u{301}", "👨\u{200D}👩\u{200D}👧", "ｗｉｄｅ", "a\u{200B}b", "x\u{200F}"]
+        let versions = ["한국어", "1.0", "e\u{301}e\u{301}", "👨\u{200D}👩\u{200D}👧", "ｗｉｄｅ", "a\u{200B}b", "x\u{200F}",
+                        "a\u{AD}b", "1\u{FE0F}\u{20E3}", "\u{1F1E6}", "\u{1F1FA}\u{1F1F8}", "\u{1100}\u{1161}\u{11A8}",
+                        "योगा", "प्राणायाम", "ท่ากำลัง", "x\u{3099}", "y\u{180E}"]
         for version in versions { XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", version]).status, 0) }
         let table = try cli.run(["drafts", "list", "--time-zone", "UTC"]).stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(table[0].contains("SUBMITTED (UTC)"), table[0])
         // The column after VERSION starts where the header's does: columns drawn before it, counted here by hand.
         let widths = ["한국어": 6, "1.0": 3, "e\u{301}e\u{301}": 2, "👨\u{200D}👩\u{200D}👧": 2, "ｗｉｄｅ": 8,
-                      "a\\u{200B}b": 10, "x\\u{200F}": 9]
+                      "a\\u{200B}b": 10, "x\\u{200F}": 9,
+                      // As wcwidth has them: a soft hyphen one, a keycap one, a lone regional indicator one, a flag two, a Hangul syllable of jamo two.
+                      "a\u{AD}b": 3, "1\u{FE0F}\u{20E3}": 1, "\u{1F1E6}": 1, "\u{1F1FA}\u{1F1F8}": 2, "\u{1100}\u{1161}\u{11A8}": 2,
+                      // Spacing vowel signs take a column of their own, as glibc's wcswidth counts them (helper-6).
+                      "योगा": 4, "प्राणायाम": 8, "ท่ากำลัง": 6, "x\u{3099}": 1, "y\\u{180E}": 9]
         let widest = widths.values.max()!  // wider than the header's VERSION
         for line in table.dropFirst() {
             let cells = line.dropFirst(10)  // the id's 8 characters and two spaces

@@ -158,8 +158,8 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertEqual(flagWins.stdout, "\(cli.database.path)\tschema version \(Schema.migrationFiles.count)\n")
     }
 
-    /// A would-be option name holding a space or a line break is a value: SQL that opens with a
-    /// comment (it was an unknown option '-- weekly totals…'; helper-3), a name that starts with '-'.
+    /// An argument whose dashes a space or line break follows is a value: SQL that opens with a
+    /// comment (it was an unknown option '-- weekly totals…'; helper-3), a name that starts with '- '.
     func testAnArgumentWithASpaceAfterItsDashIsAValue() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["-q", "history", "add", "- Plank", "--at", "2026-01-01T10:00:00Z"]).status, 0)
@@ -167,6 +167,9 @@ final class FoundationCLITests: XCTestCase {
         let query = try cli.run(["query", "-- how many\nSELECT count(*) AS n FROM exercises", "--format", "csv"])
         XCTAssertEqual(query.status, 0, query.stderr)
         XCTAssertEqual(query.stdout, "n\r\n1\r\n")
+        // An option and its value quoted as one stays an option, refused, not a name stored (helper-6).
+        XCTAssertFailure(try cli.run(["history", "add", "Squat", "--at yesterday"]), status: 2, mentioning: "unknown option '--at yesterday'")
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "1\n")
     }
 
     func testUsageErrorsExitTwoWithOneLine() throws {

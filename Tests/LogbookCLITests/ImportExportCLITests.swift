@@ -263,6 +263,18 @@ final class ImportExportCLITests: XCTestCase {
         let csv = try cli.run(["export", "history", "--format", "csv"]).stdout
         let target = try CLIHarness()
         XCTAssertTrue(try target.run(["import", "-"], stdin: csv).stderr.contains("inserted 30"))
+        // A PostgreSQL script or an HTML report, by its name, is what no import reads: said so (a
+        // script was read as CSV, its first line an unknown column of a history file; helper-6).
+        for (arguments, name) in [(["export", "drafts", "--format", "postgres"], "drafts.sql"), (["report", "history", "--format", "html"], "r.HTML")] {
+            let file = cli.folder.appendingPathComponent(name)
+            XCTAssertEqual(try cli.run(arguments + ["-o", file.path]).status, 0)
+            XCTAssertFailure(try target.run(["import", file.path]), status: 1, mentioning: name, "which no import reads")
+        }
+        // A JSON array in a file named for NDJSON is named as such (it was "cannot tell drafts from history").
+        let misnamed = cli.folder.appendingPathComponent("days.jsonl")
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "json", "-o", misnamed.path]).status, 0)
+        XCTAssertFailure(try target.run(["import", misnamed.path]), status: 1, mentioning: "a JSON array", "pass --format json")
+        XCTAssertTrue(try target.run(["import", "--format", "json", misnamed.path]).stderr.contains("skipped 30"))
     }
 
     /// Without `--format`, `-o`'s extension names the format on every command that writes one, by
@@ -293,8 +305,8 @@ final class ImportExportCLITests: XCTestCase {
             (["changes"], "feed.sql", ["--format", "postgres"]),
             (["export", "drafts"], "drafts.csv", ["--format", "csv"]),
             (["history", "list"], "days.txt", []),
-            (["history", "list"], "days.sql", []),
             (["history", "list", "--format", "table"], "days.json", ["--format", "table"]),
+            (["history", "list", "--format", "table"], "days.sql", ["--format", "table"]),
         ]
         for (arguments, name, format) in cases {
             let file = cli.folder.appendingPathComponent(name)
@@ -308,6 +320,13 @@ final class ImportExportCLITests: XCTestCase {
                 continue
             }
             XCTAssertEqual(try Data(contentsOf: file), expected, "\(arguments) -o \(name)")
+        }
+        // An extension naming a format the command does not write is a usage error, not a table in days.html.
+        for (arguments, name) in [(["history", "list"], "list.sql"), (["drafts", "show", "1.0"], "x.csv"), (["changes"], "feed.json"),
+                                  (["export", "history"], "h.html")] {
+            XCTAssertFailure(try cli.run(arguments + ["-o", cli.folder.appendingPathComponent(name).path]), status: 2,
+                             mentioning: "names", "by its extension", "does not write", "give --format")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent(name).path), name)
         }
     }
 

@@ -105,8 +105,16 @@ final class NewDatabaseCLITests: XCTestCase {
             let listed = try cli.run(["history", "list"], environment: ["HOME": empty, "XDG_DATA_HOME": ""], useDatabase: false)
             XCTAssertFalse(listed.stderr.contains(" /.local/"), listed.stderr)
             XCTAssertFalse(listed.stderr.contains(" relative/"), listed.stderr)
-            if listed.status != 0 { XCTAssertTrue(listed.stderr.contains(account), "\(empty): \(listed.stderr)") }
+            if listed.status != 0 {
+                XCTAssertTrue(listed.stderr.contains(account), "\(empty): \(listed.stderr)")
+            } else {
+                XCTAssertTrue(FileManager.default.fileExists(atPath: account + "/.local/share/logbook/logbook.sqlite"), "\(empty): read what?")
+            }
         }
+
+        // A home of / is joined without a double slash (it said //.local/…).
+        let root = try cli.run(["history", "list"], environment: ["HOME": "/", "XDG_DATA_HOME": ""], useDatabase: false)
+        XCTAssertFalse(root.stderr.contains("//"), root.stderr)
 
         let file = cli.folder.appendingPathComponent("plain-file")
         try Data("x".utf8).write(to: file)

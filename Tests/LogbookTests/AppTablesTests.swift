@@ -95,6 +95,27 @@ final class AppTablesTests: XCTestCase {
         // A set needs a name: an unnamed one would be taken for Logbook's own.
         XCTAssertThrowsError(try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [NoteTagModel.migration])))
     }
+    /// An app's migrations may reach Logbook's tables (an index on drafts, a trigger on them, rows
+    /// copied from them): they run on the file, where those tables are (a look ahead that ran
+    /// them alone in memory refused every open; helper-5).
+    func testAnAppsMigrationsMayReachLogbooksTables() throws {
+        let folder = try TemporaryFolder("logbook-app")
+        let path = folder.file("app.sqlite").path
+        let store = try Logbook(path: path, timeZone: Self.utc)
+        try store.drafts.save(ReleaseDraft(version: "1.0"))
+        let reaching = Migration(version: 1, name: "reach", sql: """
+            CREATE TABLE draft_notes (version TEXT);
+            INSERT INTO draft_notes SELECT version FROM drafts;
+            CREATE INDEX drafts_by_app ON drafts (created_at);
+            CREATE TRIGGER drafts_deleted_notes AFTER DELETE ON drafts BEGIN DELETE FROM draft_notes WHERE version = OLD.version; END;
+            """)
+        let app = try Logbook(path: path, timeZone: Self.utc, appMigrations: try Migrator(migrations: [reaching], set: "notes"))
+        var copied: [String] = []
+        try app.query("SELECT version FROM draft_notes", columns: { _ in }) { copied.append("\($0)") }
+        XCTAssertEqual(copied.count, 1)
+        XCTAssertTrue(try app.check().isHealthy)
+    }
+
     /// An app migration that clashes with Logbook's own table is named as the app's, with the
     /// clash; one that commits or begins a transaction inside its SQL is refused before it runs a
     /// statement, the file unchanged (a `COMMIT; BEGIN;` in it committed its first half).

@@ -20,7 +20,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
         ("Records/ReleaseDraft.swift", "Hashable", "records compare as Swift values do, by design"),
-        ("Dates/DateExpression.swift", "words: Set<String>", "ASCII date words, which a filter compares lowercased"),
+        ("Dates/DateExpression.swift", "dateOfWord: [String: DateExpression]", "ASCII date words, which a filter compares lowercased"),
         ("Changes/Logbook+Changes.swift", "var newest: [String:", "keyed by a kind letter and a UUID's ASCII text"),
         ("Changes/Change.swift", "Hashable", "changes compare as Swift values do, by design; never a key on a byte path"),
         ("Changes/ChangeToken.swift", "Hashable", "a logbook id and a number, compared as given"),

@@ -71,8 +71,9 @@ final class ObservationTests: XCTestCase {
         }
     }
 
-    /// A polling interval too long to count in microseconds waits (as long as usleep allows)
-    /// instead of trapping.
+    /// A polling interval too long to count in microseconds is clamped instead of trapping (the
+    /// interval is turned into a sleep before the first poll; `stop` ends each wait at once, so
+    /// nothing sleeps).
     func testAnyPollingIntervalIsWaitedWithoutTrapping() throws {
         let test = try TestStore()
         let watcher = try test.store.changeWatcher()

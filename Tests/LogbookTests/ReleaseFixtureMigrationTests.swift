@@ -284,6 +284,36 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM pragma_index_list('exercises') WHERE name = 'my_names'", as: Int.self), 1)
     }
 
+    /// Another program's index and trigger on any of Logbook's tables, made at any schema version,
+    /// are there after migrating to the latest (unless a migration drops their table): every
+    /// migration that rebuilds a table makes them again, not only those that need foreign keys
+    /// off (0013 rebuilt `exercise_period_totals` and dropped them, exit 0; helper-6).
+    func testAnotherProgramsObjectsOnAnyTableSurviveEveryMigration() throws {
+        let latest = try Schema.migrator().buildReferenceSchema()
+        for (index, file) in Schema.migrationFiles.enumerated() where index > 0 {
+            let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+            let prefix = String(file.fileName.prefix(5))
+            let connection = try Self.connection(at: folder.url.appendingPathComponent("logbook.sqlite").path, migratedUpTo: prefix)
+            let tables = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND name <> 'schema_migrations'")
+            var made: [String] = []
+            while try tables.step() {
+                let table: String = try tables.column(0)
+                guard latest[table]?.type == "table" else { continue }
+                let column = try connection.scalar("SELECT name FROM pragma_table_info(?) ORDER BY cid LIMIT 1", [.text(table)], as: String.self) ?? "rowid"
+                try connection.execute("""
+                    CREATE INDEX "my_\(table)_index" ON \(table) (\(column));
+                    CREATE TRIGGER "my_\(table)_trigger" AFTER INSERT ON \(table) BEGIN SELECT 1; END;
+                    """)
+                made += ["my_\(table)_index", "my_\(table)_trigger"]
+            }
+            try Schema.migrator().migrate(connection)
+            let kept = try connection.prepare("SELECT name FROM sqlite_master WHERE name LIKE 'my\\_%' ESCAPE '\\' ORDER BY name")
+            var found: [String] = []
+            while try kept.step() { found.append(try kept.column(0)) }
+            XCTAssertEqual(found, made.sorted(), "made before \(file.fileName)")
+        }
+    }
+
     /// A file that is not what its applied migrations made (another program added a column) is
     /// refused before any pending migration runs: migration 0017 would have rebuilt the exercises
     /// table without the column, and a refusal after migrating would leave the file changed by a
@@ -328,6 +358,13 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
             }
             XCTAssertEqual(try Data(contentsOf: path), bytes, "\(sql): the file changed")
         }
+        // A name SQLite tells apart, though Swift lowercases it to one of them (the Kelvin sign
+        // is `k` to Swift, no letter to SQLite): no clash (it was refused; helper-6).
+        let path = try Fixtures.copy("logbook-0.1.sqlite3", as: "logbook.sqlite")
+        defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+        try Connection(path: path.path).execute("CREATE TABLE \"logboo\u{212A}_settings\" (x)")
+        XCTAssertEqual(try Logbook.inspect(path: path.path).check().migrationProblems.filter { $0.contains("objects exist") }, [])
+        XCTAssertEqual(try Logbook(path: path.path).schemaVersion(), Schema.migrationFiles.count)
     }
 
     /// Migration 0018 sets each month's days from the day totals of the file it migrates: a

@@ -172,6 +172,20 @@ final class MigratorTests: XCTestCase {
         XCTAssertTrue(connection.isAutocommit)
     }
 
+    /// A migration that makes again a table an earlier one dropped is no clash for a file before
+    /// them: the look ahead compares only the first pending migration with what it leaves.
+    func testATableDroppedAndMadeAgainByLaterMigrationsIsNoClash() throws {
+        let connection = try makeConnection()
+        let first = Migration(version: 1, name: "make", sql: "CREATE TABLE t (x);")
+        let drop = Migration(version: 2, name: "drop", sql: "DROP TABLE t;")
+        let again = Migration(version: 3, name: "again", sql: "CREATE TABLE t (x, y);")
+        try migrator(first).migrate(connection)
+        let all = try migrator(first, drop, again)
+        XCTAssertEqual(try all.pendingMigrationsWithExistingObjects(in: connection, after: 1), [])
+        XCTAssertEqual(try all.migrate(connection).map(\.version), [2, 3])
+        XCTAssertEqual(try connection.tableNames(), ["schema_migrations", "t"])
+    }
+
     func testMigrationFailingOnAConstraintLeavesNothingBehind() throws {
         let connection = try makeConnection()
         let failing = Migration(version: 2, name: "failing", sql: """

@@ -101,9 +101,9 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
 
     /// The day numbered `dayNumber` (days since 1970-01-01), or nil outside years 1 to 9999.
     public init?(dayNumber: Int) {
-        // Days 0001-01-01 and 9999-12-31; outside them no year of 1…9999 (and the arithmetic
-        // below would overflow near Int's ends).
-        guard (-719_162...2_932_896).contains(dayNumber) else { return nil }
+        // Outside 0001-01-01 to 9999-12-31 no year of 1…9999 (and the arithmetic below would
+        // overflow near Int's ends).
+        guard (Self.first.dayNumber...Self.last.dayNumber).contains(dayNumber) else { return nil }
         let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
         self.init(year: year, month: month, day: day)
     }

@@ -113,23 +113,27 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
 
     private static let weekdays = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-    /// The words that are dates (lowercase): `now`, `today`, `yesterday`, `tomorrow`, and each
-    /// weekday by name and by its first three letters. A filter reads them as dates, not fields.
-    public static let words: Set<String> = Set(["now", "today", "yesterday", "tomorrow"] + weekdays + weekdays.map { String($0.prefix(3)) })
+    /// Each word that is a date (lowercase), with the date it says: `now`, `today`, `yesterday`,
+    /// `tomorrow`, and each weekday by name and by its first three letters.
+    private static let dateOfWord: [String: DateExpression] = {
+        var words = ["now": DateExpression.now, "today": .daysFromToday(0), "yesterday": .daysFromToday(-1),
+                     "tomorrow": .daysFromToday(1)]
+        for (index, weekday) in weekdays.enumerated() {
+            words[weekday] = .weekday(index + 1)
+            words[String(weekday.prefix(3))] = .weekday(index + 1)
+        }
+        return words
+    }()
+
+    /// The words that are dates (lowercase). A filter reads them as dates, not fields.
+    public static let words = Set(dateOfWord.keys)
 
     /// Parses `text` (words in any case, surrounding spaces ignored), or nil when it is none of the forms.
     public init?(_ text: String) {
         let text = text.trimmingCharacters(in: .whitespaces)
         let word = text.lowercased()
-        switch word {
-        case "now": self = .now; return
-        case "today": self = .daysFromToday(0); return
-        case "yesterday": self = .daysFromToday(-1); return
-        case "tomorrow": self = .daysFromToday(1); return
-        default: break
-        }
-        if let index = Self.weekdays.firstIndex(where: { $0 == word || ($0.prefix(3) == word && word.count == 3) }) {
-            self = .weekday(index + 1)
+        if let date = Self.dateOfWord[word] {
+            self = date
             return
         }
         if let relative = Self.relative(word) {

@@ -48,6 +48,13 @@ extension Logbook {
     private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         var format = options.format
         if format == .auto {
+            // What Logbook writes but reads no record from (a PostgreSQL script was read as CSV, its
+            // first comment line named as an unknown column of a history file).
+            if let written = FormatExtension.formatName(of: file), ImportFormat(rawValue: written) == nil {
+                throw ImportError(file: file, reason: "its name says \(written) (what 'logbook export --format \(written)' "
+                                    + "writes for another program), which no import reads; import json, ndjson, csv or plist, "
+                                    + "or pass --format")
+            }
             let prefix = try stream.prefix(64)
             guard let detected = ImportFormat.detect(name: file, prefix: prefix) else {
                 throw ImportError(file: file, reason: (prefix.isEmpty ? "it is empty, so its format cannot be told" : "cannot tell the format")
@@ -278,7 +285,7 @@ private struct ImportWriter {
                     // An id merged into another day's record (an alias) is a record of its own again,
                     // as the file gives it, whatever order the file's records come in: the alias goes,
                     // and the exercises it once brought stay in that record.
-                    try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [id.databaseValue])
+                    try Tables.removeAlias(id, in: connection)
                 }
                 replacing = true
             }
@@ -390,7 +397,7 @@ private struct ImportWriter {
         }
         guard isIDFree else { throw conflict(record, "the id \(incoming.id.uuidString) is another day's record here") }
         if stored.aliases.contains(incoming.id) {
-            try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [incoming.id.databaseValue])
+            try Tables.removeAlias(incoming.id, in: connection)
         }
         try tallies.countWaitingDays(in: connection)
         try Tables.rewrite(dayKey: key, id: incoming.id, date: incoming.date, exercises: incoming.exercises, in: connection)

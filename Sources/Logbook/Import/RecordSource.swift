@@ -73,6 +73,11 @@ struct JSONRecordSource: RecordSource {
         }
         if kind == nil {
             guard let detected = JSONRecordDecoding.kind(of: value) else {
+                // A JSON array in a file read line by line (`.jsonl`, `.ndjson`) is a JSON file misnamed.
+                if isLines, case .array = value {
+                    throw ImportError(file: file, record: count, line: line ?? elementLine,
+                                      reason: "a JSON array where each line should hold one record: is it JSON? (pass --format json)")
+                }
                 throw ImportError(file: file, record: count, line: line ?? elementLine,
                                   reason: "cannot tell drafts from history: expected an object with \"version\" or \"exercises\" (or pass --kind)")
             }

@@ -113,7 +113,7 @@ public struct HistoryRepository: Sendable {
             for day in days {
                 try day.date.checkSupported(field: "date")
                 try ExerciseDay.validate(exercises: day.exercises)
-                if holdsAliases { try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [day.id.databaseValue]) }
+                if holdsAliases { try Tables.removeAlias(day.id, in: connection) }
                 do {
                     try table.upsert(day, in: connection)
                 } catch let error as SQLiteError where error.isUniqueConstraint {

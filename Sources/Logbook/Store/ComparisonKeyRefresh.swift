@@ -16,19 +16,24 @@ enum ComparisonKeyRefresh {
     /// Recomputes the keys of `database` if another Unicode version wrote them. A file that cannot
     /// be written is left as it is.
     static func refreshIfNeeded(_ database: Database) throws {
-        let current = ComparisonKeyVersion.current
-        guard try database.read({ try $0.scalar(storedVersionSQL, as: String.self) }) != current else { return }
+        guard try database.read({ try $0.scalar(storedVersionSQL, as: String.self) }) != ComparisonKeyVersion.current else { return }
         do {
-            try database.write { connection in
-                // Another process may have done it since the read above.
-                guard try connection.scalar(storedVersionSQL, as: String.self) != current else { return }
-                try connection.refreshComparisonKeys(columns)
-                try ExerciseTallies.recountStaleDays(in: connection)
-                try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('comparison_keys', ?)",
-                                   [.text(current)])
-            }
+            try database.write { try refresh(in: $0) }
         } catch let error as SQLiteError where error.isReadOnly {
             return
         }
+    }
+
+    /// Recomputes the keys, inside the write transaction of `connection`, if another Unicode
+    /// version wrote them: after migrating, in the migrations' own transaction, so that a file is
+    /// migrated with its keys current or not at all (a full disk met by a refresh of its own, after
+    /// the migrations committed, failed the command though the file was migrated).
+    static func refresh(in connection: Connection) throws {
+        let current = ComparisonKeyVersion.current
+        // Another process may have done it since a read before the transaction.
+        guard try connection.scalar(storedVersionSQL, as: String.self) != current else { return }
+        try connection.refreshComparisonKeys(columns)
+        try ExerciseTallies.recountStaleDays(in: connection)
+        try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('comparison_keys', ?)", [.text(current)])
     }
 }

@@ -105,9 +105,11 @@ struct ExerciseTallies {
         // SQLite numbers a new row on from the last, but after the largest key it draws one at
         // random, which the tallies and the change feed (both find new days above a mark) miss.
         if newDays > 0, try TalliedThrough.read(in: connection).lastDay == StoredValueAudit.largestRowKey {
+            // (A save that only replaces stored days is refused too: telling it from one that adds a
+            // day would take a count of the rows on every write.)
             throw LogbookError.unreadableValue(path: connection.path, detail: "a day row's key is \(StoredValueAudit.largestRowKey), the "
-                                               + "largest SQLite has: a new day would get a random key, which the change feed and the "
-                                               + "tallies cannot follow")
+                                               + "largest SQLite has: a day saved now may get a random key, which the change feed and "
+                                               + "the tallies cannot follow")
         }
         if try leavesNewDaysWaiting(in: connection) { return try writeDayTotals(in: connection) }
         try writeAdditions(in: connection)

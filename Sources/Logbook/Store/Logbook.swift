@@ -75,6 +75,7 @@ public final class Logbook: Sendable {
         }
         do {
             database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode,
+                                    finishingMigrations: { try ComparisonKeyRefresh.refresh(in: $0) },
                                     reportError: { LogbookError.reported($0, path: path) })
             if mode == .migrate && !options.readOnly {
                 try ComparisonKeyRefresh.refreshIfNeeded(database)

@@ -60,6 +60,12 @@ enum Tables {
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 
+    /// Makes `id` no longer an alias of another day's record (`exercise_day_aliases`): it is a
+    /// record of its own again, as a save or an import with `replace` gives it.
+    static func removeAlias(_ id: UUID, in connection: Connection) throws {
+        try connection.run("DELETE FROM exercise_day_aliases WHERE id = ?", [id.databaseValue])
+    }
+
     /// The same-day rule, for every path that records exercises on a day that has a record: the
     /// names are appended to the record with row key `key`, and its date becomes `date` when that
     /// is earlier (the date is the instant of the day's first exercise, also when one is back-dated).

@@ -1,9 +1,10 @@
 /// The hand-written argument parser: a command's arguments, parsed against its ``CommandSpec``.
 ///
 /// Options are `--name value`, `--name=value`, `-x value` or a flag `--name`; `--` ends options;
-/// a lone `-` is a positional (stdin or stdout), and so is an argument whose would-be option name
-/// holds a space or a line break (SQL that opens with a `-- comment`, an exercise named `- Plank`):
-/// no option is named so. Global options are accepted anywhere on the line.
+/// a lone `-` is a positional (stdin or stdout), and so is an argument whose dashes a space or a
+/// line break follows (SQL that opens with a `-- comment`, an exercise named `- Plank`): no option
+/// is named so. (`"--at yesterday"`, an option and its value quoted as one, stays an unknown
+/// option, not a name to store.) Global options are accepted anywhere on the line.
 
 enum ArgumentParser {
     /// Parses `arguments` (everything after the command words) against `spec`.
@@ -16,7 +17,7 @@ enum ArgumentParser {
             let argument = arguments[index]
             index += 1
             if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument)
-                || split(argument).name.contains(where: \.isWhitespace) {
+                || argument.drop(while: { $0 == "-" }).first?.isWhitespace == true {
                 parsed.append(positional: argument)
                 continue
             }

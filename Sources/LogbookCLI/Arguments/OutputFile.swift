@@ -21,12 +21,17 @@ enum OutputFile {
 }
 
 extension ParsedArguments {
-    /// The value of `format` given; else, with `-o FILE`, the format FILE's extension names when
-    /// the command writes it (`-o week.csv`, `-o feed.jsonl`, `-o script.sql`); else `fallback`.
+    /// The value of `format` given; else, with `-o FILE`, the format FILE's extension names
+    /// (`-o week.csv`, `-o feed.jsonl`, `-o script.sql`), a usage error when the command does not
+    /// write that format (a table in `days.html` would pass for one); else `fallback`.
     func format<Format>(_ format: Option<Format>, orElse fallback: Format) throws -> Format {
         if let given = try value(of: format) { return given }
-        guard let path = try OutputFile.path(self), let name = FormatExtension.formatName(of: path),
-              format.spec.choices.contains(name) else { return fallback }
-        return (try? format.convert(name)) ?? fallback
+        guard let path = try OutputFile.path(self), let name = FormatExtension.formatName(of: path) else { return fallback }
+        guard format.spec.choices.contains(name) else {
+            throw UsageError(message: "-o \(path) names \(name) by its extension, which '\(command)' does not write "
+                                 + "(\(format.spec.choices.joined(separator: "|"))); give --format to write one of those into it",
+                             command: command)
+        }
+        return try format.convert(name)
     }
 }

@@ -15,7 +15,7 @@ import CSQLite
 /// let count = try database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) }
 /// ```
 public final class Database: @unchecked Sendable {
-    /// How ``Database/init(path:options:migrator:mode:reportError:)`` treats the schema.
+    /// How ``Database/init(path:options:migrator:mode:finishingMigrations:reportError:)`` treats the schema.
     public enum OpenMode: Sendable {
         /// Create the file if needed and apply pending migrations.
         case migrate
@@ -56,8 +56,12 @@ public final class Database: @unchecked Sendable {
     ///
     /// `reportError` turns each failure of the calls below into what the caller sees (a store gives
     /// SQLite's errors its own vocabulary and the file's path); by default errors pass unchanged.
+    ///
+    /// `finishingMigrations` runs in the migrations' transaction, after them, when any was applied
+    /// (``Migrator/migrate(_:now:finishing:)``).
     public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
-                mode: OpenMode = .migrate, reportError: @escaping @Sendable (Error) -> Error = { $0 }) throws {
+                mode: OpenMode = .migrate, finishingMigrations: ((Connection) throws -> Void)? = nil,
+                reportError: @escaping @Sendable (Error) -> Error = { $0 }) throws {
         self.reportError = reportError
         var options = options
         if mode != .migrate { options.createIfMissing = false }
@@ -70,7 +74,7 @@ public final class Database: @unchecked Sendable {
         case .migrate where !options.readOnly:
             _ = try migrator.status(of: connection)
             try connection.enableWriteAheadLog()
-            try migrator.migrate(connection)
+            try migrator.migrate(connection, finishing: finishingMigrations)
         case .read:
             let pending = try migrator.status(of: connection).filter { $0.appliedAt == nil }
             if !pending.isEmpty { throw MigrationError.pendingMigrations(identifiers: pending.map(\.migration.identifier)) }
@@ -101,7 +105,13 @@ public final class Database: @unchecked Sendable {
     /// Runs `body` in an `IMMEDIATE` transaction on the writer: commits when it returns, rolls back
     /// when it throws. Writes wait for each other, never for reads.
     public func write<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        try onWriter { connection in try connection.transaction(.immediate) { try body(connection) } }
+        try onWriter { connection in
+            if ThreadState.current.connections[ObjectIdentifier(self)] === connection,
+               let reason = ThreadState.current.writeRefusals[ObjectIdentifier(self)] {
+                throw SQLiteError(code: SQLITE_MISUSE, message: reason)
+            }
+            return try connection.transaction(.immediate) { try body(connection) }
+        }
     }
 
     /// Runs `body` in a read transaction, so every statement in it sees the same snapshot: on a
@@ -110,15 +120,13 @@ public final class Database: @unchecked Sendable {
     /// A write that `body` makes on the writer (a read inside a write, or any read of a database
     /// without read connections) is refused: it would be part of the read's transaction.
     public func read<Result>(_ body: (Connection) throws -> Result) throws -> Result {
-        let insideWrite = "a write from inside a read of the same database (a callback of forEach, an export, a report or "
-            + "the change feed) would be part of the read; write once it has returned"
         if let connection = ThreadState.current.connections[ObjectIdentifier(self)] {
             guard connection === writer else { return try reporting { try connection.transaction(.deferred) { try body(connection) } } }
-            return try reporting { try connection.transaction(.deferred) { try refusingWrites(because: insideWrite) { try body(connection) } } }
+            return try reporting { try connection.transaction(.deferred) { try refusingWrites(because: Self.writeInsideRead) { try body(connection) } } }
         }
         guard let readers else {
             return try onWriter { connection in
-                try connection.transaction(.deferred) { try refusingWrites(because: insideWrite) { try body(connection) } }
+                try connection.transaction(.deferred) { try refusingWrites(because: Self.writeInsideRead) { try body(connection) } }
             }
         }
         let connection = try reporting { try readers.take() }
@@ -132,11 +140,16 @@ public final class Database: @unchecked Sendable {
         try onWriter(body)
     }
 
+    /// Why a write inside a read on the writer is refused.
+    private static let writeInsideRead = "a write from inside a read of the same database (a callback of forEach, an export, a "
+        + "report or the change feed) would be part of the read; write once it has returned"
+
     /// Runs `body`, code that a call inside a write or read hands control to (an import's progress
     /// callback), with this database's writes refused on the calling thread: such a write would
     /// join the transaction around it (on the same connection, as a savepoint) and share its fate,
-    /// rolled back with a failed or dry-run import although it returned as committed. A write the
-    /// thread makes elsewhere meanwhile is refused with `reason`.
+    /// rolled back with a failed or dry-run import although it returned as committed. A write
+    /// (``write(_:)``) the thread makes on that connection meanwhile is refused with `reason`;
+    /// reads and ``withConnection(_:)`` are not.
     public func refusingWrites<Result>(because reason: String, _ body: () throws -> Result) rethrows -> Result {
         let thread = ThreadState.current
         let outer = thread.writeRefusals.updateValue(reason, forKey: ObjectIdentifier(self))
@@ -147,13 +160,7 @@ public final class Database: @unchecked Sendable {
     private func onWriter<Result>(_ body: (Connection) throws -> Result) throws -> Result {
         lock.lock()
         defer { lock.unlock() }
-        let thread = ThreadState.current
-        if thread.connections[ObjectIdentifier(self)] === writer {
-            if let reason = thread.writeRefusals[ObjectIdentifier(self)] {
-                throw reportError(SQLiteError(code: SQLITE_MISUSE, message: reason))
-            }
-            return try reporting { try body(writer) }
-        }
+        if ThreadState.current.connections[ObjectIdentifier(self)] === writer { return try reporting { try body(writer) } }
         return try using(writer) { try body(writer) }
     }
 

@@ -10,7 +10,7 @@ enum Folders {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw Refusal(reason: "\(folder) is not a folder") }
             return
         }
-        // The folder above, split by hand: Foundation's path methods trap on one character on Linux.
+        // The folder above, split by hand (NSString's path methods trap on one character on Linux).
         var path = Substring(folder)
         while path.count > 1, path.hasSuffix("/") { path = path.dropLast() }
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex { try create(String(path[..<slash])) }

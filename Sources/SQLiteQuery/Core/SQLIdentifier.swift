@@ -3,3 +3,12 @@ extension String {
     /// column name another program chose names only itself.
     public var quotedSQLIdentifier: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
 }
+
+extension String {
+    /// This identifier as SQLite compares names: A to Z folded to a to z, and no other letter
+    /// (`Swift.lowercased()` makes the Kelvin sign `K` of `logbooK_settings` a `k`, a name SQLite
+    /// tells apart from `logbook_settings`).
+    var sqlNameKey: String {
+        String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

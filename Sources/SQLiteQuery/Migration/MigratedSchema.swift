@@ -60,7 +60,17 @@ extension Migrator {
     public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
         try pendingMigrationsMeetingExistingObjects(in: connection, after: version).map { migration, objects in
             "migration \(migration.identifier) is pending but its objects exist (\(objects.joined(separator: ", "))): "
-                + "a row of schema_migrations was deleted or another program made them"
+                + "a row of the migration history was deleted or another program made them"
+        }
+    }
+
+    /// Whether `migration` redefines a table the migrations before it made (drops it and makes it
+    /// anew, as the twelve-step `ALTER TABLE` does), which takes another program's indexes on it,
+    /// and may stop on its triggers and views.
+    func rebuildsTables(_ migration: Migration) throws -> Bool {
+        let before = try referenceObjects(upTo: migration.version - 1)
+        return try referenceObjects(upTo: migration.version).contains { name, object in
+            object.type == "table" && before[name].map { $0.type == "table" && !$0.sql.utf8.elementsEqual(object.sql.utf8) } == true
         }
     }
 
@@ -90,10 +100,15 @@ extension Migrator {
     }
 
     /// Makes `objects` again with their own text after `migration` (indexes, then views, then
-    /// triggers); one that no longer fits the rebuilt tables refuses the migration.
+    /// triggers), those it left gone (an index on a table it only altered is there still); one
+    /// that no longer fits the rebuilt tables refuses the migration.
     func remake(_ objects: [(type: String, name: String, sql: String)], after migration: Migration,
                 in connection: Connection) throws {
+        let present = try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = ?")
         for object in objects {
+            present.reset()
+            try present.bind(object.name, at: 1)
+            if try present.step() { continue }
             do {
                 try connection.execute(object.sql)
             } catch let error as SQLiteError {
@@ -104,26 +119,32 @@ extension Migrator {
     }
 
     /// The migrations after `version` that would meet objects the file has already, with those
-    /// objects' names: each one a migration creates at any point under a name the file has and
-    /// migrations 1 to `version` do not make (another program's object, or a scratch table's name,
-    /// which would fail it after the migrations before it committed), and each one it creates or
-    /// redefines present as it leaves it (its record deleted). Empty when every pending migration can run.
+    /// objects' names, for `check` to name before a migration fails on them: each one a migration
+    /// creates at any point under a name the file has and migrations 1 to `version` do not make
+    /// (another program's object, or a scratch table's name), and each one the first pending
+    /// migration creates or redefines present as it leaves it (its record deleted). Empty when
+    /// every pending migration can run. (Migrating needs no such look ahead: the pending
+    /// migrations are one transaction, which the first failure rolls back whole.) The migrations
+    /// run in memory, on their own: an app's set that reaches Logbook's tables cannot be read so.
     func pendingMigrationsMeetingExistingObjects(in connection: Connection, after version: Int) throws
         -> [(migration: Migration, objects: [String])] {
         let pending = migrations.filter { $0.version > version }
         guard !pending.isEmpty else { return [] }
-        let actual = Set(try Self.schemaObjects(of: connection).keys.map { $0.lowercased() })
+        let actual = Set(try Self.schemaObjects(of: connection).keys.map(\.sqlNameKey))
         guard !actual.isEmpty else { return [] }
-        let expected = Set(try referenceObjects(upTo: version).keys.map { $0.lowercased() })
+        let expected = Set(try referenceObjects(upTo: version).keys.map(\.sqlNameKey))
         let created = try Self.namesCreated(by: pending, after: migrations.filter { $0.version <= version })
-        return try zip(pending, created).compactMap { migration, names in
-            let clashing = Set(names.filter { actual.contains($0) && !expected.contains($0) })
-                .union(try objectsAlreadyMade(by: migration, in: connection))
+        // Only the first pending migration's objects can be present as it leaves them (its record
+        // deleted): a later one's are compared with a schema the file is not at yet.
+        return try zip(pending, created).enumerated().compactMap { index, pair in
+            let (migration, names) = pair
+            var clashing = Set(names.filter { actual.contains($0) && !expected.contains($0) })
+            if index == 0 { clashing.formUnion(try objectsAlreadyMade(by: migration, in: connection)) }
             return clashing.isEmpty ? nil : (migration, clashing.sorted())
         }
     }
 
-    /// The names (lowercased) of the tables, indexes, views and triggers each of `migrations` creates
+    /// The names (`sqlNameKey`) of the tables, indexes, views and triggers each of `migrations` creates
     /// at any point, run in order after `earlier` on an empty database in memory.
     private static func namesCreated(by migrations: [Migration], after earlier: [Migration]) throws -> [[String]] {
         let connection = try Connection(path: ":memory:")

@@ -52,9 +52,13 @@ public struct Migration: Sendable, Equatable {
     /// Whether the migration runs with foreign keys off: it starts with the line
     /// `-- migration: foreign keys off`, as a migration that rebuilds a table must (SQLite's
     /// twelve-step `ALTER TABLE` procedure: with foreign keys on, dropping the old parent table
-    /// would delete every child row through `ON DELETE CASCADE`). `PRAGMA foreign_key_check` runs
-    /// before and after it, and a violation it did not find before (a row the migration left
-    /// without its parent) refuses it; rows another program left so are kept as they were.
+    /// would delete every child row through `ON DELETE CASCADE`). The pragma cannot change inside a
+    /// transaction, and the pending migrations are one: when one of them asks, foreign keys are
+    /// off for all of them, so a migration must not rely on a foreign key action (`ON DELETE
+    /// CASCADE`, `SET NULL`) to remove or change rows; it writes those changes itself.
+    /// `PRAGMA foreign_key_check` runs before and after them, and a violation it did not find
+    /// before (a row the migrations left without its parent) refuses them all; rows another
+    /// program left so are kept as they were.
     public var runsWithForeignKeysOff: Bool {
         sql.split(separator: "\n", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) }
             == Self.foreignKeysOffDirective
@@ -98,7 +102,8 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The file's tables, indexes or triggers are not those its applied migrations create (another
     /// program dropped or changed one): each difference, as ``Migrator/schemaDifferences(of:upTo:)`` says.
     case schemaDiffers(differences: [String])
-    /// A migration that ran with foreign keys off left rows whose parent is missing; it was rolled back.
+    /// The migrations, run with foreign keys off because `identifier` (those that asked) rebuild
+    /// tables, left rows whose parent is missing; they were rolled back.
     case foreignKeyViolations(identifier: String, violations: [String])
     /// A migration that rebuilds a table could not make another program's index, trigger or view
     /// again after it (`object`, SQLite's `detail`); it was rolled back.
@@ -130,7 +135,7 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "was deleted or another program made them; refusing to change the database"
         case .incompleteHistory(let missing, let after):
             "the migration history lacks \(missing.joined(separator: ", ")) though \(after) was applied (a row of "
-                + "schema_migrations was deleted); refusing to change the database"
+                + "the migration history was deleted); refusing to change the database"
         case .schemaDiffers(let differences):
             "its schema is not the one its migrations made (\(differences.prefix(3).joined(separator: "; "))"
                 + "\(differences.count > 3 ? "; …" : "")); refusing to use it"

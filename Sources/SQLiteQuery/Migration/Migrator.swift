@@ -130,9 +130,8 @@ public struct Migrator: Sendable {
         return migrations.map { Status(migration: $0, appliedAt: appliedAt[$0.version]) }
     }
 
-    /// The file's own tables (not SQLite's internal ones, nor the history table).
-    /// Another program's tables and views (a file of views alone is no empty file either; `view v`),
-    /// with no history to say they are a migration's.
+    /// The file's own tables and views (not SQLite's internal ones, nor the history table): a file
+    /// of views alone is no empty file either (`view v`).
     private func tableNames(in connection: Connection) throws -> [String] {
         let statement = try connection.prepare("""
             SELECT CASE type WHEN 'view' THEN 'view ' || name ELSE name END FROM sqlite_master
@@ -158,12 +157,17 @@ public struct Migrator: Sendable {
     /// foreign keys off`), foreign keys are off for the whole transaction (the pragma has no
     /// effect inside one), and rows the migrations leave without their parent refuse it.
     ///
-    /// A file whose schema is not what its applied migrations made, or that has objects under the
-    /// names a pending migration creates, is refused before any runs. A migration that rebuilds
-    /// tables keeps another program's indexes on them, and its triggers and views, by making them
-    /// again with their own text.
+    /// A file whose schema is not what its applied migrations made is refused before any runs; one
+    /// that has an object under a name a pending migration creates fails that migration, which
+    /// rolls every pending one back, named as a clash (``MigrationError/appliedWithoutRecord(identifier:detail:)``).
+    /// A migration that rebuilds tables keeps another program's indexes on them, and its triggers
+    /// and views, by making them again with their own text.
+    ///
+    /// `finishing`, when given, runs last in the same transaction when anything was applied: the
+    /// caller's own upkeep of what the migrations made, committed with them or not at all.
     @discardableResult
-    public func migrate(_ connection: Connection, now: () -> Date = Date.init) throws -> [Migration] {
+    public func migrate(_ connection: Connection, now: () -> Date = Date.init,
+                        finishing: ((Connection) throws -> Void)? = nil) throws -> [Migration] {
         let waiting = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
         guard !waiting.isEmpty else { return [] }
         // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
@@ -173,17 +177,18 @@ public struct Migrator: Sendable {
         return try connection.transaction(.immediate) {
             let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
             guard !pending.isEmpty else { return [] }
-            let current = try currentVersion(of: connection)
-            // A pending migration whose objects the file has (its record deleted, or another
-            // program's objects of the same names) would fail part of the way.
-            if let (migration, present) = try pendingMigrationsMeetingExistingObjects(in: connection, after: current).first {
-                throw clash(of: migration, detail: "\(present.joined(separator: ", ")) already exist\(present.count == 1 ? "s" : "")")
-            }
             // A file that is not what its applied migrations made: a table rebuilt from the
             // migrations' text would lose another program's column.
             if setName == nil {
+                let current = try currentVersion(of: connection)
                 let differences = try schemaDifferences(of: connection, upTo: current)
-                if !differences.isEmpty { throw MigrationError.schemaDiffers(differences: differences) }
+                // Unless the history lost the rows of migrations whose objects are there: that is said instead.
+                if !differences.isEmpty {
+                    if let (migration, present) = try pendingMigrationsMeetingExistingObjects(in: connection, after: current).first {
+                        throw clash(of: migration, detail: "\(present.joined(separator: ", ")) already exist\(present.count == 1 ? "s" : "")")
+                    }
+                    throw MigrationError.schemaDiffers(differences: differences)
+                }
             }
             try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
             // Rows another program left without their parent before are no fault of the migrations.
@@ -198,13 +203,17 @@ public struct Migrator: Sendable {
                     throw MigrationError.foreignKeyViolations(identifier: rebuilding, violations: violations)
                 }
             }
+            try finishing?(connection)
             return pending
         }
     }
 
     /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:)``.
     private func apply(_ migration: Migration, in connection: Connection, now: () -> Date) throws {
-        let kept = migration.runsWithForeignKeysOff && setName == nil ? try foreignObjects(rebuiltBy: migration, in: connection) : []
+        // A migration that rebuilds a table keeps another program's objects on it (0013 rebuilds
+        // one without needing foreign keys off, and dropped them; helper-6).
+        let rebuilds = try setName == nil && rebuildsTables(migration)
+        let kept = rebuilds ? try foreignObjects(rebuiltBy: migration, in: connection) : []
         do {
             try connection.execute("SAVEPOINT migration")
             for object in kept where object.type != "index" {
