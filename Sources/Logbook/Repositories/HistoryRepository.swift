@@ -86,7 +86,7 @@ public struct HistoryRepository: Sendable {
     /// Stores whole day records as given (their day included), in one transaction: inserted, or
     /// replacing the record with the same id. Two records may not share a day: a record whose day
     /// another holds throws ``LogbookError/dayTaken(_:by:)``, and nothing is saved. A record whose
-    /// id was merged into another day's record (``moveDay(_:to:dryRun:)``, an import's merge) is a
+    /// id was merged into another day's record (`moveDay(_:to:dryRun:)`, an import's merge) is a
     /// record of its own again, as an import of it with `replace` makes it; the exercises it brought
     /// stay in the record it was merged into.
     ///

@@ -148,7 +148,7 @@ public final class Database: @unchecked Sendable {
     /// callback), with this database's writes refused on the calling thread: such a write would
     /// join the transaction around it (on the same connection, as a savepoint) and share its fate,
     /// rolled back with a failed or dry-run import although it returned as committed. A write
-    /// (``write(_:)``) the thread makes on that connection meanwhile is refused with `reason`;
+    /// (the synchronous `write(_:)`) the thread makes on that connection meanwhile is refused with `reason`;
     /// reads and ``withConnection(_:)`` are not.
     public func refusingWrites<Result>(because reason: String, _ body: () throws -> Result) rethrows -> Result {
         let thread = ThreadState.current

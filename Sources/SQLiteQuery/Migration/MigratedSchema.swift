@@ -55,8 +55,9 @@ extension Migrator {
     }
 
     /// Each migration after `version` that would meet objects the file already has: its row in the
-    /// history was deleted, or another program made objects of its names (see
-    /// ``pendingMigrationsMeetingExistingObjects(in:after:)``), so migrating would fail.
+    /// history was deleted, or another program made objects under names it creates at any point
+    /// (its scratch tables' too), so migrating would fail. Names compare as SQLite compares them
+    /// (ASCII letters in either case).
     public func pendingMigrationsWithExistingObjects(in connection: Connection, after version: Int) throws -> [String] {
         try pendingMigrationsMeetingExistingObjects(in: connection, after: version).map { migration, objects in
             "migration \(migration.identifier) is pending but its objects exist (\(objects.joined(separator: ", "))): "
