@@ -65,6 +65,16 @@ extension Migrator {
         }
     }
 
+    /// Whether the file has an index, trigger or view that migrations 1 to `version` do not make
+    /// (another program's); never for a new file (version 0, nothing in it).
+    func hasForeignObjects(in connection: Connection, at version: Int) throws -> Bool {
+        guard version > 0 else { return false }
+        let reference = try referenceObjects(upTo: version)
+        return try Self.schemaObjects(of: connection).contains { name, object in
+            object.type != "table" && reference[name] == nil
+        }
+    }
+
     /// Whether `migration` redefines a table the migrations before it made (drops it and makes it
     /// anew, as the twelve-step `ALTER TABLE` does), which takes another program's indexes on it,
     /// and may stop on its triggers and views.

@@ -179,8 +179,13 @@ public struct Migrator: Sendable {
             guard !pending.isEmpty else { return [] }
             // A file that is not what its applied migrations made: a table rebuilt from the
             // migrations' text would lose another program's column.
+            // Another program's indexes, triggers and views, which a migration that rebuilds a
+            // table must make again; a new file has none, and needs no look at what each
+            // migration rebuilds (which applies the migrations before it in memory).
+            var keepsForeignObjects = false
             if setName == nil {
                 let current = try currentVersion(of: connection)
+                keepsForeignObjects = try hasForeignObjects(in: connection, at: current)
                 let differences = try schemaDifferences(of: connection, upTo: current)
                 // Unless the history lost the rows of migrations whose objects are there: that is said instead.
                 if !differences.isEmpty {
@@ -194,7 +199,7 @@ public struct Migrator: Sendable {
             // Rows another program left without their parent before are no fault of the migrations.
             let violationsBefore = foreignKeysOff ? Set(try connection.foreignKeyViolations()) : []
             for migration in pending {
-                try apply(migration, in: connection, now: now)
+                try apply(migration, keepingForeignObjects: keepsForeignObjects, in: connection, now: now)
             }
             if foreignKeysOff {
                 let violations = try connection.foreignKeyViolations().filter { !violationsBefore.contains($0) }
@@ -208,11 +213,12 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:)``.
-    private func apply(_ migration: Migration, in connection: Connection, now: () -> Date) throws {
+    /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:finishing:)``;
+    /// `keepingForeignObjects` when the file has another program's objects to keep.
+    private func apply(_ migration: Migration, keepingForeignObjects: Bool, in connection: Connection, now: () -> Date) throws {
         // A migration that rebuilds a table keeps another program's objects on it (0013 rebuilds
         // one without needing foreign keys off, and dropped them; helper-6).
-        let rebuilds = try setName == nil && rebuildsTables(migration)
+        let rebuilds = try keepingForeignObjects && rebuildsTables(migration)
         let kept = rebuilds ? try foreignObjects(rebuiltBy: migration, in: connection) : []
         do {
             try connection.execute("SAVEPOINT migration")
