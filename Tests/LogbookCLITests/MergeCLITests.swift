@@ -62,6 +62,12 @@ final class MergeCLITests: XCTestCase {
         XCTAssertEqual(try historyOnly.run(["import", a.database.path, "--kind", "history"]).status, 0)
         XCTAssertEqual(try historyOnly.run(["count", "drafts"]).stdout, "0\n")
         XCTAssertFailure(try a.run(["import", a.database.path]), status: 1, mentioning: "this logbook's own file")
+        // By a hard link too, before it is opened (it merged as a no-op, or failed with an I/O
+        // error, and left a second write-ahead log beside the link; helper-7).
+        let hardLink = a.folder.appendingPathComponent("hard.sqlite")
+        XCTAssertEqual(link(a.database.path, hardLink.path), 0)
+        XCTAssertFailure(try a.run(["import", hardLink.path]), status: 1, mentioning: "this logbook's own file")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hardLink.path + "-wal"))
         XCTAssertFailure(try a.run(["import", "-"], stdin: "SQLite format 3\u{0}"), status: 1, mentioning: "from its file")
     }
 

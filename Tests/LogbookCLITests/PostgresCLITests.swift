@@ -43,6 +43,32 @@ final class PostgresCLITests: XCTestCase {
         try Self.assertEqual(postgres, cli, seed: seed)
         try Self.assertEqual(postgres, logbooks[1], seed: seed)
 
+        // A filtered export that gives a day to a record while PostgreSQL keeps another there (one
+        // moved to a day the export leaves out) stops the load, PostgreSQL as it was: the script
+        // deleted the moved record, which the logbook still has (helper-7). The full export then loads.
+        let moving = try CLIHarness()
+        for (name, day) in [("Squat", "2026-03-01"), ("Row", "2026-03-03")] {
+            XCTAssertEqual(try moving.run(["-q", "history", "add", name, "--at", "\(day)T10:00:00Z"]).status, 0)
+        }
+        let first = moving.folder.appendingPathComponent("first.sql")
+        XCTAssertEqual(try moving.run(["export", "history", "--format", "postgres", "-o", first.path]).status, 0)
+        try postgres.load(first)
+        XCTAssertEqual(try moving.run(["-q", "history", "move", "--day", "2026-03-01", "--to", "2026-03-02"]).status, 0)
+        XCTAssertEqual(try moving.run(["-q", "history", "add", "Plank", "--at", "2026-03-01T09:00:00Z"]).status, 0)
+        let movingSource = try Self.source(moving)
+        let before = try postgres.query("SELECT id, day FROM logbook_exercise_days WHERE source = '\(movingSource)' ORDER BY day")
+        let filtered = moving.folder.appendingPathComponent("filtered.sql")
+        XCTAssertEqual(try moving.run(["export", "history", "--format", "postgres", "--from", "2026-03-01", "--to", "2026-03-01",
+                                       "-o", filtered.path]).status, 0)
+        XCTAssertThrowsError(try postgres.load(filtered)) { error in
+            XCTAssertTrue("\(error)".contains("holds day 2026-03-01 here"), "\(error)")
+        }
+        XCTAssertEqual(try postgres.query("SELECT id, day FROM logbook_exercise_days WHERE source = '\(movingSource)' ORDER BY day"), before)
+        let whole = moving.folder.appendingPathComponent("whole.sql")
+        XCTAssertEqual(try moving.run(["export", "history", "--format", "postgres", "-o", whole.path]).status, 0)
+        try postgres.load(whole)
+        try Self.assertEqual(postgres, moving, seed: seed)
+
         // Text PostgreSQL cannot hold (U+0000) is refused by name, writing nothing.
         let nul = try CLIHarness()
         _ = try Logbook(path: nul.database.path).history.addDoneExercise("Nul\u{0}Name", at: Date(timeIntervalSinceReferenceDate: 0))

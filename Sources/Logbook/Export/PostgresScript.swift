@@ -195,6 +195,22 @@ public struct PostgresScript {
             INSERT INTO logbook_checklist_items (source, draft_id, position, id, title, is_done)
                 SELECT source, id, item_position, item_id, item_title, item_is_done FROM logbook_load_drafts
                 WHERE item_position IS NOT NULL;
+            DO $logbook$
+            DECLARE held record;
+            BEGIN
+                -- A record the script does not bring holding a day it gives another record (one moved
+                -- to a day a filtered export leaves out): deleting it would lose it, so the load stops.
+                -- (The source is read from the load, not written here: no text of it enters this body.)
+                SELECT d.id, d.day, l.id AS incoming INTO held
+                    FROM logbook_exercise_days AS d JOIN (SELECT DISTINCT source, id, day FROM logbook_load_days) AS l
+                        ON d.source = l.source AND d.day = l.day AND d.id <> l.id
+                    WHERE NOT EXISTS (SELECT FROM logbook_load_days AS m WHERE m.id = d.id)
+                    ORDER BY d.day LIMIT 1;
+                IF FOUND THEN
+                    RAISE EXCEPTION 'logbook: record % holds day % here, which this script gives record %; load an export of every day '
+                        '(no --where, --from, --to or --limit), or the change feed, which brings both', held.id, held.day, held.incoming;
+                END IF;
+            END $logbook$;
             DELETE FROM logbook_exercise_days AS d USING (SELECT DISTINCT id, day FROM logbook_load_days) AS l
                 WHERE d.source = \(source) AND d.day = l.day AND d.id <> l.id;
             INSERT INTO logbook_exercise_days (source, id, day, date, date_seconds)

@@ -91,15 +91,16 @@ extension Logbook {
         guard FileManager.default.fileExists(atPath: path) else {
             throw ImportError(file: path, reason: "another logbook is merged from its file: give its path, not standard input")
         }
+        // By path, links followed, or by device and inode (a hard link), before it is opened: opened
+        // by another name, SQLite kept a second write-ahead log beside it.
+        if DatabaseFiles.areOneFile(path, self.path) {
+            throw ImportError(file: path, reason: "that is this logbook's own file")
+        }
         let other: Logbook
         do {
             other = try Logbook.openForReading(path: path, timeZone: timeZone)
         } catch LogbookError.migration(_, let error) {
             throw ImportError(file: path, reason: "\(error); run 'logbook --db \(path) migrate' first (or merge a migrated copy)")
-        }
-        if URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
-            == URL(fileURLWithPath: self.path).standardizedFileURL.resolvingSymlinksInPath() {
-            throw ImportError(file: path, reason: "that is this logbook's own file")
         }
         // A damaged file reads differently by each path to its rows (an index that no longer
         // matches its table gives one day to the export and another to a merge), so a merge reads
