@@ -173,6 +173,34 @@ final class MergeCLITests: XCTestCase {
         print("MergeCLITests (LOGBOOK_ZONE_MERGE_SEED=\(seed)): \(merged) merges done, \(refused) refused")
     }
 
+    /// A record the two devices shared, each moved onto the record of another day (one device to
+    /// the 2nd, the other to the 3rd), is filed apart by both: a merge either way is refused, naming
+    /// it, the logbook byte for byte as it was (both counted its exercises twice, exit 0; helper-7);
+    /// moved onto the same day on both, they merge.
+    func testARecordEachDeviceMovedOntoAnotherDayIsRefused() throws {
+        for (toOnA, toOnB) in [("2026-03-02", "2026-03-03"), ("2026-03-02", "2026-03-02")] {
+            let (a, b) = (try CLIHarness(), try CLIHarness())
+            for (name, day) in [("X1", "2026-03-01"), ("Y1", "2026-03-02"), ("Z1", "2026-03-03")] {
+                XCTAssertEqual(try a.run(["-q", "history", "add", name, "--at", "\(day)T10:00:00Z"]).status, 0)
+            }
+            XCTAssertEqual(try b.run(["-q", "import", a.database.path]).status, 0)
+            XCTAssertEqual(try a.run(["-q", "history", "move", "--day", "2026-03-01", "--to", toOnA]).status, 0)
+            XCTAssertEqual(try b.run(["-q", "history", "move", "--day", "2026-03-01", "--to", toOnB]).status, 0)
+            for (into, other) in [(a, b), (b, a)] {
+                let before = into.snapshot()
+                let result = try into.run(["import", other.database.path])
+                if toOnA == toOnB {
+                    XCTAssertEqual(result.status, 0, result.stderr)
+                } else {
+                    XCTAssertFailure(result, status: 1, mentioning: "merged", "the two filed it under different days")
+                    XCTAssertEqual(into.snapshot(), before, "a refused merge wrote")
+                }
+                let count = try into.run(["query", "SELECT count(*) FROM exercises WHERE name = 'X1'", "--format", "csv"]).lines.last
+                XCTAssertEqual(count, "1\r", "\(toOnA) and \(toOnB): X1 not once")
+            }
+        }
+    }
+
     func testADayRecordedOnTwoDevicesIsOneRecordOnBothAfterMergingEachWay() throws {
         for watchFirst in [true, false] {
             let (phone, watch) = (try CLIHarness(), try CLIHarness())

@@ -441,6 +441,12 @@ private struct ImportWriter {
                 guard keptOn == day else { throw ImportError(file: file, reason: Self.filedApart(id, mergedThereInto: day, keptHereOn: keptOn)) }
                 continue
             }
+            // Merged here into the record of another day than there (both devices moved it, to
+            // different days): each record holds its exercises, which would be counted twice.
+            if let mergedHere = try aliasDay(of: id), mergedHere != day {
+                throw ImportError(file: file, reason: "this logbook merged \(id.uuidString) into its record of \(mergedHere), where the "
+                                    + "other merged it into its record of \(day)" + Self.filedApartAdvice)
+            }
             guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
             try addAlias(id, toDayKey: key)
         }
