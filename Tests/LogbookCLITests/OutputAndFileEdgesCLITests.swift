@@ -85,6 +85,58 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
     }
 
+    /// A change token from a file later restored from a backup is refused, not answered with what
+    /// the restored file logs past its position: the token made after a day the backup lacks (its
+    /// day mark at a row key the backup gives no day, or later another one) and the token made
+    /// after a deletion (its position reached again by other entries) each left the replica
+    /// holding records the logbook no longer has, exit 0 (helper-7). Tokens follow every
+    /// ordinary write, a deleted newest day's row key reused included.
+    func testAChangeTokenFromBeforeARestoredBackupIsRefused() throws {
+        let cli = try CLIHarness()
+        let state = cli.folder.appendingPathComponent("feed.state").path
+        let backup = cli.folder.appendingPathComponent("backup.sqlite")
+        func feed() throws -> CLIResult { try cli.run(["changes", "--state", state, "--format", "ndjson"]) }
+        func add(_ name: String, _ day: String) throws { XCTAssertEqual(try cli.run(["-q", "history", "add", name, "--at", "\(day)T07:00:00Z"]).status, 0) }
+        try add("Squat", "2026-03-01")
+        XCTAssertEqual(try feed().status, 0)
+        try FileManager.default.copyItem(at: cli.database, to: backup)
+        try add("Row", "2026-03-02")
+        XCTAssertEqual(try feed().status, 0)
+        try FileManager.default.removeItem(at: cli.database)
+        try FileManager.default.copyItem(at: backup, to: cli.database)
+        XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
+        try add("Lunge", "2026-03-05")  // the backup's next day row takes the key the token saw 2026-03-02 at
+        XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
+
+        // Through the position: a deletion logged, the backup restored, its log written on past it.
+        try? FileManager.default.removeItem(atPath: state)
+        XCTAssertEqual(try feed().status, 0)
+        try? FileManager.default.removeItem(at: backup)
+        try FileManager.default.copyItem(at: cli.database, to: backup)
+        XCTAssertEqual(try cli.run(["-q", "history", "delete", "--day", "2026-03-01"]).status, 0)
+        XCTAssertEqual(try feed().status, 0)
+        try FileManager.default.removeItem(at: cli.database)
+        try FileManager.default.copyItem(at: backup, to: cli.database)
+        for (index, day) in ["2026-04-01", "2026-04-02", "2026-04-03"].enumerated() {
+            try add("Plank", day)
+            XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "9.\(index)"]).status, 0)
+            XCTAssertNotEqual(try feed().status, 0, "after \(day)")
+        }
+
+        // Ordinary writes, and the newest day deleted and its row key given to another, are followed.
+        let fresh = try CLIHarness()
+        let freshState = fresh.folder.appendingPathComponent("feed.state").path
+        for (index, day) in ["2026-05-01", "2026-05-02", "2026-05-03"].enumerated() {
+            XCTAssertEqual(try fresh.run(["-q", "history", "add", "Run", "--at", "\(day)T07:00:00Z"]).status, 0)
+            XCTAssertEqual(try fresh.run(["changes", "--state", freshState]).status, 0, day)
+            XCTAssertEqual(try fresh.run(["-q", "history", "delete", "--day", day]).status, 0)
+            XCTAssertEqual(try fresh.run(["-q", "history", "add", "Swim", "--at", "2026-06-0\(index + 1)T07:00:00Z"]).status, 0)
+            let fed = try fresh.run(["changes", "--state", freshState])
+            XCTAssertEqual(fed.status, 0, fed.stderr)
+            XCTAssertTrue(fed.stdout.contains("2026-06-0\(index + 1)"), fed.stdout)
+        }
+    }
+
     /// What no message or table shows raw: control characters, the line and paragraph separators,
     /// and the bidirectional embeddings, overrides and isolates.
     private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {

@@ -32,7 +32,9 @@ extension Logbook {
             let id = try Self.logbookID(in: connection)
             let newest = try connection.scalar("SELECT max(seq) FROM change_log", as: Int64?.self) ?? nil
             let start = try Self.changeLogStart(in: connection)
-            let end = ChangeToken(logbookID: id, position: newest ?? start, dayMark: try UnloggedDayChanges.dayMark(in: connection))
+            let (position, dayMark) = (newest ?? start, try UnloggedDayChanges.dayMark(in: connection))
+            let end = ChangeToken(logbookID: id, position: position, dayMark: dayMark,
+                                  stamp: try ChangeTokenStamp.make(position: position, dayMark: dayMark, in: connection))
             guard let token else {
                 try snapshot(in: connection, position: end.position, body)
                 return end
@@ -51,6 +53,7 @@ extension Logbook {
                 throw LogbookError.changeTokenRefused(token.description, reason: "it is ahead of this logbook's change log "
                                                       + "(newest position \(end.position)): was the file restored from a backup?")
             }
+            try ChangeTokenStamp.check(token, in: connection)
             guard let unlogged = try UnloggedDayChanges.ids(since: token, in: connection) else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "it has no day mark and is newer than this "
                                                       + "logbook's change log answers without one; start again from a full export")
