@@ -21,6 +21,32 @@ final class FilterLanguageTests: XCTestCase {
                        "text compares as Swift does")
     }
 
+    /// Nil is before, after and within nothing, and `!` of a comparison with nil holds: every
+    /// comparison of an optional date with a range or an instant, alone, negated and beside `||`
+    /// and `&&`, selects what two-valued logic says (a range compared as `>= AND <`, which is NULL
+    /// for nil, made `!(submittedAt == 2021-01-01)` leave out the drafts never submitted, where
+    /// `submittedAt != 2021-01-01` kept them; helper-8).
+    func testNilIsBeforeAfterAndWithinNothing() throws {
+        let test = try TestStore()
+        let submitted = try test.store.drafts.save(ReleaseDraft(version: "b", submittedAt: instant("2021-01-01T12:00:00Z")))
+        let open = try test.store.drafts.save(ReleaseDraft(version: "a"))
+        let cases: [(filter: String, expected: [UUID])] = [
+            ("!(submittedAt == 2021-01-01)", [open.id]), ("submittedAt != 2021-01-01", [open.id]),
+            ("!(submittedAt == 2030)", [submitted.id, open.id]), ("!(submittedAt == 2030-W01)", [submitted.id, open.id]),
+            ("submittedAt == 2021", [submitted.id]), ("!(submittedAt < 2000-01-01)", [submitted.id, open.id]),
+            ("!(submittedAt > 2000-01-01)", [open.id]), ("!(submittedAt <= 2021)", [open.id]), ("!(submittedAt >= 2022)", [submitted.id, open.id]),
+            ("submittedAt < 2000-01-01 || version == \"a\"", [open.id]),
+            ("!(version == \"a\" && submittedAt < 2000-01-01)", [submitted.id, open.id]),
+            ("!(submittedAt < 2030-01-01T00:00:00Z)", [open.id]), ("submittedAt >= 2000-01-01T00:00:00Z", [submitted.id]),
+            ("!(submittedAt == 2021-01-01T12:00:00Z)", [open.id]),
+        ]
+        let utc = TimeZone(identifier: "UTC")!
+        for (filter, expected) in cases {
+            let found = try test.store.drafts.fetch(try test.store.drafts.query(where: filter, timeZone: utc))
+            XCTAssertEqual(Set(found.map(\.id)), Set(expected), filter)
+        }
+    }
+
     func testMistakesNameTheirPlace() throws {
         let test = try TestStore()
         XCTAssertThrowsError(try test.store.drafts.query(where: #"version == "2.0" &&"#)) { error in

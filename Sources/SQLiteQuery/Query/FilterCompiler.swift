@@ -88,8 +88,21 @@ struct FilterCompiler<Record> {
             case .greater: .greater
             default: .greaterOrEqual
             }
-            return try operations.order(sqlOperator, left, right, symbol: op.rawValue)
+            return try presentOnly([lhs, rhs], try operations.order(sqlOperator, left, right, symbol: op.rawValue))
         }
+    }
+
+    /// `comparison` made false, not SQL's unknown, where one of the `sides` is an optional field
+    /// that is nil: nil is before, after and within nothing, so `!(submittedAt < 2026)` keeps the
+    /// drafts never submitted, as `submittedAt >= 2026` leaves them out (SQL's NULL made `!`
+    /// leave them out too).
+    private mutating func presentOnly(_ sides: [FilterExpression], _ comparison: Operand) throws -> Operand {
+        var result = comparison
+        for side in sides {
+            guard case .field = side, let (field, _, optional) = try? scalarOperand(side), optional else { continue }
+            result = operations.and(try operations.equal(field, .value(.null), negated: true), result)
+        }
+        return result
     }
 
     /// A day or date field compared with whole days (a month, a week, a year, or a 4-digit whole
@@ -131,18 +144,20 @@ struct FilterCompiler<Record> {
         let (end, endIncluded) = kind == .day ? (bound(last), true) : (bound(last + 1), false)
         let from = try operations.order(.greaterOrEqual, field, bound(first), symbol: ">=")
         let upTo = try operations.order(endIncluded ? .lessOrEqual : .less, field, end, symbol: "<=")
+        let within: Operand
         switch op {
-        case .equal: return operations.and(from, upTo)
+        case .equal: within = operations.and(from, upTo)
         case .notEqual:
             let outside = operations.not(operations.and(from, upTo))
             return optional ? operations.or(try operations.equal(field, .value(.null), negated: false), outside) : outside
-        case .less: return try operations.order(.less, field, bound(first), symbol: "<")
-        case .lessOrEqual: return upTo
-        case .greater: return try operations.order(endIncluded ? .greater : .greaterOrEqual, field, end, symbol: ">")
-        case .greaterOrEqual: return from
+        case .less: within = try operations.order(.less, field, bound(first), symbol: "<")
+        case .lessOrEqual: within = upTo
+        case .greater: within = try operations.order(endIncluded ? .greater : .greaterOrEqual, field, end, symbol: ">")
+        case .greaterOrEqual: within = from
         default:
             throw QueryError.typeMismatch("'\(op.rawValue)' does not apply to \(name) and a range of days", position: at)
         }
+        return try presentOnly([fieldSide], within)
     }
 
     /// Both sides of a comparison: at least one must be a field, which types the other.
