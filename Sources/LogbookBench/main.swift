@@ -3,10 +3,7 @@ import Foundation
 import Logbook
 import SQLiteQuery
 
-// logbook-bench [--quick] [--runs N] [--only-insert | --only-fetches | --only-saves] [--days N]   (LOGBOOK_BENCH_READERS=N sets the store's read pool,
-//                                                                  LOGBOOK_BENCH_CLOCK=cpu times CPU instead of wall)
-// logbook-bench --scale [--sizes 1000000,5000000,10000000]
-// logbook-bench --reports FILE [--runs N] [--report NAME] (each report's time on an existing logbook; NAME, say "by week", times that one only, for profiling it)
+// Usage: `logbook-bench --help` (BenchOptions).
 //
 // Times Logbook's workloads side by side with RawEngine, a hand-written C-API engine, in one
 // process on one machine, and prints one line per workload with the ratio. Every workload also
@@ -17,20 +14,30 @@ import SQLiteQuery
 // this process, for both engines alike.
 ProcessSettings.stopCountingMemory()
 
-let arguments = CommandLine.arguments.dropFirst()
-let quick = arguments.contains("--quick")
+let options: BenchOptions
+do {
+    guard let given = try BenchOptions(Array(CommandLine.arguments.dropFirst())) else {
+        print(BenchOptions.usage)
+        exit(0)
+    }
+    options = given
+} catch let error as BenchOptions.UsageError {
+    FileHandle.standardError.write(Data("logbook-bench: \(error.message)\n".utf8))
+    exit(2)
+}
+let quick = options.has("--quick")
 /// Stops after the insert workload: for profiling it (`perf record … logbook-bench --only-insert`).
-let onlyInsert = arguments.contains("--only-insert")
+let onlyInsert = options.has("--only-insert")
 /// Stops after the range fetches, the fetch of everything and the counts, for profiling them.
-let onlyFetches = arguments.contains("--only-fetches")
+let onlyFetches = options.has("--only-fetches")
 /// Runs the insert, then only the saves of one day each.
-let onlySaves = arguments.contains("--only-saves")
-let runs = arguments.firstIndex(of: "--runs").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 1 : 3)
+let onlySaves = options.has("--only-saves")
+let runs = options.number("--runs") ?? (quick ? 1 : 3)
 /// `--days N` sets the history's size (for profiling at a smaller one, say under `valgrind`).
-let dayCount = arguments.firstIndex(of: "--days").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 2_000 : 200_000)
+let dayCount = options.number("--days") ?? (quick ? 2_000 : 200_000)
 let draftCount = quick ? 500 : 10_000
 /// `--fetches N` sets how many range fetches and counts run (for profiling them under `valgrind`).
-let fetchCount = arguments.firstIndex(of: "--fetches").flatMap { Int(arguments[arguments.index(after: $0)]) } ?? (quick ? 200 : 10_000)
+let fetchCount = options.number("--fetches") ?? (quick ? 200 : 10_000)
 let draftFetchCount = quick ? 50 : 1_000
 /// Days saved one per transaction after the history (as many again by the raw engine).
 let singleSaveCount = quick ? 300 : 2_000
@@ -68,15 +75,13 @@ func freshRawEngine(_ name: String) -> RawEngine {
 }
 
 let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("logbook").path
-if arguments.contains("--scale") {
-    let sizes = arguments.firstIndex(of: "--sizes").map { arguments[arguments.index(after: $0)].split(separator: ",").compactMap { Int($0) } }
-    try ScaleCurve.run(sizes: sizes ?? [1_000_000, 5_000_000, 10_000_000], executable: executable, folder: path)
+if options.has("--scale") {
+    try ScaleCurve.run(sizes: options.sizes ?? [1_000_000, 5_000_000, 10_000_000], executable: executable, folder: path)
     finish()
 }
 
-if let index = arguments.firstIndex(of: "--reports") {
-    try ScaleCurve.timeReports(of: arguments[arguments.index(after: index)], runs: arguments.contains("--runs") ? runs : 2,
-                               only: arguments.firstIndex(of: "--report").map { arguments[arguments.index(after: $0)] })
+if let file = options.text("--reports") {
+    try ScaleCurve.timeReports(of: file, runs: options.number("--runs") ?? 2, only: options.text("--report"))
     finish()
 }
 
