@@ -1,28 +1,10 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 
 /// The shared fixtures decoded the way the apps themselves decode them (their own `Codable` types,
 /// `JSONDecoder` defaults), independently of Logbook's importers, so tests can compute expectations.
 enum FixtureData {
-    private struct AppExerciseDay: Codable {
-        let id: UUID
-        let date: Date
-        let exercises: [String]
-    }
-
-    private struct AppChecklistItem: Codable {
-        let id: UUID
-        let title: String
-        let isDone: Bool
-    }
-
-    private struct AppReleaseDraft: Codable {
-        let version: String
-        let whatsNew: String
-        let checklist: [AppChecklistItem]
-        let submittedAt: Date?
-    }
-
     /// `history.json`, recorded in America/New_York: days computed there with Foundation's Calendar.
     static func history() throws -> [ExerciseDay] {
         let data = try Data(contentsOf: CLIHarness.fixture("history.json"))

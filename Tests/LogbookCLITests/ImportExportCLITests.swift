@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -9,14 +10,6 @@ final class ImportExportCLITests: XCTestCase {
     private let newYork = ["--time-zone", "America/New_York"]
 
     // MARK: The apps' loaders, as the apps themselves load their files
-
-    private struct AppChecklistItem: Codable, Equatable { var id: UUID; var title: String; var isDone: Bool }
-    private struct AppReleaseDraft: Codable, Equatable {
-        var version: String
-        var whatsNew: String
-        var checklist: [AppChecklistItem]
-        var submittedAt: Date?
-    }
 
     /// HIITFit's loader: `PropertyListSerialization` into `[[Any]]`.
     private func loadHistoryPlist(_ data: Data) throws -> [(id: String, date: Date, exercises: [String])] {
@@ -81,6 +74,25 @@ final class ImportExportCLITests: XCTestCase {
         let reloaded = try PropertyListDecoder().decode([AppReleaseDraft].self, from: Data(contentsOf: exported))
         XCTAssertEqual(reloaded.count, decoded.count)
         XCTAssertEqual(reloaded, decoded, "the app decodes exactly what it wrote, dates to the bit")
+    }
+
+    /// A draft whose `submittedAt` is written `-0` is stored at 0 (SQLite keeps -0.0 as 0.0, the
+    /// same instant); its id from its content is that of 0, so importing its own export, in every
+    /// format, adds nothing (it was a second draft from the plist and the app's JSON).
+    func testADraftSubmittedAtMinusZeroIsOneDraftThroughItsOwnExports() throws {
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("minus-zero.json")
+        try Data(#"[{"version":"1.0","whatsNew":"x","checklist":[],"submittedAt":-0}]"#.utf8).write(to: file)
+        XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+        for format in ["plist", "json", "ndjson", "csv"] {
+            let exported = cli.folder.appendingPathComponent("drafts.\(format)")
+            XCTAssertEqual(try cli.run(["export", "drafts", "-o", exported.path]).status, 0)
+            let reimport = try cli.run(["import", exported.path])
+            XCTAssertTrue(reimport.stderr.contains("inserted 0,"), "\(format): \(reimport.stderr)")
+        }
+        let again = try cli.run(["import", file.path])
+        XCTAssertTrue(again.stderr.contains("inserted 0,"), again.stderr)
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines), "1")
     }
 
     func testExportedPlistsAreTheAppsOwnBytes() throws {

@@ -160,6 +160,43 @@ final class HistoryEditingTests: XCTestCase {
         }
     }
 
+    /// A hand-made record that gives a day and no date gets the day's first instant as its date:
+    /// on every day near a transition of zones that skip days, move midnight or change their
+    /// offset, that date falls on the day, or the import is refused naming the record and the
+    /// field `day`, exactly on the days the zone skipped whole (Pacific/Apia's 2011-12-30 was
+    /// filed under its day with a date on the next, `check` passing). NDJSON and CSV alike.
+    func testAHandMadeDayGetsADateOnItOrIsRefusedWhenTheZoneSkippedIt() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_HANDMADE_ZONE_SEED", default: 0x5D4A)
+        var random = SplitMix64(seed: seed)
+        let skipped = [("Pacific/Apia", "2011-12-30"), ("Pacific/Kiritimati", "1994-12-31"), ("Pacific/Kwajalein", "1993-08-21")]
+        let zones = skipped.map(\.0) + ["America/Sao_Paulo", "America/Havana", "Asia/Beirut", "Europe/Paris", "America/St_Johns"]
+        for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
+            // The first rounds take each skipped day; the rest, random days near transitions.
+            let zone = TimeZone(identifier: round < skipped.count ? skipped[round].0 : random.pick(zones))!
+            let skippedDay = skipped.first { $0.0 == zone.identifier }.map { CalendarDay($0.1)! }
+            let from = Date(timeIntervalSince1970: Double(random.int(300_000_000...1_900_000_000)))
+            let near = CalendarDay(zone.nextDaylightSavingTimeTransition(after: from) ?? from, in: zone).adding(days: random.int(-1...1))!
+            let day = round < skipped.count || random.chance(0.4) ? skippedDay ?? near : near
+            let isCSV = random.chance(0.5)
+            let file = isCSV ? "day,exercise\n\(day),Squat\n" : #"{"day":"\#(day)","exercises":["Squat"]}"# + "\n"
+            let test = try TestStore(timeZone: zone)
+            let context = "seed \(seed), round \(round): \(zone.identifier) \(day), \(isCSV ? "CSV" : "NDJSON")"
+            do {
+                _ = try test.store.importRecords(from: Data(file.utf8), named: isCSV ? "days.csv" : "days.ndjson",
+                                                 options: ImportOptions(kind: .history))
+                let stored = try XCTUnwrap(try test.store.history.fetchAll().first, context)
+                XCTAssertEqual(stored.day, day, context)
+                XCTAssertEqual(CalendarDay(stored.date, in: zone), day, "\(context): the date is not on its day")
+                XCTAssertNotEqual(day, skippedDay, "\(context): a day the zone skipped was taken")
+            } catch LogbookError.importRefused(let refusal) {
+                XCTAssertEqual(refusal.field, "day", context)
+                XCTAssertEqual(refusal.record, 1, context)
+                XCTAssertEqual(day, skippedDay, "\(context): refused, \(refusal)")
+                XCTAssertEqual(try test.store.history.count(), 0, context)
+            }
+        }
+    }
+
     /// A moved record saved back as it was (an app's undo) is a record of its own again, no longer
     /// an alias of the day it was merged into: moving it again works, and a re-import of it is a no-op.
     func testARecordMergedByAMoveAndSavedBackIsItsOwnRecordAgain() throws {

@@ -16,6 +16,30 @@ final class PropertyListScanTests: XCTestCase {
         XCTAssertNil(PropertyListStringScan.scan(xml("a\u{FEFF}b")).problem, "U+FEFF inside a string is kept by the parser")
     }
 
+    /// Every sequence of up to four pieces (empty and non-empty CDATA sections, U+FEFF raw, as
+    /// entities and in CDATA, plain text, an entity), checked against Foundation's own parser: the
+    /// scan refuses exactly the strings the parser would not read as written. (A U+FEFF after an
+    /// empty CDATA section was dropped by the parser and passed the scan.)
+    func testTheScanRefusesExactlyWhatTheParserChanges() throws {
+        let pieces: [(xml: String, text: String)] = [
+            ("<![CDATA[]]>", ""), ("<![CDATA[\u{FEFF}]]>", "\u{FEFF}"), ("\u{FEFF}", "\u{FEFF}"), ("&#xFEFF;", "\u{FEFF}"),
+            ("&#65279;", "\u{FEFF}"), ("x", "x"), ("<![CDATA[x]]>", "x"), ("&amp;", "&"),
+        ]
+        var sequences: [[Int]] = [[]], longest: [[Int]] = [[]]
+        for _ in 0..<4 {
+            longest = longest.flatMap { sequence in pieces.indices.map { sequence + [$0] } }
+            sequences += longest
+        }
+        for sequence in sequences {
+            let xmlText = sequence.map { pieces[$0].xml }.joined(), written = sequence.map { pieces[$0].text }.joined()
+            let root = try PropertyListSerialization.propertyList(from: xml(xmlText), options: [], format: nil) as? [String: Any]
+            let parsed = try XCTUnwrap(root?["version"] as? String, xmlText)
+            let changes = !parsed.unicodeScalars.elementsEqual(written.unicodeScalars)
+            XCTAssertEqual(PropertyListStringScan.scan(xml(xmlText)).problem != nil, changes,
+                           "\(xmlText.debugDescription): the parser reads \(parsed.debugDescription)")
+        }
+    }
+
     func testWhatTheParserWouldChangeIsRefused() throws {
         for leading in ["\u{FEFF}x", "&#xFEFF;x", "&#65279;", "<![CDATA[\u{FEFF}]]>"] {
             XCTAssertNotNil(PropertyListStringScan.scan(xml(leading)).problem, leading)

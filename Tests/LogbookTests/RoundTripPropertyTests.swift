@@ -110,15 +110,6 @@ final class RoundTripPropertyTests: XCTestCase {
 
     // MARK: The apps' formats: lossless
 
-    /// The ShipShape app's own types, as its `PropertyListEncoder` and `JSONEncoder` write them.
-    private struct AppDraft: Codable {
-        struct Item: Codable { var id: UUID; var title: String; var isDone: Bool }
-        var version: String
-        var whatsNew: String
-        var checklist: [Item]
-        var submittedAt: Date?
-    }
-
     func testDraftsThroughTheAppsPropertyListsAndJSONAreLossless() throws {
         var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_403))
         let drafts = randomDrafts(PropertyTestSettings.scaled(120, by: "LOGBOOK_PROPERTY_SCALE"), &random)
@@ -128,7 +119,7 @@ final class RoundTripPropertyTests: XCTestCase {
             Exact.content(version: draft.version, whatsNew: draft.whatsNew, checklist: draft.checklist,
                           submittedAt: draft.submittedAt)
         }
-        func content(_ draft: AppDraft) -> String {
+        func content(_ draft: AppReleaseDraft) -> String {
             Exact.content(version: draft.version, whatsNew: draft.whatsNew,
                           checklist: draft.checklist.map { ChecklistItem(id: $0.id, title: $0.title, isDone: $0.isDone) },
                           submittedAt: draft.submittedAt)
@@ -136,7 +127,7 @@ final class RoundTripPropertyTests: XCTestCase {
 
         // Logbook's plist, read by the app's decoder.
         let plist = try export(source.store, .drafts, .plist)
-        let decoded = try PropertyListDecoder().decode([AppDraft].self, from: plist)
+        let decoded = try PropertyListDecoder().decode([AppReleaseDraft].self, from: plist)
         XCTAssertEqual(decoded.map(content), drafts.map(content), "the app reads back every draft exactly")
 
         // The app's plist and JSON, read by Logbook.
@@ -171,8 +162,7 @@ final class RoundTripPropertyTests: XCTestCase {
             content(id: UUID(uuidString: element[0] as! String)!, date: element[1] as! Date, exercises: element[2] as! [String])
         }, expected)
 
-        struct AppDay: Codable { var id: UUID; var date: Date; var exercises: [String] }
-        let appJSON = try JSONEncoder().encode(days.map { AppDay(id: $0.id, date: $0.date, exercises: $0.exercises) })
+        let appJSON = try JSONEncoder().encode(days.map { AppExerciseDay(id: $0.id, date: $0.date, exercises: $0.exercises) })
         for (format, data) in [(ImportFormat.plist, plist), (.json, appJSON)] {
             let copy = try TestStore()
             try importData(data, into: copy.store, .history, format)

@@ -142,6 +142,14 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
         ProlepticGregorian.startOfDay(dayNumber, in: timeZone)
     }
 
+    /// Why no record can be filed under this day in `timeZone`, when the zone skipped it whole
+    /// (Pacific/Apia's 2011-12-30: its first instant is the next day's, so no date falls on it);
+    /// nil for every other day.
+    func skippedDayReason(in timeZone: TimeZone) -> String? {
+        CalendarDay(start(in: timeZone), in: timeZone) == self ? nil
+            : "time zone \(timeZone.identifier) skipped that day: no date falls on it"
+    }
+
     /// The day as zero-padded `YYYY-MM-DD`: the text stored in the database and written in every format.
     public var description: String {
         String(unsafeUninitializedCapacity: Self.textLength) { buffer in

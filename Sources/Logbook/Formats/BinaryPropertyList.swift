@@ -20,8 +20,12 @@ indirect enum PropertyListValue {
 /// Writes binary property lists (`bplist00`) deterministically and in the layout Foundation's own
 /// encoders use: objects numbered depth-first from the root (a dictionary's keys, then its
 /// values), identical strings and dates stored once, ASCII strings as ASCII and others as UTF-16BE,
-/// references and offsets in the smallest width that fits. For the apps' files this gives the
-/// very bytes the apps write.
+/// references in the fewest bytes that hold the object count and offsets in the fewest that hold
+/// the offset table's own offset, as Foundation's `PropertyListEncoder` sizes them. For the apps'
+/// files this gives the very bytes the apps write. (Foundation's reader refuses a file whose
+/// widths cannot reach that far: sized by the last object's number and offset instead, a file of
+/// exactly 256 objects, or whose offset table starts past byte 255 while its last object starts
+/// before it, was refused by the apps and by `logbook import`.)
 enum BinaryPropertyList {
     static func encode(_ root: PropertyListValue) -> Data {
         var builder = Builder()
@@ -93,7 +97,7 @@ enum BinaryPropertyList {
         }
 
         func serialize() -> Data {
-            let referenceWidth = Self.width(for: UInt64(max(objects.count - 1, 0)))
+            let referenceWidth = Self.width(for: UInt64(objects.count))
             var body: [UInt8] = Array("bplist00".utf8)
             var offsets: [UInt64] = []
             for object in objects {
@@ -110,7 +114,7 @@ enum BinaryPropertyList {
                 }
             }
             let offsetTableOffset = UInt64(body.count)
-            let offsetWidth = Self.width(for: offsets.last ?? 0)
+            let offsetWidth = Self.width(for: offsetTableOffset)
             for offset in offsets { body += Self.bigEndian(offset, width: offsetWidth) }
             body += [0, 0, 0, 0, 0, 0, UInt8(offsetWidth), UInt8(referenceWidth)]
             body += Self.bigEndian(UInt64(objects.count), width: 8) + Self.bigEndian(0, width: 8)

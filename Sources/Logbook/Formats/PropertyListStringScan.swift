@@ -182,7 +182,8 @@ enum PropertyListStringScan {
                     return Result(problem: "a <string> begins with U+FEFF, which the property list reader drops; "
                                       + "refusing rather than changing the text (a binary property list keeps it)")
                 }
-                first = false
+                // An empty CDATA section is no character: the parser drops a U+FEFF after it too.
+                if characterBytes > 0 { first = false }
                 length += characterBytes
                 position += consumed
             }

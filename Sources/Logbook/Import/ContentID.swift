@@ -15,7 +15,7 @@ enum ContentID {
         func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
         add(draft.version)
         add(draft.whatsNew)
-        add(draft.submittedAt.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) } ?? "-")
+        add(draft.submittedAt.map(storedBits) ?? "-")
         for item in draft.checklist {
             add(item.id.uuidString)
             add(item.title)
@@ -31,9 +31,17 @@ enum ContentID {
         var text = "logbook.day.v1\n" + (occurrence == 0 ? "" : "occurrence \(occurrence)\n")
         func add(_ field: String) { text += "\(field.utf8.count):\(field)\n" }
         add(input.day?.description ?? "-")
-        add(input.date.map { String($0.timeIntervalSinceReferenceDate.bitPattern, radix: 16) } ?? "-")
+        add(input.date.map(storedBits) ?? "-")
         input.exercises.forEach(add)
         return uuid(of: text)
+    }
+
+    /// The bit pattern of `date` as the store keeps it, in hexadecimal: -0 as 0 (SQLite stores
+    /// -0.0 as 0.0, the same instant), so that a file giving -0 and the export of what it stored
+    /// give one id and a re-import stays a no-op.
+    private static func storedBits(_ date: Date) -> String {
+        let seconds = date.timeIntervalSinceReferenceDate
+        return String((seconds == 0 ? 0 : seconds).bitPattern, radix: 16)
     }
 
     /// A version 8 UUID from the SHA-256 of `text`.

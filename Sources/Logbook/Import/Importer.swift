@@ -235,6 +235,10 @@ private struct ImportWriter {
             try ExerciseDay.validate(exercises: input.exercises)
             guard let date = input.date else {
                 guard let day = input.day else { throw FieldError(field: "day", reason: "missing: a record needs a day or a date") }
+                // Its date will be the day's first instant, which must fall on it.
+                if let reason = day.skippedDayReason(in: timeZone) {
+                    throw LogbookError.invalidValue(field: "day", value: day.description, reason: reason + "; give the record a date")
+                }
                 return day
             }
             return try input.day ?? CalendarDay.storable(date, in: timeZone)

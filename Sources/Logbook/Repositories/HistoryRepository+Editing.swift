@@ -173,12 +173,10 @@ extension CalendarDay {
         let whole = Int(wall.rounded(.down))
         let moved = DateExpression.instant(at: whole, on: newDay, in: timeZone) + (wall - Double(whole))
         try moved.checkSupported(field: "date")
-        // A day the zone skipped whole (Pacific/Apia's 2011-12-30) has no instant for the date:
-        // its first instant is the next day's. (A record whose date is not on its own day, as
-        // another zone's import can leave, keeps that distance.)
-        guard CalendarDay(newDay.start(in: timeZone), in: timeZone) == newDay else {
-            throw LogbookError.invalidValue(field: "day", value: newDay.description,
-                                            reason: "time zone \(timeZone.identifier) skipped that day: no date falls on it")
+        // A day the zone skipped whole has no instant for the date. (A record whose date is not on
+        // its own day, as another zone's import can leave, keeps that distance.)
+        if let reason = newDay.skippedDayReason(in: timeZone) {
+            throw LogbookError.invalidValue(field: "day", value: newDay.description, reason: reason)
         }
         return moved
     }
