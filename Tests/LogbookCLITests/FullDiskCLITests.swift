@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import LogbookTestSupport
 import XCTest
 
@@ -187,6 +188,59 @@ final class FullDiskCLITests: XCTestCase {
         }
         print("FullDiskCLITests: the first release's file migrated at each free space: \(outcomes)")
         XCTAssertGreaterThan(outcomes["migrated", default: 0], 0)
+        XCTAssertGreaterThan(outcomes["refused", default: 0], 0)
+    }
+
+    /// An import of 10,000 days (large enough that it refreshes the planner's statistics) into a
+    /// small logbook, with free space stepped a page at a time around the least it needs: at every
+    /// level it succeeds with every day stored, or fails with one line and the logbook's one day
+    /// as it was. The statistics were a transaction of their own after the import's commit: just
+    /// below what the import needed with them, it failed (exit 1, "disk is full") with every record
+    /// saved (helper-10). The least free space that succeeds is found by bisection first.
+    func testAnImportThatRefreshesStatisticsIsWholeOrNothingAtEveryFreeSpace() throws {
+        let cli = try CLIHarness()
+        let first = try XCTUnwrap(CalendarDay("1990-01-01"))
+        let records = (0..<10_000).map { index in
+            let id = String(format: "00000000-0000-4000-8000-%012X", index)
+            return #"{"id":"\#(id)","day":"\#(first.adding(days: index)!)","exercises":["Squat","Row"]}"#
+        }.joined(separator: "\n") + "\n"
+        let file = cli.folder.appendingPathComponent("days.ndjson")
+        try Data(records.utf8).write(to: file)
+        let small = cli.folder.appendingPathComponent("small.sqlite")
+        XCTAssertEqual(try cli.run(["--db", small.path, "--time-zone", "UTC", "history", "add", "--at", "2026-01-01 10:00", "Squat"],
+                                   useDatabase: false).status, 0)
+        let bytes = try Data(contentsOf: small)
+        let disk = try mountSmallDisk(bytes: 16 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        func importWith(free: Int) throws -> (status: Int32, stderr: String, days: Int) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+            try bytes.write(to: database)
+            let filler = try fill(disk, leaving: free)
+            let result = try cli.run(["--db", database.path, "--time-zone", "UTC", "import", file.path], useDatabase: false)
+            try FileManager.default.removeItem(at: filler)
+            let count = try cli.run(["--db", database.path, "count", "history"], useDatabase: false)
+            return (result.status, result.stderr, Int(count.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1)
+        }
+        var (fails, fits) = (0, 8 << 20)
+        XCTAssertEqual(try importWith(free: fits).status, 0, "the import fits in 8 MiB")
+        while fits - fails > 4_096 {
+            let middle = (fails + fits) / 2
+            if try importWith(free: middle).status == 0 { fits = middle } else { fails = middle }
+        }
+        var outcomes: [String: Int] = [:]
+        for free in stride(from: max(0, fits - 160 << 10), through: fits + 16 << 10, by: 4_096) {
+            let result = try importWith(free: free)
+            let context = "\(free) bytes free (the least that fits: about \(fits))"
+            if result.status == 0 {
+                outcomes["imported", default: 0] += 1
+                XCTAssertEqual(result.days, 10_001, context)
+            } else {
+                outcomes["refused", default: 0] += 1
+                XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "\(context): \(result.stderr)")
+                XCTAssertEqual(result.days, 1, "\(context): failed (\(result.stderr)), and the days were saved")
+            }
+        }
+        print("FullDiskCLITests: an import of 10,000 days at each free space: \(outcomes)")
         XCTAssertGreaterThan(outcomes["refused", default: 0], 0)
     }
 }

@@ -64,8 +64,8 @@ extension Logbook {
     }
 
     /// The days the change log keeps an entry (`change_log_retention_days`, by default
-    /// ``defaultChangeLogRetentionDays``). Older entries are pruned when Logbook opens the file to
-    /// write; a token older than them is refused.
+    /// ``defaultChangeLogRetentionDays``). Older entries are pruned by the store's first write that
+    /// changes the file; a token older than them is refused.
     public func changeLogRetentionDays() throws -> Int {
         try database.read { try Self.retentionDays(in: $0) }
     }
@@ -84,13 +84,15 @@ extension Logbook {
 
     /// Deletes the change-log entries older than the retention, keeping the log a contiguous run
     /// of positions ending with the newest entry, and records the first position kept. Reads
-    /// first and writes only when the oldest entry has expired.
-    static func pruneChangeLogIfNeeded(_ database: Database, now: Date) throws {
-        let expired = try database.read { connection in
-            try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1", [.real(try cutoff(in: connection, now: now))],
-                                  as: Bool.self) ?? false
+    /// first and writes only when the oldest entry has expired. The store runs it as the
+    /// housekeeping of its first write that changes the file (``Database``), so opening a file, a
+    /// dry run and a command that fails or changes nothing never prune.
+    static func pruneChangeLogIfNeeded(in connection: Connection, now: Date) throws {
+        let cutoff = try cutoff(in: connection, now: now)
+        guard try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1", [.real(cutoff)], as: Bool.self) == true else {
+            return
         }
-        if expired == true { try database.write { try pruneChangeLog(in: $0, now: now) } }
+        try pruneChangeLog(in: connection, now: now)
     }
 
     private static func pruneChangeLog(in connection: Connection, now: Date) throws {

@@ -20,7 +20,7 @@ enum UnloggedDayChanges {
     static func logStaleDays(in connection: Connection) throws {
         try connection.run("""
             INSERT INTO change_log (kind, pk, id)
-            SELECT 'day', d.pk, d.id FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day ORDER BY d.pk
+            SELECT 'day', d.pk, d.id FROM exercise_tallies_stale AS s CROSS JOIN exercise_days AS d ON d.day = s.day ORDER BY d.pk
             """)
     }
 

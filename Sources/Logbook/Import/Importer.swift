@@ -159,13 +159,16 @@ extension Logbook {
                 try writer.earlier.finish()
                 try writer.tallies.apply(in: connection)
                 summary.kind = source.kind
+                if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
+                    // Fresh statistics keep the planner on the right indexes as the tables grow,
+                    // committed with the records: run after the commit, a failure (a full disk, a
+                    // kill) failed an import whose records were saved, or left a small file's
+                    // statistics on a large one.
+                    try connection.execute("PRAGMA analysis_limit = 1000; ANALYZE")
+                }
             }
         }
         options.progress?(summary.read, progressOffset())
-        if !options.dryRun && summary.inserted + summary.merged + summary.replaced >= 10_000 {
-            // Fresh statistics keep the planner on the right indexes as the tables grow.
-            try database.withConnection { try $0.execute("PRAGMA analysis_limit = 1000; ANALYZE") }
-        }
         summary.seconds = Date().timeIntervalSince(started)
         return summary
     }

@@ -23,7 +23,7 @@ enum ReportSQL {
         let totals = PeriodTotals.totals(period, names: """
             (SELECT \(period.startSQL(of: "d.day")) AS start, \(key(tallied: tallied)) AS name_key, min(e.name) AS name,
                     count(*) AS exercises
-             FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk WHERE d.day BETWEEN ?1 AND ?2 GROUP BY 1, 2)
+             FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk WHERE d.day BETWEEN ?1 AND ?2 GROUP BY 1, 2)
             """, days: """
             (SELECT day FROM exercise_days AS d
              WHERE d.day BETWEEN ?1 AND ?2 AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk))

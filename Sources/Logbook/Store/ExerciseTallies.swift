@@ -164,7 +164,7 @@ struct ExerciseTallies {
             WHERE d.pk > ?1 AND d.pk <= ?2 AND \(StoredValueAudit.isCalendarDay("d.day")) AND \(Self.isMiscounted("d"))
             """, [.integer(talliedThrough), .integer(lastDayBefore)])
         let rows = try connection.cachedStatement("""
-            SELECT d.pk, d.day, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            SELECT d.pk, d.day, e.name FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
             WHERE d.pk > ?1 AND d.pk <= ?2 AND d.day NOT IN (SELECT day FROM exercise_tallies_stale) ORDER BY d.pk, e.position
             """)
         defer { rows.reset() }
@@ -333,7 +333,7 @@ struct ExerciseTallies {
         """
         SELECT \(period.tallyKey(ofStart: period.startSQL(of: "d.day"))) AS key, e.name_key, min(e.name) AS name, count(*) AS exercises,
                count(DISTINCT d.pk) AS days, min(d.day) AS first_day, max(d.day) AS last_day
-        FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
+        FROM \(days) AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk GROUP BY 1, 2
         """
     }
 
@@ -343,7 +343,7 @@ struct ExerciseTallies {
         SELECT day, sum(done), count(*), min(CASE WHEN rank = 1 THEN name END)
         FROM (SELECT day, name, done, row_number() OVER (PARTITION BY day ORDER BY done DESC, name_key) AS rank
               FROM (SELECT d.day, e.name_key, min(e.name) AS name, count(*) AS done
-                    FROM \(days) AS d JOIN exercises AS e ON e.day_pk = d.pk GROUP BY d.day, e.name_key))
+                    FROM \(days) AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk GROUP BY d.day, e.name_key))
         GROUP BY day
         """
     }
@@ -424,7 +424,7 @@ struct ExerciseTallies {
         try connection.run("""
             INSERT OR IGNORE INTO exercise_tallies_stale (day)
             SELECT d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS y
-            JOIN exercise_days AS d ON d.day BETWEEN y.start AND \(ReportPeriod.year.endSQL(ofStart: "y.start"))
+            CROSS JOIN exercise_days AS d ON d.day BETWEEN y.start AND \(ReportPeriod.year.endSQL(ofStart: "y.start"))
             WHERE \(isMiscounted("d"))
             """)
     }
@@ -446,7 +446,7 @@ struct ExerciseTallies {
         try dropMarksOfNoCalendarDay(in: connection)
         try connection.execute("""
             UPDATE exercises SET name_key = swift_key(name)
-            WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
+            WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s CROSS JOIN exercise_days AS d ON d.day = s.day)
               AND name_key IS NOT swift_key(name)
             """)
         // Every day of every stale month and year, found through the day index.
@@ -458,14 +458,14 @@ struct ExerciseTallies {
                 WHERE \(period.tallyColumn) IN (SELECT \(period.tallyKey(ofStart: start)) FROM exercise_tallies_stale);
                 INSERT INTO \(period.tallyTable) (\(columns)) \(tallyCounts(period, days: """
                     (SELECT d.pk, d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS s
-                     JOIN exercise_days AS d ON d.day BETWEEN s.start AND \(period.endSQL(ofStart: "s.start")))
+                     CROSS JOIN exercise_days AS d ON d.day BETWEEN s.start AND \(period.endSQL(ofStart: "s.start")))
                     """));
                 """)
         }
         try connection.execute("""
             DELETE FROM exercise_day_totals WHERE day IN (SELECT day FROM exercise_tallies_stale);
             INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) \(dayTotals(days: """
-                (SELECT d.pk, d.day FROM exercise_tallies_stale AS s JOIN exercise_days AS d ON d.day = s.day)
+                (SELECT d.pk, d.day FROM exercise_tallies_stale AS s CROSS JOIN exercise_days AS d ON d.day = s.day)
                 """));
             """)
         try MonthDays.recount(monthsOfDaysIn: "exercise_tallies_stale", in: connection)

@@ -76,12 +76,10 @@ public final class Logbook: Sendable {
         do {
             database = try Database(path: path, options: options, migrator: try Schema.migrator(), mode: mode,
                                     finishingMigrations: { try ComparisonKeyRefresh.refresh(in: $0) },
+                                    housekeeping: { try Self.pruneChangeLogIfNeeded(in: $0, now: now()) },
                                     reportError: { LogbookError.reported($0, path: path) })
             if mode == .migrate && !options.readOnly {
                 try ComparisonKeyRefresh.refreshIfNeeded(database)
-                // Housekeeping: a failure here (a damaged page in the log, a busy writer) leaves the
-                // log as it is; the next write meets the same problem and reports it.
-                try? Self.pruneChangeLogIfNeeded(database, now: now())
             }
             if let appMigrations {
                 guard appMigrations.setName != nil else { throw MigrationError.invalidSetName("") }

@@ -42,7 +42,7 @@ enum MonthDays {
             DELETE FROM exercise_month_days WHERE start IN (\(months));
             INSERT INTO exercise_month_days (start, days) \(rows(days: """
                 (SELECT t.day FROM (\(months)) AS m
-                 JOIN exercise_day_totals AS t ON t.day BETWEEN m.start AND \(ReportPeriod.month.endSQL(ofStart: "m.start")))
+                 CROSS JOIN exercise_day_totals AS t ON t.day BETWEEN m.start AND \(ReportPeriod.month.endSQL(ofStart: "m.start")))
                 """));
             """)
     }

@@ -135,7 +135,7 @@ enum PeriodTotals {
     private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
                                                in connection: Connection) throws -> ([ExerciseTallies.DistinctName], Int) {
         let rows = try connection.cachedStatement("""
-            SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d JOIN exercises AS e ON e.day_pk = d.pk
+            SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
             WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3
             """)
         defer { rows.reset() }

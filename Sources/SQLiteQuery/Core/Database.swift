@@ -15,7 +15,7 @@ import CSQLite
 /// let count = try database.read { try $0.scalar("SELECT count(*) FROM notes", as: Int.self) }
 /// ```
 public final class Database: @unchecked Sendable {
-    /// How ``Database/init(path:options:migrator:mode:finishingMigrations:reportError:)`` treats the schema.
+    /// How ``Database/init(path:options:migrator:mode:finishingMigrations:housekeeping:reportError:)`` treats the schema.
     public enum OpenMode: Sendable {
         /// Create the file if needed and apply pending migrations.
         case migrate
@@ -44,6 +44,10 @@ public final class Database: @unchecked Sendable {
     public let migrator: Migrator
     /// The path the database was opened at (the connection's ``Connection/path``).
     public var path: String { writer.path }
+    /// Upkeep that waits for this database's first write that changes the file
+    /// (``init(path:options:migrator:mode:finishingMigrations:housekeeping:reportError:)``); nil
+    /// once it ran. Read and cleared under `lock`, on the writer.
+    private var pendingHousekeeping: ((Connection) throws -> Void)?
     /// How many read connections are open now (0 when reads share the writer).
     public var openReaderCount: Int { readers?.count ?? 0 }
 
@@ -59,10 +63,18 @@ public final class Database: @unchecked Sendable {
     ///
     /// `finishingMigrations` runs in the migrations' transaction, after them, when any was applied
     /// (``Migrator/migrate(_:now:finishing:)``).
+    ///
+    /// `housekeeping` (pruning an expired log, say) runs once, inside the first ``write(_:)`` that
+    /// changes a row (of any table, a temporary one included), in a savepoint just before it
+    /// commits: so opening the file, a write that fails or is rolled back (a dry run) and a write
+    /// that changes no row leave the file as it was. A failure of its own is dropped with its
+    /// savepoint, unless SQLite ended the whole transaction (a full disk), which then fails the write.
     public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
                 mode: OpenMode = .migrate, finishingMigrations: ((Connection) throws -> Void)? = nil,
+                housekeeping: ((Connection) throws -> Void)? = nil,
                 reportError: @escaping @Sendable (Error) -> Error = { $0 }) throws {
         self.reportError = reportError
+        pendingHousekeeping = housekeeping
         var options = options
         if mode != .migrate { options.createIfMissing = false }
         let connection = try Connection(path: path, options: options)
@@ -110,7 +122,18 @@ public final class Database: @unchecked Sendable {
                let reason = ThreadState.current.writeRefusals[ObjectIdentifier(self)] {
                 throw SQLiteError(code: SQLITE_MISUSE, message: reason)
             }
-            return try connection.transaction(.immediate) { try body(connection) }
+            guard connection.isAutocommit, let housekeeping = pendingHousekeeping else {
+                return try connection.transaction(.immediate) { try body(connection) }
+            }
+            return try connection.transaction(.immediate) {
+                let changesBefore = connection.totalChanges
+                let result = try body(connection)
+                if connection.totalChanges != changesBefore {
+                    pendingHousekeeping = nil
+                    try? connection.savepoint { try housekeeping(connection) }
+                }
+                return result
+            }
         }
     }
 

@@ -1,0 +1,72 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// The recount a merging import ends with, whatever planner statistics the file holds. SQLite
+/// plans each statement from `sqlite_stat1`, which `PRAGMA optimize` writes when a small logbook
+/// closes (its one exercise row: "1 1 1") and an import refreshes only at its end; another program
+/// may write any. With a one-row file's statistics on thousands of days, the recount read every
+/// exercise row for each month and week it recounted (3,000 merged days into 50,000 took 13 s
+/// against 0.4 s; helper-10): its joins now go from the days to their rows whatever the
+/// statistics say. Counted in SQLite's virtual-machine steps, not timed.
+final class PlannerStatisticsTests: XCTestCase {
+    private let utc = TimeZone(identifier: "UTC")!
+
+    /// Whatever statistics the file holds, merging the same 200 records into a history of 4,000
+    /// days costs about what it costs in one of 1,000 (the work grows with what is merged, not with
+    /// the history): a plan that reads every exercise row per recounted period makes it 4 times.
+    func testAMergingImportsWorkDoesNotGrowWithTheHistoryWhateverTheStatistics() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_STATISTICS_SEED", default: 0x5747)
+        var random = SplitMix64(seed: seed)
+        let names = ["Squat", "Row", "Burpee", "Plank", "Cafe\u{301}"]
+        let first = try XCTUnwrap(CalendarDay("2001-01-01"))
+        let history = (0..<4_000).map { index in
+            let day = first.adding(days: index)!
+            return ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<3).map { _ in random.pick(names) })
+        }
+        // Records for 200 of the first 1,000 days under ids of their own: each is merged into its day's record.
+        let merged = (0..<200).map { _ in
+            let day = first.adding(days: random.int(0...999))!
+            return #"{"day":"\#(day)","date":"\#(day)T20:00:00Z","exercises":["\#(random.pick(names))"]}"#
+        }.joined(separator: "\n") + "\n"
+        let statistics = [
+            "fresh": "ANALYZE",
+            "a one-row file's, as PRAGMA optimize leaves them": """
+                ANALYZE; DELETE FROM sqlite_stat1;
+                INSERT INTO sqlite_stat1 VALUES ('exercises', 'exercises_by_name', '1 1 1'), ('exercises', 'exercises', '1 1 1')
+                """,
+            "none": "ANALYZE; DELETE FROM sqlite_stat1",
+            "a one-row table's for every index": "ANALYZE; UPDATE sqlite_stat1 SET stat = '1 1 1 1'",
+        ]
+        for (name, sql) in statistics.sorted(by: { $0.key < $1.key }) {
+            let small = try mergingWork(history.prefix(1_000), merged, statistics: sql)
+            let large = try mergingWork(history[...], merged, statistics: sql)
+            let growth = Double(large) / Double(small)
+            print("PlannerStatisticsTests: seed \(seed), \(name) statistics: \(small) steps into 1,000 days, \(large) into 4,000 "
+                  + "(×\(String(format: "%.2f", growth)))")
+            XCTAssertLessThan(growth, 1.5, "with \(name) statistics, 4 times the history made the merge \(growth) times the work")
+        }
+    }
+
+    /// The virtual-machine steps of importing `merged` into a logbook of `history` whose
+    /// statistics `statistics` (SQL) set.
+    private func mergingWork(_ history: ArraySlice<ExerciseDay>, _ merged: String, statistics: String) throws -> Int {
+        let folder = try TemporaryFolder("statistics")
+        let path = folder.file("logbook.sqlite").path
+        do {
+            let store = try Logbook(path: path, timeZone: utc)
+            try store.history.save(Array(history))
+        }
+        try Connection(path: path).execute(statistics)
+        let store = try Logbook(path: path, timeZone: utc)
+        let steps = try store.underlyingDatabase.withConnection { connection in
+            try connection.countingVirtualMachineSteps {
+                XCTAssertGreaterThan(try store.importRecords(from: Data(merged.utf8), named: "merged.ndjson").merged, 100)
+            }.steps
+        }
+        XCTAssertTrue(try store.check().isHealthy)
+        return steps
+    }
+}
