@@ -79,6 +79,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .noDatabase(let path): "no database at \(path)"
         case .cannotOpen(let path, let reason): "cannot open \(path): \(reason)"
         case .migration(let path, let error): "\(path): \(error)"
+        case .database(let path, let error) where error.isBusy:
+            "\(path): another connection (another program, or another logbook command) kept the database locked through "
+                + "the whole wait; try again once it has finished (SQLite error \(error.code): \(error.message))"
         case .database(let path, let error):
             error.message == error.codeDescription ? "\(path): \(error.message) (SQLite error \(error.code))"
                 : "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"

@@ -22,6 +22,33 @@ final class OtherProgramsCLITests: XCTestCase {
         return result.lines
     }
 
+    /// The shell holding the write lock (`BEGIN IMMEDIATE`, left open): a write waits out the busy
+    /// timeout, then fails in one line that says another connection held the lock, changing
+    /// nothing; once the shell is gone it goes through. (It said only "database is locked".)
+    func testAWriteWhileTheShellHoldsTheLockSaysWhoHeldItAndChangesNothing() throws {
+        guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "2026-01-12T10:00:00Z"]).status, 0)
+        let before = cli.snapshot()
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: shell)
+        holder.arguments = [cli.database.path]
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        try holder.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        let blocked = try cli.run(["history", "add", "Row", "--at", "2026-01-13T10:00:00Z"])
+        try input.fileHandleForWriting.close()
+        holder.waitUntilExit()
+        XCTAssertEqual(blocked.status, 1, blocked.stderr)
+        XCTAssertEqual(blocked.stderr.split(separator: "\n").count, 1, blocked.stderr)
+        XCTAssertTrue(blocked.stderr.contains("another connection") && blocked.stderr.contains("locked"), blocked.stderr)
+        XCTAssertEqual(cli.snapshot(), before)
+        XCTAssertEqual(try cli.run(["history", "add", "Row", "--at", "2026-01-13T10:00:00Z"]).status, 0)
+    }
+
     func testWritesWithTheShellKeepReportsExactAndRepairPutsTheRestRight() throws {
         let cli = try CLIHarness()
         for day in 12...14 {
