@@ -64,7 +64,7 @@ public final class Database: @unchecked Sendable {
     /// `finishingMigrations` runs in the migrations' transaction, after them, when any was applied
     /// (``Migrator/migrate(_:now:finishing:)``).
     ///
-    /// `housekeeping` (pruning an expired log, say) runs once, inside the first ``write(_:)`` that
+    /// `housekeeping` (pruning an expired log, say) runs once, inside the first `write(_:)` that
     /// changes a row (of any table, a temporary one included), in a savepoint just before it
     /// commits: so opening the file, a write that fails or is rolled back (a dry run) and a write
     /// that changes no row leave the file as it was. A failure of its own is dropped with its
