@@ -329,6 +329,11 @@ struct ExerciseTallies {
     /// The tally rows of `period` (a week, month or year) that the days in the `days` relation
     /// (columns `pk`, `day`) make, counted from their exercise rows: rows of the period's tally
     /// table (weeks, which have none, by the week's Monday).
+    ///
+    /// Here and in every recount, a join from days to their exercise rows is a `CROSS JOIN`, which
+    /// SQLite runs in the order written: the days first, then their rows by key, whatever planner
+    /// statistics the file holds. With a one-row logbook's (what `PRAGMA optimize` writes) it read
+    /// every exercise row for each recounted period instead (`PlannerStatisticsTests`).
     private static func tallyCounts(_ period: ReportPeriod, days: String) -> String {
         """
         SELECT \(period.tallyKey(ofStart: period.startSQL(of: "d.day"))) AS key, e.name_key, min(e.name) AS name, count(*) AS exercises,
