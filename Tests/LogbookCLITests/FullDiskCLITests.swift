@@ -243,4 +243,44 @@ final class FullDiskCLITests: XCTestCase {
         print("FullDiskCLITests: an import of 10,000 days at each free space: \(outcomes)")
         XCTAssertGreaterThan(outcomes["refused", default: 0], 0)
     }
+
+    /// A logbook whose change log holds 100,000 expired entries, on a disk with little room: a
+    /// small write succeeds, the day saved, and so does the next; the prune that follows each
+    /// (in a transaction of its own) may fail for want of room without touching them. Inside the
+    /// write, the prune's pages failed it with "the transaction was rolled back before it could
+    /// commit", and every later write the same way (helper-12).
+    func testAnExpiredChangeLogOnAFullDiskNeverFailsASmallWrite() throws {
+        guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)")
+        }
+        let cli = try CLIHarness()
+        let prepared = cli.folder.appendingPathComponent("expired.sqlite")
+        XCTAssertEqual(try cli.run(["--db", prepared.path, "history", "add", "--at", "2024-01-01 10:00", "Squat"], useDatabase: false).status, 0)
+        let filled = try ExternalProgram.run(shell, [prepared.path, """
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100000)
+            INSERT INTO change_log (kind, pk, id, at) SELECT 'day', i, printf('%036d', i), 0 FROM n;
+            UPDATE change_log SET at = 0; PRAGMA wal_checkpoint(TRUNCATE);
+            """])
+        XCTAssertEqual(filled.status, 0, filled.errors)
+        let bytes = try Data(contentsOf: prepared)
+        let disk = try mountSmallDisk(bytes: bytes.count + 8 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        for free in [64 << 10, 256 << 10, 1 << 20] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database.path + suffix) }
+            try bytes.write(to: database)
+            let filler = try fill(disk, leaving: free)
+            let first = try cli.run(["--db", database.path, "history", "add", "--at", "2024-02-01 10:00", "Row"], useDatabase: false)
+            let second = try cli.run(["--db", database.path, "history", "add", "--at", "2024-02-02 10:00", "Row"], useDatabase: false)
+            try FileManager.default.removeItem(at: filler)
+            let days = try cli.run(["--db", database.path, "count", "history"], useDatabase: false).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let context = "\(free) bytes free"
+            XCTAssertFalse((first.stderr + second.stderr).contains("rolled back before it could commit"), "\(context): \(first.stderr)\(second.stderr)")
+            for result in [first, second] where result.status != 0 {
+                XCTAssertTrue(result.stderr.contains("full"), "\(context): \(result.stderr)")
+            }
+            XCTAssertEqual(days, String(1 + [first, second].filter { $0.status == 0 }.count), context)
+            if free >= 256 << 10 { XCTAssertEqual([first.status, second.status], [0, 0], "\(context): \(first.stderr)\(second.stderr)") }
+        }
+    }
 }

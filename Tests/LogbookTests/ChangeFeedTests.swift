@@ -152,7 +152,7 @@ final class ChangeFeedTests: XCTestCase {
             try store.underlyingDatabase.write { try $0.run("UPDATE change_log SET at = at - ?", [.real(days * 86_400)]) }
             _ = try store.history.addDoneExercise("Run", at: Date(timeIntervalSinceReferenceDate: 120))  // a fresh newest entry
         }
-        // A store prunes in its first write that changes the file.
+        // A store prunes after its first write that commits a change.
         func writeFromAnotherStore() throws {
             _ = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!).history
                 .addDoneExercise("Walk", at: Date(timeIntervalSinceReferenceDate: 180))

@@ -5,8 +5,8 @@ import SQLiteQuery
 import XCTest
 
 /// What leaves the file as it was, with every change-log entry long expired: opening it, a dry
-/// run, a write that fails and a write that changes nothing. The store prunes the expired entries
-/// inside its first write that changes the file. (It pruned them in a transaction of its own when
+/// run, a write that fails and an edit that changes nothing. The store prunes the expired entries
+/// after its first write that commits a change, in a transaction of its own. (It pruned them in a transaction of its own when
 /// it opened the file to write, so `--dry-run` and failing commands changed the file and made
 /// older change tokens unusable; helper-10.)
 final class WritesThatChangeNothingTests: XCTestCase {
@@ -53,7 +53,7 @@ final class WritesThatChangeNothingTests: XCTestCase {
 
         _ = try store.importRecords(from: Data(newDay.utf8), named: "new.ndjson")
         let pruned = try changeLog(at: path)
-        XCTAssertFalse(pruned.contains(logged[0]), "the first write that changes the file prunes the expired entries")
+        XCTAssertFalse(pruned.contains(logged[0]), "the first write that commits a change prunes the expired entries after it")
         XCTAssertNotEqual(pruned.last, logged.last, "and moves the log's start")
         XCTAssertTrue(try store.check().isHealthy)
     }

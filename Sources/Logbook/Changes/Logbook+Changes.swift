@@ -64,8 +64,8 @@ extension Logbook {
     }
 
     /// The days the change log keeps an entry (`change_log_retention_days`, by default
-    /// ``defaultChangeLogRetentionDays``). Older entries are pruned by the store's first write that
-    /// changes the file; a token older than them is refused.
+    /// ``defaultChangeLogRetentionDays``). Older entries are pruned after the store's first write
+    /// that commits a change; a token older than them is refused.
     public func changeLogRetentionDays() throws -> Int {
         try database.read { try Self.retentionDays(in: $0) }
     }
@@ -85,8 +85,9 @@ extension Logbook {
     /// Deletes the change-log entries older than the retention, keeping the log a contiguous run
     /// of positions ending with the newest entry, and records the first position kept. Reads
     /// first and writes only when the oldest entry has expired. The store runs it as the
-    /// housekeeping of its first write that changes the file (``Database``), so opening a file, a
-    /// dry run and a command that fails or changes nothing never prune.
+    /// housekeeping after its first write that commits a change (``Database``), so opening a
+    /// file, a dry run, a command that fails and an edit that changes nothing never prune; a
+    /// write that changes only a temporary table (an import that adds nothing) does.
     static func pruneChangeLogIfNeeded(in connection: Connection, now: Date) throws {
         let cutoff = try cutoff(in: connection, now: now)
         guard try connection.scalar("SELECT at < ? FROM change_log ORDER BY seq LIMIT 1", [.real(cutoff)], as: Bool.self) == true else {

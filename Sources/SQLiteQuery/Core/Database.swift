@@ -44,7 +44,7 @@ public final class Database: @unchecked Sendable {
     public let migrator: Migrator
     /// The path the database was opened at (the connection's ``Connection/path``).
     public var path: String { writer.path }
-    /// Upkeep that waits for this database's first write that changes the file
+    /// Upkeep that waits for this database's first write that commits a change
     /// (``init(path:options:migrator:mode:finishingMigrations:housekeeping:reportError:)``); nil
     /// once it ran. Read and cleared under `lock`, on the writer.
     private var pendingHousekeeping: ((Connection) throws -> Void)?
@@ -64,11 +64,11 @@ public final class Database: @unchecked Sendable {
     /// `finishingMigrations` runs in the migrations' transaction, after them, when any was applied
     /// (``Migrator/migrate(_:now:finishing:)``).
     ///
-    /// `housekeeping` (pruning an expired log, say) runs once, inside the first `write(_:)` that
-    /// changes a row (of any table, a temporary one included), in a savepoint just before it
-    /// commits: so opening the file, a write that fails or is rolled back (a dry run) and a write
-    /// that changes no row leave the file as it was. A failure of its own is dropped with its
-    /// savepoint, unless SQLite ended the whole transaction (a full disk), which then fails the write.
+    /// `housekeeping` (pruning an expired log, say) runs once, after the first `write(_:)` that
+    /// committed a change to a row (of any table, a temporary one included), in a transaction of
+    /// its own: so opening the file, a write that fails or is rolled back (a dry run) and a write
+    /// that changes no row leave the file as it was. Its failure is dropped (the write it follows
+    /// has committed), leaving the work to the database's next opening.
     public init(path: String, options: Connection.Options = .init(), migrator: Migrator,
                 mode: OpenMode = .migrate, finishingMigrations: ((Connection) throws -> Void)? = nil,
                 housekeeping: ((Connection) throws -> Void)? = nil,
@@ -125,15 +125,15 @@ public final class Database: @unchecked Sendable {
             guard connection.isAutocommit, let housekeeping = pendingHousekeeping else {
                 return try connection.transaction(.immediate) { try body(connection) }
             }
-            return try connection.transaction(.immediate) {
-                let changesBefore = connection.totalChanges
-                let result = try body(connection)
-                if connection.totalChanges != changesBefore {
-                    pendingHousekeeping = nil
-                    try? connection.savepoint { try housekeeping(connection) }
-                }
-                return result
+            let changesBefore = connection.totalChanges
+            let result = try connection.transaction(.immediate) { try body(connection) }
+            if connection.totalChanges != changesBefore {
+                pendingHousekeeping = nil
+                // In a transaction of its own, once the write has committed: its failure (a full
+                // disk) can neither fail nor enlarge the write, and leaves the work to a later store.
+                try? connection.transaction(.immediate) { try housekeeping(connection) }
             }
+            return result
         }
     }
 
