@@ -114,6 +114,21 @@ final class HistoryEditingTests: XCTestCase {
         XCTAssertTrue(try test.store.check().isHealthy)
     }
 
+    /// Days some zones skipped whole: their first instant is the next day's.
+    private static let daysZonesSkipped = [(zone: "Pacific/Apia", day: "2011-12-30"), (zone: "Pacific/Kiritimati", day: "1994-12-31"),
+                                           (zone: "Pacific/Kwajalein", day: "1993-08-21")]
+
+    /// The day `zone` skipped whole, if it is one of ``daysZonesSkipped``'s.
+    private static func daySkipped(by zone: TimeZone) -> CalendarDay? {
+        daysZonesSkipped.first { $0.zone == zone.identifier }.map { CalendarDay($0.day)! }
+    }
+
+    /// A day around one of `zone`'s next transitions after a random instant (one day either side).
+    private static func dayNearATransition(in zone: TimeZone, _ random: inout SplitMix64) -> CalendarDay {
+        let from = Date(timeIntervalSince1970: Double(random.int(300_000_000...1_900_000_000)))
+        return CalendarDay(zone.nextDaylightSavingTimeTransition(after: from) ?? from, in: zone).adding(days: random.int(-1...1))!
+    }
+
     /// A moved record's date falls on its new day, in every zone: seeded moves to days near the
     /// zones' transitions and onto the days some zones skipped whole (Pacific/Apia's 2011-12-30,
     /// Pacific/Kiritimati's 1994-12-31, Pacific/Kwajalein's 1993-08-21), which are refused; a
@@ -122,17 +137,13 @@ final class HistoryEditingTests: XCTestCase {
     func testAMovedRecordsDateFallsOnItsNewDayOrTheMoveIsRefused() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_MOVE_ZONE_SEED", default: 0x4D5A)
         var random = SplitMix64(seed: seed)
-        let skipped = [("Pacific/Apia", "2011-12-30"), ("Pacific/Kiritimati", "1994-12-31"), ("Pacific/Kwajalein", "1993-08-21")]
-        let zones = skipped.map(\.0) + ["America/Sao_Paulo", "Australia/Lord_Howe", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"]
+        let zones = Self.daysZonesSkipped.map(\.zone) + ["America/Sao_Paulo", "Australia/Lord_Howe", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"]
         for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
             let zone = TimeZone(identifier: random.pick(zones))!
             let test = try TestStore(timeZone: zone)
             let history = test.store.history
-            // Near a transition: the days around one of the zone's next transitions after a random instant.
-            let from = Date(timeIntervalSince1970: Double(random.int(300_000_000...1_900_000_000)))
-            let transition = zone.nextDaylightSavingTimeTransition(after: from) ?? from
-            let skippedDay = skipped.first { $0.0 == zone.identifier }.map { CalendarDay($0.1)! }
-            let near = CalendarDay(transition, in: zone).adding(days: random.int(-1...1))!
+            let near = Self.dayNearATransition(in: zone, &random)
+            let skippedDay = Self.daySkipped(by: zone)
             let target = random.chance(0.3) ? skippedDay ?? near : near
             let source = target.adding(days: random.int(2...40))!
             let at = Date(timeIntervalSinceReferenceDate: source.start(in: zone).timeIntervalSinceReferenceDate + Double(random.int(0...86_399)))
@@ -168,14 +179,13 @@ final class HistoryEditingTests: XCTestCase {
     func testAHandMadeDayGetsADateOnItOrIsRefusedWhenTheZoneSkippedIt() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_HANDMADE_ZONE_SEED", default: 0x5D4A)
         var random = SplitMix64(seed: seed)
-        let skipped = [("Pacific/Apia", "2011-12-30"), ("Pacific/Kiritimati", "1994-12-31"), ("Pacific/Kwajalein", "1993-08-21")]
-        let zones = skipped.map(\.0) + ["America/Sao_Paulo", "America/Havana", "Asia/Beirut", "Europe/Paris", "America/St_Johns"]
+        let skipped = Self.daysZonesSkipped
+        let zones = skipped.map(\.zone) + ["America/Sao_Paulo", "America/Havana", "Asia/Beirut", "Europe/Paris", "America/St_Johns"]
         for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
             // The first rounds take each skipped day; the rest, random days near transitions.
-            let zone = TimeZone(identifier: round < skipped.count ? skipped[round].0 : random.pick(zones))!
-            let skippedDay = skipped.first { $0.0 == zone.identifier }.map { CalendarDay($0.1)! }
-            let from = Date(timeIntervalSince1970: Double(random.int(300_000_000...1_900_000_000)))
-            let near = CalendarDay(zone.nextDaylightSavingTimeTransition(after: from) ?? from, in: zone).adding(days: random.int(-1...1))!
+            let zone = TimeZone(identifier: round < skipped.count ? skipped[round].zone : random.pick(zones))!
+            let skippedDay = Self.daySkipped(by: zone)
+            let near = Self.dayNearATransition(in: zone, &random)
             let day = round < skipped.count || random.chance(0.4) ? skippedDay ?? near : near
             let isCSV = random.chance(0.5)
             let file = isCSV ? "day,exercise\n\(day),Squat\n" : #"{"day":"\#(day)","exercises":["Squat"]}"# + "\n"

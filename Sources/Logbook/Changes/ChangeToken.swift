@@ -48,6 +48,6 @@ public struct ChangeToken: Sendable, Hashable, CustomStringConvertible, Lossless
 
     /// `LOGBOOK-ID:POSITION:DAY-MARK:STAMP` (without the parts the token lacks).
     public var description: String {
-        "\(logbookID):\(position)" + (dayMark.map { ":\($0)" } ?? "") + (dayMark != nil ? stamp.map { ":\($0)" } ?? "" : "")
+        "\(logbookID):\(position)" + (dayMark.map { ":\($0)" + (stamp.map { ":\($0)" } ?? "") } ?? "")
     }
 }

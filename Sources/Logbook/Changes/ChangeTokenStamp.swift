@@ -50,11 +50,9 @@ enum ChangeTokenStamp {
         hash(try connection.scalar("SELECT quote(id) FROM exercise_days WHERE pk = ?", [.integer(dayMark)], as: String.self) ?? "")
     }
 
-    /// The 32-bit FNV-1a hash of `text`'s UTF-8 bytes, as eight lowercase hexadecimal digits.
+    /// The FNV-1a hash of `text`'s UTF-8 bytes, as eight lowercase hexadecimal digits.
     private static func hash(_ text: String) -> String {
-        var value: UInt32 = 0x811C_9DC5
-        for byte in text.utf8 { value = (value ^ UInt32(byte)) &* 0x0100_0193 }
-        let digits = String(value, radix: 16)
+        let digits = String(FNV1a.hash(text.utf8), radix: 16)
         return String(repeating: "0", count: 8 - digits.count) + digits
     }
 }

@@ -223,10 +223,7 @@ struct NewDayCounts {
     /// FNV-1a of `name`'s UTF-8 bytes, as a slot of ``recentSpellings``.
     static func recentSlot(of name: String) -> Int {
         var name = name
-        let hash = name.withUTF8 { bytes in
-            bytes.reduce(UInt32(2_166_136_261)) { ($0 ^ UInt32($1)) &* 16_777_619 }
-        }
-        return Int(hash % UInt32(recentSlots))
+        return Int(name.withUTF8 { FNV1a.hash($0) } % UInt32(recentSlots))
     }
 
     /// The index of `name` in ``spellings`` by its bytes, added with its name key when new.

@@ -122,12 +122,9 @@ public final class Database: @unchecked Sendable {
                let reason = ThreadState.current.writeRefusals[ObjectIdentifier(self)] {
                 throw SQLiteError(code: SQLITE_MISUSE, message: reason)
             }
-            guard connection.isAutocommit, let housekeeping = pendingHousekeeping else {
-                return try connection.transaction(.immediate) { try body(connection) }
-            }
-            let changesBefore = connection.totalChanges
+            let isOutermost = connection.isAutocommit, changesBefore = connection.totalChanges
             let result = try connection.transaction(.immediate) { try body(connection) }
-            if connection.totalChanges != changesBefore {
+            if isOutermost, connection.totalChanges != changesBefore, let housekeeping = pendingHousekeeping {
                 pendingHousekeeping = nil
                 // In a transaction of its own, once the write has committed: its failure (a full
                 // disk) can neither fail nor enlarge the write, and leaves the work to a later store.

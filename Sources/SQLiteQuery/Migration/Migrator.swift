@@ -177,8 +177,6 @@ public struct Migrator: Sendable {
         return try connection.transaction(.immediate) {
             let pending = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
             guard !pending.isEmpty else { return [] }
-            // A file that is not what its applied migrations made: a table rebuilt from the
-            // migrations' text would lose another program's column.
             // Another program's indexes, triggers and views, which a migration that rebuilds a
             // table must make again; a new file has none, and needs no look at what each
             // migration rebuilds (which applies the migrations before it in memory).
@@ -186,6 +184,8 @@ public struct Migrator: Sendable {
             if setName == nil {
                 let current = try currentVersion(of: connection)
                 keepsForeignObjects = try hasForeignObjects(in: connection, at: current)
+                // A file that is not what its applied migrations made: a table rebuilt from the
+                // migrations' text would lose another program's column.
                 let differences = try schemaDifferences(of: connection, upTo: current)
                 // Unless the history lost the rows of migrations whose objects are there: that is said instead.
                 if !differences.isEmpty {
