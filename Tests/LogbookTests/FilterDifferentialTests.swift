@@ -6,7 +6,8 @@ import XCTest
 
 /// The filter language (`--where`) against `#Predicate`, differentially: random filters over the
 /// adversarial text pools (every plane, the newest combining marks, a text that starts with one,
-/// NUL and other controls, NFC and NFD twins) are compiled from their text and run in SQLite, and
+/// NUL and other controls, NFC and NFD twins), and dates and days in time zones with awkward
+/// midnights (RandomDateFilters.swift), are compiled from their text and run in SQLite, and
 /// the same filters built as `Predicate`s are evaluated in Swift on the same records; each must
 /// select the same records. Seeded: `LOGBOOK_FILTER_SEED` (printed), `LOGBOOK_FILTER_COUNT` filters
 /// per record type.
@@ -19,32 +20,62 @@ final class FilterDifferentialTests: XCTestCase {
     func testDraftFiltersSelectWhatTheirPredicatesSelect() throws {
         let seed = Self.seed()
         let test = try TestStore()
-        try check(test.store.drafts, RandomRecords(seed: seed).drafts(400), seed: seed, kind: "draft") { $0.draftAtom() }
+        var drafts = RandomRecords(seed: seed).drafts(400)
+        for index in drafts.indices {
+            if index % 3 == 0 { drafts[index].createdAt = Self.startOfDay(drafts[index].createdAt, index) }
+            if index % 4 == 1 { drafts[index].submittedAt = drafts[index].submittedAt.map { Self.startOfDay($0, index) } }
+        }
+        let dates = drafts.flatMap { [$0.createdAt, $0.updatedAt] + ($0.submittedAt.map { [$0] } ?? []) }
+        try check(test.store.drafts, drafts, dates: dates, days: [], seed: seed, kind: "draft") { $0.draftAtom() }
     }
 
     func testHistoryFiltersSelectWhatTheirPredicatesSelect() throws {
         let seed = Self.seed()
         let test = try TestStore()
-        try check(test.store.history, RandomRecords(seed: seed &+ 2).days(400), seed: seed, kind: "history") { $0.dayAtom() }
+        var days = RandomRecords(seed: seed &+ 2).days(400)
+        for index in days.indices where index % 3 == 0 { days[index].date = Self.startOfDay(days[index].date, index) }
+        try check(test.store.history, days, dates: days.map(\.date), days: days.map(\.day), seed: seed, kind: "history") {
+            $0.dayAtom()
+        }
+    }
+
+    /// The start of `date`'s day, or of the first day of its ISO week, month or year, in one of
+    /// the filters' time zones (`index` chooses both), so that records lie exactly on the
+    /// boundaries of days and ranges of days.
+    private static func startOfDay(_ date: Date, _ index: Int) -> Date {
+        let zone = TimeZone(identifier: RandomFilters.timeZones[index % RandomFilters.timeZones.count])!
+        let day = CalendarDay(date, in: zone)
+        let first: CalendarDay = switch index / RandomFilters.timeZones.count % 4 {
+        case 0: day
+        case 1: CalendarDay(dayNumber: day.dayNumber - day.daysSinceMonday)!
+        case 2: CalendarDay(year: day.year, month: day.month, day: 1)!
+        default: CalendarDay(year: day.year, month: 1, day: 1)!
+        }
+        return first.start(in: zone)
     }
 
     /// Stores `records` through `repository`'s table, then runs `count` random filters of `atom`s
     /// both ways.
     private func check<Repository: QueryableRepository>(
-        _ repository: Repository, _ records: [Repository.Record], seed: UInt64, kind: String,
+        _ repository: Repository, _ records: [Repository.Record], dates: [Date], days: [CalendarDay], seed: UInt64, kind: String,
         atom: @escaping (inout RandomFilters) -> Term<PredicateExpressions.Variable<Repository.Record>, Bool>
     ) throws where Repository.Record: Identifiable, Repository.Record.ID == UUID {
         try repository.storage.database.write { connection in
             for record in records { try repository.storage.table.insert(record, in: connection) }
         }
-        var random = RandomFilters(seed: seed &+ (kind == "draft" ? 1 : 3))
+        var random = RandomFilters(seed: seed &+ (kind == "draft" ? 1 : 3), dates: dates, days: days)
         for index in 0..<count {
+            random.chooseTimeZone()
             let filter = random.logic(3, atom)
             let predicate = Predicate<Repository.Record>({ filter.make($0) })
             let expected = Set(try records.filter { try predicate.evaluate($0) }.map(\.id))
-            let context = "seed \(seed), filter \(index): \(filter.text.debugDescription)"
+            let context = "seed \(seed), filter \(index) in \(random.timeZone.identifier): \(filter.text.debugDescription)"
             // A filter that does not compile, or a fetch that throws, fails here with its error.
-            XCTAssertEqual(Set(try repository.fetch(try repository.query(where: filter.text)).map(\.id)), expected, context)
+            let query = try repository.query(where: filter.text, timeZone: random.timeZone)
+            let found = Set(try repository.fetch(query).map(\.id))
+            let extra = found.subtracting(expected), missing = expected.subtracting(found)
+            XCTAssert(extra.isEmpty && missing.isEmpty, "\(context): \(extra.count) selected that the predicate rejects "
+                      + "(\(Array(extra.prefix(3)))), \(missing.count) missed (\(Array(missing.prefix(3))))")
         }
         print("FilterDifferentialTests (LOGBOOK_FILTER_SEED=\(seed)): \(count) \(kind) filters")
     }
@@ -53,12 +84,32 @@ final class FilterDifferentialTests: XCTestCase {
 /// Random filters: each a `Term` whose text is in the filter language and whose `make` builds
 /// the `Predicate` expression that text means.
 struct RandomFilters {
-    private var random: SplitMix64
+    var random: SplitMix64
+    /// The time zone the current filter's days are read in (``chooseTimeZone()``).
+    private(set) var timeZone = TimeZone(identifier: "UTC")!
+    /// Instants the date atoms take their values near: the stored records' dates.
+    let anchorDates: [Date]
+    /// Days the day atoms take their values near: the stored records' days.
+    let anchorDays: [CalendarDay]
 
-    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+    init(seed: UInt64, dates: [Date] = [], days: [CalendarDay] = []) {
+        random = SplitMix64(seed: seed)
+        anchorDates = dates
+        anchorDays = days
+    }
 
-    private mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
-    private mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 1_000) < probability * 1_000 }
+    mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
+    mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 1_000) < probability * 1_000 }
+
+    /// The anchor dates that start a day in ``timeZone``: the boundaries the date atoms aim at.
+    private(set) var dayStarts: [Date] = []
+
+    /// Picks the time zone of the next filter from ``RandomFilters/timeZones``.
+    mutating func chooseTimeZone() {
+        let zone = TimeZone(identifier: pick(Self.timeZones))!
+        timeZone = zone
+        dayStarts = anchorDates.filter { CalendarDay($0, in: zone).start(in: zone) == $0 }
+    }
 
     /// `&&`, `||` and `!` over `atom`s, nested to `depth`.
     mutating func logic<C>(_ depth: Int, _ atom: (inout RandomFilters) -> Term<C, Bool>) -> Term<C, Bool> {
@@ -113,7 +164,15 @@ struct RandomFilters {
     }
 
     mutating func draftAtom() -> Term<DraftVariable, Bool> {
-        switch random.next() % 5 {
+        switch random.next() % 7 {
+        case 5, 6:
+            let fields: [DateField<DraftVariable>] = [
+                .optional("submittedAt") { Build.keyPath($0, \.submittedAt) },
+                .required("createdAt") { Build.keyPath($0, \.createdAt) },
+                .required("updatedAt") { Build.keyPath($0, \.updatedAt) },
+            ]
+            let field = pick(fields)
+            return dateAtom(field, others: fields.filter { $0.name != field.name })
         case 0, 1: return textComparison("version") { Build.keyPath($0, \.version) }
         case 2: return textComparison("whatsNew") { Build.keyPath($0, \.whatsNew) }
         case 3:
@@ -136,6 +195,8 @@ struct RandomFilters {
                 Build.compare(Build.keyPath(Build.keyPath($0, \.exercises), \.count), op, Build.value(value))
             }
         }
+        if chance(0.2) { return dateAtom(.required("date") { Build.keyPath($0, \.date) }, others: []) }
+        if chance(0.25) { return dayFieldAtom { Build.keyPath($0, \.day) } }
         let name = pick(chance(0.5) ? Pools.exercises : Pools.needles)
         return Term("exercises contains \(Self.quoted(name))") {
             Build.contains(sequence: Build.keyPath($0, \.exercises), element: Build.value(name))
