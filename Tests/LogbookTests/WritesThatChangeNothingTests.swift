@@ -6,9 +6,10 @@ import XCTest
 
 /// What leaves the file as it was, with every change-log entry long expired: opening it, a dry
 /// run, a write that fails and an edit that changes nothing. The store prunes the expired entries
-/// after its first write that commits a change, in a transaction of its own. (It pruned them in a transaction of its own when
-/// it opened the file to write, so `--dry-run` and failing commands changed the file and made
-/// older change tokens unusable; helper-10.)
+/// after its first write that commits a change, in a transaction of its own. (It pruned them in
+/// a transaction of its own when it opened the file to write, so `--dry-run` and failing commands
+/// changed the file and made older change tokens unusable; helper-10.) Fixed cases, then a seeded
+/// mix of operations (`LOGBOOK_PRUNE_SEED`, `LOGBOOK_PRUNE_SCALE`).
 final class WritesThatChangeNothingTests: XCTestCase {
     private let utc = TimeZone(identifier: "UTC")!
     private let then = Date(timeIntervalSinceReferenceDate: 800_000_000)
@@ -56,5 +57,192 @@ final class WritesThatChangeNothingTests: XCTestCase {
         XCTAssertFalse(pruned.contains(logged[0]), "the first write that commits a change prunes the expired entries after it")
         XCTAssertNotEqual(pruned.last, logged.last, "and moves the log's start")
         XCTAssertTrue(try store.check().isHealthy)
+    }
+
+    // MARK: - A seeded mix
+
+    /// The change log as another connection reads it: each entry's position and time, and the
+    /// first position still answered.
+    private struct LogState: Equatable {
+        var entries: [(seq: Int64, at: Double)]
+        var start: String?
+
+        static func == (lhs: LogState, rhs: LogState) -> Bool {
+            lhs.start == rhs.start && lhs.entries.elementsEqual(rhs.entries) { $0.seq == $1.seq && $0.at == $1.at }
+        }
+
+        /// The log after the prune at `cutoff`: from the first entry not expired on (the newest
+        /// when all have), the start moved there; nothing changes while the oldest is current.
+        func pruned(before cutoff: Double, newest: Int64) -> LogState {
+            guard let oldest = entries.first, oldest.at < cutoff else { return self }
+            let firstKept = entries.first { $0.at >= cutoff }?.seq ?? newest
+            return LogState(entries: entries.filter { $0.seq >= firstKept }, start: String(firstKept))
+        }
+    }
+
+    private func logState(at path: String) throws -> LogState {
+        let connection = try Connection(path: path)
+        let rows = try connection.prepare("SELECT seq, at FROM change_log ORDER BY seq")
+        var entries: [(seq: Int64, at: Double)] = []
+        while try rows.step() { entries.append((try rows.column(0), try rows.column(1))) }
+        let start = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'change_log_start'", as: String.self)
+        return LogState(entries: entries, start: start)
+    }
+
+    /// What an operation may do to the log: nothing; commit a change (the prune when it is the
+    /// store's first, and new entries unless the newest already names the record); or either (an
+    /// import that adds nothing fills a temporary table, so it may prune; saving a record as it
+    /// is may write it again).
+    private enum Effect { case nothing, change, either }
+
+    /// Whether a store has run its prune: not yet; perhaps (a write that changed only a temporary
+    /// table ran it when nothing had expired but the newest entry, which it keeps); or yes.
+    private enum Housekeeping { case pending, perhapsDone, done }
+
+    /// The rule under a seeded mix (`LOGBOOK_PRUNE_SEED`): in each round another program dates the
+    /// log's entries over the last 500 days and sets a retention of 1 to 400 days, and a new
+    /// store, its clock up to a week behind or ahead, runs random operations: dry runs, writes
+    /// that fail (some after writing rows), reads, a rename to the same name, re-imports, saves of
+    /// records as they are, and real writes. After each, the log read by another connection must
+    /// be as before, unless the operation committed a change: then, at the store's first such
+    /// write, exactly the expired entries are gone (the log kept contiguous up to its newest
+    /// entry, its start moved), and at every later one none are.
+    func testASeededMixPrunesExactlyAtEachStoresFirstWriteThatCommitsAChange() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PRUNE_SEED", default: 0x5052_554E)
+        var random = SplitMix64(seed: seed)
+        let folder = try TemporaryFolder("prune-mix")
+        let path = folder.file("logbook.sqlite").path
+        do {
+            let store = try Logbook(path: path, timeZone: utc)
+            for index in 0..<6 {
+                try store.drafts.save(ReleaseDraft(version: "1.\(index)", checklist: [ChecklistItem(title: "Notes"), ChecklistItem(title: "Build")]))
+            }
+            for index in 0..<8 {
+                _ = try store.history.addDoneExercises(["Squat", "Row"], at: then + Double(index) * 86_400)
+            }
+        }
+        var operations = 0, prunes = 0
+        for round in 0..<PropertyTestSettings.scaled(30, by: "LOGBOOK_PRUNE_SCALE") {
+            let realNow = Date().timeIntervalSinceReferenceDate
+            let retention = [1, 7, 90, 400][Int(random.next() % 4)]
+            do {
+                let other = try Connection(path: path)
+                let count = try other.scalar("SELECT count(*) FROM change_log", as: Int.self) ?? 0
+                var ages = (0..<count).map { _ in Double(random.next() % (500 * 86_400)) + 3_600 }
+                ages.sort(by: >)
+                try other.transaction(.immediate) {
+                    let seqs = try other.prepare("SELECT seq FROM change_log ORDER BY seq")
+                    var keys: [Int64] = []
+                    while try seqs.step() { keys.append(try seqs.column(0)) }
+                    for (key, age) in zip(keys, ages) {
+                        try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(realNow - age), .integer(key)])
+                    }
+                    try other.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_retention_days', ?)",
+                                  [.text(String(retention))])
+                }
+            }
+            // Within a week of the real clock, so the entries this round writes never expire in it.
+            let storeNow = Date(timeIntervalSinceReferenceDate: realNow + Double(Int(random.next() % 14) - 7) * 86_400)
+            let cutoff = storeNow.timeIntervalSinceReferenceDate - Double(retention) * 86_400
+            let beforeOpening = try logState(at: path)
+            let store = try Logbook(path: path, timeZone: utc, now: { storeNow })
+            XCTAssertEqual(try logState(at: path), beforeOpening, "seed \(seed), round \(round): opening the store changed the log")
+            var housekeeping = Housekeeping.pending
+            for step in 0..<(4 + Int(random.next() % 8)) {
+                let before = try logState(at: path)
+                let (name, effect) = try operate(on: store, &random)
+                let after = try logState(at: path)
+                operations += 1
+                let context = "seed \(seed), round \(round) (retention \(retention) days), step \(step): \(name)"
+                let newest = before.entries.last?.seq ?? 0
+                let added = after.entries.filter { $0.seq > newest }
+                let kept = LogState(entries: after.entries.filter { $0.seq <= newest }, start: after.start)
+                switch effect {
+                case .nothing:
+                    XCTAssertEqual(after, before, "\(context): the log changed")
+                case .change, .either:
+                    let prune = before.pruned(before: cutoff, newest: added.first?.seq ?? newest)
+                    if effect == .either && added.isEmpty && after == before {
+                        // Nothing written, or a prune with nothing to prune (the newest entry stays).
+                        if housekeeping == .pending && prune == before { housekeeping = .perhapsDone }
+                        continue
+                    }
+                    // (A change to the record of the newest entry logs no entry of its own.)
+                    let allowed = switch housekeeping {
+                    case .pending: [prune]
+                    case .perhapsDone: [prune, before]
+                    case .done: [before]
+                    }
+                    XCTAssertTrue(allowed.contains(kept), "\(context): \(housekeeping == .done ? "pruned again" : "not exactly the expired entries pruned"): "
+                                  + "\(kept) against \(allowed)")
+                    if kept != before { prunes += 1 }
+                    housekeeping = .done
+                }
+            }
+        }
+        XCTAssertTrue(try Logbook(path: path, timeZone: utc).check().isHealthy)
+        print("WritesThatChangeNothingTests (LOGBOOK_PRUNE_SEED=\(seed)): \(operations) operations, \(prunes) prunes")
+    }
+
+    /// One random operation on `store`, named, with what it may do to the change log.
+    private func operate(on store: Logbook, _ random: inout SplitMix64) throws -> (String, Effect) {
+        let drafts = try store.drafts.fetchAll(), days = try store.history.fetchAll()
+        let freeDay = CalendarDay(year: 2031, month: 1 + Int(random.next() % 12), day: 1 + Int(random.next() % 28))!
+        let newDay = Data(#"{"day":"\#(freeDay)","exercises":["Lunge"]}"#.utf8 + [10])
+        switch random.next() % 16 {
+        case 0:
+            _ = try store.importRecords(from: newDay, named: "new.ndjson", options: ImportOptions(dryRun: true))
+            return ("import --dry-run", .nothing)
+        case 1 where !days.isEmpty:
+            _ = try store.history.renameExercise(days[0].exercises[0], to: "Press", dryRun: true)
+            _ = try store.history.moveDay(days[0].day, to: freeDay, dryRun: true)
+            return ("rename and move --dry-run", .nothing)
+        case 2:
+            XCTAssertThrowsError(try store.drafts.delete("no such draft"))
+            XCTAssertThrowsError(try store.history.moveDay(CalendarDay(year: 1999, month: 1, day: 1)!, to: freeDay))
+            return ("deleting and moving what is not there", .nothing)
+        case 3:
+            // Three good records, then one that is not: the rows written first are rolled back.
+            let lines = (1...3).map { #"{"day":"2032-01-0\#($0)","exercises":["Jump"]}"# } + [#"{"day":"2032-02-30","exercises":["Jump"]}"#]
+            XCTAssertThrowsError(try store.importRecords(from: Data(lines.joined(separator: "\n").utf8), named: "bad.ndjson"))
+            return ("an import failing at its fourth record", .nothing)
+        case 4 where !days.isEmpty:
+            let name = days[0].exercises[0]
+            XCTAssertEqual(try store.history.renameExercise(name, to: name).exercises, 0)
+            return ("a rename to the same name", .nothing)
+        case 5:
+            _ = try store.drafts.count()
+            _ = try store.history.fetchAll()
+            _ = try store.check()
+            try store.exportHistory(format: .ndjson) { _ in }
+            _ = try store.changes(since: nil) { _ in }
+            return ("reads, check, export and the change feed", .nothing)
+        case 6:
+            var exported = Data()
+            try store.exportHistory(format: .ndjson) { exported.append($0) }
+            _ = try store.importRecords(from: exported, named: "again.ndjson")
+            return ("re-importing the history's own export", .either)
+        case 7 where !drafts.isEmpty:
+            try store.drafts.save(drafts[Int(random.next() % UInt64(drafts.count))])
+            return ("saving a draft as it is", .either)
+        case 8 where !days.isEmpty:
+            try store.history.save([days[Int(random.next() % UInt64(days.count))]])
+            return ("saving a day as it is", .either)
+        case 9, 10:
+            try store.drafts.save(ReleaseDraft(version: "2.\(random.next() % 1_000)"))
+            return ("saving a new draft", .change)
+        case 11, 12:
+            _ = try store.history.addDoneExercise("Plank", at: then + Double(random.next() % 400) * 86_400)
+            return ("adding an exercise", .change)
+        case 13 where drafts.count > 1:
+            _ = try store.drafts.edit(drafts[0].id, whatsNew: "Edited \(random.next() % 1_000)")
+            return ("editing a draft", .change)
+        case 14 where drafts.count > 2:
+            _ = try store.drafts.delete(drafts[Int(random.next() % UInt64(drafts.count))].id)
+            return ("deleting a draft", .change)
+        default:
+            _ = try store.importRecords(from: newDay, named: "new.ndjson")
+            return ("importing a day", .either)
+        }
     }
 }
