@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -47,6 +48,22 @@ final class LibraryMisuseTests: XCTestCase {
         }
         XCTAssertEqual(periods, 5)
         XCTAssertEqual(innerRows, 25)
+    }
+
+    /// A backup called from inside a write of the same store: SQLite locks the copy out while the
+    /// connection writes, so it retried for about five seconds and then said only that the
+    /// database "stayed locked" (helper-11). It is refused at once, saying why, the target is not
+    /// created, and the same backup after the write succeeds.
+    func testABackupFromInsideAWriteOfTheSameStoreIsRefusedSayingWhy() throws {
+        let test = try loadedStore()
+        let folder = try TemporaryFolder("backup-inside-write")
+        let target = folder.file("copy.sqlite").path
+        XCTAssertThrowsError(try test.store.underlyingDatabase.write { _ in try test.store.backup(to: target) }) { error in
+            XCTAssertTrue("\(error)".contains("cannot run inside a write of the same database"), "\(error)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.url.path), [], "nothing written beside the target")
+        XCTAssertGreaterThan(try test.store.backup(to: target).pages, 0)
+        XCTAssertEqual(try Logbook(path: target).history.count(), 5)
     }
 
     /// A write made from code a store call hands control to while it holds a transaction (an

@@ -29,9 +29,16 @@ extension Connection {
     /// or locked is retried after a short pause, a bounded number of times. The destination is
     /// written with a rollback journal and `synchronous = FULL`, so when this returns everything is
     /// in the one file at `path`, on disk. On failure the file may hold part of a copy: the caller
-    /// writes to a temporary name and removes it.
+    /// writes to a temporary name and removes it. Inside a write transaction of this connection
+    /// (a backup called from inside a write of the same database) it throws `SQLITE_MISUSE` at
+    /// once: SQLite locks every step out while the connection writes, so the retries would only
+    /// wait.
     @discardableResult
     public func backup(to path: String, options: BackupOptions = BackupOptions()) throws -> Int {
+        guard sqlite3_txn_state(handle, "main") != SQLITE_TXN_WRITE else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "a backup cannot run inside a write of the same database "
+                                                            + "(its changes are not committed yet); back up once the write has returned")
+        }
         var destination: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let openCode = sqlite3_open_v2(path, &destination, flags, nil)
