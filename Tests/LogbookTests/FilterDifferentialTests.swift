@@ -15,7 +15,7 @@ final class FilterDifferentialTests: XCTestCase {
     private static func seed(test: String = #function) -> UInt64 {
         PropertyTestSettings.seed("LOGBOOK_FILTER_SEED", default: 0x4649_4C54, test: test)
     }
-    private let count = Int(ProcessInfo.processInfo.environment["LOGBOOK_FILTER_COUNT"] ?? "") ?? 300
+    private let count = Int(ProcessInfo.processInfo.environment["LOGBOOK_FILTER_COUNT"] ?? "") ?? 500
 
     func testDraftFiltersSelectWhatTheirPredicatesSelect() throws {
         let seed = Self.seed()
@@ -24,6 +24,11 @@ final class FilterDifferentialTests: XCTestCase {
         for index in drafts.indices {
             if index % 3 == 0 { drafts[index].createdAt = Self.startOfDay(drafts[index].createdAt, index) }
             if index % 4 == 1 { drafts[index].submittedAt = drafts[index].submittedAt.map { Self.startOfDay($0, index) } }
+            if index % 7 == 2 {
+                drafts[index].createdAt = Self.afterClocksWentBack(index)
+                drafts[index].updatedAt = Self.afterClocksWentBack(index + 1)
+                drafts[index].submittedAt = Self.afterClocksWentBack(index + 2)
+            }
         }
         let dates = drafts.flatMap { [$0.createdAt, $0.updatedAt] + ($0.submittedAt.map { [$0] } ?? []) }
         try check(test.store.drafts, drafts, dates: dates, days: [], seed: seed, kind: "draft") { $0.draftAtom() }
@@ -34,9 +39,18 @@ final class FilterDifferentialTests: XCTestCase {
         let test = try TestStore()
         var days = RandomRecords(seed: seed &+ 2).days(400)
         for index in days.indices where index % 3 == 0 { days[index].date = Self.startOfDay(days[index].date, index) }
+        for index in days.indices where index % 7 == 2 { days[index].date = Self.afterClocksWentBack(index) }
         try check(test.store.history, days, dates: days.map(\.date), days: days.map(\.day), seed: seed, kind: "history") {
             $0.dayAtom()
         }
+    }
+
+    /// An instant on or up to an hour after a clock was set back across midnight (`index`
+    /// chooses which and how long after): on the earlier day, though after the next day's start.
+    private static func afterClocksWentBack(_ index: Int) -> Date {
+        let instants = RandomFilters.clocksBackAcrossMidnight
+        let after = [0, 1, 59.5, 1_800, 3_599][index / instants.count % 5]
+        return Date(timeIntervalSince1970: instants[index % instants.count].unixTime + after)
     }
 
     /// The start of `date`'s day, or of the first day of its ISO week, month or year, in one of
@@ -101,14 +115,19 @@ struct RandomFilters {
     mutating func pick<T>(_ values: [T]) -> T { values[Int(random.next() % UInt64(values.count))] }
     mutating func chance(_ probability: Double) -> Bool { Double(random.next() % 1_000) < probability * 1_000 }
 
-    /// The anchor dates that start a day in ``timeZone``: the boundaries the date atoms aim at.
-    private(set) var dayStarts: [Date] = []
+    /// The anchor dates on the edges of days in ``timeZone``, which the date atoms aim at: those
+    /// that start a day, and those in the hour after its clock went back across midnight.
+    private(set) var edges: [Date] = []
 
     /// Picks the time zone of the next filter from ``RandomFilters/timeZones``.
     mutating func chooseTimeZone() {
         let zone = TimeZone(identifier: pick(Self.timeZones))!
         timeZone = zone
-        dayStarts = anchorDates.filter { CalendarDay($0, in: zone).start(in: zone) == $0 }
+        let clockWentBack = Self.clocksBackAcrossMidnight.filter { $0.zone == zone.identifier }.map(\.unixTime)
+        edges = anchorDates.filter { date in
+            CalendarDay(date, in: zone).start(in: zone) == date
+                || clockWentBack.contains { (0..<3_600).contains(date.timeIntervalSince1970 - $0) }
+        }
     }
 
     /// `&&`, `||` and `!` over `atom`s, nested to `depth`.

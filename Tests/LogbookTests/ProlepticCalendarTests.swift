@@ -65,6 +65,58 @@ final class ProlepticCalendarTests: XCTestCase {
         XCTAssertEqual(CalendarDay(exactly: Date(iso8601: "2264-07-01T23:59:59.999999Z")!, in: utc), CalendarDay("2264-07-01"))
     }
 
+    /// `ProlepticGregorian.instants(fromDay:throughDay:in:)`, behind every date field compared
+    /// with days, against Foundation's calendar instant by instant: random ranges of days (either
+    /// end open) in every kind of zone, and ranges ending at the days where a zone set its clock
+    /// back across midnight, so that an hour of a day came after the next day's start (St John's
+    /// each autumn from 1987 to 2010, Casey in 2010, Guam in 1969, Arizona in 1944): each probe
+    /// (each range's edges and a second either side, every day's start near the ends, an instant
+    /// each 7 minutes around them) is in a range exactly when the wall calendar showed it on one
+    /// of the days. The ranges come sorted, disjoint and not touching.
+    func testTheInstantsOfDaysAreThoseTheWallCalendarShowedOnThem() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_CALENDAR_SEED", default: 1_585))
+        let backwards: [(zone: String, unixTime: Int)] = [
+            ("America/St_Johns", 562_127_460), ("America/St_Johns", 594_178_260), ("America/St_Johns", 1_289_097_060),
+            ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540), ("America/Phoenix", -820_519_140),
+        ]
+        for index in 0..<PropertyTestSettings.scaled(400, by: "LOGBOOK_PROPERTY_SCALE") {
+            let zone: TimeZone, near: Int
+            if index % 2 == 0 {
+                let case_ = backwards[index / 2 % backwards.count]
+                zone = try XCTUnwrap(TimeZone(identifier: case_.zone))
+                near = ProlepticGregorian.dayNumber(of: Date(timeIntervalSince1970: Double(case_.unixTime)), in: zone)
+            } else {
+                zone = zones[index % zones.count]
+                near = random.int(CalendarDay(year: 1900, month: 1, day: 1)!.dayNumber...CalendarDay(year: 2040, month: 1, day: 1)!.dayNumber)
+            }
+            let first = near + random.int(-2...1), last = first + random.int(-1...3)
+            let from: Int? = random.chance(0.2) ? nil : first, through: Int? = random.chance(0.2) ? nil : last
+            let ranges = ProlepticGregorian.instants(fromDay: from, throughDay: through, in: zone)
+            let context = "days \(from.map(String.init) ?? "…") to \(through.map(String.init) ?? "…") in \(zone.identifier)"
+            for (earlier, later) in zip(ranges, ranges.dropFirst()) {
+                XCTAssertLessThan(try XCTUnwrap(earlier.before), try XCTUnwrap(later.from), "\(context): \(ranges)")
+            }
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let edges: [Double] = ranges.flatMap { [$0.from, $0.before].compactMap { $0 } }
+            var probes: [Double] = edges.flatMap { edge -> [Double] in [edge - 1, edge - 0.5, edge, edge + 0.5] }
+            for day in (first - 2)...(last + 2) {
+                let start = ProlepticGregorian.startOfDay(day, in: zone).timeIntervalSinceReferenceDate
+                probes += [start - 1, start, start + 1]
+            }
+            let lowest = ProlepticGregorian.startOfDay(first - 2, in: zone).timeIntervalSinceReferenceDate
+            let highest = ProlepticGregorian.startOfDay(last + 3, in: zone).timeIntervalSinceReferenceDate
+            probes += stride(from: lowest, to: highest, by: 420).map { $0 + Double(random.int(0...419)) }
+            for probe in probes {
+                let parts = calendar.dateComponents([.year, .month, .day], from: Date(timeIntervalSinceReferenceDate: probe))
+                let day = try XCTUnwrap(CalendarDay(year: parts.year!, month: parts.month!, day: parts.day!)).dayNumber
+                let onTheDays = from.map { day >= $0 } ?? true && through.map { day <= $0 } ?? true
+                let inARange = ranges.contains { probe >= $0.from ?? -.infinity && probe < $0.before ?? .infinity }
+                XCTAssertEqual(inARange, onTheDays, "\(context): \(Date(timeIntervalSinceReferenceDate: probe)) (\(probe)), ranges \(ranges)")
+            }
+        }
+    }
+
     func testDaysBeforeTheGregorianReformAreProleptic() throws {
         let utc = try XCTUnwrap(TimeZone(identifier: "UTC"))
         // The Unix times are SQLite's: strftime('%s', '1500-03-01'), ….

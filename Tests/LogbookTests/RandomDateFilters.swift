@@ -5,11 +5,12 @@ import LogbookTestSupport
 // The date and day atoms of `RandomFilters`: a date field (`submittedAt`, `createdAt`,
 // `updatedAt`, `date`) or the `day` field against an instant, a day, a month, an ISO week, a year,
 // a list, or another date field, each with the `Predicate` that says what the filter language
-// promises (FilterLanguage.md): a day or a range of days compared with a date field is the
-// instants from its first day's start in the time zone up to the next day's start; nil is before,
-// after and within nothing, so only `!=` holds for it. The values are drawn next to the stored
-// records' dates and days, and next to the starts of days in zones whose midnights a transition
-// skipped or repeated, so that boundaries are hit exactly.
+// promises (FilterLanguage.md): a day or a range of days compared with a date field is every
+// instant a wall calendar in the time zone showed as one of those days (read here with
+// Foundation's calendar, record by record), also in a list; nil is before, after and within
+// nothing, so only `!=` holds for it. The values are drawn next to the stored records' dates and
+// days, and next to the starts of days in zones whose midnights a transition skipped or repeated,
+// so that boundaries are hit exactly.
 
 /// How an atom reads a date field of the record: `test` on the date when it is present, and
 /// `whenNil` for a record whose optional field is nil.
@@ -32,10 +33,21 @@ struct DateField<Context> {
 
 extension RandomFilters {
     /// UTC, zones whose midnight a transition skipped or repeated (Sao Paulo, Havana, Beirut),
-    /// one that skipped a whole day (Apia, 2011-12-30), a half-hour transition (Lord Howe) and
-    /// offsets that are not whole hours (Kathmandu, St John's, Chatham).
+    /// zones that set the clock back across midnight so that an hour of a day comes after the next
+    /// day's start (St John's every autumn from 1987 to 2010, Casey in 2010, Guam in 1969), one
+    /// that skipped a whole day (Apia, 2011-12-30), a half-hour transition (Lord Howe) and offsets
+    /// that are not whole hours (Kathmandu, St John's, Chatham).
     static let timeZones = ["UTC", "America/Sao_Paulo", "America/Havana", "Asia/Beirut", "Pacific/Apia",
-                            "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham"]
+                            "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham",
+                            "Antarctica/Casey", "Pacific/Guam"]
+
+    /// Instants when those zones set the clock back across midnight (St John's 00:01 to 23:01 in
+    /// 1987 and 2010, and to 22:01 in 1988; Casey 02:00 to 23:00; Guam 00:01 to 23:01), in seconds
+    /// since 1970: records on them and in the hour after them lie on the earlier day.
+    static let clocksBackAcrossMidnight: [(zone: String, unixTime: Double)] = [
+        ("America/St_Johns", 562_127_460), ("America/St_Johns", 594_178_260), ("America/St_Johns", 1_289_097_060),
+        ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540),
+    ]
 
     private static let utc = TimeZone(identifier: "UTC")!
 
@@ -51,14 +63,11 @@ extension RandomFilters {
             }
         case 3, 4, 5:
             let days = wholeDays()
-            let start = days.first.start(in: timeZone)
-            let end = CalendarDay(dayNumber: days.last.dayNumber + 1)!.start(in: timeZone)
+            let holding = recordDates(op == .notEqual ? .equal : op, days.first, days.last)
             return ordered(field.name, op, days.text) { context, op in
                 field.read(context, op == .notEqual) { date in
-                    Self.within(op, from: Build.compare(date, .greaterOrEqual, Build.value(start)),
-                                upTo: Build.compare(date, .less, Build.value(end)),
-                                before: Build.compare(date, .less, Build.value(start)),
-                                after: Build.compare(date, .greaterOrEqual, Build.value(end)))
+                    let found = Build.contains(sequence: Build.value(holding), element: date)
+                    return op == .notEqual ? Build.not(found) : found
                 }
             }
         default:
@@ -70,14 +79,19 @@ extension RandomFilters {
                     }
                 }
             }
-            // In a list a day means its first instant.
-            let items: [(text: String, date: Date)] = (0..<(1 + random.next() % 3)).map { _ in
-                if chance(0.5) { return instant() }
-                let day = anchorDay()
-                return (day.description, day.start(in: timeZone))
+            // In a list, as with `==`: an instant itself, whole days every instant on them.
+            let items: [(text: String, dates: [Date])] = (0..<(1 + random.next() % 3)).map { _ in
+                if chance(0.5) {
+                    let (text, date) = instant()
+                    return (text, [date])
+                }
+                let days = wholeDays()
+                return (days.text, recordDates(.equal, days.first, days.last))
             }
             return Term("\(field.name) in [\(items.map(\.text).joined(separator: ", "))]") { context in
-                field.read(context, false) { date in Self.anyOf(items.map { Build.equal(date, Build.value($0.date)) }) }
+                field.read(context, false) { date in
+                    Self.anyOf(items.map { Build.contains(sequence: Build.value($0.dates), element: date) })
+                }
             }
         }
     }
@@ -130,6 +144,26 @@ extension RandomFilters {
         }
     }
 
+    /// The records' dates whose day in the time zone, as Foundation's calendar reads it (what a
+    /// wall calendar there showed), is `op` the days `first` to `last`: within them, before the
+    /// first, up to the last, after the last, from the first.
+    private func recordDates(_ op: ComparisonOp, _ first: CalendarDay, _ last: CalendarDay) -> [Date] {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return Set(anchorDates).filter { date in
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            let day = CalendarDay(year: parts.year!, month: parts.month!, day: parts.day!)!
+            switch op {
+            case .equal: return first <= day && day <= last
+            case .notEqual: return !(first <= day && day <= last)
+            case .less: return day < first
+            case .lessOrEqual: return day <= last
+            case .greater: return day > last
+            case .greaterOrEqual: return day >= first
+            }
+        }.sorted()
+    }
+
     /// `tests[0] || tests[1] || …`.
     private static func anyOf(_ tests: [Expr<Bool>]) -> Expr<Bool> {
         var result = tests[0]
@@ -137,11 +171,11 @@ extension RandomFilters {
         return result
     }
 
-    /// A record's day, the day of a record's date in the time zone (often of one that starts its
-    /// day), or a day either side.
+    /// A record's day, the day of a record's date in the time zone (often of one on the edge of
+    /// a day: ``RandomFilters/edges``), or a day either side.
     private mutating func anchorDay() -> CalendarDay {
-        let day = if !dayStarts.isEmpty && chance(0.4) {
-            CalendarDay(pick(dayStarts), in: timeZone)
+        let day = if !edges.isEmpty && chance(0.5) {
+            CalendarDay(pick(edges), in: timeZone)
         } else {
             anchorDays.isEmpty || chance(0.5) ? CalendarDay(pick(anchorDates), in: timeZone) : pick(anchorDays)
         }
@@ -152,8 +186,8 @@ extension RandomFilters {
     /// bare number), with their first and last day, worked out here with Foundation's calendars.
     private mutating func wholeDays() -> (text: String, first: CalendarDay, last: CalendarDay) {
         let day = anchorDay()
-        switch random.next() % 4 {
-        case 0:
+        switch random.next() % 6 {
+        case 0, 4, 5:
             return (day.description, day, day)
         case 1:
             var gregorian = Calendar(identifier: .gregorian)

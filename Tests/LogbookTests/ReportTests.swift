@@ -310,6 +310,43 @@ final class ReportTests: XCTestCase {
         try test.store.reports.drafts(from: CalendarDay("2026-01-12")) { recent.append($0) }
         XCTAssertEqual(recent.map(\.version), ["2.0"])
     }
+
+    /// The drafts report counts a draft on the day a wall calendar in the store's zone showed
+    /// when it was created, also where the clock went back across midnight and an hour of a day
+    /// came after the next day's start (St John's 1987, Casey 2010, Guam 1969, Arizona 1944):
+    /// it filed such drafts under the next day (helper-13). Drafts from a minute before to two
+    /// hours after each transition, every range of the days around it (either end open), against
+    /// Foundation's calendar.
+    func testTheDraftsReportFilesADraftUnderTheDayTheWallCalendarShowed() throws {
+        let backwards: [(zone: String, unixTime: Double)] = [
+            ("America/St_Johns", 562_127_460), ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540),
+            ("America/Phoenix", -820_519_140),
+        ]
+        for (name, unixTime) in backwards {
+            let zone = try XCTUnwrap(TimeZone(identifier: name))
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = zone
+            let test = try TestStore(timeZone: zone)
+            var created: [String: CalendarDay] = [:]
+            for after in [-61.0, -1, 0, 1, 1_800, 3_539, 3_599, 3_601, 7_200] {
+                let date = Date(timeIntervalSince1970: unixTime + after)
+                let parts = calendar.dateComponents([.year, .month, .day], from: date)
+                created["\(after)"] = CalendarDay(year: parts.year!, month: parts.month!, day: parts.day!)
+                try test.store.drafts.save(ReleaseDraft(version: "\(after)", createdAt: date))
+            }
+            let near = CalendarDay(Date(timeIntervalSince1970: unixTime), in: zone)
+            let bounds = [nil] + (-1...1).map { near.adding(days: $0) }
+            for from in bounds {
+                for to in bounds {
+                    let expected = created.filter { entry in
+                        from.map { entry.value >= $0 } ?? true && to.map { entry.value <= $0 } ?? true
+                    }
+                    let found = try test.store.reports.drafts(from: from, to: to).map(\.version)
+                    XCTAssertEqual(Set(found), Set(expected.keys), "\(name): \(from?.description ?? "…") to \(to?.description ?? "…")")
+                }
+            }
+        }
+    }
 }
 
 private extension SplitMix64 {

@@ -129,7 +129,7 @@ enum ReportSQL {
     static let drafts = """
         SELECT d.id, d.version, d.submitted_at IS NOT NULL, d.submitted_at,
                (SELECT count(*) FROM checklist_items AS c WHERE c.draft_pk = d.pk AND c.is_done = 1),
-               (SELECT count(*) FROM checklist_items AS c WHERE c.draft_pk = d.pk)
+               (SELECT count(*) FROM checklist_items AS c WHERE c.draft_pk = d.pk), d.created_at
         FROM drafts AS d
         WHERE (?1 IS NULL OR d.created_at >= ?1) AND (?2 IS NULL OR d.created_at < ?2)
         ORDER BY d.pk

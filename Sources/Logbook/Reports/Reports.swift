@@ -219,16 +219,20 @@ public struct Reports: Sendable {
         }
     }
 
-    /// Every draft created in `from...to` (days in the store's time zone), in the order stored.
+    /// Every draft created in `from...to` (days in the store's time zone, as its wall calendar
+    /// showed them), in the order stored.
     public func drafts(from: CalendarDay? = nil, to: CalendarDay? = nil, _ body: (DraftReportRow) throws -> Void) throws {
-        let lower = from.map { $0.start(in: timeZone) }
-        let upper = to.flatMap { $0.adding(days: 1) }.map { $0.start(in: timeZone) }
+        // Usually one range of instants; more where the clock went back across midnight near an end.
+        let ranges = ProlepticGregorian.instants(fromDay: from?.dayNumber, throughDay: to?.dayNumber, in: timeZone)
+        guard let first = ranges.first, let last = ranges.last else { return }
         try database.read { connection in
             let statement = try connection.cachedStatement(ReportSQL.drafts)
             defer { statement.reset() }
-            try statement.bind(lower, at: 1)
-            try statement.bind(upper, at: 2)
+            try statement.bind(first.from, at: 1)
+            try statement.bind(last.before, at: 2)
             while try statement.step() {
+                let created: Double = try statement.column(6)
+                guard ranges.contains(where: { created >= $0.from ?? -.infinity && created < $0.before ?? .infinity }) else { continue }
                 try body(DraftReportRow(id: try statement.column(0), version: try statement.column(1),
                                         isSubmitted: try statement.column(2),
                                         submittedAt: try statement.column(3, as: Date?.self).map { try Date.stored($0, column: "submitted_at") },

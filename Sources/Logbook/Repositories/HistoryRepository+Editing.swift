@@ -178,6 +178,14 @@ extension CalendarDay {
         if let reason = newDay.skippedDayReason(in: timeZone) {
             throw LogbookError.invalidValue(field: "day", value: newDay.description, reason: reason)
         }
+        // Nor has a time of day that a transition skipped up to the next midnight (Toronto's
+        // 1919-03-30 from 23:30, Singapore's 1981-12-31 from 23:30): the time after the gap is on the next day.
+        if CalendarDay(date, in: timeZone) == day, case let landed = CalendarDay(moved, in: timeZone), landed != newDay {
+            let time = String(format: "%02d:%02d:%02d", whole / 3_600, whole / 60 % 60, whole % 60)
+            throw LogbookError.invalidValue(field: "day", value: newDay.description,
+                                            reason: "time zone \(timeZone.identifier) skipped \(time) on that day (the time after "
+                                                + "the transition is on \(landed)), so the record's time of day cannot move there")
+        }
         return moved
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 
 extension QuerySchema {
     /// Types `filter` against this record's fields and compiles it to the IR. A day compared with a
-    /// date field means that whole day in `timeZone` (`==` within it, `<=` up to its end); in a
-    /// list (`in [..]`) its first instant. Throws ``QueryError`` with the position of the problem.
+    /// date field means that whole day in `timeZone` (`==` within it, `<=` up to its end), in a
+    /// list (`in [..]`) too: the instants a wall calendar there showed as that day. Throws
+    /// ``QueryError`` with the position of the problem.
     public func condition(for filter: FilterExpression, timeZone: TimeZone) throws -> QueryExpression {
         var compiler = FilterCompiler(schema: self, timeZone: timeZone)
         return try compiler.predicate(filter).expression
@@ -52,6 +53,12 @@ struct FilterCompiler<Record> {
                 throw QueryError.typeMismatch("'in' needs a list on its right, like [\"1.0\", \"1.1\"]", position: rhs.position)
             }
             let (element, kind, optional) = try scalarOperand(lhs)
+            if kind == .day || kind == .date, let first = items.first {
+                // Each item as `==` takes it: a day, a month or a week is every instant on it.
+                var anyItem = try binary(.equal, lhs, first, at: first.position)
+                for item in items.dropFirst() { anyItem = operations.or(anyItem, try binary(.equal, lhs, item, at: item.position)) }
+                return anyItem
+            }
             let values = try items.map { try value($0, as: kind, optional: optional, for: "in") }
             return try operations.contains(Operand(expression: .value(.null), shape: .list(values), isOptional: false,
                                                    comparisonKey: nil), element)
@@ -132,32 +139,53 @@ struct FilterCompiler<Record> {
         default: return nil
         }
         let (field, _, optional) = try scalarOperand(fieldSide)
-        // A day field compares with day texts; a date field with the first instants of days.
-        func bound(_ dayNumber: Int) -> Operand {
-            if kind == .day {
-                let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
-                return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
-            }
-            return .value(.real(ProlepticGregorian.startOfDay(dayNumber, in: timeZone).timeIntervalSinceReferenceDate))
-        }
-        // For a day field the last day itself bounds the range; for a date field the next day's start.
-        let (end, endIncluded) = kind == .day ? (bound(last), true) : (bound(last + 1), false)
-        let from = try operations.order(.greaterOrEqual, field, bound(first), symbol: ">=")
-        let upTo = try operations.order(endIncluded ? .lessOrEqual : .less, field, end, symbol: "<=")
-        let within: Operand
+        // The days the comparison holds on, from one through another (nil: no bound).
+        let days: (from: Int?, through: Int?)
         switch op {
-        case .equal: within = operations.and(from, upTo)
-        case .notEqual:
-            let outside = operations.not(operations.and(from, upTo))
-            return optional ? operations.or(try operations.equal(field, .value(.null), negated: false), outside) : outside
-        case .less: within = try operations.order(.less, field, bound(first), symbol: "<")
-        case .lessOrEqual: within = upTo
-        case .greater: within = try operations.order(endIncluded ? .greater : .greaterOrEqual, field, end, symbol: ">")
-        case .greaterOrEqual: within = from
+        case .equal, .notEqual: days = (first, last)
+        case .less: days = (nil, first - 1)
+        case .lessOrEqual: days = (nil, last)
+        case .greater: days = (last + 1, nil)
+        case .greaterOrEqual: days = (first, nil)
         default:
             throw QueryError.typeMismatch("'\(op.rawValue)' does not apply to \(name) and a range of days", position: at)
         }
+        let within = kind == .day ? try dayTexts(field, days.from, through: days.through)
+                                  : try instants(field, onDays: days.from, through: days.through)
+        if op == .notEqual {
+            let outside = operations.not(within)
+            return optional ? operations.or(try operations.equal(field, .value(.null), negated: false), outside) : outside
+        }
         return try presentOnly([fieldSide], within)
+    }
+
+    /// A day field from day number `from` through `through` (nil: no bound), by its `YYYY-MM-DD` text.
+    private func dayTexts(_ field: Operand, _ from: Int?, through: Int?) throws -> Operand {
+        func text(_ dayNumber: Int) -> Operand {
+            let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
+            return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
+        }
+        return try bounded(field, from.map { (.greaterOrEqual, text($0)) }, through.map { (.lessOrEqual, text($0)) })
+    }
+
+    /// A date field on day numbers `from` through `through` in the time zone (nil: no bound): in
+    /// one of the ranges of instants ``ProlepticGregorian/instants(fromDay:throughDay:in:)`` gives.
+    private func instants(_ field: Operand, onDays from: Int?, through: Int?) throws -> Operand {
+        var anyRange: Operand?
+        for range in ProlepticGregorian.instants(fromDay: from, throughDay: through, in: timeZone) {
+            let inRange = try bounded(field, range.from.map { (.greaterOrEqual, .value(.real($0))) },
+                                      range.before.map { (.less, .value(.real($0))) })
+            anyRange = anyRange.map { operations.or($0, inRange) } ?? inRange
+        }
+        return anyRange ?? .boolean(.false)
+    }
+
+    /// `field` against a lower and an upper bound, each left out when nil.
+    private func bounded(_ field: Operand, _ lower: (ComparisonOperator, Operand)?,
+                         _ upper: (ComparisonOperator, Operand)?) throws -> Operand {
+        let tests = try [lower, upper].compactMap { $0 }.map { try operations.order($0.0, field, $0.1, symbol: "<=") }
+        guard let first = tests.first else { return .boolean(.true) }
+        return tests.dropFirst().reduce(first) { operations.and($0, $1) }
     }
 
     /// Both sides of a comparison: at least one must be a field, which types the other.
@@ -233,13 +261,8 @@ struct FilterCompiler<Record> {
             return .value(.integer(flag ? 1 : 0))
         case (.date, .date(let date)):
             return .value(.real(date.timeIntervalSinceReferenceDate))
-        case (.date, .day(let year, let month, let day)):
-            let number = ProlepticGregorian.dayNumber(year: year, month: month, day: day)
-            return .value(.real(ProlepticGregorian.startOfDay(number, in: timeZone).timeIntervalSinceReferenceDate))
         case (.day, .day(let year, let month, let day)):
             return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
-        case (.date, .days), (.day, .days):
-            throw mismatch("a single day or date here (a range of days compares with ==, !=, <, <=, > and >=)")
         case (.uuid, .string(let text)):
             guard let uuid = UUID(uuidString: text) else { throw mismatch("a UUID") }
             return .value(.text(uuid.uuidString))

@@ -95,4 +95,96 @@ public enum ProlepticGregorian {
         }
         return Date(timeIntervalSince1970: Double(after))
     }
+
+    /// The instants whose day in `timeZone` (``dayNumber(of:in:)``, what a wall calendar there
+    /// showed) is from day number `first` through day number `last` (nil: no bound), as sorted,
+    /// disjoint half-open ranges of seconds since 2001, whole numbers (nil: unbounded). Empty when
+    /// `first` is after `last`.
+    ///
+    /// Usually one range, from the first day's ``startOfDay(_:in:)`` to the start of the day after
+    /// the last. But where a transition set the clock back from after midnight to before it (the
+    /// end of summer time in St John's from 1987 to 2010, 00:01 back to 23:01; Casey in 2010,
+    /// 02:00 back to 23:00), that last hour of the earlier day comes after the next day's first
+    /// instant: near each end the days are read off the clock, stretch by stretch between the
+    /// transitions and midnights there.
+    public static func instants(fromDay first: Int?, throughDay last: Int?,
+                                in timeZone: TimeZone) -> [(from: Double?, before: Double?)] {
+        if let first, let last, first > last { return [] }
+        if first == nil && last == nil { return [(nil, nil)] }
+        func offset(_ unixSeconds: Int) -> Int {
+            timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixSeconds)))
+        }
+        func isInside(_ unixSeconds: Int) -> Bool {
+            let (quotient, remainder) = (unixSeconds + offset(unixSeconds)).quotientAndRemainder(dividingBy: secondsPerDay)
+            let day = remainder < 0 ? quotient - 1 : quotient
+            return first.map { day >= $0 } ?? true && last.map { day <= $0 } ?? true
+        }
+        // Offsets stay within ±26 hours, so three days from either end the day is surely inside or
+        // outside; only there can the clock run back across midnight.
+        let margin = 3 * secondsPerDay
+        let ends = [first.map { startOfDay($0, in: timeZone) }, last.map { startOfDay($0 + 1, in: timeZone) }]
+            .compactMap { $0.map { Int($0.timeIntervalSince1970) } }
+        var windows: [(from: Int, to: Int)] = []
+        for end in ends.sorted() {
+            if let previous = windows.last, previous.to >= end - margin {
+                windows[windows.count - 1].to = end + margin
+            } else {
+                windows.append((end - margin, end + margin))
+            }
+        }
+        // Each stretch with its day read at its start: before, between and after the windows one
+        // stretch each; within a window, one from each transition or midnight to the next.
+        var stretches: [(from: Int?, inside: Bool)] = [(nil, isInside(windows[0].from - 1))]
+        for window in windows {
+            for start in breakpoints(from: window.from, to: window.to, offset: offset) {
+                stretches.append((start, isInside(start)))
+            }
+            stretches.append((window.to, isInside(window.to)))
+        }
+        var ranges: [(from: Double?, before: Double?)] = []
+        for (index, stretch) in stretches.enumerated() where stretch.inside {
+            let from = stretch.from.map { Double($0 - referenceDateUnixTime) }
+            let before = index + 1 < stretches.count ? stretches[index + 1].from.map { Double($0 - referenceDateUnixTime) } : nil
+            if let last = ranges.last, last.before != nil, last.before == from {
+                ranges[ranges.count - 1].before = before
+            } else {
+                ranges.append((from, before))
+            }
+        }
+        return ranges
+    }
+
+    /// `from`, then every instant in `from ..< to` where the offset changes or the local time is
+    /// midnight, in order: between two of them the day on the clock stays the same. Transitions
+    /// are found by reading the offset every 15 minutes and bisecting to the second.
+    private static func breakpoints(from: Int, to: Int, offset: (Int) -> Int) -> [Int] {
+        var changes = [from], probe = from, current = offset(from)
+        while probe < to {
+            let next = min(probe + 900, to), nextOffset = offset(next)
+            if nextOffset != current {
+                var (before, after) = (probe, next)
+                while after - before > 1 {
+                    let middle = before + (after - before) / 2
+                    if offset(middle) == current { before = middle } else { after = middle }
+                }
+                changes.append(after)
+                current = nextOffset
+            }
+            probe = next
+        }
+        var points = Set(changes)
+        for (index, start) in changes.enumerated() {
+            let end = index + 1 < changes.count ? changes[index + 1] : to
+            let local = offset(start)
+            // The first instant from `start` on whose local time is a midnight (division rounds
+            // toward zero, so up for a negative time), then one a day.
+            let (quotient, remainder) = (start + local).quotientAndRemainder(dividingBy: secondsPerDay)
+            var midnight = (remainder > 0 ? quotient + 1 : quotient) * secondsPerDay - local
+            while midnight < end {
+                points.insert(midnight)
+                midnight += secondsPerDay
+            }
+        }
+        return points.filter { $0 < to }.sorted()
+    }
 }
