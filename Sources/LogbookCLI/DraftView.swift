@@ -34,8 +34,11 @@ enum DraftView {
 enum LocalTime {
     /// `2026-01-31 09:30:00`: what a clock in `timeZone` showed at `date` (proleptic Gregorian).
     static func text(_ date: Date, in timeZone: TimeZone) -> String {
-        let wall = date.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date)))
-        let full = wall.isSupported ? wall.iso8601Microseconds : date.iso8601Microseconds
+        // The second first, then the offset, both whole: rounding a moment before midnight to the
+        // microsecond showed the next day's 00:00:00.
+        let second = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
+        let wall = second.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date)))
+        let full = wall.isSupported ? wall.iso8601Microseconds : second.iso8601Microseconds
         return full.prefix(10) + " " + full.dropFirst(11).prefix(8)
     }
 

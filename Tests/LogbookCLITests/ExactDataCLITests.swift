@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// The exactness promises, each as the built binary keeps it: text byte for byte through every
@@ -20,6 +21,48 @@ final class ExactDataCLITests: XCTestCase {
             return quoted
         }.joined(separator: ",")
         return #"{"id":"00000000-0000-0000-0000-\#(String(format: "%012d", id))","date":"\#(date)","exercises":[\#(list)]}"#
+    }
+
+    /// `history list` shows each day's first instant to the second a clock in the time zone
+    /// showed, never rounded up: a date a moment before midnight was shown as the next day's
+    /// 00:00:00 beside its own day (helper-13). Seeded (`LOGBOOK_LOCAL_TIME_SEED`): dates from
+    /// 1765 to 2323 a whole second, half a second, a microsecond or a tenth of one before the
+    /// next second, in zones with offsets of minutes and seconds, against Foundation's formatter
+    /// on the same instant cut to its second.
+    func testTheTableShowsTheSecondTheClockShowedNeverRoundedUp() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_LOCAL_TIME_SEED", default: 0x10CA1))
+        for zoneName in ["UTC", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham"] {
+            let zone = try XCTUnwrap(TimeZone(identifier: zoneName))
+            let cli = try CLIHarness()
+            let formatter = DateFormatter()
+            formatter.calendar = Calendar(identifier: .gregorian)
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
+            var lines: [String] = [], expected: Set<String> = []
+            var dayNumbers = Set<Int>()
+            while dayNumbers.count < 120 { dayNumbers.insert(random.int(-25_000...43_000) * 3) }
+            for (index, dayNumber) in dayNumbers.sorted().enumerated() {
+                let whole = dayNumber * 86_400 + random.int(0...86_399)
+                let fraction = random.pick(["", "5", "999999", "9999999"])
+                let text = Date(timeIntervalSince1970: Double(whole)).formatted(.iso8601).dropLast() + (fraction.isEmpty ? "" : "." + fraction) + "Z"
+                let sinceReference = Decimal(whole - ProlepticGregorian.referenceDateUnixTime) + (Decimal(string: "0." + fraction) ?? 0)
+                let stored = try XCTUnwrap(Double("\(sinceReference)"))
+                expected.insert(formatter.string(from: Date(timeIntervalSinceReferenceDate: stored.rounded(.down))))
+                lines.append(#"{"id":"00000000-0000-4000-8000-\#(String(format: "%012d", index))","date":"\#(text)","exercises":["Row"]}"#)
+            }
+            let file = try write(lines.joined(separator: "\n"), to: "dates.ndjson", in: cli)
+            XCTAssertEqual(try cli.run(["--time-zone", zoneName, "import", file]).status, 0)
+            let listed = try cli.run(["--time-zone", zoneName, "history", "list", "--limit", "1000"])
+            let rows = listed.stdout.split(separator: "\n").dropFirst().map { String($0) }
+            var shown: Set<String> = []
+            for row in rows {
+                let firstAt = String(row.dropFirst(12).prefix(19))
+                XCTAssertEqual(row.prefix(10), firstAt.prefix(10), "\(zoneName): a day beside another day's time: \(row)")
+                shown.insert(firstAt)
+            }
+            XCTAssertEqual(shown, expected, "\(zoneName): \(shown.symmetricDifference(expected).sorted().prefix(6))")
+        }
     }
 
     // 1. Property lists keep NFC and NFD spellings apart.
