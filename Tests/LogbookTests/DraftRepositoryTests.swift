@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 @testable import Logbook
 
@@ -117,6 +118,67 @@ final class DraftRepositoryTests: XCTestCase {
         let submitted = try test.store.drafts.submit("4.0", at: instant("2026-05-01T12:00:00.123456Z"))
         XCTAssertEqual(submitted.submittedAt, instant("2026-05-01T12:00:00.123456Z"))
         XCTAssertTrue(try XCTUnwrap(test.store.drafts.fetch(id: draft.id)).isSubmitted)
+    }
+
+    /// What a reference names, as the README says: a whole id first, then a version (as Swift's
+    /// `==` compares strings), then a unique prefix of an id (ASCII hex digits and dashes, any
+    /// case); several drafts for a version or a prefix are ambiguous.
+    private enum Resolution: Equatable { case draft(UUID), ambiguous(Set<UUID>), notFound }
+
+    private func documentedResolution(of reference: String, among drafts: [ReleaseDraft]) -> Resolution {
+        if let id = UUID(uuidString: reference), drafts.contains(where: { $0.id == id }) { return .draft(id) }
+        let byVersion = drafts.filter { $0.version == reference }
+        if byVersion.count == 1 { return .draft(byVersion[0].id) }
+        if byVersion.count > 1 { return .ambiguous(Set(byVersion.map(\.id))) }
+        let isPrefix = !reference.isEmpty && reference.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isASCIIHexDigit || $0 == "-") }
+        let byPrefix = isPrefix ? drafts.filter { $0.id.uuidString.hasPrefix(reference.uppercased()) } : []
+        if byPrefix.count == 1 { return .draft(byPrefix[0].id) }
+        if byPrefix.count > 1 { return .ambiguous(Set(byPrefix.map(\.id))) }
+        return .notFound
+    }
+
+    /// References resolve as documented under a seeded mix (`LOGBOOK_RESOLVE_SEED`), where a
+    /// mistake sends `drafts delete` or `submit` to another draft: ids that share their first
+    /// characters; versions that are hex digits, prefixes of other drafts' ids in either case,
+    /// whole ids of other drafts, NFC/NFD twins, case variants, the newest combining marks, the
+    /// ligature U+FB00 (`uppercased()` makes it FF) and empty; and references drawn from those
+    /// versions, from the ids' prefixes of 1 to 36 characters in either case, and whole ids.
+    func testReferencesResolveAsDocumentedUnderASeededMix() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_RESOLVE_SEED", default: 0x5E5017E)
+        var random = SplitMix64(seed: seed)
+        for round in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            let test = try TestStore()
+            let ids = (0..<12).map { _ in
+                let hex = random.pick(["AB", "AC", "A0", "FF"]) + (0..<30).map { _ in String(random.int(0...15), radix: 16, uppercase: true) }.joined()
+                let groups = [0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(Array(hex)[$0]) }
+                return UUID(uuidString: groups.joined(separator: "-"))!
+            }
+            var versions = ["1", "12", "A", "a", "AB", "ab", "ac", "Café", "Cafe\u{301}", "1.0", "\u{FB00}", "ff", "", "\u{1E94A}\u{1E94B}"]
+            versions += ids.prefix(3).map { random.chance(0.5) ? String($0.uuidString.prefix(random.int(1...8))).lowercased() : $0.uuidString }
+            var drafts: [ReleaseDraft] = []
+            for id in ids {
+                drafts.append(try test.store.drafts.save(ReleaseDraft(id: id, version: random.pick(versions))))
+            }
+            var references = versions
+            for _ in 0..<30 {
+                let id = random.pick(ids).uuidString
+                let prefix = String(id.prefix(random.int(1...36)))
+                references.append(random.chance(0.5) ? prefix.lowercased() : prefix)
+            }
+            for reference in references {
+                let expected = documentedResolution(of: reference, among: drafts)
+                let found: Resolution
+                do {
+                    found = .draft(try test.store.drafts.resolve(reference).id)
+                } catch LogbookError.ambiguousDraft(_, let ids) {
+                    found = .ambiguous(Set(ids))
+                } catch LogbookError.draftNotFound {
+                    found = .notFound
+                }
+                XCTAssertEqual(found, expected, "seed \(seed), round \(round): \(reference.debugDescription) among "
+                               + "\(drafts.map { "\($0.id.uuidString.prefix(8)) \($0.version.debugDescription)" })")
+            }
+        }
     }
 
     func testResolveByIdPrefixAndVersion() throws {
