@@ -47,6 +47,35 @@ final class FilterLanguageTests: XCTestCase {
         }
     }
 
+    /// Days at the ends of the calendar: `day > 9999-12-31` compared the text of 10000-01-01,
+    /// which sorts before every year from 1000 on, so it matched nearly every record (helper-15's
+    /// review); and a list of 1,500 days, a chain of `OR`s deeper than SQLite's parser takes.
+    func testTheCalendarsEndsAndLongListsOfDays() throws {
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        let days = ["0001-01-01", "2026-01-05", "9999-12-31"].map { CalendarDay($0)! }
+        let saved = try days.map { day in
+            try test.store.history.save([ExerciseDay(date: day.start(in: utc) + 43_200, day: day, exercises: ["Row"])])
+            return try XCTUnwrap(test.store.history.fetch(day: day)).id
+        }
+        let cases: [(filter: String, expected: [UUID])] = [
+            ("day > 9999-12-31", []), ("day > 9999", []), ("9999 < day", []), ("day > 9999-12", []), ("date > 9999-12-31", []),
+            ("day >= 9999-12-31", [saved[2]]), ("day <= 9999-12-31", saved), ("day == 9999", [saved[2]]),
+            ("day < 0001-01-01", []), ("date < 0001-01-01", []), ("day <= 0001-01-01", [saved[0]]), ("day >= 0001-01-01", saved),
+            ("date == 0001", [saved[0]]), ("date >= 9999-12-31", [saved[2]]), ("!(day > 9999-12-31)", saved),
+        ]
+        for (filter, expected) in cases {
+            let found = try test.store.history.fetch(try test.store.history.query(where: filter, timeZone: utc))
+            XCTAssertEqual(Set(found.map(\.id)), Set(expected), filter)
+        }
+        let list = (0..<1_500).map { CalendarDay("2026-01-05")!.adding(days: $0 * 2 - 1_400)!.description }
+        for field in ["day", "date"] {
+            let found = try test.store.history.fetch(try test.store.history.query(where: "\(field) in [\(list.joined(separator: ", "))]",
+                                                                                     timeZone: utc))
+            XCTAssertEqual(found.map(\.id), [saved[1]], field)
+        }
+    }
+
     func testMistakesNameTheirPlace() throws {
         let test = try TestStore()
         XCTAssertThrowsError(try test.store.drafts.query(where: #"version == "2.0" &&"#)) { error in

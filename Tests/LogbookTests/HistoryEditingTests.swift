@@ -123,6 +123,27 @@ final class HistoryEditingTests: XCTestCase {
         daysZonesSkipped.first { $0.zone == zone.identifier }.map { CalendarDay($0.day)! }
     }
 
+    /// A record whose date is the last `Double` before a midnight moves to the same moment before
+    /// its new day's midnight: adding the offset in floating point rounded it up to 24:00:00, which
+    /// the move refused as a time the zone skipped (helper-15's review), and before that filed the
+    /// record a day late.
+    func testTheLastMomentOfADayMovesToTheLastMomentOfTheNewDay() throws {
+        for zoneName in ["UTC", "Asia/Kathmandu", "America/St_Johns"] {
+            let zone = try XCTUnwrap(TimeZone(identifier: zoneName))
+            let test = try TestStore(timeZone: zone)
+            let day = try XCTUnwrap(CalendarDay("2026-01-05")), newDay = try XCTUnwrap(CalendarDay("2026-02-10"))
+            let lastMoment = Date(timeIntervalSinceReferenceDate: day.adding(days: 1)!.start(in: zone).timeIntervalSinceReferenceDate.nextDown)
+            try test.store.history.save([ExerciseDay(date: lastMoment, day: day, exercises: ["Row"])])
+            _ = try test.store.history.moveDay(day, to: newDay)
+            let moved = try XCTUnwrap(try test.store.history.fetch(day: newDay), zoneName)
+            XCTAssertEqual(CalendarDay(moved.date, in: zone), newDay, zoneName)
+            let nextMidnight = newDay.adding(days: 1)!.start(in: zone).timeIntervalSinceReferenceDate
+            XCTAssertEqual(nextMidnight - moved.date.timeIntervalSinceReferenceDate,
+                           day.adding(days: 1)!.start(in: zone).timeIntervalSinceReferenceDate - lastMoment.timeIntervalSinceReferenceDate,
+                           accuracy: 1e-6, zoneName)
+        }
+    }
+
     /// Days on which a transition skipped the clock from before midnight to midnight or past it,
     /// with the seconds after that day's midnight the gap began and its length: a time of day in
     /// it has no instant on that day, and the time after the gap is on the next.

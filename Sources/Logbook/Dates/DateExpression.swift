@@ -245,7 +245,8 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The instant a wall clock in `timeZone` shows `seconds` after the midnight of `day`: in a
-    /// gap (clocks put forward) the time after it, in an overlap (clocks put back) the earlier one.
+    /// gap (clocks put forward), moved on by the gap's length; in an overlap (clocks put back),
+    /// the earlier one.
     static func instant(at seconds: Int, on day: CalendarDay, in timeZone: TimeZone) -> Date {
         // The wall clock read as if it were UTC; the offsets in force around it are the candidates.
         let wall = Date(timeIntervalSince1970: Double(day.dayNumber * 86_400 + seconds))

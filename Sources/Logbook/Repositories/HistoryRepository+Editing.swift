@@ -169,9 +169,11 @@ extension HistoryRepository {
 extension CalendarDay {
     /// `date`, an instant on `day`, moved to `newDay` at the same time on the clock of `timeZone`.
     static func moving(_ date: Date, from day: CalendarDay, to newDay: CalendarDay, in timeZone: TimeZone) throws -> Date {
-        let wall = date.timeIntervalSince1970 + Double(timeZone.secondsFromGMT(for: date)) - Double(day.dayNumber) * 86_400
-        let whole = Int(wall.rounded(.down))
-        let moved = DateExpression.instant(at: whole, on: newDay, in: timeZone) + (wall - Double(whole))
+        // Whole seconds and the fraction apart, in integers: adding the offset in floating point
+        // rounded the last `Double` before a midnight up to it (a time of 24:00:00).
+        let second = date.timeIntervalSinceReferenceDate.rounded(.down)
+        let whole = Int(second) + ProlepticGregorian.referenceDateUnixTime + timeZone.secondsFromGMT(for: date) - day.dayNumber * 86_400
+        let moved = DateExpression.instant(at: whole, on: newDay, in: timeZone) + (date.timeIntervalSinceReferenceDate - second)
         try moved.checkSupported(field: "date")
         // A day the zone skipped whole has no instant for the date. (A record whose date is not on
         // its own day, as another zone's import can leave, keeps that distance.)

@@ -53,11 +53,9 @@ struct FilterCompiler<Record> {
                 throw QueryError.typeMismatch("'in' needs a list on its right, like [\"1.0\", \"1.1\"]", position: rhs.position)
             }
             let (element, kind, optional) = try scalarOperand(lhs)
-            if kind == .day || kind == .date, let first = items.first {
+            if kind == .day || kind == .date, !items.isEmpty {
                 // Each item as `==` takes it: a day, a month or a week is every instant on it.
-                var anyItem = try binary(.equal, lhs, first, at: first.position)
-                for item in items.dropFirst() { anyItem = operations.or(anyItem, try binary(.equal, lhs, item, at: item.position)) }
-                return anyItem
+                return anyOf(try items.map { try binary(.equal, lhs, $0, at: $0.position) })
             }
             let values = try items.map { try value($0, as: kind, optional: optional, for: "in") }
             return try operations.contains(Operand(expression: .value(.null), shape: .list(values), isOptional: false,
@@ -159,31 +157,42 @@ struct FilterCompiler<Record> {
         return try presentOnly([fieldSide], within)
     }
 
-    /// A day field from day number `from` through `through` (nil: no bound), by its `YYYY-MM-DD` text.
+    /// `operands[0] || operands[1] || …`; false when there are none.
+    private func anyOf(_ operands: [Operand]) -> Operand {
+        guard let first = operands.first else { return .boolean(.false) }
+        return operands.dropFirst().reduce(first) { operations.or($0, $1) }
+    }
+
+    /// A day field from day number `from` through `through` (nil: no bound), by its `YYYY-MM-DD`
+    /// text. Days before 0001-01-01 or after 9999-12-31 have no text of a four-digit year (that
+    /// of 10000-01-01 sorts before 2026's), so a bound past them is said as nothing or everything.
     private func dayTexts(_ field: Operand, _ from: Int?, through: Int?) throws -> Operand {
+        let firstDay = ProlepticGregorian.dayNumber(year: 1, month: 1, day: 1)
+        let lastDay = ProlepticGregorian.dayNumber(year: 9999, month: 12, day: 31)
+        if let from, from > lastDay { return .boolean(.false) }
+        if let through, through < firstDay { return .boolean(.false) }
         func text(_ dayNumber: Int) -> Operand {
             let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
             return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
         }
-        return try bounded(field, from.map { (.greaterOrEqual, text($0)) }, through.map { (.lessOrEqual, text($0)) })
+        return try bounded(field, from.flatMap { $0 >= firstDay ? (.greaterOrEqual, text($0)) : nil },
+                           through.flatMap { $0 <= lastDay ? (.lessOrEqual, text($0)) : nil })
     }
 
     /// A date field on day numbers `from` through `through` in the time zone (nil: no bound): in
     /// one of the ranges of instants ``ProlepticGregorian/instants(fromDay:throughDay:in:)`` gives.
     private func instants(_ field: Operand, onDays from: Int?, through: Int?) throws -> Operand {
-        var anyRange: Operand?
-        for range in ProlepticGregorian.instants(fromDay: from, throughDay: through, in: timeZone) {
-            let inRange = try bounded(field, range.from.map { (.greaterOrEqual, .value(.real($0))) },
-                                      range.before.map { (.less, .value(.real($0))) })
-            anyRange = anyRange.map { operations.or($0, inRange) } ?? inRange
-        }
-        return anyRange ?? .boolean(.false)
+        anyOf(try ProlepticGregorian.instants(fromDay: from, throughDay: through, in: timeZone).map { range in
+            try bounded(field, range.from.map { (.greaterOrEqual, .value(.real($0))) }, range.before.map { (.less, .value(.real($0))) })
+        })
     }
 
     /// `field` against a lower and an upper bound, each left out when nil.
     private func bounded(_ field: Operand, _ lower: (ComparisonOperator, Operand)?,
                          _ upper: (ComparisonOperator, Operand)?) throws -> Operand {
-        let tests = try [lower, upper].compactMap { $0 }.map { try operations.order($0.0, field, $0.1, symbol: "<=") }
+        let tests = try [lower, upper].compactMap { $0 }.map { op, bound in
+            try operations.order(op, field, bound, symbol: op.rawValue)
+        }
         guard let first = tests.first else { return .boolean(.true) }
         return tests.dropFirst().reduce(first) { operations.and($0, $1) }
     }

@@ -24,7 +24,9 @@ public struct SQLRenderer {
     ///
     /// Every compound expression comes out in parentheses or otherwise self-delimited, so the text
     /// can be spliced into a larger statement. A chain of `AND` (or of `OR`) becomes one group, which
-    /// keeps long chains within the nesting depth SQLite's parser accepts.
+    /// keeps long chains within the nesting depth SQLite's parser accepts, and a chain longer than
+    /// ``SQLRenderer/termsPerGroup`` a group of such groups, which keeps it within the depth of
+    /// 1,000 SQLite allows an expression (a flat chain is one level deeper for every term).
     public mutating func append(_ expression: QueryExpression) {
         switch expression {
         case .column(let qualifier, let name):
@@ -42,12 +44,7 @@ public struct SQLRenderer {
             // A chain of the same operator is one group, `(a AND b AND c)`, not nested parentheses,
             // which SQLite's parser refuses past a depth of about a hundred.
             let isAnd = if case .and = expression { true } else { false }
-            group { renderer in
-                for (index, term) in Self.chain(expression, and: isAnd).enumerated() {
-                    if index > 0 { renderer.sql += isAnd ? " AND " : " OR " }
-                    renderer.append(term)
-                }
-            }
+            appendChain(Self.chain(expression, and: isAnd)[...], and: isAnd)
         case .not(let inner):
             group { $0.sql += "NOT "; $0.append(inner) }
         case .isNull(let inner):
@@ -75,6 +72,25 @@ public struct SQLRenderer {
             subquery("1", scope, condition)
         case .count(let scope, let condition):
             subquery("count(*)", scope, condition)
+        }
+    }
+
+    /// The most terms one group of a chain holds.
+    static let termsPerGroup = 64
+
+    /// `terms` joined by `AND` (or `OR`) in one group, or, when there are more than
+    /// ``termsPerGroup``, in a group of up to that many groups (a list of 1,500 days is two levels).
+    private mutating func appendChain(_ terms: ArraySlice<QueryExpression>, and isAnd: Bool) {
+        group { renderer in
+            let size = (terms.count + Self.termsPerGroup - 1) / Self.termsPerGroup
+            for (index, start) in stride(from: terms.startIndex, to: terms.endIndex, by: size).enumerated() {
+                if index > 0 { renderer.sql += isAnd ? " AND " : " OR " }
+                if size == 1 {
+                    renderer.append(terms[start])
+                } else {
+                    renderer.appendChain(terms[start..<min(start + size, terms.endIndex)], and: isAnd)
+                }
+            }
         }
     }
 

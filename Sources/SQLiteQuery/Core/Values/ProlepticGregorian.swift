@@ -56,9 +56,19 @@ public enum ProlepticGregorian {
     public static func dayNumber(of date: Date, in timeZone: TimeZone) -> Int {
         let seconds = date.timeIntervalSinceReferenceDate.rounded(.down)
         guard abs(seconds) < 1e14 else { return seconds < 0 ? Int.min / 2 : Int.max / 2 }
-        let local = Int(seconds) + referenceDateUnixTime + timeZone.secondsFromGMT(for: date)
+        return dayNumber(ofLocalSeconds: Int(seconds) + referenceDateUnixTime + timeZone.secondsFromGMT(for: date))
+    }
+
+    /// The number of the day a local time falls on, given in seconds since 1970-01-01 00:00 on
+    /// that clock (floor division: a negative time belongs to the day before day 0).
+    private static func dayNumber(ofLocalSeconds local: Int) -> Int {
         let (quotient, remainder) = local.quotientAndRemainder(dividingBy: secondsPerDay)
         return remainder < 0 ? quotient - 1 : quotient
+    }
+
+    /// The offset of `timeZone` from UTC, in seconds, at the Unix time `unixSeconds`.
+    private static func offset(at unixSeconds: Int, in timeZone: TimeZone) -> Int {
+        timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixSeconds)))
     }
 
     /// Seconds between 1970-01-01 and 2001-01-01, Foundation's reference date.
@@ -68,9 +78,7 @@ public enum ProlepticGregorian {
     /// midnight, the first instant after the gap; where midnight happens twice, the earlier one.
     public static func startOfDay(_ number: Int, in timeZone: TimeZone) -> Date {
         let midnight = number * secondsPerDay  // as if in UTC; offsets move it by less than a day
-        func offset(_ unixSeconds: Int) -> Int {
-            timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixSeconds)))
-        }
+        func offset(_ unixSeconds: Int) -> Int { Self.offset(at: unixSeconds, in: timeZone) }
         func localTime(_ unixSeconds: Int) -> Int { unixSeconds + offset(unixSeconds) }
         // Every offset in force within a day of midnight; an instant whose local time is midnight
         // is midnight minus one of them.
@@ -111,21 +119,17 @@ public enum ProlepticGregorian {
                                 in timeZone: TimeZone) -> [(from: Double?, before: Double?)] {
         if let first, let last, first > last { return [] }
         if first == nil && last == nil { return [(nil, nil)] }
-        func offset(_ unixSeconds: Int) -> Int {
-            timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(unixSeconds)))
-        }
+        func offset(_ unixSeconds: Int) -> Int { Self.offset(at: unixSeconds, in: timeZone) }
         func isInside(_ unixSeconds: Int) -> Bool {
-            let (quotient, remainder) = (unixSeconds + offset(unixSeconds)).quotientAndRemainder(dividingBy: secondsPerDay)
-            let day = remainder < 0 ? quotient - 1 : quotient
+            let day = dayNumber(ofLocalSeconds: unixSeconds + offset(unixSeconds))
             return first.map { day >= $0 } ?? true && last.map { day <= $0 } ?? true
         }
-        // Offsets stay within ±26 hours, so three days from either end the day is surely inside or
-        // outside; only there can the clock run back across midnight.
+        // Offsets stay within ±26 hours, so three days from either end's midnight in UTC the day is
+        // surely inside or outside; only nearer can the clock run back across midnight.
         let margin = 3 * secondsPerDay
-        let ends = [first.map { startOfDay($0, in: timeZone) }, last.map { startOfDay($0 + 1, in: timeZone) }]
-            .compactMap { $0.map { Int($0.timeIntervalSince1970) } }
+        let ends = [first.map { $0 * secondsPerDay }, last.map { ($0 + 1) * secondsPerDay }].compactMap { $0 }
         var windows: [(from: Int, to: Int)] = []
-        for end in ends.sorted() {
+        for end in ends {
             if let previous = windows.last, previous.to >= end - margin {
                 windows[windows.count - 1].to = end + margin
             } else {
@@ -156,11 +160,12 @@ public enum ProlepticGregorian {
 
     /// `from`, then every instant in `from ..< to` where the offset changes or the local time is
     /// midnight, in order: between two of them the day on the clock stays the same. Transitions
-    /// are found by reading the offset every 15 minutes and bisecting to the second.
+    /// are found by reading the offset every 3 hours and bisecting to the second, so two of them
+    /// less than 3 hours apart would pass for none (tzdata's closest are four days apart).
     private static func breakpoints(from: Int, to: Int, offset: (Int) -> Int) -> [Int] {
         var changes = [from], probe = from, current = offset(from)
         while probe < to {
-            let next = min(probe + 900, to), nextOffset = offset(next)
+            let next = min(probe + 3 * 3_600, to), nextOffset = offset(next)
             if nextOffset != current {
                 var (before, after) = (probe, next)
                 while after - before > 1 {
@@ -176,10 +181,8 @@ public enum ProlepticGregorian {
         for (index, start) in changes.enumerated() {
             let end = index + 1 < changes.count ? changes[index + 1] : to
             let local = offset(start)
-            // The first instant from `start` on whose local time is a midnight (division rounds
-            // toward zero, so up for a negative time), then one a day.
-            let (quotient, remainder) = (start + local).quotientAndRemainder(dividingBy: secondsPerDay)
-            var midnight = (remainder > 0 ? quotient + 1 : quotient) * secondsPerDay - local
+            // The first instant from `start` on whose local time is a midnight, then one a day.
+            var midnight = (dayNumber(ofLocalSeconds: start + local - 1) + 1) * secondsPerDay - local
             while midnight < end {
                 points.insert(midnight)
                 midnight += secondsPerDay
