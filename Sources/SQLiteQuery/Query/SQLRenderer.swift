@@ -25,7 +25,7 @@ public struct SQLRenderer {
     /// Every compound expression comes out in parentheses or otherwise self-delimited, so the text
     /// can be spliced into a larger statement. A chain of `AND` (or of `OR`) becomes one group, which
     /// keeps long chains within the nesting depth SQLite's parser accepts, and a chain longer than
-    /// ``SQLRenderer/termsPerGroup`` a group of such groups, which keeps it within the depth of
+    /// `termsPerGroup` (64) a group of such groups, which keeps it within the depth of
     /// 1,000 SQLite allows an expression (a flat chain is one level deeper for every term).
     public mutating func append(_ expression: QueryExpression) {
         switch expression {
@@ -79,7 +79,7 @@ public struct SQLRenderer {
     static let termsPerGroup = 64
 
     /// `terms` joined by `AND` (or `OR`) in one group, or, when there are more than
-    /// ``termsPerGroup``, in a group of up to that many groups (a list of 1,500 days is two levels).
+    /// `termsPerGroup`, in a group of up to that many groups (a list of 1,500 days is two levels).
     private mutating func appendChain(_ terms: ArraySlice<QueryExpression>, and isAnd: Bool) {
         group { renderer in
             let size = (terms.count + Self.termsPerGroup - 1) / Self.termsPerGroup
