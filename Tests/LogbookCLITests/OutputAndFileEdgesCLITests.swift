@@ -396,6 +396,66 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try leftovers(cli), [])
     }
 
+    /// `changes --state FILE` replaces the token only once the output is complete (README;
+    /// helper-14's audit found one fixed case, `/dev/full`). With 20,000 changed days to send: to
+    /// `/dev/full`, to a pipe closed after 100 bytes and to one closed 300,000 bytes before the end
+    /// (more than a pipe holds: a reader that stops within the pipe's buffer of the end cannot be
+    /// told from one that read everything, as the README says), to an
+    /// `-o` in a folder that does not exist, and killed with SIGKILL at seeded moments from its
+    /// start to past its end (`LOGBOOK_STATE_KILL_SEED`), to `-o` and to standard output. A run
+    /// that did not exit 0 leaves the token byte for byte, or, killed after its last step, the new
+    /// token beside the complete output; one that exited 0 wrote the complete output and the new
+    /// token.
+    func testTheStateFileMovesOnlyOnceTheOutputIsComplete() throws {
+        let cli = try loaded()
+        let folder = cli.folder.path, state = folder + "/sync.token"
+        XCTAssertEqual(try cli.run(["-q", "changes", "--state", state, "-o", folder + "/first.ndjson"]).status, 0)
+        let token = try Data(contentsOf: URL(fileURLWithPath: state))
+        let more = cli.folder.appendingPathComponent("more.ndjson")
+        try Reliability.writeHistory(days: 3_000..<23_000, to: more)
+        XCTAssertEqual(try cli.run(["-q", "import", more.path]).status, 0)
+        let since = String(decoding: token, as: UTF8.self).trimmingCharacters(in: .newlines)
+        let started = Date()
+        let expected = try cli.run(["changes", "--since", since]).output
+        // Kills from the start to past the end of such a run, so some land after it finished.
+        let runMicroseconds = Int(Date().timeIntervalSince(started) * 1_000_000)
+        XCTAssertGreaterThan(expected.count, 1 << 20)
+
+        for (name, script) in [("/dev/full", #""$LOGBOOK" --db "$DB" changes --state sync.token > /dev/full"#),
+                               ("a closed pipe", #""$LOGBOOK" --db "$DB" changes --state sync.token | head -c 100 > /dev/null"#),
+                               ("a pipe closed 300,000 bytes before the end",
+                                #""$LOGBOOK" --db "$DB" changes --state sync.token | head -c \#(expected.count - 300_000) > /dev/null"#),
+                               ("-o in a missing folder", #""$LOGBOOK" --db "$DB" changes --state sync.token -o missing/out.ndjson"#)] {
+            _ = try shell(cli, script)
+            XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state)), token, "\(name): the token moved")
+        }
+
+        let seed = PropertyTestSettings.seed("LOGBOOK_STATE_KILL_SEED", default: 0x57A7E)
+        var random = SplitMix64(seed: seed)
+        var outcomes: [String: Int] = [:]
+        for round in 0..<PropertyTestSettings.scaled(12, by: "LOGBOOK_PROPERTY_SCALE") {
+            try token.write(to: URL(fileURLWithPath: state))
+            let output = folder + "/out-\(round).ndjson"
+            let toFile = random.chance(0.5)
+            let run = try BackgroundRun(cli, ["changes", "--state", state] + (toFile ? ["-o", output] : []))
+            usleep(UInt32(random.int(0...(runMicroseconds * 3 / 2))))
+            run.kill()
+            let (result, signal) = try run.wait()
+            let written = toFile ? (try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data() : result.output
+            let now = try Data(contentsOf: URL(fileURLWithPath: state))
+            let context = "seed \(seed), round \(round), to \(toFile ? "-o" : "stdout"), signal \(signal.map(String.init) ?? "none")"
+            if signal == nil {
+                XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
+                XCTAssertTrue(written == expected, "\(context): exit 0 with \(written.count) of \(expected.count) bytes")
+                XCTAssertNotEqual(now, token, "\(context): exit 0 and the token did not move")
+            } else if now != token {
+                XCTAssertTrue(written == expected, "\(context): the token moved with \(written.count) of \(expected.count) bytes written")
+            }
+            outcomes[signal == nil ? "finished" : now == token ? "killed, token kept" : "killed after the token", default: 0] += 1
+        }
+        print("OutputAndFileEdgesCLITests (LOGBOOK_STATE_KILL_SEED=\(seed)): \(outcomes)")
+    }
+
     /// Every data command takes `-o FILE` with export's rules; `-q` silences confirmations, not errors.
     func testEveryDataCommandWritesToOutputFilesAndQuietSilencesConfirmations() throws {
         let cli = try loaded()
