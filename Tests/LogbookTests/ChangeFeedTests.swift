@@ -113,6 +113,37 @@ final class ChangeFeedTests: XCTestCase {
         XCTAssertThrowsError(try store.changes(since: ChangeToken(logbookID: "another", position: 1, dayMark: 0)) { _ in })
     }
 
+    /// A history that only gains days (the common case: a `history add` of each day) sends each
+    /// run only the days added since: a token that stopped at the migration's entry counted its
+    /// mark of 0, so every run sent every day again. A run after a change to a stored day sends
+    /// that day, and the next run (whose token stops at its entry) sends it again, as the README
+    /// says, and nothing more.
+    func testEachRunSendsOnlyTheDaysAddedSince() throws {
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        func add(_ day: Int) throws -> UUID {
+            try test.store.history.addDoneExercise("Run", at: CalendarDay("2026-01-01")!.adding(days: day)!.start(in: utc) + 3_600).id
+        }
+        func pull(_ token: inout ChangeToken?) throws -> [UUID] {
+            var sent: [UUID] = []
+            token = try test.store.changes(since: token) { sent.append($0.change.id) }
+            return sent
+        }
+        var token: ChangeToken?
+        let first = try (0..<5).map(add)
+        XCTAssertEqual(Set(try pull(&token)), Set(first))
+        for round in 1...3 {
+            let added = try (0..<3).map { try add(round * 10 + $0) }
+            XCTAssertEqual(try pull(&token), added, "round \(round)")
+        }
+        XCTAssertEqual(try pull(&token), [], "nothing added")
+        _ = try test.store.history.addDoneExercise("Row", at: CalendarDay("2026-01-01")!.start(in: utc) + 7_200)
+        XCTAssertEqual(try pull(&token), [first[0]], "the changed day")
+        XCTAssertEqual(try pull(&token), [first[0]], "the record the token stops at, once more")
+        let last = try add(99)
+        XCTAssertEqual(try pull(&token), [first[0], last])
+    }
+
     /// Rows another program adds to a day whose totals are stale are unlogged until Logbook
     /// recounts the day; Logbook logs the day before the recount, so the next feed still has it.
     func testRowsAnotherProgramAddsBeforeLogbooksRecountReachTheFeed() throws {

@@ -46,7 +46,11 @@ enum UnloggedDayChanges {
             guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM change_log WHERE seq >= ? AND pk = 0 AND day_mark IS NOT NULL)",
                                         [.integer(token.position)], as: Bool.self) == true else { return nil }
         }
-        let loggedMark = try connection.scalar("SELECT min(day_mark) FROM change_log WHERE seq >= ?",
+        // Marks logged after the token: a deletion since may let a new day take a row key at or
+        // under the token's mark. The entry the token stops at came before its mark was taken, so
+        // it counts only for a token without one (counting it made a token that stopped at the
+        // migration's entry, of mark 0, send every day again on every run).
+        let loggedMark = try connection.scalar("SELECT min(day_mark) FROM change_log WHERE seq \(token.dayMark == nil ? ">=" : ">") ?",
                                                [.integer(token.position)], as: Int64?.self) ?? nil
         guard let bound = [token.dayMark, loggedMark].compactMap({ $0 }).min() else { return nil }
         var ids = try self.ids("SELECT id FROM exercise_days WHERE pk > ? ORDER BY pk", [.integer(bound)], in: connection)
