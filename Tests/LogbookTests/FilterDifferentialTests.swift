@@ -48,7 +48,7 @@ final class FilterDifferentialTests: XCTestCase {
     /// An instant on or up to an hour after a clock was set back across midnight (`index`
     /// chooses which and how long after): on the earlier day, though after the next day's start.
     private static func afterClocksWentBack(_ index: Int) -> Date {
-        let instants = RandomFilters.clocksBackAcrossMidnight
+        let instants = clocksBackAcrossMidnight
         let after = [0, 1, 59.5, 1_800, 3_599][index / instants.count % 5]
         return Date(timeIntervalSince1970: instants[index % instants.count].unixTime + after)
     }
@@ -123,7 +123,7 @@ struct RandomFilters {
     mutating func chooseTimeZone() {
         let zone = TimeZone(identifier: pick(Self.timeZones))!
         timeZone = zone
-        let clockWentBack = Self.clocksBackAcrossMidnight.filter { $0.zone == zone.identifier }.map(\.unixTime)
+        let clockWentBack = clocksBackAcrossMidnight.filter { $0.zone == zone.identifier }.map(\.unixTime)
         edges = anchorDates.filter { date in
             CalendarDay(date, in: zone).start(in: zone) == date
                 || clockWentBack.contains { (0..<3_600).contains(date.timeIntervalSince1970 - $0) }

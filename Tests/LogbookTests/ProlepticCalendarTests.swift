@@ -75,10 +75,6 @@ final class ProlepticCalendarTests: XCTestCase {
     /// of the days. The ranges come sorted, disjoint and not touching.
     func testTheInstantsOfDaysAreThoseTheWallCalendarShowedOnThem() throws {
         var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_CALENDAR_SEED", default: 1_585))
-        let backwards: [(zone: String, unixTime: Int)] = [
-            ("America/St_Johns", 562_127_460), ("America/St_Johns", 594_178_260), ("America/St_Johns", 1_289_097_060),
-            ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540), ("America/Phoenix", -820_519_140),
-        ]
         for index in 0..<PropertyTestSettings.scaled(400, by: "LOGBOOK_PROPERTY_SCALE") {
             let zone: TimeZone, near: Int
             if index % 5 == 1 {
@@ -86,9 +82,9 @@ final class ProlepticCalendarTests: XCTestCase {
                 zone = zones[index % zones.count]
                 near = random.pick([CalendarDay.first.dayNumber + 3, CalendarDay.last.dayNumber - 3])
             } else if index % 2 == 0 {
-                let case_ = backwards[index / 2 % backwards.count]
-                zone = try XCTUnwrap(TimeZone(identifier: case_.zone))
-                near = ProlepticGregorian.dayNumber(of: Date(timeIntervalSince1970: Double(case_.unixTime)), in: zone)
+                let transition = clocksBackAcrossMidnight[index / 2 % clocksBackAcrossMidnight.count]
+                zone = try XCTUnwrap(TimeZone(identifier: transition.zone))
+                near = ProlepticGregorian.dayNumber(of: Date(timeIntervalSince1970: transition.unixTime), in: zone)
             } else {
                 zone = zones[index % zones.count]
                 near = random.int(CalendarDay(year: 1900, month: 1, day: 1)!.dayNumber...CalendarDay(year: 2040, month: 1, day: 1)!.dayNumber)

@@ -41,14 +41,6 @@ extension RandomFilters {
                             "Australia/Lord_Howe", "Asia/Kathmandu", "America/St_Johns", "Pacific/Chatham",
                             "Antarctica/Casey", "Pacific/Guam"]
 
-    /// Instants when those zones set the clock back across midnight (St John's 00:01 to 23:01 in
-    /// 1987 and 2010, and to 22:01 in 1988; Casey 02:00 to 23:00; Guam 00:01 to 23:01), in seconds
-    /// since 1970: records on them and in the hour after them lie on the earlier day.
-    static let clocksBackAcrossMidnight: [(zone: String, unixTime: Double)] = [
-        ("America/St_Johns", 562_127_460), ("America/St_Johns", 594_178_260), ("America/St_Johns", 1_289_097_060),
-        ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540),
-    ]
-
     private static let utc = TimeZone(identifier: "UTC")!
 
     /// `field` against an instant, whole days or a list of them, or against one of `others`,

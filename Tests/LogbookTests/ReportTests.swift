@@ -313,16 +313,12 @@ final class ReportTests: XCTestCase {
 
     /// The drafts report counts a draft on the day a wall calendar in the store's zone showed
     /// when it was created, also where the clock went back across midnight and an hour of a day
-    /// came after the next day's start (St John's 1987, Casey 2010, Guam 1969, Arizona 1944):
+    /// came after the next day's start (St John's 1987, 1988 and 2010, Casey 2010, Guam 1969, Arizona 1944):
     /// it filed such drafts under the next day (helper-13). Drafts from a minute before to two
     /// hours after each transition, every range of the days around it (either end open), against
     /// Foundation's calendar.
     func testTheDraftsReportFilesADraftUnderTheDayTheWallCalendarShowed() throws {
-        let backwards: [(zone: String, unixTime: Double)] = [
-            ("America/St_Johns", 562_127_460), ("Antarctica/Casey", 1_267_714_800), ("Pacific/Guam", -29_415_540),
-            ("America/Phoenix", -820_519_140),
-        ]
-        for (name, unixTime) in backwards {
+        for (name, unixTime) in clocksBackAcrossMidnight {
             let zone = try XCTUnwrap(TimeZone(identifier: name))
             var calendar = Calendar(identifier: .gregorian)
             calendar.timeZone = zone
