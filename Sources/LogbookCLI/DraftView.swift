@@ -50,7 +50,6 @@ enum LocalTime {
 
     /// A table header for a column of local times: `SUBMITTED (Europe/Paris)`.
     static func header(_ name: String, in timeZone: TimeZone) -> String {
-        // Foundation names UTC "GMT" (for `--time-zone UTC` too); the same zone, said as people now say it.
-        "\(name) (\(timeZone.identifier == "GMT" ? "UTC" : timeZone.identifier))"
+        "\(name) (\(timeZone.nameForPeople))"
     }
 }

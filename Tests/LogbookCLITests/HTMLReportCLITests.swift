@@ -80,6 +80,11 @@ final class HTMLReportCLITests: XCTestCase {
             XCTAssertTrue(Self.holds(page, "\(item.isDone ? "☑" : "☐") \(escaped)</li>"), "seed \(seed): \(item.title.debugDescription)")
         }
 
+        // The header names the zone as people say it: UTC, not Foundation's GMT.
+        let inUTC = try cli.run(["report", "--format", "html", "--time-zone", "UTC"] + range)
+        let header = Self.matches("<header>(.*?)</header>", in: inUTC.stdout).first?[1] ?? ""
+        XCTAssertTrue(header.hasSuffix(" UTC</p>") && !header.contains("GMT"), "seed \(seed): \(header)")
+
         // Usage: a page is written once, an unknown report name is refused.
         XCTAssertFailure(try cli.run(["report", "--format", "html", "--watch"]), status: 2, mentioning: "written once")
         XCTAssertFailure(try cli.run(["report", "calender", "--format", "html"]), status: 2, mentioning: "did you mean 'calendar'")

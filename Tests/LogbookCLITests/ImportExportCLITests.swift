@@ -155,6 +155,8 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertTrue(all.stderr.contains("first: 2030-01-05, date 2030-01-01T10:00:00.000000Z"), all.stderr)
         XCTAssertEqual(try loadHistoryPlist(all.output).count, 2)
         XCTAssertEqual(try cli.run(["-q", "export", "history", "--format", "plist"]).stderr, all.stderr, "a warning is no confirmation: -q shows it")
+        let inUTC = try cli.run(["export", "history", "--format", "plist", "--time-zone", "UTC"]).stderr
+        XCTAssertTrue(inUTC.contains("date's day in UTC (first: 2030-01-05"), "UTC is named UTC, not Foundation's GMT: \(inUTC)")
         let onTheirDays = try cli.run(["export", "history", "--format", "plist", "--where", "day < 2030-01-03"])
         XCTAssertEqual(onTheirDays.stderr, "")
         XCTAssertEqual(try loadHistoryPlist(onTheirDays.output).map(\.id), ["AAAAAAAA-0000-4000-8000-000000000002"])

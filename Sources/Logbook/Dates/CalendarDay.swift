@@ -80,7 +80,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
             let (year, month, day) = ProlepticGregorian.date(ofDayNumber: ProlepticGregorian.dayNumber(of: date, in: timeZone))
             throw LogbookError.invalidValue(field: field, value: date.iso8601Microseconds,
                                             reason: "it falls on \(String(format: "%04d-%02d-%02d", year, month, day)) in time zone "
-                                                + "\(timeZone.identifier), outside \(supportedYearsText)")
+                                                + "\(timeZone.nameForPeople), outside \(supportedYearsText)")
         }
         return day
     }
@@ -147,7 +147,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// nil for every other day.
     func skippedDayReason(in timeZone: TimeZone) -> String? {
         CalendarDay(start(in: timeZone), in: timeZone) == self ? nil
-            : "time zone \(timeZone.identifier) skipped that day: no date falls on it"
+            : "time zone \(timeZone.nameForPeople) skipped that day: no date falls on it"
     }
 
     /// The day as zero-padded `YYYY-MM-DD`: the text stored in the database and written in every format.

@@ -185,7 +185,7 @@ extension CalendarDay {
         if CalendarDay(date, in: timeZone) == day, case let landed = CalendarDay(moved, in: timeZone), landed != newDay {
             let time = String(format: "%02d:%02d:%02d", whole / 3_600, whole / 60 % 60, whole % 60)
             throw LogbookError.invalidValue(field: "day", value: newDay.description,
-                                            reason: "time zone \(timeZone.identifier) skipped \(time) on that day (the time after "
+                                            reason: "time zone \(timeZone.nameForPeople) skipped \(time) on that day (the time after "
                                                 + "the transition is on \(landed)), so the record's time of day cannot move there")
         }
         return moved

@@ -41,7 +41,7 @@ extension Invocation {
         let zone = try timeZone()
         let start = resolved.start(in: zone)
         guard start.isSupported else {
-            throw UsageError(message: "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.identifier), "
+            throw UsageError(message: "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.nameForPeople), "
                                 + "outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)",
                              command: arguments.command)
         }

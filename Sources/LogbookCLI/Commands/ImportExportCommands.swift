@@ -116,7 +116,7 @@ enum ImportExportCommands {
         guard let first = moved.first else { return }
         // A warning, not a confirmation: shown under -q too.
         Console.printError("logbook: warning: \(moved.count) of the days exported \(moved.count == 1 ? "is not its" : "are not their") date's day in "
-                     + "\(store.timeZone.identifier) (first: \(first.day), date \(first.date.iso8601Microseconds)); a history.plist has no "
+                     + "\(store.timeZone.nameForPeople) (first: \(first.day), date \(first.date.iso8601Microseconds)); a history.plist has no "
                      + "day, so an import puts \(moved.count == 1 ? "it" : "them") on the date's day in its time zone")
     }
 

@@ -55,7 +55,7 @@ struct HTMLReport {
             <style>\(Self.style)</style>
             </head>
             <body>
-            <header><h1>Logbook</h1><p>\(range) · made \(LocalTime.text(made, in: timeZone)) \(HTMLText.escaped(timeZone.identifier))</p></header>
+            <header><h1>Logbook</h1><p>\(range) · made \(LocalTime.text(made, in: timeZone)) \(HTMLText.escaped(timeZone.nameForPeople))</p></header>
             <section class="cards">
             \(card(plural(activeDays, "active day"), "of \(last.dayNumber - first.dayNumber + 1)"))
             \(card(plural(total, "exercise"), activeDays > 0 ? String(format: "%.1f per active day", Double(total) / Double(activeDays)) : "none yet"))
