@@ -38,41 +38,65 @@ final class CreatedDatabase {
     }
 
     /// Removes the file created (with SQLite's `-wal`, `-shm` and `-journal` files beside it) and
-    /// the folders made for it, each only if empty, unless the file holds data; call it once the
-    /// command has failed and closed the file.
+    /// the folders made for it, each only if empty, unless the file holds data or another
+    /// connection has it open; call it once the command has failed and closed the file.
+    ///
+    /// The file is read and removed under its write lock, so a process that opens it meanwhile
+    /// either wrote first (the file holds its data and stays) or writes after, and then finds the
+    /// file gone: Logbook refuses a write to a file removed since it was opened, so no command
+    /// reports a write that went to a removed file. Only when SQLite cannot open the file to lock
+    /// it (a full disk) is an empty file or a bare header removed without the lock.
     func removeUnlessItHoldsData() {
-        guard let path, !Self.holdsData(path), !Self.isOpenElsewhere(path) else { return }
+        guard let path, !Self.isOpenElsewhere(path) else { return }
+        do {
+            var options = Connection.Options()
+            options.createIfMissing = false
+            let connection = try Connection(path: path, options: options)
+            // Once the file is gone its log files' paths may be another new database's.
+            connection.keepLogFilesAtClose()
+            try connection.transaction {
+                if try !Self.holdsData(connection) { remove(path) }
+            }
+        } catch {
+            if Self.holdsNothingToOpen(path) {
+                remove(path)
+            } else if access(path, F_OK) != 0 {
+                removeFolders()
+            }
+        }
+    }
+
+    private func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm", "-journal"] { unlink(path + suffix) }
+        removeFolders()
+    }
+
+    /// The folders made for the file, each only if empty.
+    private func removeFolders() {
         for folder in folders where rmdir(folder) != 0 { break }
     }
 
-    /// Whether the file at `path` holds a row in a table other than those its creation writes,
-    /// or cannot be read to tell. An empty file, or one whose creation stopped before its tables,
-    /// holds nothing.
-    private static func holdsData(_ path: String) -> Bool {
+    /// Whether the file at `path` is empty, or holds one page (the header SQLite writes first)
+    /// and an empty write-ahead log: no table, since each needs a page of its own.
+    private static func holdsNothingToOpen(_ path: String) -> Bool {
         var status = stat()
-        guard stat(path, &status) == 0 else { return false }
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
+        guard status.st_size > 0 else { return true }
+        guard let pageSize = headerPageSize(path), status.st_size <= pageSize else { return false }
+        return stat(path + "-wal", &status) != 0 || status.st_size == 0
+    }
+
+    /// Whether the database holds a row in a table other than those its creation writes, or is
+    /// not a regular file. Throws when it cannot be read to tell.
+    private static func holdsData(_ connection: Connection) throws -> Bool {
+        var status = stat()
+        guard stat(connection.path, &status) == 0 else { return false }
         guard status.st_mode & S_IFMT == S_IFREG else { return true }
-        guard status.st_size > 0 else { return false }
-        // One page (the header SQLite writes first) and an empty write-ahead log hold no table
-        // (each needs a page of its own): nothing to open, which on a full disk fails (SQLite
-        // cannot set up its -shm file).
-        if let pageSize = headerPageSize(path), status.st_size <= pageSize, stat(path + "-wal", &status) != 0 || status.st_size == 0 {
-            return false
-        }
-        do {
-            let store = try Logbook.inspect(path: path)
-            for table in try tableNames(in: store).subtracting(bookkeepingTables) {
-                var holdsRows = false
-                try store.query("SELECT EXISTS (SELECT 1 FROM \(table.quotedSQLIdentifier))", columns: { _ in }) { row in
-                    holdsRows = row.first != .integer(0)
-                }
-                if holdsRows { return true }
-            }
-            return false
-        } catch {
+        for table in try tableNames(in: connection).subtracting(bookkeepingTables)
+        where try connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.quotedSQLIdentifier))", as: Int.self) != 0 {
             return true
         }
+        return false
     }
 
     /// The page size the file header gives (bytes 16 and 17, big-endian; 1 for 65,536), or nil
@@ -107,11 +131,10 @@ final class CreatedDatabase {
     /// the settings, the change feed's start, SQLite's statistics.
     private static let bookkeepingTables: Set<String> = ["schema_migrations", "logbook_settings", "change_log", "sqlite_stat1"]
 
-    private static func tableNames(in store: Logbook) throws -> Set<String> {
+    private static func tableNames(in connection: Connection) throws -> Set<String> {
+        let statement = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
         var names = Set<String>()
-        try store.query("SELECT name FROM sqlite_master WHERE type = 'table'", columns: { _ in }) { row in
-            if case .text(let name) = row.first { names.insert(name) }
-        }
+        while try statement.step() { names.insert(try statement.column(0, as: String.self)) }
         return names
     }
 }

@@ -17,6 +17,9 @@ extension Connection {
     ///
     /// Called inside another transaction, it runs `body` in a savepoint instead, so nested work
     /// can fail and roll back alone while the outer transaction goes on.
+    ///
+    /// A write transaction (`.immediate` or `.exclusive`) on a file deleted, moved or replaced
+    /// since the connection opened it throws `SQLITE_READONLY_DBMOVED` before `body` runs.
     public func transaction<Result>(_ kind: TransactionKind = .immediate,
                                     _ body: () throws -> Result) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
@@ -24,6 +27,7 @@ extension Connection {
         try cachedStatement("BEGIN \(kind.rawValue)").execute()
         let result: Result
         do {
+            if kind != .deferred { try refuseWritingToAMovedFile() }
             result = try body()
         } catch {
             rollbackIfOpen()

@@ -76,8 +76,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     public var isNotADatabaseOrCorrupt: Bool { primaryCode == SQLITE_NOTADB || primaryCode == SQLITE_CORRUPT }
 
     /// Whether the file, or the folder SQLite must create its `-wal` and `-shm` files in, cannot be
-    /// written (`SQLITE_READONLY` and its extended codes).
-    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+    /// written (`SQLITE_READONLY` and its extended codes, but for `SQLITE_READONLY_DBMOVED`: the
+    /// file was removed or replaced since it was opened, which no permission explains).
+    public var isReadOnly: Bool { primaryCode == SQLITE_READONLY && code != ResultCode.movedFile }
 
     /// Whether the folder of the database cannot be written (`SQLITE_READONLY_DIRECTORY`).
     public var isReadOnlyDirectory: Bool { code == ResultCode.readOnlyDirectory }
@@ -115,6 +116,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
 public enum ResultCode {
     /// `SQLITE_READONLY_DIRECTORY`: the database's folder cannot be written.
     public static let readOnlyDirectory: Int32 = SQLITE_READONLY | (6 << 8)
+    /// `SQLITE_READONLY_DBMOVED`: the database file was deleted, moved or replaced since the
+    /// connection opened it, so a write would go to a file no path leads to.
+    public static let movedFile: Int32 = SQLITE_READONLY | (4 << 8)
     /// `SQLITE_CONSTRAINT_PRIMARYKEY`: a `PRIMARY KEY` refused a row.
     public static let primaryKeyConstraint: Int32 = SQLITE_CONSTRAINT | (6 << 8)
     /// `SQLITE_CONSTRAINT_NOTNULL`: a `NOT NULL` constraint refused a row.

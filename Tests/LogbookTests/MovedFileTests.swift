@@ -1,0 +1,60 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// A store whose file another program deletes or replaces while it is open refuses to write,
+/// saying so, instead of writing to a file no path leads to (with a write-ahead log SQLite itself
+/// would write, and the change would be gone when the store closed). The file now at the path is
+/// left as it is.
+final class MovedFileTests: XCTestCase {
+    func testAStoreWhoseFileWasDeletedRefusesToWrite() throws {
+        let scratch = try TemporaryFolder()
+        let path = scratch.file("logbook.sqlite").path
+        let store = try Logbook(path: path)
+        _ = try store.history.addDoneExercise("Squat", at: instant("2030-01-01T10:00:00Z"))
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+
+        XCTAssertThrowsError(try store.history.addDoneExercise("Run", at: instant("2030-01-02T10:00:00Z"))) { error in
+            guard case LogbookError.database(let named, let sqliteError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(named, path)
+            XCTAssertEqual(sqliteError.code, ResultCode.movedFile)
+            XCTAssertTrue("\(error)".contains("deleted, moved or replaced after it was opened, so nothing was written"), "\(error)")
+        }
+        XCTAssertThrowsError(try store.drafts.save(ReleaseDraft(version: "1.0")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the refusal made a file at the path")
+
+        // A new logbook made at the path meanwhile is its own; opening the path again writes there.
+        let again = try Logbook(path: path)
+        XCTAssertEqual(try again.history.count(), 0)
+        _ = try again.history.addDoneExercise("Row", at: instant("2030-01-03T10:00:00Z"))
+        XCTAssertThrowsError(try store.history.addDoneExercise("Run", at: instant("2030-01-02T10:00:00Z")))
+        XCTAssertEqual(try again.history.fetchAll().map(\.exercises), [["Row"]])
+    }
+
+    /// A file moved over the store's (a backup put back with `mv`): the store refuses to write,
+    /// and the file put back stays byte for byte what it was, the store's close included. (SQLite
+    /// leaves the store's write-ahead log at the path, and does not tie a log to its file: a new
+    /// connection reads the file put back through it. Never move a file over an open database.)
+    func testAStoreWhoseFileWasReplacedRefusesToWriteAndLeavesTheNewFileAsItWas() throws {
+        let scratch = try TemporaryFolder()
+        let path = scratch.file("logbook.sqlite").path
+        let backup = scratch.file("backup.sqlite").path
+        do {
+            let other = try Logbook(path: backup)
+            try other.drafts.save(ReleaseDraft(version: "from the backup"))
+        }
+        let saved = try Data(contentsOf: URL(fileURLWithPath: backup))
+        var store: Logbook? = try Logbook(path: path)
+        try store?.drafts.save(ReleaseDraft(version: "before"))
+        XCTAssertEqual(rename(backup, path), 0)
+
+        XCTAssertThrowsError(try store?.drafts.save(ReleaseDraft(version: "after"))) { error in
+            guard case LogbookError.database(_, let sqliteError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(sqliteError.code, ResultCode.movedFile)
+        }
+        store = nil
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), saved)
+    }
+}
