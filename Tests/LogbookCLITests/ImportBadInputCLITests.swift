@@ -526,6 +526,53 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("boolean-date.plist", booleanDate, mentioning: "field '[1] date'", "expected a date, found a boolean")
     }
 
+    /// Bytes that are not UTF-8 in a property list's text are refused, never read as something
+    /// else: in an XML list (declared UTF-8), naming the line and the column where they start;
+    /// in a binary list's ASCII string object (whose bytes the parser read as Latin-1, so such a
+    /// file was imported changed, exit 0; helper-16), naming the object. Seeded
+    /// (`LOGBOOK_PLIST_BYTES_SEED`): overlong forms, encoded surrogates, code points past
+    /// U+10FFFF, bytes F5 to FF, lone continuation bytes and sequences cut short, after valid text
+    /// from every plane, in a history.plist's exercise name or id or a release-draft.plist's text.
+    func testPropertyListTextThatIsNotUTF8IsRefusedWhereItIs() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PLIST_BYTES_SEED", default: 0x504C_4954)
+        var random = SplitMix64(seed: seed)
+        let invalid: [[UInt8]] = [[0xC0, 0x80], [0xC1, 0xBF], [0xE0, 0x80, 0x80], [0xE0, 0x9F, 0xBF], [0xF0, 0x80, 0x80, 0x80],
+                                  [0xF0, 0x8F, 0xBF, 0xBF], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80],
+                                  [0xF5], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xFE], [0xFF], [0x80], [0xBF], [0xC3], [0xE2, 0x82],
+                                  [0xF0, 0x9F, 0x98]]
+        for round in 0..<PropertyTestSettings.scaled(36, by: "LOGBOOK_PROPERTY_SCALE") {
+            let bad = random.pick(invalid)
+            // Valid text before the bad bytes, lines included, so that the column counts characters.
+            let before = AdversarialText.string(using: &random).replacingOccurrences(of: "\r", with: "")
+                .filter { !"<&]".contains($0) && $0 != "\u{0}" }
+            let marker = "MARKER\(round)"
+            let isDraft = random.int(0...1) == 1
+            let root: Any = isDraft
+                ? ["version": "1.\(round)", "whatsNew": marker, "checklist": [] as [Any]] as [String: Any]
+                : [["00000000-0000-4000-8000-0000000000\(String(format: "%02d", round % 100))", Date(timeIntervalSinceReferenceDate: 1e8),
+                    ["Squat", marker]]] as [Any]
+            let context = "seed \(seed), round \(round), bytes \(bad)"
+            // XML: the marker's text becomes the valid text, then the bad bytes.
+            let xml = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+            let at = try XCTUnwrap(xml.range(of: Data(marker.utf8)), context)
+            let escaped = before.replacingOccurrences(of: ">", with: "&gt;")
+            let prefix = xml[..<at.lowerBound] + Data(escaped.utf8)
+            let textBefore = String(decoding: prefix, as: UTF8.self)
+            let line = textBefore.filter { $0 == "\n" }.count + 1
+            let column = (textBefore.split(separator: "\n", omittingEmptySubsequences: false).last ?? "").unicodeScalars.count + 1
+            try assertRefused("bad-\(round).xml.plist", prefix + Data(bad) + xml[at.upperBound...],
+                              mentioning: "line \(line), column \(column):", "not UTF-8")
+            // Binary: the marker is an ASCII string object; its bytes are overwritten, length kept.
+            let binary = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
+            var scribbled = binary
+            let place = try XCTUnwrap(binary.range(of: Data(marker.utf8)), context)
+            let start = place.lowerBound + random.int(0...(marker.utf8.count - bad.count))
+            scribbled.replaceSubrange(start..<start + bad.count, with: bad)
+            try assertRefused("bad-\(round).plist", scribbled, mentioning: "is ASCII text holding the byte 0x", "which is not ASCII")
+        }
+        print("ImportBadInputCLITests (LOGBOOK_PLIST_BYTES_SEED=\(seed)): property lists with bytes that are not UTF-8, refused")
+    }
+
     /// A property list is held to what JSON is: a key Logbook has no field for (a generated one,
     /// from the adversarial text pools, or `submitted_at`, `id`, `note`) refuses the file, naming
     /// it, in binary and XML lists, and so does a dictionary that holds a key twice (the property

@@ -4,7 +4,9 @@ import Foundation
 /// to refuse what that parser would spend memory on or silently change:
 ///
 /// - a string over ``RecordLimits/textBytes`` (a 100 MB string cost 1 GB in the parser);
-/// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD);
+/// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD),
+///   and ASCII text with a byte over 0x7F (the parser reads it as Latin-1);
+/// - in an XML list in UTF-8, bytes that are not UTF-8 (the parser's error names no place);
 /// - in an XML list, a string that begins with U+FEFF (the parser drops it);
 /// - a dictionary that holds a key twice (the parser keeps one of the values).
 ///
@@ -24,6 +26,7 @@ enum PropertyListStringScan {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let isBinary = bytes.starts(with: "bplist".utf8)
+            if !isBinary, let problem = invalidUTF8(inXML: bytes) { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
             if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : firstRepeatedKey(inXML: bytes) {
                 result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
@@ -74,6 +77,11 @@ enum PropertyListStringScan {
             guard [0x50, 0x60, 0x70].contains(marker & 0xF0), let (count, start) = length(bytes, marker: marker, at: offset)
             else { continue }
             guard marker & 0xF0 == 0x60 else {
+                if marker & 0xF0 == 0x50, count <= trailer - start,
+                   let high = bytes[start..<start + count].first(where: { $0 > 0x7F }) {
+                    return Result(problem: "object \(object) is ASCII text holding the byte 0x\(String(high, radix: 16, uppercase: true)), "
+                                      + "which is not ASCII; refusing rather than reading it as Latin-1")
+                }
                 result.longest = max(result.longest, count)
                 continue
             }
@@ -158,6 +166,36 @@ enum PropertyListStringScan {
     }
 
     // MARK: XML
+
+    /// Where an XML list in UTF-8 (as declared, or with no declared encoding) first holds bytes
+    /// that are not UTF-8, as "line L, column C: …", or nil. A list in another encoding is left to
+    /// the parser.
+    private static func invalidUTF8(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return nil }
+        if bytes.starts(with: "<?xml".utf8), let end = find(Array("?>".utf8), in: bytes, from: 0) {
+            let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+            if let encoding = declaration.range(of: "encoding"),
+               !declaration[encoding.upperBound...].drop(while: { " =\"'".contains($0) }).hasPrefix("utf-8") { return nil }
+        }
+        var decoder = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var (offset, line, lineStart) = (0, 1, 0)
+        while true {
+            switch decoder.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                if encoded.count == 1 && encoded.first == 0x0A { (line, lineStart) = (line + 1, offset + 1) }
+                offset += encoded.count
+            case .error(let length):
+                let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1
+                let sequence = bytes[offset..<offset + length].map { String(format: "%02X", $0) }.joined(separator: " ")
+                return "line \(line), column \(column): \(length == 1 ? "the byte \(sequence) is" : "the bytes \(sequence) are") "
+                    + "not UTF-8, which the file says it is in; "
+                    + "refusing rather than guessing"
+            case .emptyInput:
+                return nil
+            }
+        }
+    }
 
     private static let openTag = Array("<string>".utf8), closeTag = Array("</string>".utf8)
     private static let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
