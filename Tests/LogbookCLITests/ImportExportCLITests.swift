@@ -138,6 +138,25 @@ final class ImportExportCLITests: XCTestCase {
         }
     }
 
+    /// A property list is read whole, so an import reads at most 512 MiB of one: an export that
+    /// would be larger (here one draft of nine 64 MiB texts, each within the limit of a field) is
+    /// refused before a byte is written (the error is thrown before the output's first write, so
+    /// stdout gets nothing either), rather than written as a file no import takes back (it was
+    /// written, 603,980,449 bytes, exit 0; helper-16). About a minute in a debug build.
+    func testAPropertyListLargerThanAnImportReadsIsNeverWritten() throws {
+        let cli = try CLIHarness()
+        do {
+            let store = try Logbook(path: cli.database.path)
+            let text = { (first: Character) in String(first) + String(repeating: "x", count: (64 << 20) - 1) }
+            try store.drafts.save(ReleaseDraft(version: "big", whatsNew: text("w"),
+                                               checklist: "abcdefgh".map { ChecklistItem(title: text($0)) }))
+        }
+        let toFile = try cli.run(["export", "drafts", "--format", "plist", "-o", "big.plist"])
+        XCTAssertEqual(toFile.status, 1, toFile.stderr)
+        XCTAssertTrue(toFile.stderr.contains("an import reads at most 512 MiB of one"), toFile.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("big.plist").path))
+    }
+
     /// A `history.plist` has no day, so a record whose day is not its date's day in the time zone
     /// comes back on its date's day: the export says so on stderr, and writes the file all the same.
     func testAPropertyListExportSaysWhichDaysAnImportWouldMove() throws {

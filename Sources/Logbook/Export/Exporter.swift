@@ -35,7 +35,7 @@ extension Logbook {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
-            try output(BinaryPropertyList.encode(.array(try drafts.fetch(query).map { try exportable($0).propertyList })))
+            try output(propertyListFile(.array(try drafts.fetch(query).map { try exportable($0).propertyList })))
         case .postgres:
             try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write(try exportable($0)) } }
         case .json, .ndjson, .csv:
@@ -56,7 +56,7 @@ extension Logbook {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
-            try output(BinaryPropertyList.encode(.array(try history.fetch(query).map { try exportable($0).propertyList })))
+            try output(propertyListFile(.array(try history.fetch(query).map { try exportable($0).propertyList })))
         case .postgres:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             try exportPostgres(.history, query, options: options, to: output) { script in
@@ -131,6 +131,19 @@ extension Logbook {
             throw LogbookError.unreadableValue(path: path, detail: "the record of \(day.day) (id \(day.id.uuidString)): \(field): \(reason)")
         }
         return day
+    }
+
+    /// The binary property list of `root`, refused before a byte is written when it is larger
+    /// than an import reads (a property list is read whole), so that no export is a file Logbook
+    /// cannot import again.
+    private func propertyListFile(_ root: PropertyListValue) throws -> Data {
+        let file = BinaryPropertyList.encode(root)
+        let limit = PropertyListRecordSource.maximumBytes
+        guard file.count <= limit else {
+            throw LogbookError.cannotWrite(path: "the property list", reason: "it would be \(file.count) bytes, and an import reads at most "
+                                               + "\(limit >> 20) MiB of one (\(limit) bytes); export fewer records, or as NDJSON")
+        }
+        return file
     }
 
     /// `draft`, unless it holds a value the library would not save, and so no import would take
