@@ -496,7 +496,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["--quiet", "history", "delete", "--day", "1999-01-01"]), status: 1, mentioning: "no exercises recorded")
     }
 
-    // 2b. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions.
+    // 2b. `-o` follows links, feeds FIFOs, writes /dev paths in place and keeps permissions and owners.
     func testOutputFollowsLinksAndWritesSpecialFilesInPlace() throws {
         let cli = try loaded()
         let expected = try cli.run(["export", "history", "--format", "csv"]).stdout
@@ -509,6 +509,23 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "target.csv", "still a link")
         XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), expected)
         XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: target.path)[.posixPermissions] as? Int), 0o640)
+
+        // Owner and group are kept where the user may give them (root may: an export run as root
+        // into a user's file left it root's; helper-16), set-group-ID bit included; the file is a
+        // new one, so a hard link to the old one keeps the old content.
+        let owned = cli.folder.appendingPathComponent("owned.csv"), hard = cli.folder.appendingPathComponent("hard.csv")
+        try Data("old".utf8).write(to: owned)
+        try FileManager.default.linkItem(atPath: owned.path, toPath: hard.path)
+        let asRoot = getuid() == 0
+        if asRoot { XCTAssertEqual(chown(owned.path, 65_534, 65_534), 0) }
+        XCTAssertEqual(chmod(owned.path, 0o2750), 0)
+        XCTAssertEqual(try cli.run(["export", "history", "-o", owned.path]).status, 0)
+        var status = stat()
+        XCTAssertEqual(stat(owned.path, &status), 0)
+        XCTAssertEqual(status.st_mode & 0o7777, 0o2750)
+        if asRoot { XCTAssertEqual([status.st_uid, status.st_gid], [65_534, 65_534]) }
+        XCTAssertEqual(try String(contentsOf: owned, encoding: .utf8), expected)
+        XCTAssertEqual(try String(contentsOf: hard, encoding: .utf8), "old")
 
         let dangling = cli.folder.appendingPathComponent("dangling.json")
         try FileManager.default.createSymbolicLink(atPath: dangling.path, withDestinationPath: "made.json")

@@ -12,7 +12,8 @@ import Foundation
 ///
 /// - A symbolic link is followed: the file it points to is replaced (the temporary file is made
 ///   beside that file) and the link stays a link.
-/// - The new file keeps the old one's permissions.
+/// - The new file keeps the old one's permissions, and its owner and group where this user may
+///   give them. It is a new file: a hard link to the old one keeps the old content.
 /// - The temporary file is named `.<name>.logbook-tmp-<pid>-<random>` and registered with
 ///   ``TemporaryFiles`` until committed or discarded. One left by a process that was killed
 ///   (its pid no longer runs) is removed by the next replacement of the same file.
@@ -53,8 +54,14 @@ public final class FileReplacement {
             throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(parts.openableFolder): "
                                                               + String(cString: strerror(errno)))
         }
-        // open(2) applied the umask; an existing file's permissions are kept exactly.
-        if stat(target, &existing) == 0 { fchmod(descriptor, mode_t(mode)) }
+        // open(2) applied the umask; an existing file's permissions are kept exactly, and its owner
+        // and group where this user may give them (root may; others may keep a group they are in),
+        // so that a job run as root does not leave a user's file owned by root. Owner first:
+        // chown(2) clears the set-user-ID and set-group-ID bits.
+        if stat(target, &existing) == 0 {
+            if fchown(descriptor, existing.st_uid, existing.st_gid) != 0 { _ = fchown(descriptor, uid_t.max, existing.st_gid) }
+            fchmod(descriptor, mode_t(mode))
+        }
         for suffix in [""] + Self.sideFileSuffixes { TemporaryFiles.register(temporaryPath + suffix) }
     }
 
