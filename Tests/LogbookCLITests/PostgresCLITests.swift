@@ -77,6 +77,49 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: nul.folder.appendingPathComponent("nul.sql").path))
     }
 
+    /// A script cut short loads nothing, wherever it is cut: seeded cuts (`LOGBOOK_POSTGRES_CUT_SEED`)
+    /// of an unfiltered history export (which deletes, adds and updates), a drafts export and a
+    /// change feed, each loaded over PostgreSQL holding an earlier load, leave every table as it
+    /// was, until the cut reaches the final `COMMIT` (with it whole, the script is complete: psql
+    /// runs a last statement without its `;`). Then the whole scripts load what the logbook holds.
+    func testAScriptCutShortLoadsNothing() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_CUT_SEED", default: 0x4355_5453)
+        var random = SplitMix64(seed: seed)
+        let cli = try Self.logbook(seed: seed)
+        let state = cli.folder.appendingPathComponent("state")
+        for command in [["export", "history"], ["export", "drafts"], ["changes", "--state", state.path]] {
+            let script = cli.folder.appendingPathComponent("first.sql")
+            XCTAssertEqual(try cli.run(command + ["--format", "postgres", "-o", script.path]).status, 0)
+            try postgres.load(script)
+        }
+        XCTAssertEqual(try cli.run(["history", "delete", "--day", try Self.firstDay(cli)]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Cut", "--at", "2030-01-01T10:00:00Z"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "cut"]).status, 0)
+        let tables = ["logbook_sources", "logbook_drafts", "logbook_checklist_items", "logbook_exercise_days", "logbook_exercises"]
+        func snapshot() throws -> [[String]] { try tables.map { try postgres.copy("SELECT * FROM \($0) ORDER BY \($0)::text") } }
+        var cuts = 0
+        for command in [["export", "history"], ["export", "drafts"], ["changes", "--state", state.path]] {
+            let before = try snapshot()
+            let script = try cli.run(command + ["--format", "postgres"]).output
+            let commit = try XCTUnwrap(script.range(of: Data("COMMIT".utf8), options: .backwards), "\(command)").upperBound
+            let offsets = (0..<PropertyTestSettings.scaled(10, by: "LOGBOOK_PROPERTY_SCALE")).map { _ in random.int(0...(commit - 1)) }
+                + [0, commit - 7, commit - 1]
+            for offset in offsets {
+                let cut = cli.folder.appendingPathComponent("cut.sql")
+                try script.prefix(offset).write(to: cut)
+                try? postgres.load(cut)
+                XCTAssertEqual(try snapshot(), before, "seed \(seed): \(command) cut after \(offset) of \(script.count) bytes loaded something")
+                cuts += 1
+            }
+            let whole = cli.folder.appendingPathComponent("whole.sql")
+            try script.write(to: whole)
+            try postgres.load(whole)
+        }
+        try Self.assertEqual(postgres, cli, seed: seed, step: "after the whole scripts")
+        print("PostgresCLITests (LOGBOOK_POSTGRES_CUT_SEED=\(seed)): \(cuts) scripts cut short, none loaded anything")
+    }
+
     /// A nightly `logbook changes --state FILE --format postgres | psql` keeps PostgreSQL equal to
     /// the logbook through every kind of change, by Logbook and by the sqlite3 shell; a repeated
     /// run changes nothing; a failed run leaves the token; an expired token is refused.
