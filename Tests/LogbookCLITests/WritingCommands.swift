@@ -29,6 +29,8 @@ struct WritingCommands {
         let drafts = folder.appendingPathComponent("drafts.json")
         let otherDevice = folder.appendingPathComponent("other.sqlite")
         let mergedDays = folder.appendingPathComponent("merged.ndjson")
+        let laterDays = folder.appendingPathComponent("later.ndjson"), laterCSV = folder.appendingPathComponent("later.csv")
+        let mergedPlist = folder.appendingPathComponent("merged.plist"), moreDrafts = folder.appendingPathComponent("more-drafts.json")
         try Reliability.writeHistory(days: 0..<2_000, to: history)
         try Reliability.writeHistory(days: 1_000..<3_000, exercisesPerDay: 4, to: replacing)
         try Reliability.writeHistory(days: 1_500..<2_500, exercisesPerDay: 5, to: mergedDays)
@@ -36,10 +38,20 @@ struct WritingCommands {
         XCTAssertEqual(try cli.run(["import", history.path]).status, 0)
         XCTAssertEqual(try cli.run(["import", drafts.path]).status, 0)
         XCTAssertEqual(try cli.run(["--db", otherDevice.path, "import", mergedDays.path], useDatabase: false).status, 0)
+        // The other formats' files, written by Logbook from a scratch logbook and the other device's.
+        let scratch = folder.appendingPathComponent("scratch.sqlite")
+        try Reliability.writeHistory(days: 3_000..<3_600, exercisesPerDay: 2, to: laterDays)
+        XCTAssertEqual(try cli.run(["--db", scratch.path, "import", laterDays.path], useDatabase: false).status, 0)
+        XCTAssertEqual(try cli.run(["--db", scratch.path, "export", "history", "-o", laterCSV.path], useDatabase: false).status, 0)
+        XCTAssertEqual(try cli.run(["--db", otherDevice.path, "export", "history", "-o", mergedPlist.path], useDatabase: false).status, 0)
+        try Self.writeDrafts(count: 20, to: moreDrafts)
         base = try Data(contentsOf: cli.database)
         commands = [
             Command(arguments: ["import", "--on-conflict", "replace", replacing.path], damaged: false),
             Command(arguments: ["import", otherDevice.path], damaged: false),
+            Command(arguments: ["import", laterCSV.path], damaged: false),
+            Command(arguments: ["import", mergedPlist.path], damaged: false),
+            Command(arguments: ["import", moreDrafts.path], damaged: false),
             Command(arguments: ["history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], damaged: false),
             Command(arguments: ["history", "rename", "Burpee", "Burpee (weighted)"], damaged: false),
             Command(arguments: ["history", "move", "--day", "2020-01-05", "--to", "2030-01-01"], damaged: false),
@@ -50,6 +62,9 @@ struct WritingCommands {
             Command(arguments: ["drafts", "item", "move", "1.8", "1", "3"], damaged: false),
             Command(arguments: ["drafts", "submit", "1.9"], damaged: false),
             Command(arguments: ["drafts", "delete", "1.10"], damaged: false),
+            Command(arguments: ["drafts", "item", "add", "1.11", "Notarize", "Announce ☀︎"], damaged: false),
+            Command(arguments: ["drafts", "item", "check", "1.12", "2"], damaged: false),
+            Command(arguments: ["drafts", "item", "remove", "1.13", "1"], damaged: false),
             Command(arguments: ["repair"], damaged: true),
         ]
     }
