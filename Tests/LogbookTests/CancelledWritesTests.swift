@@ -1,0 +1,136 @@
+import Foundation
+import Logbook
+import LogbookTestSupport
+import SQLiteQuery
+import XCTest
+
+/// Cancelling the task of any `async` write leaves the store as it was before the write, or, when
+/// the write committed first, as the write leaves it: never a part of it. Each write is cancelled at
+/// seeded moments spread over the length of an uninterrupted run; a call that throws
+/// `CancellationError` changed nothing, one that returns changed what an uninterrupted run changes,
+/// and `check` passes either way.
+final class CancelledWritesTests: XCTestCase {
+    private static let utc = TimeZone(identifier: "UTC")!
+
+    /// One write, run on a store opened on a fresh copy of the base file.
+    private struct Write {
+        let name: String
+        /// Whether the copy is damaged first, as another program can leave it (`repair`'s work).
+        var damaged = false
+        let run: @Sendable (Logbook) async throws -> Void
+    }
+
+    func testACancelledWriteLeavesTheStoreAsBeforeOrAsAfterIt() async throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_CANCEL_SEED", default: 0x4341_4E43)
+        var random = SplitMix64(seed: seed)
+        let cancels = PropertyTestSettings.scaled(5, by: "LOGBOOK_PROPERTY_SCALE")
+        let folder = try TemporaryFolder("logbook-cancel")
+        let base = folder.file("base.sqlite"), other = folder.file("other.sqlite")
+        try Self.makeLogbook(at: base, days: 0..<6_000, drafts: 40)
+        try Self.makeLogbook(at: other, days: 4_000..<9_000, drafts: 10)
+        let replacing = Self.history(days: 2_000..<8_000, exercises: ["Row", "Plank"])
+        let writes = [
+            Write(name: "import with replace") { store in
+                var options = ImportOptions()
+                options.onConflict = .replace
+                _ = try await store.importRecords(from: replacing, named: "replacing.ndjson", options: options)
+            },
+            Write(name: "merge of another logbook") { _ = try await $0.importRecords(from: other) },
+            Write(name: "rename across the history") { _ = try await $0.history.renameExercise("Squat", to: "Squat (deep)") },
+            Write(name: "move of a day") {
+                _ = try await $0.history.moveDay(CalendarDay(year: 2001, month: 1, day: 5)!, to: CalendarDay(year: 2040, month: 1, day: 1)!)
+            },
+            Write(name: "save of many days") { store in
+                try await store.history.save((0..<3_000).map { index in
+                    let date = Date(timeIntervalSinceReferenceDate: Double(20_000 + index) * 86_400 + 60)
+                    return ExerciseDay(id: UUID(uuidString: String(format: "00000000-0000-4000-9000-%012d", index))!, date: date,
+                                       day: CalendarDay(date, in: Self.utc), exercises: ["Swim"])
+                })
+            },
+            Write(name: "checklist items added") { _ = try await $0.drafts.addItems(["Notarize", "Announce ☀︎"], to: "1.7") },
+            Write(name: "repair", damaged: true) { _ = try await $0.repair() },
+        ]
+        var outcomes: [String: Int] = [:]
+        for write in writes {
+            let before = try await Self.state(of: try Self.copy(base, damaged: write.damaged, in: folder))
+            let store = try Self.copy(base, damaged: write.damaged, in: folder)
+            let started = Date()
+            try await write.run(store)
+            let duration = Date().timeIntervalSince(started)
+            let after = try await Self.state(of: store)
+            XCTAssertNotEqual(before, after, "\(write.name) changed nothing")
+            for index in 0..<cancels {
+                let store = try Self.copy(base, damaged: write.damaged, in: folder)
+                let delay = duration * 1.2 * (Double(index) + Double(random.next() % 1_000) / 1_000) / Double(cancels)
+                let task = Task { try await write.run(store) }
+                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+                task.cancel()
+                let context = "seed \(seed): \(write.name) cancelled after \(String(format: "%.3f", delay)) s of \(String(format: "%.3f", duration)) s"
+                let outcome: String
+                do {
+                    try await task.value
+                    outcome = "finished"
+                } catch is CancellationError {
+                    outcome = "cancelled"
+                }
+                let state = try await Self.state(of: store)
+                XCTAssertEqual(state, outcome == "finished" ? after : before, "\(context): \(outcome), the store is not as \(outcome == "finished" ? "after" : "before") the write")
+                let report = try await store.check()
+                XCTAssertTrue(write.damaged && outcome == "cancelled" || report.isHealthy, "\(context): \(report)")
+                outcomes["\(write.name): \(outcome)", default: 0] += 1
+            }
+        }
+        print("CancelledWritesTests (LOGBOOK_CANCEL_SEED=\(seed)): " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+
+    /// A store on a copy of `base` (closed: no log beside it), damaged as another program can
+    /// leave it when `damaged`.
+    private static func copy(_ base: URL, damaged: Bool, in folder: TemporaryFolder) throws -> Logbook {
+        let path = folder.file("copy-\(UUID().uuidString).sqlite")
+        try FileManager.default.copyItem(at: base, to: path)
+        if damaged {
+            var options = Connection.Options()
+            options.createIfMissing = false
+            try Connection(path: path.path, options: options).execute("UPDATE exercises SET position = position + 10 WHERE day_pk % 7 = 0")
+        }
+        return try Logbook(path: path.path, timeZone: utc)
+    }
+
+    /// The history export, every exercise row (its day's key and its position, which `repair`
+    /// renumbers), and the drafts without the ids and times a new run draws afresh.
+    private static func state(of store: Logbook) async throws -> String {
+        let history = try await store.exportHistory(format: .ndjson)
+        let rows = try await store.query("SELECT day_pk, position, name FROM exercises ORDER BY day_pk, position").rows
+        let drafts = try await store.exportDrafts(format: .json)
+        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: drafts) as? [[String: Any]])
+        let comparable = parsed.map { draft in
+            var draft = draft.filter { !["id", "createdAt", "updatedAt"].contains($0.key) }
+            if let items = draft["checklist"] as? [[String: Any]] { draft["checklist"] = items.map { $0.filter { $0.key != "id" } } }
+            return draft
+        }
+        let normalized = try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys])
+        return String(decoding: history, as: UTF8.self) + "\(rows)" + String(decoding: normalized, as: UTF8.self)
+    }
+
+    /// A logbook of `days` (one a day from 2001-01-01, three exercises each) and drafts "1.0",
+    /// "1.1", … with three checklist items, closed.
+    private static func makeLogbook(at url: URL, days: Range<Int>, drafts: Int) throws {
+        let store = try Logbook(path: url.path, timeZone: utc)
+        _ = try store.importRecords(from: history(days: days, exercises: ["Squat", "Burpee", "Élan"]), named: "days.ndjson")
+        for index in 0..<drafts {
+            try store.drafts.save(ReleaseDraft(version: "1.\(index)", whatsNew: "Fixes \(index)",
+                                               checklist: (1...3).map { ChecklistItem(title: "Step \($0)", isDone: $0 == 1) }))
+        }
+    }
+
+    private static func history(days: Range<Int>, exercises: [String]) -> Data {
+        let names = exercises.map { "\"\($0)\"" }.joined(separator: ",")
+        var text = ""
+        for index in days {
+            let date = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400 + 3_600)
+            let id = String(format: "00000000-0000-4000-8000-%012d", index)
+            text += #"{"id":"\#(id)","day":"\#(CalendarDay(date, in: utc))","date":"\#(date.iso8601Microseconds)","exercises":[\#(names)]}"# + "\n"
+        }
+        return Data(text.utf8)
+    }
+}
