@@ -10,8 +10,6 @@ import XCTest
 /// `CancellationError` changed nothing, one that returns changed what an uninterrupted run changes,
 /// and `check` passes either way.
 final class CancelledWritesTests: XCTestCase {
-    private static let utc = TimeZone(identifier: "UTC")!
-
     /// One write, run on a store opened on a fresh copy of the base file.
     private struct Write {
         let name: String
@@ -26,9 +24,9 @@ final class CancelledWritesTests: XCTestCase {
         let cancels = PropertyTestSettings.scaled(5, by: "LOGBOOK_PROPERTY_SCALE")
         let folder = try TemporaryFolder("logbook-cancel")
         let base = folder.file("base.sqlite"), other = folder.file("other.sqlite")
-        try Self.makeLogbook(at: base, days: 0..<6_000, drafts: 40)
-        try Self.makeLogbook(at: other, days: 4_000..<9_000, drafts: 10)
-        let replacing = Self.history(days: 2_000..<8_000, exercises: ["Row", "Plank"])
+        try SampleLogbook.make(at: base, days: 0..<6_000, drafts: 40)
+        try SampleLogbook.make(at: other, days: 4_000..<9_000, drafts: 10)
+        let replacing = SampleLogbook.history(days: 2_000..<8_000, exercises: ["Row", "Plank"])
         let writes = [
             Write(name: "import with replace") { store in
                 var options = ImportOptions()
@@ -44,7 +42,7 @@ final class CancelledWritesTests: XCTestCase {
                 try await store.history.save((0..<3_000).map { index in
                     let date = Date(timeIntervalSinceReferenceDate: Double(20_000 + index) * 86_400 + 60)
                     return ExerciseDay(id: UUID(uuidString: String(format: "00000000-0000-4000-9000-%012d", index))!, date: date,
-                                       day: CalendarDay(date, in: Self.utc), exercises: ["Swim"])
+                                       day: CalendarDay(date, in: SampleLogbook.utc), exercises: ["Swim"])
                 })
             },
             Write(name: "checklist items added") { _ = try await $0.drafts.addItems(["Notarize", "Announce ☀︎"], to: "1.7") },
@@ -52,15 +50,15 @@ final class CancelledWritesTests: XCTestCase {
         ]
         var outcomes: [String: Int] = [:]
         for write in writes {
-            let before = try await Self.state(of: try Self.copy(base, damaged: write.damaged, in: folder))
-            let store = try Self.copy(base, damaged: write.damaged, in: folder)
+            let before = try await Self.state(of: try SampleLogbook.copy(of: base, damaged: write.damaged, in: folder))
+            let store = try SampleLogbook.copy(of: base, damaged: write.damaged, in: folder)
             let started = Date()
             try await write.run(store)
             let duration = Date().timeIntervalSince(started)
             let after = try await Self.state(of: store)
             XCTAssertNotEqual(before, after, "\(write.name) changed nothing")
             for index in 0..<cancels {
-                let store = try Self.copy(base, damaged: write.damaged, in: folder)
+                let store = try SampleLogbook.copy(of: base, damaged: write.damaged, in: folder)
                 let delay = duration * 1.2 * (Double(index) + Double(random.next() % 1_000) / 1_000) / Double(cancels)
                 let task = Task { try await write.run(store) }
                 try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
@@ -83,19 +81,6 @@ final class CancelledWritesTests: XCTestCase {
         print("CancelledWritesTests (LOGBOOK_CANCEL_SEED=\(seed)): " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
-    /// A store on a copy of `base` (closed: no log beside it), damaged as another program can
-    /// leave it when `damaged`.
-    private static func copy(_ base: URL, damaged: Bool, in folder: TemporaryFolder) throws -> Logbook {
-        let path = folder.file("copy-\(UUID().uuidString).sqlite")
-        try FileManager.default.copyItem(at: base, to: path)
-        if damaged {
-            var options = Connection.Options()
-            options.createIfMissing = false
-            try Connection(path: path.path, options: options).execute("UPDATE exercises SET position = position + 10 WHERE day_pk % 7 = 0")
-        }
-        return try Logbook(path: path.path, timeZone: utc)
-    }
-
     /// The history export, every exercise row (its day's key and its position, which `repair`
     /// renumbers), and the drafts without the ids and times a new run draws afresh.
     private static func state(of store: Logbook) async throws -> String {
@@ -110,27 +95,5 @@ final class CancelledWritesTests: XCTestCase {
         }
         let normalized = try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys])
         return String(decoding: history, as: UTF8.self) + "\(rows)" + String(decoding: normalized, as: UTF8.self)
-    }
-
-    /// A logbook of `days` (one a day from 2001-01-01, three exercises each) and drafts "1.0",
-    /// "1.1", … with three checklist items, closed.
-    private static func makeLogbook(at url: URL, days: Range<Int>, drafts: Int) throws {
-        let store = try Logbook(path: url.path, timeZone: utc)
-        _ = try store.importRecords(from: history(days: days, exercises: ["Squat", "Burpee", "Élan"]), named: "days.ndjson")
-        for index in 0..<drafts {
-            try store.drafts.save(ReleaseDraft(version: "1.\(index)", whatsNew: "Fixes \(index)",
-                                               checklist: (1...3).map { ChecklistItem(title: "Step \($0)", isDone: $0 == 1) }))
-        }
-    }
-
-    private static func history(days: Range<Int>, exercises: [String]) -> Data {
-        let names = exercises.map { "\"\($0)\"" }.joined(separator: ",")
-        var text = ""
-        for index in days {
-            let date = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400 + 3_600)
-            let id = String(format: "00000000-0000-4000-8000-%012d", index)
-            text += #"{"id":"\#(id)","day":"\#(CalendarDay(date, in: utc))","date":"\#(date.iso8601Microseconds)","exercises":[\#(names)]}"# + "\n"
-        }
-        return Data(text.utf8)
     }
 }
