@@ -1,4 +1,5 @@
 import Foundation
+import Logbook
 import LogbookTestSupport
 import SQLiteQuery
 import XCTest
@@ -317,6 +318,31 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(report.stdout, "exercise,count,days,firstDay,lastDay\r\nBurpée,2,1,2026-03-14,2026-03-14\r\n"
                                       + "Squat,2,1,2026-03-14,2026-03-14\r\n")
         XCTAssertEqual(try cli.run(["check"]).status, 0)
+    }
+
+    /// A day a zone skipped whole has no instant, so `--at DAY` on it is refused, as imports and
+    /// moves refuse it, writing nothing (`history add --at 2011-12-30` in Pacific/Apia filed the
+    /// record on 2011-12-31 by the start of the day after the gap; helper-13). A time of day on it
+    /// moves on by the gap's length, as every time a transition skipped does (the Dates rules).
+    func testAtADayTheZoneSkippedWholeIsRefused() throws {
+        for (zone, skipped) in daysZonesSkipped {
+            let cli = try CLIHarness()
+            let context = "\(zone) \(skipped)"
+            XCTAssertFailure(try cli.run(["--time-zone", zone, "history", "add", "Squat", "--at", skipped]), status: 2,
+                             mentioning: "invalid date '\(skipped)' for '--at <when>': time zone \(zone) skipped that day")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "\(context): a refused add made the database")
+            let dayBefore = CalendarDay(skipped)!.adding(days: -1)!, dayAfter = CalendarDay(skipped)!.adding(days: 1)!
+            XCTAssertEqual(try cli.run(["-q", "--time-zone", zone, "history", "add", "Row", "--at", dayBefore.description]).status, 0, context)
+            XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1.0"]).status, 0, context)
+            XCTAssertFailure(try cli.run(["--time-zone", zone, "drafts", "submit", "1.0", "--at", skipped]), status: 2,
+                             mentioning: "skipped that day")
+            let later = try cli.run(["--time-zone", zone, "history", "add", "Swim", "--at", "\(skipped) 10:00"])
+            XCTAssertEqual(later.status, 0, "\(context): \(later.stderr)")
+            XCTAssertTrue(later.stderr.hasPrefix("logbook: \(dayAfter): 1 exercise"), "\(context): \(later.stderr)")
+            let days = try cli.run(["--time-zone", zone, "history", "list", "--format", "csv"]).lines.dropFirst().map { String($0.prefix(10)) }
+            XCTAssertEqual(days, [dayBefore.description, dayAfter.description], context)
+            XCTAssertEqual(try cli.run(["count", "drafts", "--where", "isSubmitted == true"]).stdout, "0\n", context)
+        }
     }
 
     /// Table columns line up as terminals draw them: a Hangul or CJK character or an emoji takes

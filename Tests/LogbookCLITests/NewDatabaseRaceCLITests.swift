@@ -41,7 +41,7 @@ final class NewDatabaseRaceCLITests: XCTestCase {
                 process.arguments = ["--db", database.path] + arguments
                 process.environment = ["TZ": "UTC", "HOME": scratch.url.path, "PATH": "/usr/bin:/bin"]
                 let errors = scratch.file("\(name).stderr")
-                FileManager.default.createFile(atPath: errors.path, contents: nil)
+                _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
                 process.standardError = try FileHandle(forWritingTo: errors)
                 process.standardOutput = FileHandle.nullDevice
                 process.standardInput = FileHandle.nullDevice

@@ -114,10 +114,6 @@ final class HistoryEditingTests: XCTestCase {
         XCTAssertTrue(try test.store.check().isHealthy)
     }
 
-    /// Days some zones skipped whole: their first instant is the next day's.
-    private static let daysZonesSkipped = [(zone: "Pacific/Apia", day: "2011-12-30"), (zone: "Pacific/Kiritimati", day: "1994-12-31"),
-                                           (zone: "Pacific/Kwajalein", day: "1993-08-21")]
-
     /// The day `zone` skipped whole, if it is one of ``daysZonesSkipped``'s.
     private static func daySkipped(by zone: TimeZone) -> CalendarDay? {
         daysZonesSkipped.first { $0.zone == zone.identifier }.map { CalendarDay($0.day)! }
@@ -168,7 +164,7 @@ final class HistoryEditingTests: XCTestCase {
     func testAMovedRecordsDateFallsOnItsNewDayOrTheMoveIsRefused() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_MOVE_ZONE_SEED", default: 0x4D5A)
         var random = SplitMix64(seed: seed)
-        let zones = Self.daysZonesSkipped.map(\.zone) + ["America/Sao_Paulo", "Australia/Lord_Howe", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"]
+        let zones = daysZonesSkipped.map(\.zone) + ["America/Sao_Paulo", "Australia/Lord_Howe", "Europe/Paris", "America/St_Johns", "Asia/Kathmandu"]
         for round in 0..<PropertyTestSettings.scaled(60, by: "LOGBOOK_PROPERTY_SCALE") {
             let gap = random.chance(0.3) ? random.pick(Self.gapsAcrossMidnight) : nil
             let zone = TimeZone(identifier: gap?.zone ?? random.pick(zones))!
@@ -227,7 +223,7 @@ final class HistoryEditingTests: XCTestCase {
     func testAHandMadeDayGetsADateOnItOrIsRefusedWhenTheZoneSkippedIt() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_HANDMADE_ZONE_SEED", default: 0x5D4A)
         var random = SplitMix64(seed: seed)
-        let skipped = Self.daysZonesSkipped
+        let skipped = daysZonesSkipped
         let zones = skipped.map(\.zone) + ["America/Sao_Paulo", "America/Havana", "Asia/Beirut", "Europe/Paris", "America/St_Johns"]
         for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
             // The first rounds take each skipped day; the rest, random days near transitions.

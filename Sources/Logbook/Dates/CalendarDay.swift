@@ -145,7 +145,7 @@ public struct CalendarDay: Hashable, Comparable, Sendable, Codable, CustomString
     /// Why no record can be filed under this day in `timeZone`, when the zone skipped it whole
     /// (Pacific/Apia's 2011-12-30: its first instant is the next day's, so no date falls on it);
     /// nil for every other day.
-    func skippedDayReason(in timeZone: TimeZone) -> String? {
+    package func skippedDayReason(in timeZone: TimeZone) -> String? {
         CalendarDay(start(in: timeZone), in: timeZone) == self ? nil
             : "time zone \(timeZone.nameForPeople) skipped that day: no date falls on it"
     }

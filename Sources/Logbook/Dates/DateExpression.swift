@@ -99,7 +99,7 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
         ("`monday` … `sunday` (`mon` … `sun`)", "the most recent such day, today included"),
         ("`7d`, `2w`, `3m`, `1y` (`7d ago`)",
          "that many days, weeks, months, years before today (`1m` from March 31 is the last day of February)"),
-        ("`2026-11-19`", "that day (as an instant: its first moment)"),
+        ("`2026-11-19`", "that day (as an instant: its first moment; refused on a day the time zone skipped whole)"),
         ("`2026-11`, `2026-W47`, `2026`", "the days of that month, ISO 8601 week (Monday to Sunday), year (as an instant: its first day's first moment)"),
         ("`2026-11-19 07:30`, `2026-11-19T07:30:15`",
          "that time on a clock of the time zone (in a gap, moved on by the gap's length: 02:30 where 02:00 became 03:00 is 03:30; twice in an overlap, the first)"),

@@ -35,10 +35,16 @@ extension Invocation {
         }
     }
 
-    /// A date option's instant (a day's is its start in the time zone), or nil when not given.
+    /// A date option's instant (a day's is its start in the time zone), or nil when not given. A
+    /// day the zone skipped whole (Pacific/Apia's 2011-12-30) has no instant: its start would be
+    /// the next day's, so a record would be filed there; it is refused, as imports and moves
+    /// refuse it.
     func date(_ option: Option<DateExpression>) throws -> Date? {
         guard let resolved = try resolved(option) else { return nil }
         let zone = try timeZone()
+        if case .days(let days) = resolved, let reason = days.lowerBound.skippedDayReason(in: zone) {
+            throw UsageError(message: "invalid date '\(days.lowerBound)' for '\(option.spec.usage)': \(reason)", command: arguments.command)
+        }
         let start = resolved.start(in: zone)
         guard start.isSupported else {
             throw UsageError(message: "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.nameForPeople), "
