@@ -82,6 +82,8 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case .database(let path, let error) where error.isBusy:
             "\(path): another connection (another program, or another logbook command) kept the database locked through "
                 + "the whole wait; try again once it has finished (SQLite error \(error.code): \(error.message))"
+        case .database(let path, let error) where error.code == ResultCode.movedFile:
+            "\(path): \(error.message)"
         case .database(let path, let error):
             error.message == error.codeDescription ? "\(path): \(error.message) (SQLite error \(error.code))"
                 : "\(path): \(error.message) (SQLite error \(error.code): \(error.codeDescription))"

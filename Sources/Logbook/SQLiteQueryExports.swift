@@ -12,4 +12,5 @@
 @_exported import enum SQLiteQuery.FilterLiteral
 @_exported import enum SQLiteQuery.DatabaseValue
 @_exported import class SQLiteQuery.Connection
+@_exported import struct SQLiteQuery.SQLiteError
 @_exported import enum SQLiteQuery.ProcessSettings

@@ -6,10 +6,13 @@ import Logbook
 /// command fails, they are removed again while the file holds no record, so that a failed command
 /// into a new `--db` leaves nothing behind, as it leaves an existing database unchanged.
 ///
-/// A file that another process wrote a record or a table of its own into meanwhile stays, and so
-/// does one that cannot be read (nothing is removed that might hold something).
+/// A file that another process wrote a row into meanwhile (a record, or a row of a table of its
+/// own) stays, and so does one that cannot be read (nothing is removed that might hold
+/// something), and any file at the path other than the one this run made.
 final class CreatedDatabase {
     private var path: String?
+    /// The device and inode of the file this run made: only that file is removed.
+    private var identity: (device: dev_t, inode: ino_t)?
     /// The folders created for the file, the deepest first.
     private var folders: [String] = []
 
@@ -31,8 +34,12 @@ final class CreatedDatabase {
         }
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { return false }
+        var status = stat()
+        let known = fstat(descriptor, &status) == 0
         close(descriptor)
+        guard known else { return false }
         self.path = file
+        identity = (status.st_dev, status.st_ino)
         folders = missing
         return true
     }
@@ -45,25 +52,37 @@ final class CreatedDatabase {
     /// either wrote first (the file holds its data and stays) or writes after, and then finds the
     /// file gone: Logbook refuses a write to a file removed since it was opened, so no command
     /// reports a write that went to a removed file. Only when SQLite cannot open the file to lock
-    /// it (a full disk) is an empty file or a bare header removed without the lock.
+    /// it (a full disk), not when another connection holds the lock, is an empty file or a bare
+    /// header with an empty log removed without the lock.
     func removeUnlessItHoldsData() {
         guard let path, !Self.isOpenElsewhere(path) else { return }
         do {
             var options = Connection.Options()
             options.createIfMissing = false
             let connection = try Connection(path: path, options: options)
-            // Once the file is gone its log files' paths may be another new database's.
-            connection.keepLogFilesAtClose()
             try connection.transaction {
-                if try !Self.holdsData(connection) { remove(path) }
+                guard isTheFileMade(path), try !Self.holdsData(connection) else { return }
+                // Once the file is gone its log files' paths may be another new database's: the
+                // close must leave them.
+                connection.keepLogFilesAtClose()
+                remove(path)
             }
+        } catch let error as SQLiteError where error.isBusy {
+            return
         } catch {
-            if Self.holdsNothingToOpen(path) {
+            if isTheFileMade(path) && Self.holdsNothingToOpen(path) {
                 remove(path)
             } else if access(path, F_OK) != 0 {
                 removeFolders()
             }
         }
+    }
+
+    /// Whether `path` still names the file this run made.
+    private func isTheFileMade(_ path: String) -> Bool {
+        var status = stat()
+        guard let identity, stat(path, &status) == 0 else { return false }
+        return status.st_dev == identity.device && status.st_ino == identity.inode
     }
 
     private func remove(_ path: String) {
@@ -76,13 +95,14 @@ final class CreatedDatabase {
         for folder in folders where rmdir(folder) != 0 { break }
     }
 
-    /// Whether the file at `path` is empty, or holds one page (the header SQLite writes first)
-    /// and an empty write-ahead log: no table, since each needs a page of its own.
+    /// Whether the file at `path` is empty or holds one page (the header SQLite writes first), with
+    /// no write-ahead log or an empty one: no table, since each needs a page of its own.
     private static func holdsNothingToOpen(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
-        guard status.st_size > 0 else { return true }
-        guard let pageSize = headerPageSize(path), status.st_size <= pageSize else { return false }
+        if status.st_size > 0 {
+            guard let pageSize = headerPageSize(path), status.st_size <= pageSize else { return false }
+        }
         return stat(path + "-wal", &status) != 0 || status.st_size == 0
     }
 

@@ -527,7 +527,9 @@ final class ImportBadInputCLITests: XCTestCase {
     }
 
     /// Bytes that are not UTF-8 in a property list's text are refused, never read as something
-    /// else: in an XML list (declared UTF-8), naming the line and the column where they start;
+    /// else: in an XML list (declared UTF-8 in any spelling, or with no declaration; any byte over
+    /// 0x7F where it is declared ASCII), naming the line and the column where they start, lines
+    /// ending in LF, CR LF or CR;
     /// in a binary list's ASCII string object (whose bytes the parser read as Latin-1, so such a
     /// file was imported changed, exit 0; helper-16), naming the object. Seeded
     /// (`LOGBOOK_PLIST_BYTES_SEED`): overlong forms, encoded surrogates, code points past
@@ -552,16 +554,23 @@ final class ImportBadInputCLITests: XCTestCase {
                 : [["00000000-0000-4000-8000-0000000000\(String(format: "%02d", round % 100))", Date(timeIntervalSinceReferenceDate: 1e8),
                     ["Squat", marker]]] as [Any]
             let context = "seed \(seed), round \(round), bytes \(bad)"
-            // XML: the marker's text becomes the valid text, then the bad bytes.
-            let xml = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+            // XML: the marker's text becomes the valid text, then the bad bytes. The declaration
+            // names UTF-8 in one of its spellings, or ASCII (where any byte over 0x7F is refused,
+            // the valid text's included), or is left out; lines end in LF, CR LF or CR.
+            let encoding = random.pick(["UTF-8", "utf-8", "UTF8", "utf_8", "ascii", "US-ASCII", ""])
+            let lineEnd = random.pick(["\n", "\r\n", "\r"])
+            var xml = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+            xml = Data(String(decoding: xml, as: UTF8.self).replacingOccurrences(of: #" encoding="UTF-8""#, with: encoding.isEmpty ? "" : #" encoding="\#(encoding)""#)
+                .replacingOccurrences(of: "\n", with: lineEnd).utf8)
             let at = try XCTUnwrap(xml.range(of: Data(marker.utf8)), context)
             let escaped = before.replacingOccurrences(of: ">", with: "&gt;")
-            let prefix = xml[..<at.lowerBound] + Data(escaped.utf8)
-            let textBefore = String(decoding: prefix, as: UTF8.self)
-            let line = textBefore.filter { $0 == "\n" }.count + 1
-            let column = (textBefore.split(separator: "\n", omittingEmptySubsequences: false).last ?? "").unicodeScalars.count + 1
-            try assertRefused("bad-\(round).xml.plist", prefix + Data(bad) + xml[at.upperBound...],
-                              mentioning: "line \(line), column \(column):", "not UTF-8")
+            let file = xml[..<at.lowerBound] + Data(escaped.utf8) + Data(bad) + xml[at.upperBound...]
+            let isASCII = encoding.lowercased().hasSuffix("ascii")
+            let firstBad = isASCII ? file.firstIndex { $0 > 0x7F }! : at.lowerBound + escaped.utf8.count
+            let textBefore = String(decoding: file[..<firstBad], as: UTF8.self)
+            let lines = textBefore.replacingOccurrences(of: "\r\n", with: "\n").split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" }
+            try assertRefused("bad-\(round).xml.plist", file, mentioning: "line \(lines.count), column \(lines.last!.unicodeScalars.count + 1):",
+                              "not \(isASCII ? "ASCII" : "UTF-8")")
             // Binary: the marker is an ASCII string object; its bytes are overwritten, length kept.
             let binary = try PropertyListSerialization.data(fromPropertyList: root, format: .binary, options: 0)
             var scribbled = binary

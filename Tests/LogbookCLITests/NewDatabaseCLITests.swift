@@ -158,6 +158,10 @@ final class NewDatabaseCLITests: XCTestCase {
             XCTAssertEqual(importing.terminationStatus, 1, "\(otherProgram): \(stderr)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: cli.database.path), "another program \(otherProgram), and the file went")
             reader = nil
+            // The failed command closed the file it kept as any connection does: no log files left.
+            for suffix in ["-wal", "-shm"] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path + suffix), "\(otherProgram): \(suffix) left")
+            }
             let drafts = try cli.run(["count", "drafts"])
             XCTAssertEqual(drafts.stdout, otherProgram == "adds a draft" ? "1\n" : "0\n", "\(otherProgram): \(drafts.stderr)")
         }

@@ -20,7 +20,8 @@ final class MovedFileTests: XCTestCase {
             guard case LogbookError.database(let named, let sqliteError) = error else { return XCTFail("\(error)") }
             XCTAssertEqual(named, path)
             XCTAssertEqual(sqliteError.code, ResultCode.movedFile)
-            XCTAssertTrue("\(error)".contains("deleted, moved or replaced after it was opened, so nothing was written"), "\(error)")
+            XCTAssertEqual("\(error)", "\(path): the database file was deleted, moved or replaced after it was opened (or a folder "
+                           + "above it was renamed), so nothing was written: the write could have been lost; open it again")
         }
         XCTAssertThrowsError(try store.drafts.save(ReleaseDraft(version: "1.0")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: path), "the refusal made a file at the path")
@@ -56,5 +57,22 @@ final class MovedFileTests: XCTestCase {
         }
         store = nil
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), saved)
+    }
+
+    /// SQLite's test cannot tell a renamed folder from a moved file, so a store whose folder was
+    /// renamed refuses to write too; what it had written is in the file at the new path, and a
+    /// store opened there writes.
+    func testAStoreWhoseFolderWasRenamedRefusesToWriteAndKeepsWhatItWrote() throws {
+        let scratch = try TemporaryFolder()
+        let folder = scratch.file("old"), renamed = scratch.file("new")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var store: Logbook? = try Logbook(path: folder.appendingPathComponent("logbook.sqlite").path)
+        _ = try store?.history.addDoneExercise("Squat", at: instant("2030-01-01T10:00:00Z"))
+        XCTAssertEqual(rename(folder.path, renamed.path), 0)
+        XCTAssertThrowsError(try store?.history.addDoneExercise("Run", at: instant("2030-01-02T10:00:00Z")))
+        store = nil
+        let reopened = try Logbook(path: renamed.appendingPathComponent("logbook.sqlite").path)
+        _ = try reopened.history.addDoneExercise("Row", at: instant("2030-01-03T10:00:00Z"))
+        XCTAssertEqual(try reopened.history.fetchAll().map(\.exercises), [["Squat"], ["Row"]])
     }
 }

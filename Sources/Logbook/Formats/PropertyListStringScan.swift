@@ -6,7 +6,8 @@ import Foundation
 /// - a string over ``RecordLimits/textBytes`` (a 100 MB string cost 1 GB in the parser);
 /// - in a binary list, UTF-16 text with an unpaired surrogate (the parser turns it into U+FFFD),
 ///   and ASCII text with a byte over 0x7F (the parser reads it as Latin-1);
-/// - in an XML list in UTF-8, bytes that are not UTF-8 (the parser's error names no place);
+/// - in an XML list, bytes that are not UTF-8 where it is in UTF-8 (the parser's error names no
+///   place), and bytes over 0x7F where it says it is in ASCII (the parser read them as Latin-1);
 /// - in an XML list, a string that begins with U+FEFF (the parser drops it);
 /// - a dictionary that holds a key twice (the parser keeps one of the values).
 ///
@@ -167,30 +168,50 @@ enum PropertyListStringScan {
 
     // MARK: XML
 
-    /// Where an XML list in UTF-8 (as declared, or with no declared encoding) first holds bytes
-    /// that are not UTF-8, as "line L, column C: …", or nil. A list in another encoding is left to
-    /// the parser.
+    /// Where an XML list first holds bytes that are not text in the encoding it declares, as
+    /// "line L, column C: …", or nil: bytes that are not UTF-8 in a list in UTF-8 (declared, or
+    /// with no declared encoding), a byte over 0x7F in a list declared ASCII (the parser read such
+    /// bytes as something else, or refused them naming no place). A list in UTF-16 or in another
+    /// declared encoding is left to the parser.
     private static func invalidUTF8(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return nil }
-        if bytes.starts(with: "<?xml".utf8), let end = find(Array("?>".utf8), in: bytes, from: 0) {
-            let declaration = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-            if let encoding = declaration.range(of: "encoding"),
-               !declaration[encoding.upperBound...].drop(while: { " =\"'".contains($0) }).hasPrefix("utf-8") { return nil }
+        // UTF-16, with a byte order mark or without (`<` next to a zero byte).
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) { return nil }
+        var isASCII = false
+        let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if bytes[start...].starts(with: "<?xml".utf8), let end = find(Array("?>".utf8), in: bytes, from: start) {
+            let declaration = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
+            if let encoding = declaration.range(of: "encoding") {
+                let name = declaration[encoding.upperBound...].drop { " =\"'".contains($0) }.prefix { !" \"'?".contains($0) }
+                    .filter { $0 != "-" && $0 != "_" }
+                switch name {
+                case "utf8": break
+                case "ascii", "usascii": isASCII = true
+                default: return nil
+                }
+            }
         }
         var decoder = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var (offset, line, lineStart) = (0, 1, 0)
+        /// "line L, column C" of the byte at `offset`, columns counted in characters.
+        func place() -> String {
+            "line \(line), column \(String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1)"
+        }
         while true {
             switch decoder.parseScalar(from: &iterator) {
             case .valid(let encoded):
-                if encoded.count == 1 && encoded.first == 0x0A { (line, lineStart) = (line + 1, offset + 1) }
+                if isASCII && encoded.count > 1 {
+                    return "\(place()): the byte \(String(format: "%02X", encoded.first!)) is not ASCII, which the file says it is in; "
+                        + "refusing rather than guessing"
+                }
                 offset += encoded.count
+                // A line ends at LF, CR LF or a CR alone.
+                let byte = bytes[offset - 1]
+                if byte == 0x0A || byte == 0x0D && (offset == bytes.count || bytes[offset] != 0x0A) { (line, lineStart) = (line + 1, offset) }
             case .error(let length):
-                let column = String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1
                 let sequence = bytes[offset..<offset + length].map { String(format: "%02X", $0) }.joined(separator: " ")
-                return "line \(line), column \(column): \(length == 1 ? "the byte \(sequence) is" : "the bytes \(sequence) are") "
-                    + "not UTF-8, which the file says it is in; "
-                    + "refusing rather than guessing"
+                return "\(place()): \(length == 1 ? "the byte \(sequence) is" : "the bytes \(sequence) are") not "
+                    + "\(isASCII ? "ASCII" : "UTF-8"), which the file says it is in; refusing rather than guessing"
             case .emptyInput:
                 return nil
             }

@@ -2,18 +2,20 @@ import CSQLite
 
 extension Connection {
     /// Throws `SQLITE_READONLY_DBMOVED` when the database file this connection opened has been
-    /// deleted since, or its path now names another file (moved, replaced, its folder renamed):
-    /// a write would go to a file no path leads to, and be lost when the connection closes.
-    /// SQLite refuses such writes itself only with a rollback journal; with a write-ahead log it
-    /// writes. Called with the write lock held, so that a process that removes a file holding no
+    /// deleted since, or its path now names another file or none (moved, replaced, a folder above
+    /// it renamed): SQLite's own test (`SQLITE_FCNTL_HAS_MOVED`). A write to a deleted or replaced
+    /// file would be lost when the connection closes, and one to a file renamed without its log
+    /// would stay in that log, beside the old name; SQLite cannot tell these from a renamed
+    /// folder, which is refused too. SQLite refuses such writes itself only with a rollback
+    /// journal; with a write-ahead log it writes. Called with the write lock held, so that a process that removes a file holding no
     /// record under that same lock (the `logbook` tool after a failed command that created it) is
     /// seen. Private databases never move.
     func refuseWritingToAMovedFile() throws {
         var moved: Int32 = 0
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
         throw SQLiteError(code: ResultCode.movedFile,
-                          message: "the database file was deleted, moved or replaced after it was opened, so nothing was written "
-                              + "(it would have gone to a file no path leads to); open it again")
+                          message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
+                              + "was renamed), so nothing was written: the write could have been lost; open it again")
     }
 
     /// Makes closing this connection leave the write-ahead log and shared-memory files where they
