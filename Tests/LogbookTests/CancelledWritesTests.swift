@@ -10,14 +10,6 @@ import XCTest
 /// `CancellationError` changed nothing, one that returns changed what an uninterrupted run changes,
 /// and `check` passes either way.
 final class CancelledWritesTests: XCTestCase {
-    /// One write, run on a store opened on a fresh copy of the base file.
-    private struct Write {
-        let name: String
-        /// Whether the copy is damaged first, as another program can leave it (`repair`'s work).
-        var damaged = false
-        let run: @Sendable (Logbook) async throws -> Void
-    }
-
     func testACancelledWriteLeavesTheStoreAsBeforeOrAsAfterIt() async throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_CANCEL_SEED", default: 0x4341_4E43)
         var random = SplitMix64(seed: seed)
@@ -26,27 +18,15 @@ final class CancelledWritesTests: XCTestCase {
         let base = folder.file("base.sqlite"), other = folder.file("other.sqlite")
         try SampleLogbook.make(at: base, days: 0..<6_000, drafts: 40)
         try SampleLogbook.make(at: other, days: 4_000..<9_000, drafts: 10)
-        let replacing = SampleLogbook.history(days: 2_000..<8_000, exercises: ["Row", "Plank"])
-        let writes = [
-            Write(name: "import with replace") { store in
-                var options = ImportOptions()
-                options.onConflict = .replace
-                _ = try await store.importRecords(from: replacing, named: "replacing.ndjson", options: options)
-            },
-            Write(name: "merge of another logbook") { _ = try await $0.importRecords(from: other) },
-            Write(name: "rename across the history") { _ = try await $0.history.renameExercise("Squat", to: "Squat (deep)") },
-            Write(name: "move of a day") {
-                _ = try await $0.history.moveDay(CalendarDay(year: 2001, month: 1, day: 5)!, to: CalendarDay(year: 2040, month: 1, day: 1)!)
-            },
-            Write(name: "save of many days") { store in
+        let writes = SampleLogbook.largeWrites(merging: other) + [
+            SampleLogbook.Write(name: "save of many days") { store in
                 try await store.history.save((0..<3_000).map { index in
                     let date = Date(timeIntervalSinceReferenceDate: Double(20_000 + index) * 86_400 + 60)
                     return ExerciseDay(id: UUID(uuidString: String(format: "00000000-0000-4000-9000-%012d", index))!, date: date,
                                        day: CalendarDay(date, in: SampleLogbook.utc), exercises: ["Swim"])
                 })
             },
-            Write(name: "checklist items added") { _ = try await $0.drafts.addItems(["Notarize", "Announce ☀︎"], to: "1.7") },
-            Write(name: "repair", damaged: true) { _ = try await $0.repair() },
+            SampleLogbook.Write(name: "checklist items added") { _ = try await $0.drafts.addItems(["Notarize", "Announce ☀︎"], to: "1.7") },
         ]
         var outcomes: [String: Int] = [:]
         for write in writes {

@@ -21,12 +21,6 @@ final class ReadersDuringWritesTests: XCTestCase {
         return ["\(rows)", "\(report.map { "\($0.exercise) \($0.count) \($0.days) \($0.lastDay)" })"]
     }
 
-    private struct Write {
-        let name: String
-        var damaged = false
-        let run: @Sendable (Logbook) async throws -> Void
-    }
-
     /// Seeded (`LOGBOOK_READERS_SEED`): 1 to 4 reader tasks, started a seeded moment before each
     /// write, read until it returns; the rows and the report they see are each as before or as
     /// after, as fresh copies show them.
@@ -37,20 +31,10 @@ final class ReadersDuringWritesTests: XCTestCase {
         let base = folder.file("base.sqlite"), other = folder.file("other.sqlite")
         try SampleLogbook.make(at: base, days: 0..<6_000, drafts: 5)
         try SampleLogbook.make(at: other, days: 4_000..<9_000, drafts: 0)
-        let replacing = SampleLogbook.history(days: 2_000..<8_000, exercises: ["Row", "Squat"])
-        let writes = [
-            Write(name: "rename across the history") { _ = try await $0.history.renameExercise("Squat", to: "Squat (deep)") },
-            Write(name: "merge of another logbook") { _ = try await $0.importRecords(from: other) },
-            Write(name: "import with replace") { store in
-                _ = try await store.importRecords(from: replacing, named: "replacing.ndjson", options: ImportOptions(onConflict: .replace))
-            },
-            Write(name: "move of a day") {
-                _ = try await $0.history.moveDay(CalendarDay(year: 2001, month: 1, day: 5)!, to: CalendarDay(year: 2040, month: 1, day: 1)!)
-            },
-            Write(name: "removal of an exercise") {
+        let writes = SampleLogbook.largeWrites(merging: other) + [
+            SampleLogbook.Write(name: "removal of an exercise") {
                 _ = try await $0.history.removeExercises(named: ["Burpee"], from: CalendarDay(year: 2001, month: 1, day: 2)!)
             },
-            Write(name: "repair", damaged: true) { _ = try await $0.repair() },
         ]
         var seen: [String: Int] = [:]
         for write in writes {

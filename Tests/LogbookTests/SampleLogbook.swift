@@ -45,4 +45,30 @@ enum SampleLogbook {
         }
         return try Logbook(path: path.path, timeZone: utc)
     }
+
+    /// A write to run on a store opened on a fresh copy of a sample logbook.
+    struct Write: Sendable {
+        let name: String
+        /// Whether the copy is damaged first, as another program can leave it (`repair`'s work).
+        var damaged = false
+        let run: @Sendable (Logbook) async throws -> Void
+    }
+
+    /// The writes that change the most at once, on the sample of days 0 to 6,000: an import with
+    /// `replace` of days 2,000 to 8,000, a merge of the logbook at `other`, a rename of Squat
+    /// across the history, a move of 2001-01-05, and `repair` of a damaged copy.
+    static func largeWrites(merging other: URL) -> [Write] {
+        let replacing = history(days: 2_000..<8_000, exercises: ["Row", "Squat"])
+        return [
+            Write(name: "import with replace") { store in
+                _ = try await store.importRecords(from: replacing, named: "replacing.ndjson", options: ImportOptions(onConflict: .replace))
+            },
+            Write(name: "merge of another logbook") { _ = try await $0.importRecords(from: other) },
+            Write(name: "rename across the history") { _ = try await $0.history.renameExercise("Squat", to: "Squat (deep)") },
+            Write(name: "move of a day") {
+                _ = try await $0.history.moveDay(CalendarDay(year: 2001, month: 1, day: 5)!, to: CalendarDay(year: 2040, month: 1, day: 1)!)
+            },
+            Write(name: "repair", damaged: true) { _ = try await $0.repair() },
+        ]
+    }
 }
