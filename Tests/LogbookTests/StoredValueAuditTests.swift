@@ -164,7 +164,11 @@ final class StoredValueAuditTests: XCTestCase {
                                                       as: String.self))
                 let context = "step \(step), \(name) = \(value) (stored as \(type))"
                 let problems = try store.check().storedValueProblems
-                if type == "blob" && name != "tallied_through" {
+                let stored = type == "text" ? try plain.scalar("SELECT value FROM logbook_settings WHERE name = ?", [.text(name)], as: String.self) : nil
+                if name == "change_log_retention_days", let stored, Int(stored).map({ $0 < 1 }) ?? true {
+                    // A retention of no days, or of none Logbook writes, is named as one (the next test).
+                    XCTAssertEqual(problems.count, 1, context)
+                } else if type == "blob" && name != "tallied_through" {
                     named += 1
                     XCTAssertEqual(problems.count, 1, context)
                     XCTAssertTrue(problems.first?.hasPrefix("logbook_settings.value: 1 row is not text (name '\(name)': X'") ?? false,
@@ -192,6 +196,39 @@ final class StoredValueAuditTests: XCTestCase {
             let shown = column == "id" ? "'\(id.uuidString.lowercased())'" : value
             XCTAssertTrue(message.hasPrefix("exercise_days.\(column): 1 row is not "), message)
             XCTAssertTrue(message.hasSuffix("(pk 1: \(shown))"), message)
+        }
+    }
+
+    /// A change-log retention Logbook would not write (`abc`, `0`, `-3`, `007`, `1.5`, stored by
+    /// another program) is named by `check`, and the log keeps the default 90 days rather than
+    /// reading it as 1 day (`0` and `-3` pruned every entry older than a day; helper-18); a
+    /// retention `--set-retention` writes is not named and is followed. Seeded (`LOGBOOK_RETENTION_SEED`).
+    func testCheckNamesARetentionLogbookWouldNotWriteAndTheLogKeepsTheDefault() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_RETENTION_SEED", default: 0x5245_5445))
+        let written = ["1", "2", "30", "89", "365", "100000"]
+        let foreign = ["abc", "0", "-3", "007", "+5", " 5", "5 ", "", "1.5", "1e2", "9223372036854775808", "٣", "30\u{0}"]
+        for round in 0..<PropertyTestSettings.scaled(24, by: "LOGBOOK_PROPERTY_SCALE") {
+            let isWritten = random.int(0...1) == 1
+            let value = random.pick(isWritten ? written : foreign)
+            let test = try TestStore()
+            try test.store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+            let plain = try Connection(path: test.store.path)
+            // Every entry of the log dated 60 days back, and the retention set by another program.
+            try plain.run("UPDATE change_log SET at = at - 60 * 86400")
+            try plain.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_retention_days', ?)", [.text(value)])
+            let entries = try XCTUnwrap(plain.scalar("SELECT count(*) FROM change_log", as: Int.self))
+            let context = "round \(round): retention \(value.debugDescription)"
+            let problems = try test.store.check().storedValueProblems
+            XCTAssertEqual(problems.isEmpty, isWritten, "\(context): \(problems)")
+            if !isWritten {
+                XCTAssertTrue(problems.first?.hasPrefix("logbook_settings.value: 1 row is not a whole number of days, 1 or more") ?? false,
+                              "\(context): \(problems)")
+            }
+            // A store's first write that commits a change prunes by the retention it reads.
+            try Logbook(path: test.store.path).history.addDoneExercises(["Row"], at: instant("2026-03-02T09:00:00Z"))
+            let left = try XCTUnwrap(plain.scalar("SELECT count(*) FROM change_log", as: Int.self))
+            let keepsSixtyDays = isWritten ? Int(value)! >= 60 : true
+            XCTAssertEqual(left > 1, keepsSixtyDays, "\(context): \(left) of \(entries) entries and the new one left")
         }
     }
 }

@@ -70,14 +70,26 @@ extension Logbook {
         try database.read { try Self.retentionDays(in: $0) }
     }
 
+    /// The setting in `logbook_settings` that holds the change log's retention, in days.
+    static let retentionSettingName = "change_log_retention_days"
+
+    /// The days a retention setting's `text` gives, or nil when it is not a whole number of days,
+    /// 1 or more, written as ``setChangeLogRetention(days:)`` writes it (`abc`, `0`, `-3`, `007`,
+    /// stored by another program): the log then keeps ``defaultChangeLogRetentionDays``, and
+    /// `check` names the setting.
+    static func retentionDays(fromSetting text: String) -> Int? {
+        guard let days = Int(text), days >= 1, String(days) == text else { return nil }
+        return days
+    }
+
     /// Sets how many days the change log keeps an entry (at least 1), pruning what is older now.
     public func setChangeLogRetention(days: Int) throws {
         guard days >= 1 else {
             throw LogbookError.invalidValue(field: "retention", value: String(days), reason: "the change log keeps at least 1 day")
         }
         try database.write { connection in
-            try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_retention_days', ?)",
-                               [.text(String(days))])
+            try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES (?, ?)",
+                               [.text(Self.retentionSettingName), .text(String(days))])
             try Self.pruneChangeLog(in: connection, now: Date())
         }
     }
@@ -111,8 +123,8 @@ extension Logbook {
     }
 
     private static func retentionDays(in connection: Connection) throws -> Int {
-        let text = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'change_log_retention_days'", as: String.self)
-        return text.flatMap(Int.init).map { max(1, $0) } ?? defaultChangeLogRetentionDays
+        let text = try connection.scalar("SELECT value FROM logbook_settings WHERE name = ?", [.text(retentionSettingName)], as: String.self)
+        return text.flatMap(retentionDays(fromSetting:)) ?? defaultChangeLogRetentionDays
     }
 
     private static func changeLogStart(in connection: Connection) throws -> Int64 {

@@ -6,7 +6,7 @@ import SQLiteQuery
 /// (which Logbook refuses to read rather than repair) or longer than any field Logbook takes,
 /// `2026-02-30` as a day, a lowercase or malformed id, a date outside years 0001 to 9999, an
 /// empty exercise name, a day record with no exercise; and a setting in `logbook_settings`
-/// stored as a blob. SQLite's column types and
+/// stored as a blob, or a change-log retention that is not a whole number of days, 1 or more. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
 /// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
 /// `Logbook.check()` names them (table, column, row) and `Logbook.repair(dryRun:)` refuses to run
@@ -47,7 +47,7 @@ enum StoredValueAudit {
         let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
                                         example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
                                         requirement: "named (an exercise needs a name)", in: connection)
-        return problems + [emptyDays, lastKey, emptyNames].compactMap { $0 } + (try settingsProblem(in: connection).map { [$0] } ?? [])
+        return problems + [emptyDays, lastKey, emptyNames].compactMap { $0 } + (try settingsProblems(in: connection))
     }
 
     /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
@@ -80,10 +80,24 @@ enum StoredValueAudit {
         "CASE WHEN length(\(expression)) > 40 THEN substr(\(expression), 1, 40) || '…' ELSE \(expression) END"
     }
 
+    /// The settings stored other than as text, and a change-log retention Logbook would not write
+    /// (``Logbook/retentionDays(fromSetting:)``), in the form of ``problems(in:)``.
+    private static func settingsProblems(in connection: Connection) throws -> [String] {
+        var problems = try settingsNotText(in: connection).map { [$0] } ?? []
+        let retention = try connection.scalar("SELECT value FROM logbook_settings WHERE name = ? AND typeof(value) = 'text'",
+                                              [.text(Logbook.retentionSettingName)], as: String.self)
+        if let retention, Logbook.retentionDays(fromSetting: retention) == nil {
+            problems.append(problem("logbook_settings.value", count: 1,
+                                    requirement: "a whole number of days, 1 or more, as 'logbook changes --set-retention DAYS' writes it",
+                                    examples: ["name '\(Logbook.retentionSettingName)': '\(retention.prefix(40))'"]))
+        }
+        return problems
+    }
+
     /// The settings stored other than as text, in the form of ``problems(in:)``, or nil for none.
     /// Logbook reads each setting as text but `tallied_through`, which it reads as a row key and
     /// stores again itself when it is not one (``TalliedThrough``).
-    private static func settingsProblem(in connection: Connection) throws -> String? {
+    private static func settingsNotText(in connection: Connection) throws -> String? {
         let statement = try connection.prepare("""
             SELECT 'name ' || quote(name) || ': ' || \(shortened("quote(value)")) FROM logbook_settings
             WHERE typeof(value) <> 'text' AND name <> ? ORDER BY name
