@@ -19,9 +19,7 @@ enum OutputDestination {
         if StandardDescriptors.isClosedAtStart(path) {
             throw CommandFailure("cannot write \(path): \(String(cString: strerror(EBADF))) (it was closed when logbook started)")
         }
-        if DatabaseFiles(of: database).contains(path) {
-            throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
-        }
+        try refuseIfItIsTheDatabase(path, database)
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
             throw CommandFailure("cannot write \(path): it is a folder; give a file name")
@@ -50,6 +48,14 @@ enum OutputDestination {
         } catch {
             replacement?.discard()
             throw error
+        }
+    }
+
+    /// Refuses `path` when it is `database` or one of its side files, by any path or link: for a
+    /// command that writes a file only once its work is done to refuse it before that work.
+    static func refuseIfItIsTheDatabase(_ path: String, _ database: String) throws {
+        if DatabaseFiles(of: database).contains(path) {
+            throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
         }
     }
 

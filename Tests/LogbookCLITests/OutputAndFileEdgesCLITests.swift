@@ -358,6 +358,21 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertFailure(try cli.run(["changes", "--state", state, "-o", spelling]), status: 2, mentioning: "-o and --state name one file")
             XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: state)), token, spelling)
         }
+        // A state file that is one of the database's files is refused before any change is
+        // written out (it was refused once the whole output was on stdout; helper-18).
+        for side in ["", "-wal", "-journal"] {
+            let refused = try cli.run(["changes", "--state", cli.database.path + side])
+            XCTAssertEqual(refused.status, 1, refused.stderr)
+            XCTAssertTrue(refused.output.isEmpty, "\(side): \(refused.output.count) bytes of changes before the refusal")
+            XCTAssertTrue(refused.stderr.contains("it is the database"), refused.stderr)
+        }
+        // An empty state file (made by touch or mktemp to hold the token) is no token yet: every record.
+        let empty = folder + "/empty.token"
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        let fromEmpty = try cli.run(["changes", "--state", empty])
+        XCTAssertEqual(fromEmpty.status, 0, fromEmpty.stderr)
+        XCTAssertEqual(fromEmpty.output, try cli.run(["changes"]).output)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: empty)), token)
 
         // An earlier export, and an earlier backup (which a backup may replace, were it writable).
         let protectedExport = folder + "/protected.json", protectedCopy = folder + "/protected.sqlite"

@@ -156,6 +156,11 @@ final class ReportQueryCLITests: XCTestCase {
                          mentioning: "query refused (it holds more than one statement; run one at a time)")
         XCTAssertFailure(try cli.run(["query", " -- nothing"]), status: 1, mentioning: "query refused (it holds no statement)")
         XCTAssertFailure(try cli.run(["query", "SELECT :missing"]), status: 1, mentioning: "no value for parameter :missing")
+        // A value for a parameter the statement lacks is a mistyped name, refused rather than ignored (helper-18).
+        XCTAssertFailure(try cli.run(["query", "SELECT :from + 1", "-p", "from=1", "-p", "form=2"]), status: 1,
+                         mentioning: "a value was given for :form, a parameter it does not have (it has :from)")
+        XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "b=3"]), status: 1, mentioning: "(it has none)")
+        XCTAssertEqual(try cli.run(["query", "SELECT @a + $b AS n", "-p", "a=1", "-p", "b=2", "--format", "csv"]).stdout, "n\r\n3\r\n")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")
         XCTAssertFailure(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "json"]), status: 1, mentioning: "two columns are named 'a'")

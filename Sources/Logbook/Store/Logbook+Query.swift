@@ -61,6 +61,12 @@ extension Logbook {
             }
             try statement.bind(value, at: index)
         }
+        // A value no parameter takes is a name mistyped, which would otherwise go unnoticed.
+        let taken = Set((1...max(1, statement.parameterCount)).compactMap { statement.parameterName(at: $0).map { String($0.dropFirst()) } })
+        if let unused = parameters.keys.sorted().first(where: { !taken.contains($0) }) {
+            let its = taken.isEmpty ? "none" : taken.sorted().map { ":" + $0 }.joined(separator: ", ")
+            throw LogbookError.queryRefused(sql: sql, reason: "a value was given for :\(unused), a parameter it does not have (it has \(its))")
+        }
         do {
             try columns((0..<statement.columnCount).map(statement.columnName(at:)))
             while try statement.step() {

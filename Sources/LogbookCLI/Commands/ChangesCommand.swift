@@ -9,7 +9,7 @@ enum ChangesCommand {
 
     private static let since = Option<String>.text("--since", valueName: "TOKEN", help: "Changes after this token (default: every record).")
     private static let state = Option<String>.text(
-        "--state", valueName: "FILE", help: "Read the token from FILE (none yet: every record) and replace it once the output is complete.")
+        "--state", valueName: "FILE", help: "Read the token from FILE (none yet, or empty: every record) and replace it once the output is complete.")
     private static let format = Option<FeedFormat>.choice(
         "--format", valueName: "FMT", among: FeedFormat.allCases, help: "ndjson (default) or postgres (a psql script).")
     private static let retention = Option<Int>.integer(
@@ -51,6 +51,8 @@ enum ChangesCommand {
                 throw UsageError(message: "-o and --state name one file, \(statePath): the token written last would replace the "
                                     + "changes; give each its own file", command: "changes")
             }
+            // The state file is written once the changes are out: a database file is refused first.
+            if let statePath { try OutputDestination.refuseIfItIsTheDatabase(statePath, try invocation.databasePath()) }
             let tokenText = try arguments.value(of: since) ?? statePath.flatMap(readToken)
             let token = try tokenText.map { text in
                 guard let token = ChangeToken(text) else {
@@ -73,11 +75,13 @@ enum ChangesCommand {
             }
         })
 
-    /// The token in `path`, or nil when the file does not exist yet.
+    /// The token in `path`, or nil when the file does not exist yet or is empty (made by `touch`
+    /// or `mktemp` to hold it): every record then.
     private static func readToken(_ path: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
     }
 
     private static func writeNDJSON(_ store: Logbook, since token: ChangeToken?) throws -> ChangeToken {

@@ -12,8 +12,8 @@ enum QueryCommand {
             name: "query", abstract: "Run one read-only SQL statement with named parameters.",
             discussion: """
                 The statement runs on a read-only connection (PRAGMA query_only): a write is refused and changes \
-                nothing. Parameters are written :name and given with -p name=value; a value that is a whole \
-                number or a decimal is bound as a number, anything else as text. The tables are described in the Logbook documentation (The database file).
+                nothing. Parameters are written :name and given with -p name=value, each one the statement's; a \
+                number written plainly (5, -12, 2.5) is bound as a number, anything else (007, +5, 1e3) as text. The tables are described in the Logbook documentation (The database file).
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
             options: [parameter.spec, formatOption.spec, OutputFile.option.spec],
