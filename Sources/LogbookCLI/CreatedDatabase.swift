@@ -106,12 +106,9 @@ final class CreatedDatabase {
         return stat(path + "-wal", &status) != 0 || status.st_size == 0
     }
 
-    /// Whether the database holds a row in a table other than those its creation writes, or is
-    /// not a regular file. Throws when it cannot be read to tell.
+    /// Whether the database holds a row in a table other than those its creation writes. Throws
+    /// when it cannot be read to tell.
     private static func holdsData(_ connection: Connection) throws -> Bool {
-        var status = stat()
-        guard stat(connection.path, &status) == 0 else { return false }
-        guard status.st_mode & S_IFMT == S_IFREG else { return true }
         for table in try tableNames(in: connection).subtracting(bookkeepingTables)
         where try connection.scalar("SELECT EXISTS (SELECT 1 FROM \(table.quotedSQLIdentifier))", as: Int.self) != 0 {
             return true

@@ -27,7 +27,7 @@ enum PropertyListStringScan {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let isBinary = bytes.starts(with: "bplist".utf8)
-            if !isBinary, let problem = invalidUTF8(inXML: bytes) { return Result(problem: problem) }
+            if !isBinary, let problem = textNotInItsEncoding(inXML: bytes) { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
             if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : firstRepeatedKey(inXML: bytes) {
                 result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
@@ -173,7 +173,7 @@ enum PropertyListStringScan {
     /// with no declared encoding), a byte over 0x7F in a list declared ASCII (the parser read such
     /// bytes as something else, or refused them naming no place). A list in UTF-16 or in another
     /// declared encoding is left to the parser.
-    private static func invalidUTF8(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func textNotInItsEncoding(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
         // UTF-16, with a byte order mark or without (`<` next to a zero byte).
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) { return nil }
         var isASCII = false

@@ -7,9 +7,9 @@ extension Connection {
     /// file would be lost when the connection closes, and one to a file renamed without its log
     /// would stay in that log, beside the old name; SQLite cannot tell these from a renamed
     /// folder, which is refused too. SQLite refuses such writes itself only with a rollback
-    /// journal; with a write-ahead log it writes. Called with the write lock held, so that a process that removes a file holding no
-    /// record under that same lock (the `logbook` tool after a failed command that created it) is
-    /// seen. Private databases never move.
+    /// journal; with a write-ahead log it writes. Called with the write lock held, so that a
+    /// process that removes a file holding no record under that same lock (the `logbook` tool
+    /// after a failed command that created it) is seen. Private databases never move.
     func refuseWritingToAMovedFile() throws {
         var moved: Int32 = 0
         guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
