@@ -124,10 +124,13 @@ final class NewDatabaseCLITests: XCTestCase {
 
     /// A failed import into a new database keeps the file when another program has it open (a
     /// reader here; a writer waiting for it would otherwise write into a removed file) or wrote a
-    /// record to it while the import read its input.
+    /// record to it while the import read its input, and a file another program put at the path
+    /// meanwhile (an empty logbook of its own moved there): only the file the command made is its
+    /// to remove (helper-17).
     func testAFailedCommandKeepsADatabaseAnotherProgramHasOpenOrWroteTo() throws {
         let cli = try CLIHarness()
-        for otherProgram in ["holds it open", "adds a draft"] {
+        let replacement = cli.folder.appendingPathComponent("replacement.sqlite")
+        for otherProgram in ["holds it open", "adds a draft", "moves a logbook of its own there"] {
             try? FileManager.default.removeItem(at: cli.database)
             let importing = Process()
             importing.executableURL = CLIHarness.executable
@@ -144,12 +147,16 @@ final class NewDatabaseCLITests: XCTestCase {
                 usleep(20_000)
             }
             var reader: Connection?
-            if otherProgram == "holds it open" {
+            switch otherProgram {
+            case "holds it open":
                 reader = try Connection(path: cli.database.path, options: Self.existingOnly)
                 XCTAssertEqual(try reader?.scalar("SELECT count(*) FROM drafts", as: Int.self), 0)
-            } else {
+            case "adds a draft":
                 let added = try cli.run(["drafts", "add", "--version", "1.0"])
                 XCTAssertEqual(added.status, 0, added.stderr)
+            default:
+                XCTAssertEqual(try cli.run(["--db", replacement.path, "init"], useDatabase: false).status, 0)
+                XCTAssertEqual(rename(replacement.path, cli.database.path), 0)
             }
             input.fileHandleForWriting.write(Data(#"{"day":"2020-01-02","exercises":[]}"#.utf8 + [0x0A]))
             try input.fileHandleForWriting.close()
