@@ -72,7 +72,13 @@ final class ImportBadInputCLITests: XCTestCase {
 
     func testHostileText() throws {
         try assertRefused("utf8.json", Data(#"[{"version":""#.utf8) + Data([0xC3, 0x28]) + Data(#"","whatsNew":"","checklist":[]}]"#.utf8),
-                          mentioning: "invalid UTF-8")
+                          mentioning: "record 1, line 1, column 17: field 'version': invalid UTF-8")
+        // The field is named however deep the text lies (helper-16: the errors named no field).
+        try assertRefused("item.json", Data(#"[{"version":"1","whatsNew":"","checklist":[{"id":"00000000-0000-0000-0000-000000000001","title":"a"#.utf8)
+                            + Data([0xFF]) + Data(#"","isDone":false}]}]"#.utf8),
+                          mentioning: "field 'checklist[0].title': invalid UTF-8")
+        try assertRefused("names.ndjson", Data(#"{"day":"2020-01-01","exercises":["ok","b"#.utf8) + Data([0xED, 0xA0, 0x80]) + Data("\"]}\n".utf8),
+                          mentioning: "record 1, line 1", "field 'exercises[1]': invalid UTF-8")
         try assertRefused("nul.json", Data(#"[{"version":"a"#.utf8) + Data([0]) + Data(#"b","whatsNew":"","checklist":[]}]"#.utf8),
                           mentioning: "NUL")
         try assertRefused("surrogate.json", text(#"[{"version":"\ud800","whatsNew":"","checklist":[]}]"#), mentioning: "surrogate")
@@ -139,7 +145,7 @@ final class ImportBadInputCLITests: XCTestCase {
         let row = "00000000-0000-0000-0000-00000000000A,2026-01-02,2026-01-02T00:00:00Z,1,Row\r\n"
         try assertRefused("latin1.csv", text(header + row) + Data("00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,Caf".utf8)
                             + Data([0xE9]) + text("\r\n" + row.replacingOccurrences(of: "0A,", with: "0B,")),
-                          mentioning: "record 2, line 3, column 72: invalid UTF-8")
+                          mentioning: "record 2, line 3, column 72: field 'exercise': invalid UTF-8")
     }
 
     /// The first problem in the file is the one named, also where a reader looks past a record
@@ -298,12 +304,12 @@ final class ImportBadInputCLITests: XCTestCase {
         let open = #"{"day":"2030-03-01","exercise":"Squat}"#, closed = #"{"day":"2030-03-02","exercise":"Row"}"#
         for lineEnd in ["\n", "\r\n"] {
             try assertRefused("open.ndjson", text(closed + lineEnd + open + lineEnd + closed + lineEnd),
-                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): the line ends inside a string")
+                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): field 'exercise': the line ends inside a string")
             try assertRefused("open.json", text("[" + closed + "," + lineEnd + open + lineEnd + "]"),
-                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): the line ends inside a string")
+                              mentioning: "record 2, line 2, column \(open.utf8.count + 1): field 'exercise': the line ends inside a string")
         }
         try assertRefused("nul.ndjson", text(#"{"day":"2030-03-01","exercise":"Sq\#u{0}uat"}"# + "\n"),
-                          mentioning: "record 1, line 1, column 35: NUL byte in a string")
+                          mentioning: "record 1, line 1, column 35: field 'exercise': NUL byte in a string")
         try assertRefused("open.csv", text("day,exercise\n2030-03-01,Row\n2030-03-02,\"Squat\n2030-03-03,Plank\n"),
                           mentioning: "record 2, line 3, column 12: unclosed quote")
     }

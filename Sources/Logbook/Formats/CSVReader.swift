@@ -6,6 +6,8 @@ struct CSVReader {
         let message: String
         let line: Int
         let column: Int
+        /// The 0-based index in its row of the field at fault, when the problem is in one field's text.
+        var fieldIndex: Int?
     }
 
     let stream: ByteStream
@@ -27,7 +29,7 @@ struct CSVReader {
         var fieldStart = (line: stream.line, column: stream.column)
         func finish() throws {
             guard let text = String(exactUTF8: field) else {
-                throw SyntaxError(message: "invalid UTF-8", line: fieldStart.line, column: fieldStart.column)
+                throw SyntaxError(message: "invalid UTF-8", line: fieldStart.line, column: fieldStart.column, fieldIndex: fields.count)
             }
             fields.append(text)
             field.removeAll(keepingCapacity: true)

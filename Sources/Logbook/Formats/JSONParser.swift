@@ -13,6 +13,16 @@ public struct JSONParser {
         public let line: Int
         /// The 1-based column of that byte, counted in bytes.
         public let column: Int
+        /// Where in the value being read, when the problem is inside a member or an element of it:
+        /// `version`, `checklist[0].title`, `exercises[1]` (indexes 0-based); nil at its top.
+        public var field: String?
+
+        /// The error as met inside `member` (a name, or an `[index]`) of an enclosing value.
+        func inside(_ member: String) -> SyntaxError {
+            var error = self
+            error.field = member + (field.map { $0.hasPrefix("[") ? $0 : "." + $0 } ?? "")
+            return error
+        }
     }
 
     /// The deepest nesting accepted.
@@ -150,7 +160,11 @@ public struct JSONParser {
                 if names == nil { names = Set(members.map { ExactText($0.key) }) }
                 guard names?.insert(ExactText(key)).inserted == true else { throw error("duplicate member \"\(key)\"") }
             }
-            members.append((key, try value(depth: depth + 1)))
+            do {
+                members.append((key, try value(depth: depth + 1)))
+            } catch let error as SyntaxError {
+                throw error.inside(key)
+            }
             try skipWhitespace()
             switch try stream.next() {
             case UInt8(ascii: ","): continue
@@ -171,7 +185,11 @@ public struct JSONParser {
         }
         while true {
             try skipWhitespace()
-            items.append(try value(depth: depth + 1))
+            do {
+                items.append(try value(depth: depth + 1))
+            } catch let error as SyntaxError {
+                throw error.inside("[\(items.count)]")
+            }
             try skipWhitespace()
             switch try stream.next() {
             case UInt8(ascii: ","): continue

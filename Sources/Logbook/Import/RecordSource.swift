@@ -59,7 +59,7 @@ struct JSONRecordSource: RecordSource {
             }
             if isLines { try parser.endLine() }
         } catch let error as JSONParser.SyntaxError {
-            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
+            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, field: error.field, reason: error.message)
         }
         count += 1
         let place = RecordPlace(number: count, line: line)
@@ -214,7 +214,8 @@ struct CSVRecordSource: RecordSource {
             }
             return (row, reader.rowLine)
         } catch let error as CSVReader.SyntaxError {
-            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, reason: error.message)
+            let field = error.fieldIndex.flatMap { index in columns.first { $0.value == index }?.key }
+            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, field: field, reason: error.message)
         }
     }
 
