@@ -380,7 +380,10 @@ final class ImportExportCLITests: XCTestCase {
             """).utf8).write(to: ndjson)
         let json = cli.folder.appendingPathComponent("list.json")
         try Data(#"[{"day":"2026-03-19","exercises":["Squat","Squat"]}]"#.utf8).write(to: json)
-        for file in [csv, ndjson, json] {
+        // Both columns, a row filling only its date: the day is the date's (it was refused; helper-19).
+        let both = cli.folder.appendingPathComponent("both.csv")
+        try Data("day,date,exercise\r\n,2026-03-20T08:00:00Z,Swim\r\n2026-03-21,,Swim\r\n".utf8).write(to: both)
+        for file in [csv, ndjson, json, both] {
             let first = try cli.run(paris + ["import", file.path])
             XCTAssertEqual(first.status, 0, first.stderr)
             let again = try cli.run(paris + ["import", file.path])
@@ -392,7 +395,7 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(listed.map { "\($0[0]) \($0[2]) \($0[3])" }, [
             "2026-03-14 1 Squat", "2026-03-14 2 Squat", "2026-03-14 3 Row", "2026-03-14 4 Lunge", "2026-03-15 1 Burpee",
             "2026-03-16 1 Plank", "2026-03-16 2 Plank", "2026-03-17 1 Row", "2026-03-17 2 Lunge",
-            "2026-03-19 1 Squat", "2026-03-19 2 Squat",
+            "2026-03-19 1 Squat", "2026-03-19 2 Squat", "2026-03-20 1 Swim", "2026-03-21 1 Swim",
         ])
         XCTAssertEqual(listed.first?[1], "2026-03-13T23:00:00.000000Z", "a day without a time starts at its midnight in the zone")
         XCTAssertEqual(try cli.run(["check"]).status, 0)

@@ -279,13 +279,15 @@ struct CSVRecordSource: RecordSource {
         let first = rows[0].row
         try checkRepeatedFields(Self.repeatedDayColumns, of: rows, record: "day")
         var day: CalendarDay?
-        if columns["day"] != nil {
+        // A blank day cell beside a date column: the record's day is its date's, as in a file
+        // without the day column (helper-19: it was refused as a malformed day).
+        if columns["day"] != nil && (columns["date"] == nil || !field(first, "day").isEmpty) {
             guard let parsed = CalendarDay(field(first, "day")) else {
                 throw FieldError(field: "day", reason: "expected a day YYYY-MM-DD, found \"\(field(first, "day").prefix(20))\"")
             }
             day = parsed
         }
-        let date = columns["date"] == nil ? nil : try self.date(first, "date", optional: columns["day"] != nil)
+        let date = columns["date"] == nil ? nil : try self.date(first, "date", optional: day != nil)
         let id = field(first, "id").isEmpty ? nil : try uuid(first, "id")
         defer { previous = (id, day, rows[0].line) }
         try checkIDlessPosition(of: rows[0], id: id, day: day, date: date)
