@@ -6,8 +6,9 @@ extension Logbook {
     /// hands over the column names, then each row as it is stepped. The statement runs on a
     /// read-only connection with `PRAGMA query_only` and an authorizer that allows reading only
     /// (`Connection.allowOnlyReads()` in SQLiteQuery), so nothing it does can change the file or
-    /// reach outside it; anything else throws ``LogbookError/queryRefused(sql:reason:)``.
-    /// On a store of SQLite's in-memory or temporary database (`:memory:`, `""`), which no other
+    /// reach outside it; anything else throws ``LogbookError/queryRefused(sql:reason:)``, and so
+    /// does a parameter without a value in `parameters` or a value for a parameter the statement
+    /// does not have (a name mistyped). On a store of SQLite's in-memory or temporary database (`:memory:`, `""`), which no other
     /// connection sees, the statement runs on the store's own connection, prepared under the same
     /// rules (`Connection.prepareAllowingOnlyReads(_:)`), and sees what a write in progress on
     /// the calling thread wrote so far.
@@ -52,6 +53,7 @@ extension Logbook {
             throw LogbookError.reported(error, path: path)
         }
         guard statement.isReadOnly else { throw LogbookError.queryRefused(sql: sql, reason: "it would change the database") }
+        var taken: Set<String> = []
         for index in stride(from: 1, through: statement.parameterCount, by: 1) {
             guard let name = statement.parameterName(at: index), name.count > 1 else {
                 throw LogbookError.queryRefused(sql: sql, reason: "parameter \(index) has no name: write :name and pass -p name=value")
@@ -60,9 +62,9 @@ extension Logbook {
                 throw LogbookError.queryRefused(sql: sql, reason: "no value for parameter \(name): pass -p \(name.dropFirst())=VALUE")
             }
             try statement.bind(value, at: index)
+            taken.insert(String(name.dropFirst()))
         }
         // A value no parameter takes is a name mistyped, which would otherwise go unnoticed.
-        let taken = Set((1...max(1, statement.parameterCount)).compactMap { statement.parameterName(at: $0).map { String($0.dropFirst()) } })
         if let unused = parameters.keys.sorted().first(where: { !taken.contains($0) }) {
             let its = taken.isEmpty ? "none" : taken.sorted().map { ":" + $0 }.joined(separator: ", ")
             throw LogbookError.queryRefused(sql: sql, reason: "a value was given for :\(unused), a parameter it does not have (it has \(its))")
