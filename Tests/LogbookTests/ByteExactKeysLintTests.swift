@@ -16,6 +16,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Store/NewDayCounts.swift", "struct Key: Hashable", "a period and an integer index of a name key interned by its bytes (ExactText)"),
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
+        ("Store/Logbook+Query.swift", "var taken: Set<String>", "the statement's parameter names, matched as `parameters` is looked up"),
         ("Store/Logbook+Async.swift", "parameters: [String: DatabaseValue]", "the same parameters, for the async form of query"),
         ("Dates/CalendarDay.swift", "CalendarDay: Hashable", "three integers"),
         ("Records/ExerciseDay.swift", "Hashable", "records compare as Swift values do, by design"),
