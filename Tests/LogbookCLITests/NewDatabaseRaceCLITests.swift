@@ -17,8 +17,9 @@ final class NewDatabaseRaceCLITests: XCTestCase {
     /// missing folders half the time): days added, drafts added, imports of two days, and imports
     /// that fail at their third record after writing two. After each round the file holds exactly
     /// the records of the processes that exited 0; a process exits 1 only when its import was bad
-    /// or its file was removed under it, and when none succeeded no database file is left and the
-    /// folders left, if any, are empty.
+    /// or its file was removed under it; a file left when none succeeded (another command had it
+    /// open as the one that made it failed) holds no record, and a file gone leaves no log files
+    /// and no folder with anything in it.
     func testCommandsRacingOnAMissingFileKeepExactlyTheRecordsOfThoseThatSucceeded() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_CREATE_RACE_SEED", default: 0x5241_4345)
         var random = SplitMix64(seed: seed)
