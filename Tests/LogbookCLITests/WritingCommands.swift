@@ -18,8 +18,6 @@ struct WritingCommands {
     /// The logbook's bytes (a closed database: no `-wal`).
     let base: Data
     let commands: [Command]
-    /// What `repair` puts right: positions another program left as 11, 12, 13.
-    private static let damage = "UPDATE exercises SET position = position + 10 WHERE day_pk % 7 = 0"
 
     /// Builds the logbook in `cli`'s database and the files the commands read in its folder.
     init(in cli: CLIHarness) throws {
@@ -76,7 +74,7 @@ struct WritingCommands {
         guard command.damaged else { return }
         var options = Connection.Options()
         options.createIfMissing = false
-        try Connection(path: url.path, options: options).execute(Self.damage)
+        try Connection(path: url.path, options: options).execute(InterruptedWrites.repairableDamage)
     }
 
     /// What the database at `url` holds, as text: the history export (bytes), every exercise row,
@@ -88,15 +86,7 @@ struct WritingCommands {
         let rows = try run(["query", "SELECT day_pk, position, name, name_key FROM exercises ORDER BY day_pk, position", "--format", "csv"])
         let drafts = try run(["export", "drafts", "--format", "json"])
         for result in [history, rows, drafts] { XCTAssertEqual(result.status, 0, result.stderr) }
-        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: drafts.output) as? [[String: Any]])
-        let comparable = parsed.map { draft in
-            var draft = draft.filter { !["id", "createdAt", "updatedAt"].contains($0.key) }
-            if let submitted = draft["submittedAt"], !(submitted is NSNull) { draft["submittedAt"] = true }
-            if let items = draft["checklist"] as? [[String: Any]] { draft["checklist"] = items.map { $0.filter { $0.key != "id" } } }
-            return draft
-        }
-        let normalized = try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys])
-        return history.stdout + rows.stdout + String(decoding: normalized, as: UTF8.self)
+        return history.stdout + rows.stdout + (try InterruptedWrites.comparableDrafts(drafts.output))
     }
 
     /// Drafts "1.0" to "1.<count - 1>" in the apps' JSON, each with a checklist of three items.

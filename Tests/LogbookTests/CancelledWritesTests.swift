@@ -67,13 +67,6 @@ final class CancelledWritesTests: XCTestCase {
         let history = try await store.exportHistory(format: .ndjson)
         let rows = try await store.query("SELECT day_pk, position, name FROM exercises ORDER BY day_pk, position").rows
         let drafts = try await store.exportDrafts(format: .json)
-        let parsed = try XCTUnwrap(try JSONSerialization.jsonObject(with: drafts) as? [[String: Any]])
-        let comparable = parsed.map { draft in
-            var draft = draft.filter { !["id", "createdAt", "updatedAt"].contains($0.key) }
-            if let items = draft["checklist"] as? [[String: Any]] { draft["checklist"] = items.map { $0.filter { $0.key != "id" } } }
-            return draft
-        }
-        let normalized = try JSONSerialization.data(withJSONObject: comparable, options: [.sortedKeys])
-        return String(decoding: history, as: UTF8.self) + "\(rows)" + String(decoding: normalized, as: UTF8.self)
+        return String(decoding: history, as: UTF8.self) + "\(rows)" + (try InterruptedWrites.comparableDrafts(drafts))
     }
 }

@@ -41,7 +41,7 @@ enum SampleLogbook {
         if damaged {
             var options = Connection.Options()
             options.createIfMissing = false
-            try Connection(path: path.path, options: options).execute("UPDATE exercises SET position = position + 10 WHERE day_pk % 7 = 0")
+            try Connection(path: path.path, options: options).execute(InterruptedWrites.repairableDamage)
         }
         return try Logbook(path: path.path, timeZone: utc)
     }
