@@ -142,7 +142,9 @@ final class ImportExportCLITests: XCTestCase {
     /// would be larger (here one draft of nine 64 MiB texts, each within the limit of a field) is
     /// refused before a byte is written (the error is thrown before the output's first write, so
     /// stdout gets nothing either), rather than written as a file no import takes back (it was
-    /// written, 603,980,449 bytes, exit 0; helper-16). About a minute in a debug build.
+    /// written, 603,980,449 bytes, exit 0; helper-16). `drafts show --format plist` of that draft
+    /// (the library's `releaseDraftPropertyList`) is refused the same way: it wrote the file too.
+    /// About a minute and a half in a debug build.
     func testAPropertyListLargerThanAnImportReadsIsNeverWritten() throws {
         let cli = try CLIHarness()
         do {
@@ -155,6 +157,14 @@ final class ImportExportCLITests: XCTestCase {
         XCTAssertEqual(toFile.status, 1, toFile.stderr)
         XCTAssertTrue(toFile.stderr.contains("an import reads at most 512 MiB of one"), toFile.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("big.plist").path))
+        let shown = try cli.run(["drafts", "show", "big", "--format", "plist"])
+        XCTAssertEqual(shown.status, 1, shown.stderr)
+        XCTAssertTrue(shown.stderr.contains("an import reads at most 512 MiB of one"), shown.stderr)
+        XCTAssertTrue(shown.stderr.contains("give it as JSON instead"), shown.stderr)
+        XCTAssertEqual(shown.output.count, 0, "not a byte of the property list on stdout")
+        let shownToFile = try cli.run(["drafts", "show", "big", "--format", "plist", "-o", "big-draft.plist"])
+        XCTAssertEqual(shownToFile.status, 1, shownToFile.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("big-draft.plist").path))
     }
 
     /// A `history.plist` has no day, so a record whose day is not its date's day in the time zone

@@ -112,7 +112,7 @@ final class PropertyListWidthTests: XCTestCase {
                                            checklist: items.map { AppChecklistItem(id: $0.id, title: $0.title, isDone: $0.isDone) },
                                            submittedAt: submitted)
             assertReadAndAsWritten(exported, expected: try encoderBytes([appDraft]), "drafts of \(itemCount) items")
-            assertReadAndAsWritten(test.store.releaseDraftPropertyList(draft), expected: try encoderBytes(appDraft),
+            assertReadAndAsWritten(try test.store.releaseDraftPropertyList(draft), expected: try encoderBytes(appDraft),
                                    "release-draft.plist of \(itemCount) items")
         }
     }

@@ -35,7 +35,8 @@ extension Logbook {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
-            try output(propertyListFile(.array(try drafts.fetch(query).map { try exportable($0).propertyList })))
+            try output(propertyListFile(.array(try drafts.fetch(query).map { try exportable($0).propertyList }),
+                                        otherwise: "export fewer records, or as NDJSON"))
         case .postgres:
             try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write(try exportable($0)) } }
         case .json, .ndjson, .csv:
@@ -56,7 +57,8 @@ extension Logbook {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
-            try output(propertyListFile(.array(try history.fetch(query).map { try exportable($0).propertyList })))
+            try output(propertyListFile(.array(try history.fetch(query).map { try exportable($0).propertyList }),
+                                        otherwise: "export fewer records, or as NDJSON"))
         case .postgres:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             try exportPostgres(.history, query, options: options, to: output) { script in
@@ -135,13 +137,13 @@ extension Logbook {
 
     /// The binary property list of `root`, refused before a byte is written when it is larger
     /// than an import reads (a property list is read whole), so that no export is a file Logbook
-    /// cannot import again.
-    private func propertyListFile(_ root: PropertyListValue) throws -> Data {
+    /// cannot import again. `otherwise` is the way out the error offers.
+    private func propertyListFile(_ root: PropertyListValue, otherwise: String) throws -> Data {
         let file = BinaryPropertyList.encode(root)
         let limit = PropertyListRecordSource.maximumBytes
         guard file.count <= limit else {
             throw LogbookError.cannotWrite(path: "the property list", reason: "it would be \(file.count) bytes, and an import reads at most "
-                                               + "\(limit >> 20) MiB of one (\(limit) bytes); export fewer records, or as NDJSON")
+                                               + "\(limit >> 20) MiB of one (\(limit) bytes); \(otherwise)")
         }
         return file
     }
@@ -185,9 +187,12 @@ extension Logbook {
         }
     }
 
-    /// One draft as a `release-draft.plist`, exactly as the app writes it.
-    public func releaseDraftPropertyList(_ draft: ReleaseDraft) -> Data {
-        BinaryPropertyList.encode(draft.propertyList)
+    /// One draft as a `release-draft.plist`, exactly as the app writes it. Refused as an export is,
+    /// so that no file it gives is one Logbook cannot take back: a draft holding a text longer than
+    /// the library saves (``LogbookError/unreadableValue(path:detail:)``), or one whose file would
+    /// be larger than an import reads (``LogbookError/cannotWrite(path:reason:)``).
+    public func releaseDraftPropertyList(_ draft: ReleaseDraft) throws -> Data {
+        try propertyListFile(exportable(draft).propertyList, otherwise: "give it as JSON instead")
     }
 
     private static let dayColumn = QueryExpression.column(qualifier: "exercise_days", name: "day")
