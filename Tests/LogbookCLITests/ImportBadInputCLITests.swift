@@ -72,7 +72,7 @@ final class ImportBadInputCLITests: XCTestCase {
 
     func testHostileText() throws {
         try assertRefused("utf8.json", Data(#"[{"version":""#.utf8) + Data([0xC3, 0x28]) + Data(#"","whatsNew":"","checklist":[]}]"#.utf8),
-                          mentioning: "record 1, line 1, column 17: field 'version': invalid UTF-8")
+                          mentioning: "record 1, line 1, column 14: field 'version': invalid UTF-8 in a string (byte \\xC3)")
         // The field is named however deep the text lies (helper-16: the errors named no field).
         try assertRefused("item.json", Data(#"[{"version":"1","whatsNew":"","checklist":[{"id":"00000000-0000-0000-0000-000000000001","title":"a"#.utf8)
                             + Data([0xFF]) + Data(#"","isDone":false}]}]"#.utf8),

@@ -58,4 +58,47 @@ final class JSONParserTests: XCTestCase {
             }
         }
     }
+
+    /// A string that is not UTF-8 is named at the first byte of its first invalid sequence, however
+    /// much valid text and how many escapes come before it, and whichever kind of sequence it is
+    /// (it named the column after the string's closing quote; helper-16's note). Seeded
+    /// (LOGBOOK_JSON_SEED): valid adversarial text, escaped at random, around one invalid sequence.
+    func testInvalidUTF8IsNamedAtItsFirstByte() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_JSON_SEED", default: 0x4A53_4F4E)
+        var random = SplitMix64(seed: seed)
+        let invalid: [[UInt8]] = [[0x80], [0xBF], [0xC0, 0x80], [0xC1, 0xBF], [0xC3], [0xE0, 0x80, 0x80], [0xE2, 0x82],
+                                  [0xED, 0xA0, 0x80], [0xF0, 0x8F, 0xBF, 0xBF], [0xF0, 0x9F, 0x98], [0xF4, 0x90, 0x80, 0x80],
+                                  [0xF5], [0xFE], [0xFF]]
+        for round in 0..<400 {
+            let content = { (text: String) in Array(AdversarialText.jsonLiteral(text, escaping: 0.3, using: &random).utf8.dropFirst().dropLast()) }
+            let before = content(AdversarialText.string(using: &random))
+            let bad = random.pick(invalid)
+            let after = content(AdversarialText.string(using: &random))
+            let opening = Array(#"{"k":"#.utf8) + (random.chance(0.5) ? Array(#"[1, ""#.utf8) : [UInt8(ascii: "\"")])
+            let line = opening + before + bad + after + Array(#""}"#.utf8) + (opening.count > 6 ? [UInt8(ascii: "]")] : [])
+            let column = opening.count + before.count + 1
+            let lines = Data("{}\n".utf8) + Data(line) + Data("\n".utf8)
+            let array = Data("[{},\n".utf8) + Data(line) + Data("\n]".utf8)
+            for (isLineDelimited, file) in [(true, lines), (false, array)] {
+                let parser = JSONParser(stream: ByteStream(data: file), isLineDelimited: isLineDelimited)
+                let context = "seed \(seed), round \(round), \(bad.map { String(format: "%02X", $0) }), line \(Data(line).base64EncodedString())"
+                do {
+                    if isLineDelimited {
+                        while try parser.nextLine() != nil {}
+                    } else {
+                        try parser.beginArray()
+                        var isFirst = true
+                        while try parser.nextElement(isFirst: isFirst) != nil { isFirst = false }
+                    }
+                    XCTFail("accepted: \(context)")
+                } catch let error as JSONParser.SyntaxError {
+                    XCTAssertEqual(error.line, 2, context)
+                    XCTAssertEqual(error.column, column, context)
+                    XCTAssertEqual(error.message, "invalid UTF-8 in a string (byte \(JSONParser.printable(bad[0])))", context)
+                    XCTAssertEqual(error.field, opening.count > 6 ? "k[1]" : "k", context)
+                }
+            }
+            if testRun?.failureCount ?? 0 > 0 { break }
+        }
+    }
 }

@@ -9,7 +9,8 @@ public struct JSONParser {
     public struct SyntaxError: Error, Equatable {
         /// What is wrong: `unterminated string (the file is truncated)`.
         public let message: String
-        /// The 1-based line of the next unread byte when the parser stopped.
+        /// The 1-based line of the byte at fault: the next unread byte when the parser stopped, or
+        /// in a string that is not UTF-8, the first byte of its first invalid sequence.
         public let line: Int
         /// The 1-based column of that byte, counted in bytes.
         public let column: Int
@@ -204,6 +205,9 @@ public struct JSONParser {
         _ = try stream.next()
         if let text = stream.takePlainASCIIString(maximumLength: RecordLimits.textBytes) { return text }
         var bytes: [UInt8] = []
+        // Where each run of bytes copied as read begins, in `bytes` and on the line (a string
+        // holds no line break), so that invalid UTF-8 is named at its own column.
+        var runs = [(start: 0, column: stream.column)]
         while true {
             stream.appendPlainStringBytes(to: &bytes)
             try checkLength(of: bytes)
@@ -217,17 +221,36 @@ public struct JSONParser {
                 throw error(byte == 0 ? "NUL byte in a string (write U+0000 as \\u0000)" : "unescaped control character in a string")
             case UInt8(ascii: "\""):
                 _ = try stream.next()
-                guard let text = String(exactUTF8: bytes) else { throw error("invalid UTF-8 in a string") }
+                guard let text = String(exactUTF8: bytes) else { throw invalidUTF8(in: bytes, runs: runs) }
                 return text
             case UInt8(ascii: "\\"):
                 _ = try stream.next()
                 try escape(into: &bytes)
+                runs.append((bytes.count, stream.column))
             default:
                 _ = try stream.next()
                 bytes.append(byte)
             }
             try checkLength(of: bytes)
         }
+    }
+
+    /// The error for a string whose `bytes` are not UTF-8, at the line and column of the first
+    /// byte of the first invalid sequence. An escape gives whole characters, so that byte is in a
+    /// run copied as read: one of `runs`.
+    private func invalidUTF8(in bytes: [UInt8], runs: [(start: Int, column: Int)]) -> SyntaxError {
+        var offset = 0
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        decoding: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput, .error: break decoding
+            }
+        }
+        let run = runs.last { $0.start <= offset } ?? runs[0]
+        let byte = offset < bytes.count ? " (byte \(Self.printable(bytes[offset])))" : ""
+        return SyntaxError(message: "invalid UTF-8 in a string\(byte)", line: stream.line, column: run.column + offset - run.start)
     }
 
     /// Refuses a string past the longest text a record may hold, however it was read (a run of
