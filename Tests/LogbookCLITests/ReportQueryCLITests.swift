@@ -160,6 +160,16 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["query", "SELECT :from + 1", "-p", "from=1", "-p", "form=2"]), status: 1,
                          mentioning: "a value was given for :form, a parameter it does not have (it has :from)")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "b=3"]), status: 1, mentioning: "(it has none)")
+        // SQLite's "datatype mismatch" names no value: the values that could be at fault are named (helper-18).
+        let paging = "SELECT version FROM drafts LIMIT :n OFFSET :skip"
+        for (value, named) in [("9223372036854775808", ":n is the text '9223372036854775808' (a whole number beyond SQLite's"),
+                               ("abc", ":n is the text 'abc'"), ("1.5", ":n is the real number 1.5")] {
+            XCTAssertFailure(try cli.run(["query", paging, "-p", "n=\(value)", "-p", "skip=1"]), status: 1,
+                             mentioning: "query refused (SQLite's datatype mismatch: a value is not the whole number its place needs, "
+                                 + "as a LIMIT or OFFSET does; \(named)")
+        }
+        XCTAssertEqual(try cli.run(["query", paging, "-p", "n=2.0", "-p", "skip=0", "--format", "csv"]).stdout, "version\r\n1.0\r\n1.0.1\r\n",
+                       "a real number that is whole is SQLite's to take")
         XCTAssertEqual(try cli.run(["query", "SELECT @a + $b AS n", "-p", "a=1", "-p", "b=2", "--format", "csv"]).stdout, "n\r\n3\r\n")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")

@@ -74,8 +74,32 @@ extension Logbook {
             while try statement.step() {
                 try row(try (0..<statement.columnCount).map { try statement.column($0, as: DatabaseValue.self) })
             }
+        } catch let error as SQLiteError where error.isDatatypeMismatch && parameters.values.contains(where: Self.isNotWhole) {
+            // SQLite names no value: the ones that could be at fault are named here.
+            let values = parameters.sorted { $0.key < $1.key }.filter { Self.isNotWhole($0.value) }
+                .map { ":\($0.key) is \(Self.describe($0.value))" }.joined(separator: "; ")
+            throw LogbookError.queryRefused(sql: sql, reason: "SQLite's datatype mismatch: a value is not the whole number its "
+                                                + "place needs, as a LIMIT or OFFSET does; \(values)")
         } catch {
             throw LogbookError.reported(error, path: path)
+        }
+    }
+
+    private static func isNotWhole(_ value: DatabaseValue) -> Bool {
+        if case .integer = value { return false }
+        return true
+    }
+
+    /// A parameter's value as the mismatch names it: what SQLite holds it as.
+    private static func describe(_ value: DatabaseValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let number): "\(number)"
+        case .real(let number): "the real number \(number)"
+        case .text(let text) where text.wholeMatch(of: /[-+]?[0-9]+/) != nil:
+            "the text '\(text.prefix(100))' (a whole number beyond SQLite's, -9223372036854775808 to 9223372036854775807)"
+        case .text(let text): "the text '\(text.prefix(100))'"
+        case .blob(let data): "a blob of \(data.count) bytes"
         }
     }
 }

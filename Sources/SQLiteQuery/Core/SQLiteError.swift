@@ -86,6 +86,10 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// Whether the file could not be opened at all (`SQLITE_CANTOPEN`).
     public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 
+    /// Whether a value was not of the type its place needs (`SQLITE_MISMATCH`): in a read, a
+    /// `LIMIT` or `OFFSET` that is not a whole number.
+    public var isDatatypeMismatch: Bool { primaryCode == SQLITE_MISMATCH }
+
     /// Whether the statement names a table, column, index or trigger the schema does not have.
     public var isMissingSchemaObject: Bool {
         primaryCode == SQLITE_ERROR && ["no such table", "no such column", "no such index", "no such trigger"]
