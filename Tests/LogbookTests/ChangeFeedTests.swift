@@ -223,4 +223,47 @@ final class ChangeFeedTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("no day mark"), "\(error)")
         }
     }
+
+    /// A token without a stamp (`ID:POSITION:MARK`, as written before stamps) is answered as the
+    /// stamped token it was cut from is, whatever days were added and deleted since; one whose day
+    /// mark is above every day record's row key with no deletion since to explain it is refused
+    /// (helper-18: it was answered, and the days that would take the row keys up to its mark would
+    /// never have been sent). Seeded (LOGBOOK_CHANGES_SEED).
+    func testATokenWithoutAStampIsCheckedWhereItCanBe() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_CHANGES_SEED", default: 0x5354_414D)
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        let firstDay = CalendarDay("2026-01-01")!
+        var stored: Set<Int> = []
+        var tokens: [ChangeToken] = [try test.store.changes(since: nil) { _ in }]
+        func sent(since token: ChangeToken) throws -> [UUID] {
+            var ids: [UUID] = []
+            try test.store.changes(since: token) { ids.append($0.change.id) }
+            return ids
+        }
+        for _ in 0..<60 {
+            if let day = stored.sorted().randomElement(using: &random), random.chance(0.35) {
+                _ = try test.store.history.delete(day: firstDay.adding(days: day)!)
+                stored.remove(day)
+            } else {
+                let day = random.int(0...40)
+                _ = try test.store.history.addDoneExercise("Run", at: firstDay.adding(days: day)!.start(in: utc) + 3_600)
+                stored.insert(day)
+            }
+            if random.chance(0.3) { tokens.append(try test.store.changes(since: tokens.last!) { _ in }) }
+        }
+        for token in tokens {
+            let unstamped = ChangeToken(logbookID: token.logbookID, position: token.position, dayMark: token.dayMark)
+            XCTAssertEqual(try sent(since: unstamped), try sent(since: token), "seed \(seed), token \(token)")
+        }
+        let now = try test.store.changes(since: tokens.last!) { _ in }
+        for above in [1, 2, 1_000] {
+            let forged = ChangeToken(logbookID: now.logbookID, position: now.position, dayMark: now.dayMark! + Int64(above))
+            XCTAssertThrowsError(try sent(since: forged), "seed \(seed)") { error in
+                XCTAssertTrue("\(error)".contains("its day mark \(now.dayMark! + Int64(above)) is above every day record's row key "
+                                                  + "(the highest is \(now.dayMark!)), and no change since says why"), "\(error)")
+            }
+        }
+    }
 }

@@ -15,25 +15,35 @@ enum ChangeTokenStamp {
     /// Throws ``LogbookError/changeTokenRefused(_:reason:)`` when `token`'s stamp does not match the
     /// file: its position's entry is another (the log was rolled back and written again), or the
     /// day record at its day mark is another and no change since says why (a change of that row,
-    /// or a deletion, which logs a lower day mark). A token without a stamp is not checked.
+    /// or a deletion, which logs a lower day mark). A token without a stamp (`ID:POSITION:MARK`,
+    /// written before stamps) is checked only where it can be: a day mark above every day record's
+    /// row key, which no deletion since explains, is refused too (the days that come to take the
+    /// row keys up to it would never be sent).
     static func check(_ token: ChangeToken, in connection: Connection) throws {
-        guard let stamp = token.stamp, let mark = token.dayMark else { return }
+        guard let mark = token.dayMark else { return }
         let restored = "; was the file restored from a backup? Start again from a full export ('logbook export … --format postgres', "
             + "or 'logbook changes' without --since)"
-        // (A token made when its position held no entry yet, a new log's, is answered by what
-        // comes there.)
-        let entry = stamp.prefix(8)
-        guard try entry == hash("") || entry == entryPart(token.position, in: connection) else {
-            throw LogbookError.changeTokenRefused(token.description, reason: "this logbook's change log holds another entry at "
-                                                  + "position \(token.position) than the one the token was made at" + restored)
+        let unexplained: String
+        if let stamp = token.stamp {
+            // (A token made when its position held no entry yet, a new log's, is answered by what
+            // comes there.)
+            let entry = stamp.prefix(8)
+            guard try entry == hash("") || entry == entryPart(token.position, in: connection) else {
+                throw LogbookError.changeTokenRefused(token.description, reason: "this logbook's change log holds another entry at "
+                                                      + "position \(token.position) than the one the token was made at" + restored)
+            }
+            guard stamp.suffix(8) != (try dayPart(mark, in: connection)) else { return }
+            unexplained = "the day record at row key \(mark) is not the one the token saw"
+        } else {
+            let highest = try UnloggedDayChanges.dayMark(in: connection)
+            guard mark > highest else { return }
+            unexplained = "its day mark \(mark) is above every day record's row key (the highest is \(highest))"
         }
-        guard stamp.suffix(8) != (try dayPart(mark, in: connection)) else { return }
         let explained = try connection.scalar("""
             SELECT EXISTS (SELECT 1 FROM change_log WHERE seq > ?1 AND ((kind = 'day' AND pk = ?2) OR day_mark < ?2))
             """, [.integer(token.position), .integer(mark)], as: Bool.self) ?? false
         guard explained else {
-            throw LogbookError.changeTokenRefused(token.description, reason: "the day record at row key \(mark) is not the one the "
-                                                  + "token saw, and no change since says why" + restored)
+            throw LogbookError.changeTokenRefused(token.description, reason: unexplained + ", and no change since says why" + restored)
         }
     }
 
