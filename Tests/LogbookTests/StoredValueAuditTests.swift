@@ -199,6 +199,28 @@ final class StoredValueAuditTests: XCTestCase {
         }
     }
 
+    /// A merged id (`exercise_day_aliases`) that another program made a day record's own id too
+    /// is named, with the record's day (it was not; helper-18); the merged ids Logbook itself
+    /// writes, by imports that merge and by moves, are not.
+    func testCheckNamesAMergedIDThatIsAlsoARecordsID() throws {
+        let test = try TestStore()
+        let (first, second) = (UUID(), UUID())
+        try test.store.history.save([ExerciseDay(id: first, date: instant("2026-03-02T08:00:00Z"), day: CalendarDay("2026-03-02")!, exercises: ["Squat"]),
+                                     ExerciseDay(id: second, date: instant("2026-03-03T08:00:00Z"), day: CalendarDay("2026-03-03")!, exercises: ["Row"])])
+        let file = test.folder.appendingPathComponent("same-day.ndjson")
+        let merged = UUID()
+        try Data(#"{"id":"\#(merged.uuidString)","day":"2026-03-02","date":"2026-03-02T09:00:00Z","exercises":["Run"]}"#.utf8 + [0x0A])
+            .write(to: file)
+        _ = try test.store.importRecords(from: file)
+        _ = try test.store.history.moveDay(CalendarDay("2026-03-02")!, to: CalendarDay("2026-03-04")!)
+        XCTAssertEqual(try Connection(path: test.store.path).scalar("SELECT count(*) FROM exercise_day_aliases", as: Int.self), 1)
+        XCTAssertEqual(try test.store.check().storedValueProblems, [])
+        try Connection(path: test.store.path).execute("UPDATE exercise_day_aliases SET id = '\(second.uuidString)'")
+        XCTAssertEqual(try test.store.check().storedValueProblems,
+                       ["exercise_day_aliases.id: 1 row is not an id no day record has (delete the merged id's row) "
+                        + "(id \(second.uuidString): the record of '2026-03-03')"])
+    }
+
     /// A change-log retention Logbook would not write (`abc`, `0`, `-3`, `007`, `1.5`, stored by
     /// another program) is named by `check`, and the log keeps the default 90 days rather than
     /// reading it as 1 day (`0` and `-3` pruned every entry older than a day; helper-18); a

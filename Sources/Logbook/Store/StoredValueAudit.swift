@@ -5,7 +5,7 @@ import SQLiteQuery
 /// would not save or import again: text where a date belongs, text whose bytes are not UTF-8
 /// (which Logbook refuses to read rather than repair) or longer than any field Logbook takes,
 /// `2026-02-30` as a day, a lowercase or malformed id, a date outside years 0001 to 9999, an
-/// empty exercise name, a day record with no exercise; and a setting in `logbook_settings`
+/// empty exercise name, a day record with no exercise, a merged id that is also a record's id; and a setting in `logbook_settings`
 /// stored as a blob, or a change-log retention that is not a whole number of days, 1 or more. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
 /// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
@@ -47,7 +47,12 @@ enum StoredValueAudit {
         let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
                                         example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
                                         requirement: "named (an exercise needs a name)", in: connection)
-        return problems + [emptyDays, lastKey, emptyNames].compactMap { $0 } + (try settingsProblems(in: connection))
+        // A merged id that is also a day record's own id: Logbook keeps the two apart, and an
+        // import or a merge of that id could take it for either record.
+        let aliasedRecords = try faultyRows("exercise_day_aliases.id", "FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.id = a.id",
+                                            example: "'id ' || a.id || ': the record of ' || \(quoted("d.day"))", order: "ORDER BY a.id",
+                                            requirement: "an id no day record has (delete the merged id's row)", in: connection)
+        return problems + [emptyDays, lastKey, emptyNames, aliasedRecords].compactMap { $0 } + (try settingsProblems(in: connection))
     }
 
     /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
