@@ -206,8 +206,11 @@ public struct JSONParser {
         if let text = stream.takePlainASCIIString(maximumLength: RecordLimits.textBytes) { return text }
         var bytes: [UInt8] = []
         // Where each run of bytes copied as read begins, in `bytes` and on the line (a string
-        // holds no line break), so that invalid UTF-8 is named at its own column.
-        var runs = [(start: 0, column: stream.column)]
+        // holds no line break), so that invalid UTF-8 is named at its own column: the first run,
+        // and one after each escape (kept only when there is one, so a string without escapes
+        // allocates nothing for it).
+        let firstRun = (start: 0, column: stream.column)
+        var runsAfterEscapes: [(start: Int, column: Int)] = []
         while true {
             stream.appendPlainStringBytes(to: &bytes)
             try checkLength(of: bytes)
@@ -221,12 +224,12 @@ public struct JSONParser {
                 throw error(byte == 0 ? "NUL byte in a string (write U+0000 as \\u0000)" : "unescaped control character in a string")
             case UInt8(ascii: "\""):
                 _ = try stream.next()
-                guard let text = String(exactUTF8: bytes) else { throw invalidUTF8(in: bytes, runs: runs) }
+                guard let text = String(exactUTF8: bytes) else { throw invalidUTF8(in: bytes, runs: [firstRun] + runsAfterEscapes) }
                 return text
             case UInt8(ascii: "\\"):
                 _ = try stream.next()
                 try escape(into: &bytes)
-                runs.append((bytes.count, stream.column))
+                runsAfterEscapes.append((bytes.count, stream.column))
             default:
                 _ = try stream.next()
                 bytes.append(byte)
