@@ -78,7 +78,8 @@ struct Invocation {
     /// `--time-zone`, else `$TZ`, else the system's. A name must be a zone of the tz database
     /// (``TimeZoneDatabase``): an abbreviation or an offset that Foundation reads otherwise than
     /// `date` is refused. `$TZ` set but empty (or `:` alone) is UTC, as the C library and `date`
-    /// read it.
+    /// read it; a path (`:/etc/localtime`, `/usr/share/zoneinfo/Europe/Paris`) is the zone whose
+    /// file it names, links followed, in the tz database's folder.
     func timeZone() throws -> TimeZone {
         if let name = try arguments.value(of: GlobalOptions.timeZone) {
             guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name) else {
@@ -89,8 +90,16 @@ struct Invocation {
             return zone
         }
         if let name = environment["TZ"] {
-            let identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
+            var identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
             if identifier.isEmpty { return TimeZone(identifier: "UTC") ?? .gmt }
+            let isPath = identifier.hasPrefix("/")
+            if isPath {
+                guard let zoneName = TimeZoneDatabase.name(ofZoneFileAt: identifier) else {
+                    throw CommandFailure("$TZ '\(name)' names no zone file in the tz database (\(TimeZoneDatabase.folder)), so Logbook "
+                                         + "cannot tell which zone it is; use an IANA name such as Europe/Paris, or --time-zone")
+                }
+                identifier = zoneName
+            }
             let zone = TimeZone(identifier: identifier)
             // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
             // either reading would store days other programs in the same shell disagree with.
@@ -104,7 +113,8 @@ struct Invocation {
             guard let zone, TimeZoneDatabase.holds(identifier) else {
                 throw CommandFailure("unknown time zone '\(name)' in $TZ\(Self.whyNotAZone(identifier)) (use an IANA name such as Europe/Paris)")
             }
-            if let other = TimeZoneDatabase.otherDefinition(of: identifier, environment: environment) {
+            // (A path is read from that file whatever $TZDIR says.)
+            if !isPath, let other = TimeZoneDatabase.otherDefinition(of: identifier, environment: environment) {
                 throw CommandFailure("$TZ '\(name)' is defined otherwise in $TZDIR (\(other)), which 'date' reads, than in "
                                      + "\(TimeZoneDatabase.folder), which Logbook reads; unset TZDIR, or give --time-zone")
             }

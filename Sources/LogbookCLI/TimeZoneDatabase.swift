@@ -19,6 +19,23 @@ enum TimeZoneDatabase {
         return zoneFile(name, in: folder) != nil
     }
 
+    /// The name of the zone whose file the absolute `path` is (`$TZ` may name one, as in
+    /// `:/etc/localtime`), symbolic links followed, when that file lies in ``folder``: the C
+    /// library reads such a `$TZ` from the file, and Foundation reads zones by name. Nil for a file
+    /// elsewhere (a copy of a zone's file), whose zone has no name to give.
+    static func name(ofZoneFileAt path: String) -> String? {
+        guard let resolved = realPath(path), let base = realPath(folder), resolved.hasPrefix(base + "/") else { return nil }
+        let name = String(resolved.dropFirst(base.count + 1))
+        return zoneFile(name, in: folder) != nil ? name : nil
+    }
+
+    /// `path` with every symbolic link followed, or nil when it names nothing.
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// The folder `$TZDIR` names when the C library would read zone `name` there otherwise than
     /// Foundation reads it from ``folder`` (another file, or none): `date` and Logbook would then
     /// file instants under different days.

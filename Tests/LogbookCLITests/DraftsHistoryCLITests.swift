@@ -113,7 +113,9 @@ final class DraftsHistoryCLITests: XCTestCase {
 
     /// Time-zone names are the zones of the tz database, which `date` reads for `$TZ` as Logbook
     /// does. Seeded: zones picked from the database folder, each given an instant at random, must
-    /// file `history add` under the day `TZ=zone date` shows, in `$TZ` and in `--time-zone`; every
+    /// file `history add` under the day `TZ=zone date` shows, in `$TZ` (as the name, as the path of
+    /// the zone's file and as `:` and a link to it, the way `:/etc/localtime` names the system's
+    /// zone, which was refused) and in `--time-zone`; every
     /// abbreviation Foundation knows and the database has no zone for (`BST`, which Foundation
     /// reads as Asia/Dhaka) is refused in both.
     func testTimeZoneNamesAreTheZonesDateReadsAndFileTheSameDay() throws {
@@ -136,7 +138,11 @@ final class DraftsHistoryCLITests: XCTestCase {
                 .trimmingCharacters(in: .newlines)
             let expected = try ExternalProgram.run("/usr/bin/env", ["TZ=\(zone)", "date", "-d", "@\(seconds)", "+%F"]).output
                 .trimmingCharacters(in: .newlines)
-            for (way, arguments, environment) in [("$TZ", [String](), ["TZ": zone]), ("--time-zone", ["--time-zone", zone], [:])] {
+            // A path in $TZ, as `:/etc/localtime` is: the zone's file, or a link to it.
+            let link = cli.folder.appendingPathComponent("localtime-\(sample)").path
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/" + zone)
+            for (way, arguments, environment) in [("$TZ", [String](), ["TZ": zone]), ("--time-zone", ["--time-zone", zone], [:]),
+                                                  ("$TZ as a path", [], ["TZ": folder + "/" + zone]), ("$TZ as :link", [], ["TZ": ":" + link])] {
                 let database = cli.folder.appendingPathComponent("zone-\(sample)-\(way.count).sqlite").path
                 let added = try cli.run(["--db", database, "-q"] + arguments + ["history", "add", "Squat", "--at", date],
                                         environment: environment, useDatabase: false)
@@ -156,6 +162,13 @@ final class DraftsHistoryCLITests: XCTestCase {
                              mentioning: "unknown time zone '\(abbreviation)' in $TZ: no zone of that name in the tz database")
             XCTAssertFailure(try cli.run(["--time-zone", abbreviation, "history", "add", "Squat"]), status: 2,
                              mentioning: "unknown time zone '\(abbreviation)' for '--time-zone <tz>'")
+        }
+        // A path to a file outside the database (a copy of a zone's file), or to none, names no zone Foundation can read.
+        let copy = cli.folder.appendingPathComponent("copied-zone").path
+        try FileManager.default.copyItem(atPath: folder + "/Asia/Tokyo", toPath: copy)
+        for path in [":" + copy, copy, ":/nonexistent/zone", ":" + folder] {
+            XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": path]), status: 1,
+                             mentioning: "$TZ '\(path)' names no zone file in the tz database (\(folder))")
         }
         XCTAssertEqual(cli.snapshot(), before)
         // $TZDIR that defines a zone otherwise than the database Logbook reads: refused, as `date` would read it apart.
