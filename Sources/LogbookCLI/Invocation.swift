@@ -49,7 +49,7 @@ struct Invocation {
 
     /// ``databasePath()`` for opening: refused when something other than a regular file is there
     /// (a folder, a device such as `/dev/null`, a FIFO), which SQLite would fail on with an
-    /// input/output error or wait on.
+    /// input/output error or wait on, or when the path is a folder's (`a.sqlite/`).
     private func databaseFilePath() throws -> String {
         let path = try databasePath()
         var status = stat()
@@ -62,6 +62,12 @@ struct Invocation {
             default: "not a regular file"
             }
             throw CommandFailure("\(path) is \(kind), not a Logbook database file; give a file's path with --db")
+        }
+        // A path ending in `/`, `/.` or `/..` names a folder whether or not one is there; SQLite
+        // made the file without the slash, which the next command, given the same path, did not find.
+        let last = path.split(separator: "/", omittingEmptySubsequences: false).last
+        guard !path.hasSuffix("/") && last != "." && last != ".." else {
+            throw CommandFailure("\(path) is a folder's path, not a Logbook database file's; give a file's path with --db")
         }
         // SQLite takes `..` after a folder that does not exist as "drop that name", where the
         // system finds no such path: refused, so that both name one file.

@@ -592,6 +592,16 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
                                  mentioning: "\(path) is \(kind), not a Logbook database file")
             }
         }
+        // A folder's path where no folder is: `history add` made `new.sqlite` for `new.sqlite/`, and
+        // said nothing of it; `history list` then found no database there.
+        let new = cli.folder.appendingPathComponent("new.sqlite").path
+        for path in [new + "/", new + "//", new + "/.", new + "/..", cli.database.path + "/"] {
+            for command in [["history", "add", "Squat"], ["history", "list"], ["init"]] {
+                XCTAssertFailure(try cli.run(["--db", path] + command, useDatabase: false), status: 1,
+                                 mentioning: "\(path) is a folder's path, not a Logbook database file's")
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: new))
     }
 
     // 5. No command writes into a file that is not a Logbook database, whatever its size.
