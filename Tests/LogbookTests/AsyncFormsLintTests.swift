@@ -15,6 +15,7 @@ final class AsyncFormsLintTests: XCTestCase {
         ("read", "Dates/CalendarDay.swift", "reads a column of a statement already stepped"),
         ("resolved", "Dates/DateExpression.swift", "date arithmetic, no file"),
         ("begin", "Export/PostgresScript.swift", "writes to the caller's output, inside an export"),
+        ("releaseDraftPropertyList", "Export/Exporter.swift", "encodes a draft the caller holds, no file"),
         ("write", "Files/FileOutput.swift", "the CLI's output"),
         ("write", "Files/FileReplacement.swift", "writes to a temporary file, inside an export"),
         ("commit", "Files/FileReplacement.swift", "renames a temporary file, inside an export"),
