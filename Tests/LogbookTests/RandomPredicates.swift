@@ -362,8 +362,28 @@ final class RandomPredicates {
         return constant(value, literal(value))
     }
 
+    /// `text`, or at times `text` beside a nil: after a captured `String?` with `??`, or as one
+    /// branch of a `?:` whose other is a captured `String?` force-unwrapped (nil or not). A nil
+    /// branch has no comparison key, and the store compared the other branch's bytes (helper-20).
+    private func besideNil<C>(_ text: Term<C, String>) -> Term<C, String> {
+        guard chance(0.15) else { return text }
+        let captured: String? = chance(0.6) ? nil : pick(Pools.needles)
+        let capturedText = "(\(captured.map(literal) ?? "nil") as String?)"
+        switch int(0...2) {
+        case 0:
+            return Term("(\(capturedText) ?? \(text.text))") { Build.coalesce(Build.value(captured), text.make($0)) }
+        default:
+            let textFirst = chance(0.5)
+            let test = Term<C, Bool>("\(text.text).isEmpty") { Build.keyPath(text.make($0), \String.isEmpty) }
+            let unwrapped = Term<C, String>("\(capturedText)!") { _ in Build.unwrap(Build.value(captured)) }
+            let (yes, no) = textFirst ? (text, unwrapped) : (unwrapped, text)
+            return Term("(\(test.text) ? \(yes.text) : \(no.text))") { Build.conditional(test.make($0), yes.make($0), no.make($0)) }
+        }
+    }
+
     /// Text operations on `text` terms: comparison, contains, starts(with:), isEmpty, count.
-    private func textAtom<C>(_ text: () -> Term<C, String>) -> Term<C, Bool> {
+    private func textAtom<C>(_ plainText: () -> Term<C, String>) -> Term<C, Bool> {
+        func text() -> Term<C, String> { besideNil(plainText()) }
         switch int(0...5) {
         case 0, 1: return compare(text(), text())
         case 2:
@@ -633,7 +653,7 @@ final class RandomPredicates {
             }
         case 3, 4: return compare(Term("$0.date") { Build.keyPath($0, \.date) }, dateConstant())
         case 5, 6:
-            let name = textConstant() as Term<DayVariable, String>
+            let name = besideNil(textConstant() as Term<DayVariable, String>)
             return Term("$0.exercises.contains(\(name.text))") {
                 Build.contains(sequence: Build.keyPath($0, \.exercises), element: name.make($0))
             }

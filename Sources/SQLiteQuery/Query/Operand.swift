@@ -38,6 +38,25 @@ struct Operand {
     /// The expression to compare with: the comparison key for text, else the value itself.
     var comparable: QueryExpression { comparisonKey ?? expression }
 
+    /// The comparison key of a `?:` or `??` whose branches are `branches`: each branch's key, a
+    /// branch that holds no text (a nil, whose key is itself: NULL) taken as it is; nil when no
+    /// branch is text with a key. (A nil branch has no key of its own, and dropping the key for it
+    /// compared the other branch's bytes, where Swift compares canonical equivalents: helper-20.)
+    static func combinedKey(of branches: [Operand], _ combine: ([QueryExpression]) -> QueryExpression) -> QueryExpression? {
+        guard branches.contains(where: { $0.comparisonKey != nil }) else { return nil }
+        var keys: [QueryExpression] = []
+        for branch in branches {
+            if let key = branch.comparisonKey {
+                keys.append(key)
+            } else if branch.kind != .text {
+                keys.append(branch.expression)
+            } else {
+                return nil
+            }
+        }
+        return combine(keys)
+    }
+
     static func scalar(_ expression: QueryExpression, _ kind: ValueKind?, optional: Bool = false,
                        key: QueryExpression? = nil) -> Operand {
         Operand(expression: expression, shape: .scalar(kind), isOptional: optional, comparisonKey: key)

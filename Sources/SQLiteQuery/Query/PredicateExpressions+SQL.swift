@@ -206,9 +206,7 @@ extension PredicateExpressions.NilCoalesce: SQLTranslatable where LHS: SQLTransl
         try translator.operations.checkNilIsDistinct(optional)
         var result = Operand.scalar(.coalesce([optional.expression, fallback.expression]), optional.kind ?? fallback.kind,
                                     optional: fallback.isOptional).failing(with: fallback)
-        if let key = optional.comparisonKey, let fallbackKey = fallback.comparisonKey {
-            result.comparisonKey = .coalesce([key, fallbackKey])
-        }
+        result.comparisonKey = Operand.combinedKey(of: [optional, fallback]) { .coalesce($0) }
         return result
     }
 
@@ -267,9 +265,8 @@ where Test: SQLTranslatable, If: SQLTranslatable, Else: SQLTranslatable {
         var result = Operand.scalar(
             operations.nullWhereFailed(.conditional(condition.expression, then: yes.expression, else: no.expression), condition),
             yes.kind ?? no.kind, optional: yes.isOptional || no.isOptional).failing(with: condition, yes, no)
-        if let yesKey = yes.comparisonKey, let noKey = no.comparisonKey {
-            result.comparisonKey = operations.nullWhereFailed(.conditional(condition.expression, then: yesKey, else: noKey),
-                                                              condition)
+        result.comparisonKey = Operand.combinedKey(of: [yes, no]) { keys in
+            operations.nullWhereFailed(.conditional(condition.expression, then: keys[0], else: keys[1]), condition)
         }
         return result
     }
