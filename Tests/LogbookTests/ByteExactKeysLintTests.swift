@@ -31,6 +31,7 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("SQLiteQuery/Core/Connection.swift", "unchangedValues: [String:", "keys named by code, not data"),
         ("SQLiteQuery/Core/Values/ExactText.swift", "ExactText: Hashable", "the byte-exact key itself"),
         ("SQLiteQuery/Core/Connection+ReadOnlyAuthorizer.swift", "Set<String>", "ASCII function and pragma names"),
+        ("SQLiteQuery/Query/QueryOperations.swift", "checkedArithmetic: Set<String>", "ASCII function names"),
         ("SQLiteQuery/Table/ComparisonKeyColumn.swift", "Hashable", "ASCII table and column names"),
         ("SQLiteQuery/Query/PredicateShape.swift", "struct PredicateShape: Hashable", "a type, key paths, ASCII operator symbols and "
             + "value classes: never a captured value's text"),

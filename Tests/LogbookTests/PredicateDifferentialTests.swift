@@ -130,6 +130,165 @@ final class PredicateDifferentialTests: XCTestCase {
         })), test.store.history, naming: "CollectionIndexSubscript")
     }
 
+    /// A term that stops the fetch with an error where Swift traps (a division by a count that may
+    /// be 0), guarded by an earlier term of an `&&` or `||` chain or a `?:` test, is evaluated only
+    /// where Swift's short-circuiting reaches it, whatever order SQLite gives the chain's terms: a
+    /// guard with a subquery (`checklist.contains { $0.isDone } && 100 / version.count > 1`) ran
+    /// after the division and failed the fetch (helper-20). Seeded (`LOGBOOK_GUARD_SEED`): chains of
+    /// plain and subquery terms in every nesting, the guard anywhere before the division.
+    func testATermThatMayFailRunsOnlyWhereSwiftsShortCircuitReachesIt() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_GUARD_SEED", default: 0x4755_4152)
+        var random = SplitMix64(seed: seed)
+        let test = try TestStore()
+        // A draft with an empty version has no item done and is not submitted, so that terms with
+        // a subquery guard a division by the version's length too.
+        for index in 0..<60 {
+            let version = String(repeating: "v", count: random.int(0...3))
+            let items = (0..<random.int(0...3)).map { ChecklistItem(title: "t\($0)", isDone: !version.isEmpty && random.chance(0.5)) }
+            let submitted = !version.isEmpty && random.chance(0.5) ? Date(timeIntervalSinceReferenceDate: 0) : nil
+            try test.store.drafts.save(ReleaseDraft(version: version, whatsNew: "\(index)", checklist: items, submittedAt: submitted))
+        }
+        let drafts = try test.store.drafts.fetch(FetchDescriptor())
+        typealias Condition = (text: String, make: (DraftVariable) -> Expr<Bool>)
+        let versionCount = { (draft: DraftVariable) in Build.keyPath(Build.keyPath(draft, \.version), \String.count) }
+        let others: [Condition] = [
+            ("isSubmitted", { Build.keyPath($0, \.isSubmitted) }),
+            ("!version.isEmpty", { Build.not(Build.keyPath(Build.keyPath($0, \.version), \String.isEmpty)) }),
+            ("checklist.contains { $0.isDone }", { draft in
+                Build.containsWhere(Build.keyPath(draft, \.checklist)) { (item: PredicateExpressions.Variable<ChecklistItem>) in
+                    Build.keyPath(item, \.isDone)
+                }
+            }),
+            ("checklist.doneCount > 0", { Build.compare(Build.keyPath(Build.keyPath($0, \.checklist), \.doneCount), .greater, Build.value(0)) }),
+            ("checklist.count > 1", { Build.compare(self.checklistCount($0), .greater, Build.value(1)) }),
+        ]
+        let anyDone: Condition = others[2], doneCount: Condition = others[3]
+        // Guards (each true only where a divisor is not 0, with or without a subquery), the term
+        // true exactly where that divisor is 0 (for `||`), and the divisions they guard.
+        let versionGuards: [Condition] = [("version.count > 0", { Build.compare(versionCount($0), .greater, Build.value(0)) }),
+                                          ("version.count != 0", { Build.equal(versionCount($0), Build.value(0), negated: true) }),
+                                          others[0], anyDone, doneCount]
+        let checklistGuards: [Condition] = [("checklist.count > 0", { Build.compare(self.checklistCount($0), .greater, Build.value(0)) }),
+                                            anyDone, doneCount]
+        let guarded: [(guards: [Condition], zero: Condition, divisions: [Condition])] = [
+            (versionGuards, ("version.isEmpty", { Build.keyPath(Build.keyPath($0, \.version), \String.isEmpty) }),
+             [("100 / version.count > 40", { Build.compare(Build.divide(Build.value(100), versionCount($0)), .greater, Build.value(40)) }),
+              ("9 % version.count == 1", { Build.equal(Build.remainder(Build.value(9), versionCount($0)), Build.value(1)) })]),
+            (checklistGuards, ("checklist.isEmpty", { Build.keyPath(Build.keyPath($0, \.checklist), \[ChecklistItem].isEmpty) }),
+             [("checklist.doneCount * 100 / checklist.count >= 50", { draft in
+                 Build.compare(Build.divide(Build.arithmetic(Build.keyPath(Build.keyPath(draft, \.checklist), \.doneCount), .multiply,
+                                                             Build.value(100)), self.checklistCount(draft)), .greaterOrEqual, Build.value(50))
+             })]),
+        ]
+        /// `terms` joined by `&&`, nested at random (the order of the terms kept).
+        func chain(_ terms: [Condition]) -> Condition {
+            guard terms.count > 1 else { return terms[0] }
+            let split = random.int(1...terms.count - 1)
+            let (lhs, rhs) = (chain(Array(terms[..<split])), chain(Array(terms[split...])))
+            return ("(\(lhs.text) && \(rhs.text))", { Build.and(lhs.make($0), rhs.make($0)) })
+        }
+        for round in 0..<PropertyTestSettings.scaled(300, by: "LOGBOOK_PROPERTY_SCALE") {
+            let (guards, zero, divisions) = random.pick(guarded)
+            let (guardTerm, division) = (random.pick(guards), random.pick(divisions))
+            var condition: Condition
+            switch random.int(0...2) {
+            case 0:
+                var before = (0..<random.int(0...3)).map { _ in random.pick(others) }
+                before.insert(guardTerm, at: random.int(0...before.count))
+                let after = (0..<random.int(0...2)).map { _ in random.pick(others) }
+                condition = chain(before + [division] + after)
+            case 1:
+                let either = chain((0..<random.int(0...2)).map { _ in random.pick(others) } + [division])
+                condition = ("(\(zero.text) || \(either.text))", { Build.or(zero.make($0), either.make($0)) })
+            default:
+                let other = random.pick(others)
+                condition = ("(\(guardTerm.text) ? \(division.text) : \(other.text))", {
+                    Build.conditional(guardTerm.make($0), division.make($0), other.make($0))
+                })
+            }
+            if random.chance(0.3) {
+                let inner = condition
+                condition = ("!\(inner.text)", { Build.not(inner.make($0)) })
+            }
+            if random.chance(0.3) {
+                let (inner, other) = (condition, random.pick(others))
+                condition = random.chance(0.5) ? ("(\(other.text) || \(inner.text))", { Build.or(other.make($0), inner.make($0)) })
+                    : ("(\(other.text) && \(inner.text))", { Build.and(other.make($0), inner.make($0)) })
+            }
+            let predicate = Predicate<ReleaseDraft>({ condition.make($0) })
+            let expected = try drafts.filter { try predicate.evaluate($0) }.map(\.id)
+            let context = "seed \(seed), round \(round): \(condition.text)"
+            do {
+                let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
+                let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
+                XCTAssertEqual(fetched, expected, context)
+                XCTAssertEqual(counted, expected.count, context)
+            } catch {
+                XCTFail("\(context): \(error)")
+            }
+            if testRun?.failureCount ?? 0 > 0 { break }
+        }
+    }
+
+    /// A condition nested more deeply than SQLite's parser takes (its stack holds 100 grammar
+    /// states: 17 levels of `1 + (1 + …)` here, 20 of `?:`, 30 of `&&` and `||` in turn, 45 of `!`) is
+    /// refused as ``QueryError/unsupported(_:)`` saying so, before any row is read; one within it
+    /// gives what `evaluate` gives. The store failed with SQLite's "parser stack overflow" after
+    /// the translation accepted the predicate (helper-20). Every depth from 1 to 60 of five shapes.
+    func testConditionsDeeperThanSQLitesParserTakesAreRefusedSayingSo() throws {
+        let test = try TestStore()
+        for draft in [ReleaseDraft(version: "1.0", checklist: [ChecklistItem(title: "a")]), ReleaseDraft(version: "", checklist: []),
+                      ReleaseDraft(version: "22", checklist: [])] {
+            try test.store.drafts.save(draft)
+        }
+        let drafts = try test.store.drafts.fetch(FetchDescriptor())
+        typealias Shape = (name: String, build: (DraftVariable, Int) -> Expr<Bool>)
+        func sum(_ draft: DraftVariable, _ depth: Int) -> Expr<Int> {
+            depth == 0 ? Build.keyPath(Build.keyPath(draft, \.version), \String.count)
+                : Build.arithmetic(Build.value(1), .add, sum(draft, depth - 1))
+        }
+        func choice(_ draft: DraftVariable, _ depth: Int) -> Expr<Int> {
+            depth == 0 ? checklistCount(draft)
+                : Build.conditional(Build.keyPath(Build.keyPath(draft, \.version), \String.isEmpty), Build.value(depth), choice(draft, depth - 1))
+        }
+        func logic(_ draft: DraftVariable, _ depth: Int) -> Expr<Bool> {
+            let leaf = Build.equal(Build.keyPath(draft, \.version), Build.value("22"))
+            guard depth > 0 else { return leaf }
+            return depth % 2 == 0 ? Build.and(Build.value(true), logic(draft, depth - 1)) : Build.or(Build.value(false), logic(draft, depth - 1))
+        }
+        func negation(_ draft: DraftVariable, _ depth: Int) -> Expr<Bool> {
+            depth == 0 ? Build.keyPath(Build.keyPath(draft, \.version), \String.isEmpty) : Build.not(negation(draft, depth - 1))
+        }
+        func leftSum(_ draft: DraftVariable, _ depth: Int) -> Expr<Int> {
+            depth == 0 ? checklistCount(draft) : Build.arithmetic(leftSum(draft, depth - 1), .add, checklistCount(draft))
+        }
+        let shapes: [Shape] = [
+            ("1 + (1 + (… + version.count)) > 2", { Build.compare(sum($0, $1), .greater, Build.value(2)) }),
+            ("version.isEmpty ? depth : (… : checklist.count) == 1", { Build.equal(choice($0, $1), Build.value(1)) }),
+            ("true && (false || (… version == \"22\"))", logic),
+            ("!!…version.isEmpty", negation),
+            ("checklist.count + checklist.count + … > 0", { Build.compare(leftSum($0, $1), .greater, Build.value(0)) }),
+        ]
+        for shape in shapes {
+            var refusedFrom: Int?
+            for depth in 1...60 {
+                let predicate = Predicate<ReleaseDraft>({ shape.build($0, depth) })
+                let expected = try drafts.filter { try predicate.evaluate($0) }.map(\.id)
+                do {
+                    let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
+                    let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
+                    XCTAssertEqual(fetched, expected, "\(shape.name), \(depth)")
+                    XCTAssertEqual(counted, expected.count, "\(shape.name), \(depth)")
+                    XCTAssertNil(refusedFrom, "\(shape.name): refused at depth \(refusedFrom ?? 0), taken at \(depth)")
+                } catch LogbookError.unsupportedQuery(QueryError.unsupported(let construct)) {
+                    XCTAssertTrue(construct.contains("more deeply nested than SQLite's parser takes"), "\(shape.name), \(depth): \(construct)")
+                    refusedFrom = refusedFrom ?? depth
+                }
+            }
+            XCTAssertNotNil(refusedFrom, "\(shape.name): SQLite's parser took 60 levels")
+        }
+    }
+
     private func maximum<S: StandardPredicateExpression<[String]>>(_ names: S) -> Expr<String?> {
         PredicateExpressions.SequenceMaximum(elements: names)
     }

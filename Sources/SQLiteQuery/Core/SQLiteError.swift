@@ -90,6 +90,14 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// `LIMIT` or `OFFSET` that is not a whole number.
     public var isDatatypeMismatch: Bool { primaryCode == SQLITE_MISMATCH }
 
+    /// Whether SQLite's parser refused the statement for one of its limits: nested too deeply
+    /// ("parser stack overflow", "Expression tree is too large"), too many values bound, or too
+    /// many arguments to a function.
+    public var isBeyondParserLimits: Bool {
+        primaryCode == SQLITE_ERROR && (message == "parser stack overflow" || message.hasPrefix("Expression tree is too large")
+                                        || message.hasPrefix("too many SQL variables") || message.hasPrefix("too many arguments on function"))
+    }
+
     /// Whether the statement names a table, column, index or trigger the schema does not have.
     public var isMissingSchemaObject: Bool {
         primaryCode == SQLITE_ERROR && ["no such table", "no such column", "no such index", "no such trigger"]

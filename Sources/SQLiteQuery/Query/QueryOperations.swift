@@ -75,12 +75,42 @@ struct QueryOperations {
 
     /// `&&` and `||` evaluate their left side first, so only its failure needs carrying on: a
     /// failing right side is not evaluated in Swift when the left side decides, nor needed in SQL.
+    ///
+    /// SQLite, though, evaluates the terms of an `AND` in an order of its own (one with a subquery
+    /// after one without), so a right side that may stop the statement with an error (checked
+    /// arithmetic: `count > 0 && total / count > 2`) is evaluated inside a `CASE` on the left
+    /// side, only where Swift reaches it (helper-20: such a guard failed the fetch). A plain left
+    /// side is also kept as a term of its own, so that its index still serves.
     func and(_ lhs: Operand, _ rhs: Operand) -> Operand {
-        .boolean(nullWhereFailed(.and(lhs.expression, rhs.expression), lhs)).failing(with: lhs, rhs)
+        var both = QueryExpression.and(lhs.expression, rhs.expression)
+        if Self.mayStopWithAnError(rhs.expression) {
+            let guarded = QueryExpression.conditional(lhs.expression, then: rhs.expression, else: .false)
+            both = lhs.expression.isPlain ? .and(lhs.expression, guarded) : guarded
+        }
+        return .boolean(nullWhereFailed(both, lhs)).failing(with: lhs, rhs)
     }
 
     func or(_ lhs: Operand, _ rhs: Operand) -> Operand {
-        .boolean(nullWhereFailed(.or(lhs.expression, rhs.expression), lhs)).failing(with: lhs, rhs)
+        let both: QueryExpression = Self.mayStopWithAnError(rhs.expression)
+            ? .conditional(lhs.expression, then: .true, else: rhs.expression) : .or(lhs.expression, rhs.expression)
+        return .boolean(nullWhereFailed(both, lhs)).failing(with: lhs, rhs)
+    }
+
+    /// Whether `expression` calls checked integer arithmetic (``arithmetic(_:_:_:symbol:)``), which
+    /// stops the statement with an error where Swift traps.
+    private static func mayStopWithAnError(_ expression: QueryExpression) -> Bool {
+        switch expression {
+        case .column, .value: false
+        case .function(let name, let arguments): checkedArithmetic.contains(name) || arguments.contains(where: mayStopWithAnError)
+        case .comparison(_, let lhs, let rhs), .and(let lhs, let rhs), .or(let lhs, let rhs):
+            mayStopWithAnError(lhs) || mayStopWithAnError(rhs)
+        case .not(let operand), .isNull(let operand): mayStopWithAnError(operand)
+        case .coalesce(let operands): operands.contains(where: mayStopWithAnError)
+        case .conditional(let test, let then, let otherwise):
+            mayStopWithAnError(test) || mayStopWithAnError(then) || mayStopWithAnError(otherwise)
+        case .inList(let operand, let list): mayStopWithAnError(operand) || list.contains(where: mayStopWithAnError)
+        case .exists(_, let condition), .count(_, let condition): condition.map(mayStopWithAnError) ?? false
+        }
     }
 
     func not(_ operand: Operand) -> Operand { .boolean(.not(operand.expression)).failing(with: operand) }
@@ -109,7 +139,13 @@ struct QueryOperations {
 
     // MARK: Arithmetic on integers: checked, as Swift's operators trap instead of wrapping
 
+    /// The SQL functions of checked integer arithmetic (``Connection``'s `swift_add` and the rest),
+    /// which fail with an error on overflow or division by zero.
+    static let checkedArithmetic: Set<String> = ["swift_add", "swift_subtract", "swift_multiply", "swift_divide", "swift_remainder"]
+
+    /// `lhs symbol rhs` through `function`, one of ``checkedArithmetic``.
     func arithmetic(_ function: String, _ lhs: Operand, _ rhs: Operand, symbol: String) throws -> Operand {
+        assert(Self.checkedArithmetic.contains(function))
         guard lhs.kind == .integer || lhs.kind == nil, rhs.kind == .integer || rhs.kind == nil else {
             throw QueryError.unsupported("'\(symbol)' on values that are not integers")
         }

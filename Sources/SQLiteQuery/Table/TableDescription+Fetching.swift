@@ -10,9 +10,10 @@ extension TableDescription {
     /// a fetch that runs again with other values finds them without building their SQL.
     public func cursor(_ page: FetchPage, in connection: Connection) throws -> RecordCursor<Record> {
         let streamsChildren = !children.isEmpty && page.repeatsCheaply
-        let statements = try connection.cachedStatements(
-            key: page.statementKey(signature: streamsChildren ? sql.lockstepSignature : sql.selectColumns)) {
-            [page.parentStatement(columns: sql.selectColumns).sql] + (streamsChildren ? children.map { $0.readerSQL(for: page) } : [])
+        let statements = try QueryError.refusingWhatSQLiteCannotParse {
+            try connection.cachedStatements(key: page.statementKey(signature: streamsChildren ? sql.lockstepSignature : sql.selectColumns)) {
+                [page.parentStatement(columns: sql.selectColumns).sql] + (streamsChildren ? children.map { $0.readerSQL(for: page) } : [])
+            }
         }
         let arguments = page.arguments
         for statement in statements { try statement.bind(arguments) }
@@ -100,7 +101,7 @@ extension TableDescription {
     /// The number of rows a query's condition matches (its order and page are ignored).
     public func count(_ query: RecordQuery, in connection: Connection) throws -> Int {
         guard let condition = query.renderedCondition else { return try count(in: connection) }
-        return try count(where: condition.sql, arguments: condition.arguments, in: connection)
+        return try QueryError.refusingWhatSQLiteCannotParse { try count(where: condition.sql, arguments: condition.arguments, in: connection) }
     }
 }
 
