@@ -287,6 +287,19 @@ final class PredicateDifferentialTests: XCTestCase {
             }
             XCTAssertNotNil(refusedFrom, "\(shape.name): SQLite's parser took 60 levels")
         }
+        // A captured list of more values than SQLite binds (32,766 here), refused the same way.
+        for size in [1_000, 300_000] {
+            let versions = (0..<size).map { "\($0).0" }
+            let predicate = Predicate<ReleaseDraft>({ Build.contains(sequence: Build.value(versions), element: Build.keyPath($0, \.version)) })
+            do {
+                let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
+                XCTAssertEqual(counted, 1, "\(size) versions")
+                XCTAssertEqual(size, 1_000, "a list of \(size) versions was taken")
+            } catch LogbookError.unsupportedQuery(QueryError.unsupported(let construct)) {
+                XCTAssertTrue(construct.contains("or with more values than it binds (too many SQL variables)"), construct)
+                XCTAssertEqual(size, 300_000, construct)
+            }
+        }
     }
 
     private func maximum<S: StandardPredicateExpression<[String]>>(_ names: S) -> Expr<String?> {
