@@ -25,7 +25,10 @@ enum TimeZoneDatabase {
     /// elsewhere (a copy of a zone's file), whose zone has no name to give.
     static func name(ofZoneFileAt path: String) -> String? {
         guard let resolved = realPath(path), let base = realPath(folder), resolved.hasPrefix(base + "/") else { return nil }
-        let name = String(resolved.dropFirst(base.count + 1))
+        var name = String(resolved.dropFirst(base.count + 1))
+        // `posix/` holds the same zones (links to them here, copies on some systems); `right/`,
+        // with leap seconds, is another reckoning, and stays a name Foundation does not know.
+        if name.hasPrefix("posix/") { name.removeFirst("posix/".count) }
         return zoneFile(name, in: folder) != nil ? name : nil
     }
 

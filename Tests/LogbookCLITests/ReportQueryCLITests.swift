@@ -166,7 +166,7 @@ final class ReportQueryCLITests: XCTestCase {
                                ("abc", ":n is the text 'abc'"), ("1.5", ":n is the real number 1.5")] {
             XCTAssertFailure(try cli.run(["query", paging, "-p", "n=\(value)", "-p", "skip=1"]), status: 1,
                              mentioning: "query refused (SQLite's datatype mismatch: a value is not the whole number its place needs, "
-                                 + "as a LIMIT or OFFSET does; \(named)")
+                                 + "as a LIMIT or OFFSET does; of the values given, these are not: \(named)")
         }
         XCTAssertEqual(try cli.run(["query", paging, "-p", "n=2.0", "-p", "skip=0", "--format", "csv"]).stdout, "version\r\n1.0\r\n1.0.1\r\n",
                        "a real number that is whole is SQLite's to take")

@@ -79,7 +79,7 @@ extension Logbook {
             let values = parameters.sorted { $0.key < $1.key }.filter { Self.isNotWhole($0.value) }
                 .map { ":\($0.key) is \(Self.describe($0.value))" }.joined(separator: "; ")
             throw LogbookError.queryRefused(sql: sql, reason: "SQLite's datatype mismatch: a value is not the whole number its "
-                                                + "place needs, as a LIMIT or OFFSET does; \(values)")
+                                                + "place needs, as a LIMIT or OFFSET does; of the values given, these are not: \(values)")
         } catch {
             throw LogbookError.reported(error, path: path)
         }

@@ -22,6 +22,9 @@ struct Operand {
     /// Whether `evaluate` may throw here (a force unwrap of nil), which SQL turns into NULL. Where
     /// the operand is not optional, its NULL can only mean that failure.
     var mayFail = false
+    /// For an `&&` or `||` chain written as a guarded `CASE` (see `QueryOperations.and`): its arms,
+    /// which the next operator of the same kind extends rather than nests.
+    var guardedChain: GuardedChain?
 
     /// This operand, failing wherever one of `inputs` fails.
     func failing(with inputs: Operand...) -> Operand {
@@ -96,6 +99,58 @@ struct Operand {
         case .collection(let collection):
             return Operand(expression: .value(.null), shape: .collection(collection, qualifier: qualifier),
                            isOptional: false, comparisonKey: nil)
+        }
+    }
+}
+
+/// `t0 && t1 && … && tn` (or `||`) as one flat `CASE` that evaluates the terms in Swift's order and
+/// stops where Swift's short-circuit stops: each term before the last is an arm (NULL where it
+/// failed, then false for `&&` where it is false, true for `||` where it is true), and the last
+/// term is the `ELSE`. Plain comparisons among the first guard's conjuncts are also kept outside
+/// the `CASE`, as terms of their own, so that SQLite's indexes still serve them.
+struct GuardedChain {
+    let isConjunction: Bool
+    private(set) var arms: [(test: QueryExpression, result: QueryExpression)] = []
+    private(set) var hoisted: [QueryExpression] = []
+    private(set) var last: QueryExpression
+    private(set) var lastMayFail: Bool
+
+    /// The chain `guard && next` (or `||`).
+    init(isConjunction: Bool, guard first: Operand, then next: Operand) {
+        self.isConjunction = isConjunction
+        (last, lastMayFail) = (first.expression, first.mayFail)
+        if isConjunction { hoisted = Self.plainComparisons(in: first.expression) }
+        append(next)
+    }
+
+    /// The chain with `next` after its last term, which becomes an arm.
+    mutating func append(_ next: Operand) {
+        if lastMayFail { arms.append((.isNull(last), .value(.null))) }
+        arms.append(isConjunction ? (.not(last), .false) : (last, .true))
+        (last, lastMayFail) = (next.expression, next.mayFail)
+    }
+
+    var expression: QueryExpression {
+        let chain = arms.reversed().reduce(last) { .conditional($1.test, then: $1.result, else: $0) }
+        return hoisted.reversed().reduce(chain) { .and($1, $0) }
+    }
+
+    /// The comparisons of a column with a column or a value among the conjuncts of `expression`:
+    /// each binds at most two values, so repeating it outside the `CASE` costs little.
+    private static func plainComparisons(in expression: QueryExpression) -> [QueryExpression] {
+        switch expression {
+        case .and(let lhs, let rhs): plainComparisons(in: lhs) + plainComparisons(in: rhs)
+        case .comparison(_, let lhs, let rhs) where lhs.isColumnOrValue && rhs.isColumnOrValue: [expression]
+        default: []
+        }
+    }
+}
+
+private extension QueryExpression {
+    var isColumnOrValue: Bool {
+        switch self {
+        case .column, .value: true
+        default: false
         }
     }
 }

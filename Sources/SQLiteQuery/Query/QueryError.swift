@@ -22,13 +22,13 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// past its parser's limits (``SQLiteError/isBeyondParserLimits``) thrown as ``unsupported(_:)``:
     /// as for a construct with no translation, nothing has run. (A `#Predicate` built in code can
     /// nest far deeper than the macro type-checks; SQLite's parser takes about 17 levels of
-    /// `1 + (1 + …)`, 20 of `?:`, 30 of `&&` and `||` in turn and 45 of `!`.)
+    /// `1 + (1 + …)`, 30 of `&&` and `||` in turn and 45 of `!`.)
     static func refusingWhatSQLiteCannotParse<Result>(_ prepare: () throws -> Result) throws -> Result {
         do {
             return try prepare()
         } catch let error as SQLiteError where error.isBeyondParserLimits {
             throw QueryError.unsupported("a condition more deeply nested than SQLite's parser takes, or with more values than it "
-                                         + "binds (\(error.message)); write it with fewer levels, or capture fewer values")
+                                         + "binds (\(error.message)); write it with fewer levels, or fewer values")
         }
     }
 

@@ -77,23 +77,29 @@ struct QueryOperations {
     /// failing right side is not evaluated in Swift when the left side decides, nor needed in SQL.
     ///
     /// SQLite, though, evaluates the terms of an `AND` in an order of its own (one with a subquery
-    /// after one without), so a right side that may stop the statement with an error (checked
-    /// arithmetic: `count > 0 && total / count > 2`) is evaluated inside a `CASE` on the left
-    /// side, only where Swift reaches it (helper-20: such a guard failed the fetch). A plain left
-    /// side is also kept as a term of its own, so that its index still serves.
-    func and(_ lhs: Operand, _ rhs: Operand) -> Operand {
-        var both = QueryExpression.and(lhs.expression, rhs.expression)
-        if Self.mayStopWithAnError(rhs.expression) {
-            let guarded = QueryExpression.conditional(lhs.expression, then: rhs.expression, else: .false)
-            both = lhs.expression.isPlain ? .and(lhs.expression, guarded) : guarded
-        }
-        return .boolean(nullWhereFailed(both, lhs)).failing(with: lhs, rhs)
-    }
+    /// after one without), and both sides of one in a value's place, so a right side that may
+    /// stop the statement with an error (checked arithmetic: `count > 0 && total / count > 2`)
+    /// makes the chain a ``GuardedChain``, a `CASE` that evaluates each term only where Swift
+    /// reaches it (helper-20: such a guard failed the fetch). The chain then takes every later
+    /// term of the same operator, so that a long chain stays one flat `CASE` (helper-21).
+    func and(_ lhs: Operand, _ rhs: Operand) -> Operand { logic(lhs, rhs, isConjunction: true) }
 
-    func or(_ lhs: Operand, _ rhs: Operand) -> Operand {
-        let both: QueryExpression = Self.mayStopWithAnError(rhs.expression)
-            ? .conditional(lhs.expression, then: .true, else: rhs.expression) : .or(lhs.expression, rhs.expression)
-        return .boolean(nullWhereFailed(both, lhs)).failing(with: lhs, rhs)
+    func or(_ lhs: Operand, _ rhs: Operand) -> Operand { logic(lhs, rhs, isConjunction: false) }
+
+    private func logic(_ lhs: Operand, _ rhs: Operand, isConjunction: Bool) -> Operand {
+        var chain: GuardedChain
+        if var existing = lhs.guardedChain, existing.isConjunction == isConjunction {
+            existing.append(rhs)
+            chain = existing
+        } else if Self.mayStopWithAnError(rhs.expression) {
+            chain = GuardedChain(isConjunction: isConjunction, guard: lhs, then: rhs)
+        } else {
+            let both: QueryExpression = isConjunction ? .and(lhs.expression, rhs.expression) : .or(lhs.expression, rhs.expression)
+            return .boolean(nullWhereFailed(both, lhs)).failing(with: lhs, rhs)
+        }
+        var result = Operand.boolean(chain.expression).failing(with: lhs, rhs)
+        result.guardedChain = chain
+        return result
     }
 
     /// Whether `expression` calls checked integer arithmetic (``arithmetic(_:_:_:symbol:)``), which

@@ -51,11 +51,18 @@ public struct SQLRenderer {
             group { $0.append(inner); $0.sql += " IS NULL" }
         case .coalesce(let items):
             call("COALESCE", items)
-        case .conditional(let test, let then, let otherwise):
-            sql += "CASE WHEN "
-            append(test)
-            sql += " THEN "
-            append(then)
+        case .conditional(var test, var then, var otherwise):
+            // A CASE in the ELSE of another is one more WHEN of it: the same meaning, and no
+            // deeper for SQLite's parser however long the chain (`QueryOperations`' guards).
+            sql += "CASE"
+            while true {
+                sql += " WHEN "
+                append(test)
+                sql += " THEN "
+                append(then)
+                guard case .conditional(let nextTest, let nextThen, let nextOtherwise) = otherwise else { break }
+                (test, then, otherwise) = (nextTest, nextThen, nextOtherwise)
+            }
             sql += " ELSE "
             append(otherwise)
             sql += " END"
