@@ -135,7 +135,8 @@ final class PredicateDifferentialTests: XCTestCase {
     /// where Swift's short-circuiting reaches it, whatever order SQLite gives the chain's terms: a
     /// guard with a subquery (`checklist.contains { $0.isDone } && 100 / version.count > 1`) ran
     /// after the division and failed the fetch (helper-20). Seeded (`LOGBOOK_GUARD_SEED`): chains of
-    /// plain and subquery terms in every nesting, the guard anywhere before the division.
+    /// plain and subquery terms in every nesting, the guard anywhere before the division, which is
+    /// at times the right operand of a comparison whose left one fails (`nil! <= 100 / count`).
     func testATermThatMayFailRunsOnlyWhereSwiftsShortCircuitReachesIt() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_GUARD_SEED", default: 0x4755_4152)
         var random = SplitMix64(seed: seed)
@@ -161,6 +162,9 @@ final class PredicateDifferentialTests: XCTestCase {
             }),
             ("checklist.doneCount > 0", { Build.compare(Build.keyPath(Build.keyPath($0, \.checklist), \.doneCount), .greater, Build.value(0)) }),
             ("checklist.count > 1", { Build.compare(self.checklistCount($0), .greater, Build.value(1)) }),
+            // Needs no guard: Swift throws at the nil before it divides (helper-22: SQLite divided).
+            ("nil! <= 100 / version.count", { Build.compare(Build.unwrap(Build.value(Int?.none)), .lessOrEqual,
+                                                             Build.divide(Build.value(100), versionCount($0))) }),
         ]
         let anyDone: Condition = others[2], doneCount: Condition = others[3]
         // Guards (each true only where a divisor is not 0, with or without a subquery), the term
@@ -173,7 +177,9 @@ final class PredicateDifferentialTests: XCTestCase {
         let guarded: [(guards: [Condition], zero: Condition, divisions: [Condition])] = [
             (versionGuards, ("version.isEmpty", { Build.keyPath(Build.keyPath($0, \.version), \String.isEmpty) }),
              [("100 / version.count > 40", { Build.compare(Build.divide(Build.value(100), versionCount($0)), .greater, Build.value(40)) }),
-              ("9 % version.count == 1", { Build.equal(Build.remainder(Build.value(9), versionCount($0)), Build.value(1)) })]),
+              ("9 % version.count == 1", { Build.equal(Build.remainder(Build.value(9), versionCount($0)), Build.value(1)) }),
+              ("(5 as Int?)! <= 100 / version.count", { Build.compare(Build.unwrap(Build.value(Int?.some(5))), .lessOrEqual,
+                                                                       Build.divide(Build.value(100), versionCount($0))) })]),
             (checklistGuards, ("checklist.isEmpty", { Build.keyPath(Build.keyPath($0, \.checklist), \[ChecklistItem].isEmpty) }),
              [("checklist.doneCount * 100 / checklist.count >= 50", { draft in
                  Build.compare(Build.divide(Build.arithmetic(Build.keyPath(Build.keyPath(draft, \.checklist), \.doneCount), .multiply,
@@ -216,7 +222,8 @@ final class PredicateDifferentialTests: XCTestCase {
                     : ("(\(other.text) && \(inner.text))", { Build.and(other.make($0), inner.make($0)) })
             }
             let predicate = Predicate<ReleaseDraft>({ condition.make($0) })
-            let expected = try drafts.filter { try predicate.evaluate($0) }.map(\.id)
+            // (`evaluate` throws for a record where a nil is force-unwrapped: not accepted.)
+            let expected = drafts.filter { (try? predicate.evaluate($0)) == true }.map(\.id)
             let context = "seed \(seed), round \(round): \(condition.text)"
             do {
                 let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
@@ -227,6 +234,66 @@ final class PredicateDifferentialTests: XCTestCase {
                 XCTFail("\(context): \(error)")
             }
             if testRun?.failureCount ?? 0 > 0 { break }
+        }
+    }
+
+    /// Swift evaluates an operator's left operand first, and where it throws (a force unwrap of
+    /// nil) never reaches the right one: a right operand that would stop the fetch with an error
+    /// (a division by a count of 0, an overflow) is not evaluated there either. SQLite evaluated
+    /// both operands of a comparison or of arithmetic, and the fetch failed where `evaluate`
+    /// rejects the record (helper-22's cases, over a draft unsubmitted with no item, and one
+    /// submitted with two).
+    func testARightOperandIsNotEvaluatedWhereTheLeftOneFailed() throws {
+        let test = try TestStore()
+        let t0 = Date(timeIntervalSinceReferenceDate: 0)
+        try test.store.drafts.save(ReleaseDraft(version: "1.0", checklist: []))
+        try test.store.drafts.save(ReleaseDraft(version: "2.0", checklist: [ChecklistItem(title: "a"), ChecklistItem(title: "b")],
+                                                submittedAt: t0 + 100))
+        let drafts = try test.store.drafts.fetch(FetchDescriptor())
+        let (none, big, noDate): (Int?, Int, Date?) = (nil, Int.max, nil)
+        let submitted = { (draft: DraftVariable) in Build.unwrap(Build.keyPath(draft, \.submittedAt)) }
+        let count = { (draft: DraftVariable) in self.checklistCount(draft) }
+        let cases: [(String, Predicate<ReleaseDraft>)] = [
+            ("(submittedAt! > t0 ? 1 : 0) + 10 / checklist.count > 0", Predicate { d in
+                Build.compare(Build.arithmetic(Build.conditional(Build.compare(submitted(d), .greater, Build.value(t0)), Build.value(1), Build.value(0)),
+                                               .add, Build.divide(Build.value(10), count(d))), .greater, Build.value(0))
+            }),
+            ("none! <= 3 / checklist.count", Predicate { d in Build.compare(Build.unwrap(Build.value(none)), .lessOrEqual, Build.divide(Build.value(3), count(d))) }),
+            ("none! + 3 / checklist.count > 0", Predicate { d in
+                Build.compare(Build.arithmetic(Build.unwrap(Build.value(none)), .add, Build.divide(Build.value(3), count(d))), .greater, Build.value(0))
+            }),
+            ("(submittedAt! > t0) == (10 / checklist.count > 0)", Predicate { d in
+                Build.equal(Build.compare(submitted(d), .greater, Build.value(t0)), Build.compare(Build.divide(Build.value(10), count(d)), .greater, Build.value(0)))
+            }),
+            ("(noDate! < createdAt ? 1 : 2) < 10 % checklist.count", Predicate { d in
+                Build.compare(Build.conditional(Build.compare(Build.unwrap(Build.value(noDate)), .less, Build.keyPath(d, \.createdAt)), Build.value(1), Build.value(2)),
+                              .less, Build.remainder(Build.value(10), count(d)))
+            }),
+            ("!(none! <= 3 / checklist.count)", Predicate { d in
+                Build.not(Build.compare(Build.unwrap(Build.value(none)), .lessOrEqual, Build.divide(Build.value(3), count(d))))
+            }),
+            ("version.count < 5 && none! <= 3 / checklist.count", Predicate { d in
+                Build.and(Build.compare(Build.keyPath(Build.keyPath(d, \.version), \String.count), .less, Build.value(5)),
+                          Build.compare(Build.unwrap(Build.value(none)), .lessOrEqual, Build.divide(Build.value(3), count(d))))
+            }),
+            ("none! <= Int.max + version.count", Predicate { d in
+                Build.compare(Build.unwrap(Build.value(none)), .lessOrEqual, Build.arithmetic(Build.value(big), .add, Build.keyPath(Build.keyPath(d, \.version), \String.count)))
+            }),
+            ("submittedAt == nil || (none! == 10 / checklist.count) == false", Predicate { d in
+                Build.or(Build.equal(Build.keyPath(d, \.submittedAt), Build.value(noDate)),
+                         Build.equal(Build.equal(Build.unwrap(Build.value(none)), Build.divide(Build.value(10), count(d))), Build.value(false)))
+            }),
+        ]
+        for (text, predicate) in cases {
+            let expected = drafts.filter { (try? predicate.evaluate($0)) == true }.map(\.id)
+            do {
+                let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
+                let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
+                XCTAssertEqual(fetched, expected, text)
+                XCTAssertEqual(counted, expected.count, text)
+            } catch {
+                XCTFail("\(text): \(error)")
+            }
         }
     }
 

@@ -26,7 +26,7 @@ struct QueryOperations {
         let nullable = lhs.isOptional || rhs.isOptional
         let op: ComparisonOperator = nullable ? (negated ? .isNot : .is) : (negated ? .notEqual : .equal)
         let comparison = QueryExpression.comparison(op, lhs.comparable, rhs.comparable)
-        return .boolean(nullable ? try nullWhereAnyFailed(comparison, lhs, rhs) : comparison).failing(with: lhs, rhs)
+        return .boolean(nullable ? try nullWhereAnyFailed(comparison, lhs, rhs) : leftFirst(comparison, lhs, rhs)).failing(with: lhs, rhs)
     }
 
     /// `<`, `<=`, `>`, `>=`.
@@ -45,7 +45,7 @@ struct QueryOperations {
         // Text on one side at least, and no other kind on either (a value of no known kind, nil,
         // takes the other side's). Without arrays: every fetch translates its comparisons.
         guard left == .text || right == .text, left ?? .text == .text, right ?? .text == .text else {
-            return .boolean(.comparison(op, lhs.comparable, rhs.comparable)).failing(with: lhs, rhs)
+            return .boolean(leftFirst(.comparison(op, lhs.comparable, rhs.comparable), lhs, rhs)).failing(with: lhs, rhs)
         }
         func less(_ lhs: Operand, _ rhs: Operand) -> QueryExpression { .function("swift_less", [lhs.expression, rhs.expression]) }
         let expression: QueryExpression = switch op {
@@ -128,10 +128,20 @@ struct QueryOperations {
         operand.mayFail ? .conditional(.isNull(operand.expression), then: .value(.null), else: expression) : expression
     }
 
-    /// `expression`, or NULL where one of `operands` failed; see ``checkNilIsDistinct(_:)``.
+    /// `expression`, or NULL where one of `operands` failed, asked in their order (the first
+    /// outermost, so that a later one is not evaluated where an earlier one failed, as in Swift);
+    /// see ``checkNilIsDistinct(_:)``.
     func nullWhereAnyFailed(_ expression: QueryExpression, _ operands: Operand...) throws -> QueryExpression {
         try operands.forEach { try checkNilIsDistinct($0) }
-        return operands.reduce(expression) { nullWhereFailed($0, $1) }
+        return operands.reversed().reduce(expression) { nullWhereFailed($0, $1) }
+    }
+
+    /// `expression` of `lhs` and `rhs`, or NULL where `lhs` failed when `rhs` may stop the
+    /// statement with an error: Swift evaluates an operator's left operand first, and never
+    /// reaches the right one when the left throws (`none! <= 3 / checklist.count`; SQLite
+    /// evaluates both, and the division failed the fetch: helper-22).
+    func leftFirst(_ expression: QueryExpression, _ lhs: Operand, _ rhs: Operand) -> QueryExpression {
+        lhs.mayFail && Self.mayStopWithAnError(rhs.expression) ? nullWhereFailed(expression, lhs) : expression
     }
 
     /// Refuses an operand that is optional as well as failing, where nil matters: its NULL may be
@@ -155,7 +165,7 @@ struct QueryOperations {
         guard lhs.kind == .integer || lhs.kind == nil, rhs.kind == .integer || rhs.kind == nil else {
             throw QueryError.unsupported("'\(symbol)' on values that are not integers")
         }
-        return .scalar(.function(function, [lhs.expression, rhs.expression]), .integer,
+        return .scalar(leftFirst(.function(function, [lhs.expression, rhs.expression]), lhs, rhs), .integer,
                        optional: lhs.isOptional || rhs.isOptional).failing(with: lhs, rhs)
     }
 
