@@ -221,18 +221,8 @@ final class PredicateDifferentialTests: XCTestCase {
                 condition = random.chance(0.5) ? ("(\(other.text) || \(inner.text))", { Build.or(other.make($0), inner.make($0)) })
                     : ("(\(other.text) && \(inner.text))", { Build.and(other.make($0), inner.make($0)) })
             }
-            let predicate = Predicate<ReleaseDraft>({ condition.make($0) })
-            // (`evaluate` throws for a record where a nil is force-unwrapped: not accepted.)
-            let expected = drafts.filter { (try? predicate.evaluate($0)) == true }.map(\.id)
-            let context = "seed \(seed), round \(round): \(condition.text)"
-            do {
-                let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
-                let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
-                XCTAssertEqual(fetched, expected, context)
-                XCTAssertEqual(counted, expected.count, context)
-            } catch {
-                XCTFail("\(context): \(error)")
-            }
+            assertFetchesMatchEvaluate(Predicate<ReleaseDraft>({ condition.make($0) }), over: drafts, in: test.store,
+                                       "seed \(seed), round \(round): \(condition.text)")
             if testRun?.failureCount ?? 0 > 0 { break }
         }
     }
@@ -284,16 +274,22 @@ final class PredicateDifferentialTests: XCTestCase {
                          Build.equal(Build.equal(Build.unwrap(Build.value(none)), Build.divide(Build.value(10), count(d))), Build.value(false)))
             }),
         ]
-        for (text, predicate) in cases {
-            let expected = drafts.filter { (try? predicate.evaluate($0)) == true }.map(\.id)
-            do {
-                let fetched = try test.store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
-                let counted = try test.store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
-                XCTAssertEqual(fetched, expected, text)
-                XCTAssertEqual(counted, expected.count, text)
-            } catch {
-                XCTFail("\(text): \(error)")
-            }
+        for (text, predicate) in cases { assertFetchesMatchEvaluate(predicate, over: drafts, in: test.store, text) }
+    }
+
+    /// Checks that `predicate`'s fetch and count in `store` give the drafts `evaluate` accepts
+    /// among `drafts` (one it throws for, at a nil force-unwrapped, is not accepted); a fetch that
+    /// throws fails the test.
+    private func assertFetchesMatchEvaluate(_ predicate: Predicate<ReleaseDraft>, over drafts: [ReleaseDraft], in store: Logbook,
+                                            _ context: String, line: UInt = #line) {
+        let expected = drafts.filter { (try? predicate.evaluate($0)) == true }.map(\.id)
+        do {
+            let fetched = try store.drafts.fetch(FetchDescriptor(predicate: predicate)).map(\.id)
+            let counted = try store.drafts.fetchCount(FetchDescriptor(predicate: predicate))
+            XCTAssertEqual(fetched, expected, context, line: line)
+            XCTAssertEqual(counted, expected.count, context, line: line)
+        } catch {
+            XCTFail("\(context): \(error)", line: line)
         }
     }
 
