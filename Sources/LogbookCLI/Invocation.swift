@@ -65,13 +65,12 @@ struct Invocation {
         }
         // A path ending in `/`, `/.` or `/..` names a folder whether or not one is there; SQLite
         // made the file without the slash, which the next command, given the same path, did not find.
-        let last = path.split(separator: "/", omittingEmptySubsequences: false).last
-        guard !path.hasSuffix("/") && last != "." && last != ".." else {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.hasSuffix("/") && components.last != "." && components.last != ".." else {
             throw CommandFailure("\(path) is a folder's path, not a Logbook database file's; give a file's path with --db")
         }
         // SQLite takes `..` after a folder that does not exist as "drop that name", where the
         // system finds no such path: refused, so that both name one file.
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
         for (index, component) in components.enumerated() where component == ".." && index > 0 {
             let before = components[..<index].joined(separator: "/")
             guard before.isEmpty || stat(before, &status) == 0 else {
