@@ -36,7 +36,7 @@ extension Logbook {
         switch format {
         case .plist:
             try output(propertyListFile(.array(try drafts.fetch(query).map { try exportable($0).propertyList }),
-                                        otherwise: "export fewer records, or as NDJSON"))
+                                        otherwise: Self.smallerExport))
         case .postgres:
             try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write(try exportable($0)) } }
         case .json, .ndjson, .csv:
@@ -58,7 +58,7 @@ extension Logbook {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
             try output(propertyListFile(.array(try history.fetch(query).map { try exportable($0).propertyList }),
-                                        otherwise: "export fewer records, or as NDJSON"))
+                                        otherwise: Self.smallerExport))
         case .postgres:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             try exportPostgres(.history, query, options: options, to: output) { script in
@@ -134,6 +134,9 @@ extension Logbook {
         }
         return day
     }
+
+    /// The way out a property-list export too large to import offers.
+    private static let smallerExport = "export fewer records, or as NDJSON"
 
     /// The binary property list of `root`, refused before a byte is written when it is larger
     /// than an import reads (a property list is read whole), so that no export is a file Logbook
