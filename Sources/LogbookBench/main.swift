@@ -144,20 +144,23 @@ if onlyInsert { finish() }
 // MARK: Saves of one day each, a transaction each (an app saving today's record)
 
 /// Days before the history, saved one per call into the store that holds it, each a transaction
-/// of its own; run last, since it adds days to both stores (or alone, `--only-saves`). Logbook
-/// leaves such days to be tallied by a later write (every 257th save here counts the 256 before
-/// it); the reports must count them.
+/// of its own, in `runs` rounds of new days (the median round counts, as in the other workloads);
+/// run last, since it adds days to both stores (or alone, `--only-saves`). Logbook leaves such
+/// days to be tallied by a later write (every 257th save here counts the 256 before it); the
+/// reports must count them.
 @MainActor func timeSavesOfOneDayEach() throws {
-    let singleDays = sample.days(2 * singleSaveCount, perDay: 5, from: SampleData.firstDay.adding(days: -2 * singleSaveCount)!)
-    let (logbookSingles, rawSingles) = try interleavedMedians(runs: 1, calls: singleSaveCount, logbook: { call in
-        try store.history.save([singleDays[call]])
+    let savedDays = runs * singleSaveCount
+    let singleDays = sample.days(2 * savedDays, perDay: 5, from: SampleData.firstDay.adding(days: -2 * savedDays)!)
+    var round = -1
+    let (logbookSingles, rawSingles) = try interleavedMedians(runs: runs, calls: singleSaveCount, logbookSetup: { round += 1 }, logbook: { call in
+        try store.history.save([singleDays[round * singleSaveCount + call]])
     }, raw: { call in
-        raw.insert([singleDays[singleSaveCount + call]])
+        raw.insert([singleDays[savedDays + round * singleSaveCount + call]])
     })
     var reportedExercises = 0
     try store.reports.exercises { reportedExercises += $0.count }
-    agree(reportedExercises == 5 * (dayCount + singleSaveCount)
-          && raw.days(from: nil, to: SampleData.firstDay.adding(days: -1)!).count == singleSaveCount, "saves of one day")
+    agree(reportedExercises == 5 * (dayCount + savedDays)
+          && raw.days(from: nil, to: SampleData.firstDay.adding(days: -1)!).count == savedDays, "saves of one day")
     report("\(singleSaveCount) saves of one day each (a transaction each)", logbook: logbookSingles, raw: rawSingles,
            target: "≤1.3x (GRDB: .ci/grdb-comparison)")
 }

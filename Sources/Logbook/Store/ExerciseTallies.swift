@@ -102,16 +102,17 @@ struct ExerciseTallies {
     /// and the new ones into the tallies, recounts the months and years of the stale days, and moves
     /// ``TalliedThrough``'s mark to the last day row.
     mutating func apply(in connection: Connection) throws {
+        let (lastDay, isAnyDayStale) = try Self.lastDayAndStaleMarks(in: connection)
         // SQLite numbers a new row on from the last, but after the largest key it draws one at
         // random, which the tallies and the change feed (both find new days above a mark) miss.
-        if newDays > 0, try TalliedThrough.read(in: connection).lastDay == StoredValueAudit.largestRowKey {
+        if newDays > 0, lastDay == StoredValueAudit.largestRowKey {
             // (A save that only replaces stored days is refused too: telling it from one that adds a
             // day would take a count of the rows on every write.)
             throw LogbookError.unreadableValue(path: connection.path, detail: "a day row's key is \(StoredValueAudit.largestRowKey), the "
                                                + "largest SQLite has: a day saved now may get a random key, which the change feed and "
                                                + "the tallies cannot follow")
         }
-        if try leavesNewDaysWaiting(in: connection) { return try writeDayTotals(in: connection) }
+        if leavesNewDaysWaiting(lastDay: lastDay, isAnyDayStale: isAnyDayStale) { return try writeDayTotals(in: connection) }
         try writeAdditions(in: connection)
         try Self.recountMarkedStaleDays(in: connection)
         try TalliedThrough.advance(in: connection)
@@ -120,21 +121,24 @@ struct ExerciseTallies {
     /// Whether this transaction's new days may wait: at most ``smallSaveLimit`` of them, no day
     /// marked stale (nothing else changed), each new day a row after the last one before the
     /// transaction (so none is counted in the tallies; SQLite numbers new rows on from the last,
-    /// so the new days are the rows that follow it exactly when the last row is that many after
-    /// it), and no more than ``TalliedThrough/waitingRowKeyLimit`` row keys above the mark (an upper
-    /// bound of the days that would wait).
-    private func leavesNewDaysWaiting(in connection: Connection) throws -> Bool {
+    /// so the new days are the rows that follow it exactly when the last row, `lastDay` now, is
+    /// that many after it), and no more than ``TalliedThrough/waitingRowKeyLimit`` row keys above
+    /// the mark (an upper bound of the days that would wait).
+    private func leavesNewDaysWaiting(lastDay: Int64, isAnyDayStale: Bool) -> Bool {
         // (Writing the tallies counts the waiting days first.)
-        guard isMarkStored, !hasCountedWaitingDays, newDays <= Self.smallSaveLimit, lastDayBefore >= talliedThrough else {
-            return false
-        }
+        isMarkStored && !hasCountedWaitingDays && newDays <= Self.smallSaveLimit && lastDayBefore >= talliedThrough
+            && !isAnyDayStale && lastDay - lastDayBefore == newDays && lastDay - talliedThrough <= TalliedThrough.waitingRowKeyLimit
+    }
+
+    /// The last day row's key (0 for none) and whether any day is marked stale, as this
+    /// transaction's writes left them: one statement, read once by ``apply(in:)``.
+    private static func lastDayAndStaleMarks(in connection: Connection) throws -> (lastDay: Int64, isAnyDayStale: Bool) {
         let state = try connection.cachedStatement("""
-            SELECT NOT EXISTS (SELECT 1 FROM exercise_tallies_stale), (SELECT coalesce(max(pk), 0) FROM exercise_days)
+            SELECT (SELECT coalesce(max(pk), 0) FROM exercise_days), EXISTS (SELECT 1 FROM exercise_tallies_stale)
             """)
         defer { state.reset() }
-        guard try state.step(), try state.column(0, as: Bool.self) else { return false }
-        let lastDay: Int64 = try state.column(1)
-        return lastDay - lastDayBefore == newDays && lastDay - talliedThrough <= TalliedThrough.waitingRowKeyLimit
+        _ = try state.step()
+        return (try state.column(0), try state.column(1))
     }
 
     /// Counts the new days not counted yet (their totals are written or pending).
