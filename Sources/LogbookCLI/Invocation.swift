@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// One run of a command: its parsed arguments, the environment, and the shared ways to reach the store.
 struct Invocation {
@@ -49,7 +50,7 @@ struct Invocation {
 
     /// ``databasePath()`` for opening: refused when something other than a regular file is there
     /// (a folder, a device such as `/dev/null`, a FIFO), which SQLite would fail on with an
-    /// input/output error or wait on, or when the path is a folder's (`a.sqlite/`).
+    /// input/output error or wait on, or when the path names no file at all (``DatabasePath``).
     private func databaseFilePath() throws -> String {
         let path = try databasePath()
         var status = stat()
@@ -63,19 +64,8 @@ struct Invocation {
             }
             throw CommandFailure("\(path) is \(kind), not a Logbook database file; give a file's path with --db")
         }
-        // A path ending in `/`, `/.` or `/..` names a folder whether or not one is there; SQLite
-        // made the file without the slash, which the next command, given the same path, did not find.
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.hasSuffix("/") && components.last != "." && components.last != ".." else {
-            throw CommandFailure("\(path) is a folder's path, not a Logbook database file's; give a file's path with --db")
-        }
-        // SQLite takes `..` after a folder that does not exist as "drop that name", where the
-        // system finds no such path: refused, so that both name one file.
-        for (index, component) in components.enumerated() where component == ".." && index > 0 {
-            let before = components[..<index].joined(separator: "/")
-            guard before.isEmpty || stat(before, &status) == 0 else {
-                throw CommandFailure("\(path): there is no folder \(before), so '..' after it names nothing")
-            }
+        if let refusal = DatabasePath.refusal(of: path) {
+            throw CommandFailure("\(path): \(refusal); give a file's path with --db")
         }
         return path
     }

@@ -598,7 +598,7 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         for path in [new + "/", new + "//", new + "/.", new + "/..", cli.database.path + "/"] {
             for command in [["history", "add", "Squat"], ["history", "list"], ["init"]] {
                 XCTAssertFailure(try cli.run(["--db", path] + command, useDatabase: false), status: 1,
-                                 mentioning: "\(path) is a folder's path, not a Logbook database file's")
+                                 mentioning: "\(path): a folder's path, not a database file's")
             }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: new))

@@ -131,6 +131,49 @@ final class LibraryMisuseTests: XCTestCase {
         XCTAssertFalse(names.contains { $0.hasPrefix("nul") || $0.hasPrefix("copy") }, "\(names)")
     }
 
+    /// A store opened at a path is the file the system finds at that path: seeded paths of names,
+    /// `.`, `..`, empty names and trailing slashes, over folders and files that earlier paths
+    /// made. Each is opened (creating), written and read back through the same path, or refused
+    /// creating nothing; a folder's path (`new.sqlite/`, which SQLite took as `new.sqlite`) and
+    /// `..` after a name that is no folder (which SQLite drops with the name) are refused.
+    /// `LOGBOOK_PATH_SEED` repeats a run.
+    func testAStoreIsTheFileItsPathNamesOrIsRefusedCreatingNothing() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_PATH_SEED", default: 2_611))
+        let folder = try TemporaryFolder()
+        let utc = TimeZone(identifier: "UTC")!
+        func tree() -> [String] {
+            (FileManager.default.enumerator(atPath: folder.url.path)?.allObjects as? [String] ?? []).sorted()
+        }
+        var (opened, refused) = (0, 0)
+        for step in 0..<PropertyTestSettings.scaled(150, by: "LOGBOOK_PROPERTY_SCALE") {
+            let names = (0..<random.int(1...4)).map { _ in random.pick(["db.sqlite", "a", "b", ".", "..", "", "a/db.sqlite"]) }
+            let path = folder.url.path + "/" + names.joined(separator: "/") + (random.chance(0.15) ? "/" : "")
+            let before = tree()
+            let exercise = "Step \(step)"
+            do {
+                let store = try Logbook(path: path, timeZone: utc)
+                try store.history.addDoneExercise(exercise, at: Date(timeIntervalSinceReferenceDate: Double(step) * 86_400))
+            } catch {
+                refused += 1
+                XCTAssertEqual(tree(), before, "step \(step): refusing \(path) (\(error)) created something")
+                continue
+            }
+            opened += 1
+            var status = stat()
+            XCTAssertTrue(stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG, "step \(step): \(path) names no file")
+            let reader = try Logbook.openForReading(path: path, timeZone: utc)
+            XCTAssertTrue(try reader.history.fetchAll().contains { $0.exercises.contains(exercise) }, "step \(step): \(path)")
+        }
+        _ = try Logbook(path: folder.url.path + "/file.sqlite", timeZone: utc)
+        for path in ["new.sqlite/", "new.sqlite/.", "new.sqlite/..", "missing/../new.sqlite", "file.sqlite/../new.sqlite", "file.sqlite/"] {
+            XCTAssertThrowsError(try Logbook(path: folder.url.path + "/" + path, timeZone: utc), path) { error in
+                XCTAssertTrue("\(error)".contains("a folder's path") || "\(error)".contains("names nothing"), "\(path): \(error)")
+            }
+        }
+        XCTAssertGreaterThan(opened, 10)
+        XCTAssertGreaterThan(refused, 10)
+    }
+
     // 7. Errors an app can show, naming what was wrong.
     func testErrorsAreLogbookErrorsWithADescriptionAnAppCanShow() throws {
         let test = try loadedStore()

@@ -73,10 +73,15 @@ public final class Connection {
     }
 
     /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
+    /// Refuses a path that names no file (a folder's path such as `data/`, or `..` after a folder
+    /// that does not exist), which SQLite would read otherwise than the system.
     public init(path: String, options: Options = Options()) throws {
         // A C string ends at a NUL: SQLite would open the file named by the path's first part.
         guard !path.utf8.contains(0) else {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "a path holds a NUL character, which no file name can: \(path.debugDescription)")
+        }
+        if !Self.isPrivateDatabase(path), let refusal = DatabasePath.refusal(of: path) {
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(refusal): \(path)")
         }
         let creates = options.createIfMissing && !options.readOnly
         if !Self.isPrivateDatabase(path) && creates {
