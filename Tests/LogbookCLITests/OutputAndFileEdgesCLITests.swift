@@ -107,6 +107,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
         try add("Lunge", "2026-03-05")  // the backup's next day row takes the key the token saw 2026-03-02 at
         XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
+        // A change logged at that row key, or a deletion, says nothing of 2026-03-02: both were
+        // taken as explaining it, and the replica kept that day for good (helper-23).
+        try add("Plank", "2026-03-05")
+        XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
+        XCTAssertEqual(try cli.run(["-q", "history", "delete", "--day", "2026-03-05"]).status, 0)
+        XCTAssertFailure(try feed(), status: 1, mentioning: "restored from a backup")
 
         // Through the position: a deletion logged, the backup restored, its log written on past it.
         try? FileManager.default.removeItem(atPath: state)

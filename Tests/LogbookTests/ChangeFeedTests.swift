@@ -113,6 +113,79 @@ final class ChangeFeedTests: XCTestCase {
         XCTAssertThrowsError(try store.changes(since: ChangeToken(logbookID: "another", position: 1, dayMark: 0)) { _ in })
     }
 
+    /// A token taken from a file that is then restored from an earlier backup is refused, or else
+    /// the feed since it brings a replica at the token to exactly the restored file's records,
+    /// after any mix of writes to the restored file (new days, which may take the row keys the
+    /// token saw other days at, appends, deletions, moves, drafts, another program's deletion).
+    /// It was answered, exit 0, once anything since logged a deletion or a change at the token's
+    /// day mark, and the replica kept a day the restored file never had (helper-23).
+    /// `LOGBOOK_RESTORE_SEED` repeats a run.
+    func testATokenFromBeforeARestoreIsRefusedOrBringsTheReplicaToTheRestoredFile() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_RESTORE_SEED", default: 0x2E57)
+        var random = SplitMix64(seed: seed)
+        let folder = try TemporaryFolder("logbook-restore")
+        let utc = TimeZone(identifier: "UTC")!
+        func someDay() -> CalendarDay { CalendarDay(year: 2026, month: 1, day: 1)!.adding(days: random.int(0...30))! }
+        func write(_ store: Logbook) throws {
+            let day = someDay()
+            switch random.int(0...6) {
+            case 0, 1, 2: _ = try store.history.addDoneExercise(random.pick(["Squat", "Row", "Café"]), at: day.start(in: utc) + 3_600)
+            case 3: _ = try? store.history.delete(day: day)
+            case 4: _ = try? store.history.moveDay(day, to: someDay())
+            case 5:
+                if random.chance(0.5), let id = try store.drafts.fetchAll().randomElement(using: &random)?.id {
+                    _ = try store.drafts.delete(id)
+                } else {
+                    try store.drafts.save(ReleaseDraft(version: "2.\(random.int(0...99))", checklist: [ChecklistItem(title: "A")]))
+                }
+            default:
+                // Another program deletes a day (the delete trigger logs it).
+                try Connection(path: store.path).execute("DELETE FROM exercise_days WHERE day = '\(day)'")
+            }
+        }
+        var (refused, answered) = (0, 0)
+        for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_CHANGES_SCALE") {
+            let live = try Logbook(path: folder.file("live-\(round).sqlite").path, timeZone: utc)
+            for _ in 0..<random.int(1...8) { try write(live) }
+            let backup = folder.file("backup-\(round).sqlite").path
+            _ = try live.backup(to: backup)
+            for _ in 0..<random.int(0...6) { try write(live) }
+            var days: [UUID: ExerciseDay] = [:], drafts: [UUID: ReleaseDraft] = [:]
+            let token = try live.changes(since: nil) { logged in
+                switch logged.change {
+                case .day(let day): days[day.id] = day
+                case .draft(let draft): drafts[draft.id] = draft
+                case .dayDeleted, .draftDeleted: XCTFail("seed \(seed): a deletion in a snapshot")
+                }
+            }
+            // The restored file: the backup, written on.
+            let restored = try Logbook(path: backup, timeZone: utc)
+            for step in 0..<random.int(1...8) {
+                try write(restored)
+                var (replicaDays, replicaDrafts) = (days, drafts)
+                do {
+                    try restored.changes(since: token) { logged in
+                        switch logged.change {
+                        case .day(let day): replicaDays[day.id] = day
+                        case .draft(let draft): replicaDrafts[draft.id] = draft
+                        case .dayDeleted(let id): replicaDays[id] = nil
+                        case .draftDeleted(let id): replicaDrafts[id] = nil
+                        }
+                    }
+                } catch LogbookError.changeTokenRefused {
+                    refused += 1
+                    continue
+                }
+                answered += 1
+                let context = "seed \(seed), round \(round), step \(step)"
+                XCTAssertEqual(replicaDays, Dictionary(uniqueKeysWithValues: try restored.history.fetchAll().map { ($0.id, $0) }), context)
+                XCTAssertEqual(replicaDrafts, Dictionary(uniqueKeysWithValues: try restored.drafts.fetchAll().map { ($0.id, $0) }), context)
+            }
+        }
+        XCTAssertGreaterThan(refused, 0, "seed \(seed)")
+        XCTAssertGreaterThan(answered, 0, "seed \(seed)")
+    }
+
     /// A history that only gains days (the common case: a `history add` of each day) sends each
     /// run only the days added since: a token that stopped at the migration's entry counted its
     /// mark of 0, so every run sent every day again. A run after a change to a stored day sends

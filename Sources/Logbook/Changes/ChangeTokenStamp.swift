@@ -14,8 +14,10 @@ enum ChangeTokenStamp {
 
     /// Throws ``LogbookError/changeTokenRefused(_:reason:)`` when `token`'s stamp does not match the
     /// file: its position's entry is another (the log was rolled back and written again), or the
-    /// day record at its day mark is another and no change since says why (a change of that row,
-    /// or a deletion, which logs a lower day mark). A token without a stamp (`ID:POSITION:MARK`,
+    /// day record at its day mark is another and the log since holds no entry for the one the token
+    /// saw (its deletion, or its id changed), which the feed would then send: a file restored from a
+    /// backup lost that day without a word, and any later change, even a deletion of another day
+    /// that logs a lower day mark, says nothing of it. A token without a stamp (`ID:POSITION:MARK`,
     /// written before stamps) is checked only where it can be: a day mark above every day record's
     /// row key, which no deletion since explains, is refused too (the days that come to take the
     /// row keys up to it would never be sent).
@@ -23,7 +25,6 @@ enum ChangeTokenStamp {
         guard let mark = token.dayMark else { return }
         let restored = "; was the file restored from a backup? Start again from a full export ('logbook export … --format postgres', "
             + "or 'logbook changes' without --since)"
-        let unexplained: String
         if let stamp = token.stamp {
             // (A token made when its position held no entry yet, a new log's, is answered by what
             // comes there.)
@@ -32,19 +33,35 @@ enum ChangeTokenStamp {
                 throw LogbookError.changeTokenRefused(token.description, reason: "this logbook's change log holds another entry at "
                                                       + "position \(token.position) than the one the token was made at" + restored)
             }
-            guard stamp.suffix(8) != (try dayPart(mark, in: connection)) else { return }
-            unexplained = "the day record at row key \(mark) is not the one the token saw"
-        } else {
-            let highest = try UnloggedDayChanges.dayMark(in: connection)
-            guard mark > highest else { return }
-            unexplained = "its day mark \(mark) is above every day record's row key (the highest is \(highest))"
+            let seenDay = stamp.suffix(8)
+            guard try seenDay != dayPart(mark, in: connection) && !isDayLogged(hashed: seenDay, since: token.position, in: connection) else {
+                return
+            }
+            throw LogbookError.changeTokenRefused(token.description, reason: "the day record at row key \(mark) is not the one the "
+                                                  + "token saw, and the change log since says nothing of that one" + restored)
         }
+        let highest = try UnloggedDayChanges.dayMark(in: connection)
+        guard mark > highest else { return }
         let explained = try connection.scalar("""
             SELECT EXISTS (SELECT 1 FROM change_log WHERE seq > ?1 AND ((kind = 'day' AND pk = ?2) OR day_mark < ?2))
             """, [.integer(token.position), .integer(mark)], as: Bool.self) ?? false
         guard explained else {
-            throw LogbookError.changeTokenRefused(token.description, reason: unexplained + ", and no change since says why" + restored)
+            throw LogbookError.changeTokenRefused(token.description, reason: "its day mark \(mark) is above every day record's row key "
+                                                  + "(the highest is \(highest)), and no change since says why" + restored)
         }
+    }
+
+    /// Whether the change log holds an entry after `position` for a day record whose id hashes to
+    /// `hashed` (``dayPart(_:in:)``'s hash): the feed since `position` sends that record, as it is
+    /// now or as deleted.
+    private static func isDayLogged(hashed: Substring, since position: Int64, in connection: Connection) throws -> Bool {
+        let entries = try connection.cachedStatement("SELECT quote(id) FROM change_log WHERE seq > ? AND kind = 'day' ORDER BY seq")
+        defer { entries.reset() }
+        try entries.bind(position, at: 1)
+        while try entries.step() {
+            if hash(try entries.column(0, as: String.self)) == hashed { return true }
+        }
+        return false
     }
 
     /// The hash of the change-log entry at `position` (of nothing when there is none).
