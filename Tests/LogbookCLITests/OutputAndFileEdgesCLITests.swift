@@ -143,6 +143,25 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
     }
 
+    /// A change token copied with spaces around it, or in other letter case, is refused saying so,
+    /// where the first said it came from another logbook (naming this one's id with a space
+    /// before it) and the second named one id in two cases (helper-23); text that is no token
+    /// shows the token's whole form.
+    func testAMistypedChangeTokenIsRefusedSayingWhatIsWrong() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Run"]).status, 0)
+        let fed = try cli.run(["changes"])
+        let token = try XCTUnwrap(fed.stdout.split(separator: "\n").last.flatMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))).flatMap { ($0 as? [String: Any])?["token"] as? String }
+        })
+        XCTAssertEqual(try cli.run(["changes", "--since", token]).status, 0)
+        for spaced in [" " + token, token + " ", token + "\n"] {
+            XCTAssertFailure(try cli.run(["changes", "--since", spaced]), status: 2, mentioning: "has spaces or line breaks around it")
+        }
+        XCTAssertFailure(try cli.run(["changes", "--since", token.lowercased()]), status: 1, mentioning: "in letter case only")
+        XCTAssertFailure(try cli.run(["changes", "--since", "abc"]), status: 2, mentioning: "(LOGBOOK-ID:POSITION:DAY-MARK:STAMP")
+    }
+
     /// What no message or table shows raw: control characters, the line and paragraph separators,
     /// and the bidirectional embeddings, overrides and isolates.
     private static func mustBeEscaped(_ scalar: Unicode.Scalar) -> Bool {

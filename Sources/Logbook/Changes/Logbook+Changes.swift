@@ -40,8 +40,10 @@ extension Logbook {
                 return end
             }
             guard token.logbookID == id else {
-                throw LogbookError.changeTokenRefused(token.description, reason: "it is from logbook \(token.logbookID), "
-                                                      + "and this one is \(id)")
+                let reason = token.logbookID.lowercased() == id.lowercased()
+                    ? "its logbook id differs from this logbook's, \(id), in letter case only: give the token as it was printed"
+                    : "it is from logbook \(token.logbookID), and this one is \(id)"
+                throw LogbookError.changeTokenRefused(token.description, reason: reason)
             }
             guard token.position >= start else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "the change log keeps entries from position "

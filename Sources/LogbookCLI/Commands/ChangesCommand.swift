@@ -55,8 +55,13 @@ enum ChangesCommand {
             if let statePath { try OutputDestination.refuseIfItIsTheDatabase(statePath, try invocation.databasePath()) }
             let tokenText = try arguments.value(of: since) ?? statePath.flatMap(readToken)
             let token = try tokenText.map { text in
+                let format = "LOGBOOK-ID:POSITION:DAY-MARK:STAMP, as 'logbook changes' printed it"
+                guard text.trimmingCharacters(in: .whitespacesAndNewlines) == text else {
+                    throw UsageError(message: "'\(text.prefix(80))' has spaces or line breaks around it: give the change token alone "
+                                        + "(\(format))", command: "changes")
+                }
                 guard let token = ChangeToken(text) else {
-                    throw UsageError(message: "'\(text.prefix(80))' is not a change token (LOGBOOK-ID:POSITION)", command: "changes")
+                    throw UsageError(message: "'\(text.prefix(80))' is not a change token (\(format))", command: "changes")
                 }
                 return token
             }
