@@ -24,8 +24,9 @@ extension Logbook {
     /// the next token. The record the token stopped at is read again each time (its later changes
     /// may be logged under the same entry), so a feed may repeat a record; applying changes is
     /// idempotent. Throws ``LogbookError/changeTokenRefused(_:reason:)`` for another logbook's
-    /// token, or one older than the change log keeps (`changeLogRetentionDays()`): start again
-    /// without a token.
+    /// token, one older than the change log keeps (`changeLogRetentionDays()`), or one the file no
+    /// longer matches because it was restored from a backup (its stamp: ``ChangeToken/stamp``):
+    /// start again without a token.
     @discardableResult
     public func changes(since token: ChangeToken?, _ body: (LoggedChange) throws -> Void) throws -> ChangeToken {
         try database.read { connection in
