@@ -148,6 +148,47 @@ final class ReportTests: XCTestCase {
         XCTAssertEqual(rows[0].topExercise, nil)
     }
 
+    /// An exercise name another program stored as something Logbook cannot read (a BLOB, TEXT
+    /// that is not UTF-8, an empty BLOB) makes every history and exercise report over its day refuse,
+    /// naming the day and position; reports over other days stay exact. The history reports
+    /// counted such a name as one of its own, exit 0, and gave another top exercise (helper-24).
+    /// `LOGBOOK_UNREADABLE_SEED` repeats a run.
+    func testANameLogbookCannotReadIsNamedByEveryReportOverItsDay() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_UNREADABLE_SEED", default: 0xBAD0))
+        let days = randomHistory(seed: 21)
+        for round in 0..<PropertyTestSettings.scaled(8, by: "LOGBOOK_PROPERTY_SCALE") {
+            let test = try store(with: days)
+            let target = random.pick(days)
+            let position = random.int(1...target.exercises.count)
+            // Valid text as a BLOB, text with a byte no UTF-8 holds at a random place, an empty BLOB.
+            var bytes = Array(random.pick(names).utf8)
+            bytes.insert(random.pick([0xFF, 0xC0, 0x80, 0xF5, 0xED]), at: random.int(0...bytes.count))
+            let stored = random.pick(["CAST(name AS BLOB)", "CAST(X'\(bytes.map { String(format: "%02X", $0) }.joined())' AS TEXT)", "X''"])
+            try Connection(path: test.store.path).execute("""
+                UPDATE exercises SET name = \(stored) WHERE position = \(position)
+                    AND day_pk = (SELECT pk FROM exercise_days WHERE day = '\(target.day)')
+                """)
+            let context = "round \(round): \(stored) on \(target.day) at \(position)"
+            let around = target.day.adding(days: -random.int(0...40))!...target.day.adding(days: random.int(0...40))!
+            for period in ReportPeriod.allCases {
+                XCTAssertThrowsError(try test.store.reports.history(by: period, from: around.lowerBound, to: around.upperBound), context) { error in
+                    XCTAssertTrue("\(error)".contains("exercises.name of \(target.day) at position \(position)"), "\(context): \(error)")
+                }
+            }
+            XCTAssertThrowsError(try test.store.reports.exercises(from: around.lowerBound, to: around.upperBound) { _ in }, context) { error in
+                XCTAssertTrue("\(error)".contains("exercises.name of \(target.day) at position \(position)"), "\(context): \(error)")
+            }
+            // A range without that day is reported as before.
+            let before = CalendarDay("2019-12-20")!...target.day.adding(days: -1)!
+            guard before.lowerBound <= before.upperBound else { continue }
+            let inRange = days.filter { before.contains($0.day) }
+            for period in ReportPeriod.allCases {
+                XCTAssertEqual(try test.store.reports.history(by: period, from: before.lowerBound, to: before.upperBound),
+                               ReportOracle.history(inRange, period, from: before.lowerBound, to: before.upperBound), context)
+            }
+        }
+    }
+
     func testExercisesReport() throws {
         let days = randomHistory(seed: 7)
         let test = try store(with: days)

@@ -49,6 +49,16 @@ enum ReportSQL {
             """
     }
 
+    /// The first exercise row of the days from `?1` to `?2` whose name Logbook cannot read (not
+    /// TEXT, or not UTF-8: another program's): its day, its position and its first 16 bytes as
+    /// SQL shows them.
+    static let firstUnreadableName = """
+        SELECT d.day, e.position, quote(substr(CAST(e.name AS BLOB), 1, 16))
+        FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
+        WHERE d.day BETWEEN ?1 AND ?2 AND NOT (typeof(e.name) = 'text' AND swift_is_utf8(e.name))
+        LIMIT 1
+        """
+
     /// The totals of the periods that start from `?1` on, in order, read from the day totals (days)
     /// or the period totals: the columns of ``countedHistory(_:tallied:)``. No upper bound: the
     /// reader stops after its last period (``CalendarDay/read(from:at:notAfter:)``).

@@ -56,7 +56,7 @@ public struct Reports: Sendable {
     private static func historyQueries(_ period: ReportPeriod, from first: CalendarDay, through last: CalendarDay,
                                        in connection: Connection) throws -> [(sql: String, days: ClosedRange<CalendarDay>)] {
         guard try ExerciseTallies.areCurrent(in: connection) else {
-            try refuseDaysThatAreNoCalendarDays(in: first...last, connection)
+            try refuseRowsCountingCannotRead(in: first...last, connection)
             return [(ReportSQL.countedHistory(period, tallied: false), first...last)]
         }
         guard let whole = period == .day ? first...last : period.wholePeriods(from: first, through: last) else {
@@ -86,6 +86,23 @@ public struct Reports: Sendable {
         if let from = next, from <= whole.upperBound { add(from...whole.upperBound, tallied: true) }
         if whole.upperBound < last, let start = whole.upperBound.adding(days: 1) { add(start...last, tallied: false) }
         return queries
+    }
+
+    /// Throws, naming it, when a report counted from the rows of `days` (the tallies behind them)
+    /// would count a value Logbook cannot read: a day that is no calendar day, or an exercise name
+    /// that is not UTF-8 text (another program's; counted as a name of its own and never the top
+    /// exercise, it made a history report's numbers wrong with exit 0). While the tallies are
+    /// current no such value is counted: Logbook's recount, which makes them current, refuses it.
+    private static func refuseRowsCountingCannotRead(in days: ClosedRange<CalendarDay>, _ connection: Connection) throws {
+        try refuseDaysThatAreNoCalendarDays(in: days, connection)
+        let names = try connection.cachedStatement(ReportSQL.firstUnreadableName)
+        defer { names.reset() }
+        try names.bind(days.lowerBound, at: 1)
+        try names.bind(days.upperBound, at: 2)
+        guard try names.step() else { return }
+        let (day, position, bytes): (String, Int64, String) = (try names.column(0), try names.column(1), try names.column(2))
+        throw LogbookError.unreadableValue(path: connection.path, detail: "exercises.name of \(day) at position \(position) is not "
+                                           + "TEXT holding UTF-8: \(bytes)")
     }
 
     /// Throws, naming it, when a recorded day with an exercise in `days` holds text that is no
@@ -130,7 +147,7 @@ public struct Reports: Sendable {
         let range = first...last
         try database.read { connection in
             let tallied = try ExerciseTallies.areCurrent(in: connection)
-            if !tallied { try Self.refuseDaysThatAreNoCalendarDays(in: range, connection) }
+            if !tallied { try Self.refuseRowsCountingCannotRead(in: range, connection) }
             let months = tallied ? ReportPeriod.month.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
             let years = tallied ? ReportPeriod.year.wholePeriods(from: range.lowerBound, through: range.upperBound) : nil
             let days = Self.split(range, around: months)
