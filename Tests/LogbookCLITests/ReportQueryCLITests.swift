@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import XCTest
 
 /// `report` and `query` on the real binary.
@@ -177,6 +178,41 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "csv"]).stdout, "a,a\r\n1,2\r\n")
         XCTAssertEqual(cli.snapshot(), before)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.folder.appendingPathComponent("other.sqlite").path))
+    }
+
+    /// Text a query returns comes out byte for byte (U+FFFD itself included), and text whose bytes
+    /// are not UTF-8 is refused, naming its row and column, as every other read refuses it: it was
+    /// printed with U+FFFD in place of the bytes, exit 0 (helper-24); an infinity in JSON is
+    /// refused too. Seeded adversarial text,
+    /// each made invalid or not at a random byte. `LOGBOOK_QUERY_TEXT_SEED` repeats a run.
+    func testQueryTextIsByteForByteOrRefusedWhenItIsNotUTF8() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_QUERY_TEXT_SEED", default: 0xFFFD))
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Run"]).status, 0)
+        var (kept, refused) = (0, 0)
+        for round in 0..<PropertyTestSettings.scaled(24, by: "LOGBOOK_PROPERTY_SCALE") {
+            var bytes = Array((round % 4 == 0 ? "x\u{FFFD}y" : AdversarialText.string(using: &random, nonEmpty: true)).utf8)
+            if random.chance(0.5) { bytes.insert(random.pick([0xFF, 0xC0, 0x80, 0xF5, 0xED, 0xE2]), at: random.int(0...bytes.count)) }
+            let hex = bytes.map { String(format: "%02X", $0) }.joined()
+            let result = try cli.run(["query", "SELECT 1 AS n, CAST(X'\(hex)' AS TEXT) AS t", "--format", "ndjson"])
+            if let text = String(validating: bytes, as: UTF8.self) {
+                XCTAssertEqual(result.status, 0, "round \(round): \(hex): \(result.stderr)")
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                XCTAssertEqual((object?["t"] as? String).map { Array($0.utf8) }, Array(text.utf8), "round \(round): \(hex)")
+                kept += 1
+            } else {
+                XCTAssertFailure(result, status: 1, mentioning: "row 1, column t, holds text that is not UTF-8")
+                refused += 1
+            }
+        }
+        XCTAssertGreaterThan(kept, 0)
+        XCTAssertGreaterThan(refused, 0)
+        // JSON has no number for an infinity: refused, naming it, where it printed null (helper-24).
+        for format in ["json", "ndjson"] {
+            XCTAssertFailure(try cli.run(["query", "SELECT 1 AS n, -1e999 AS low", "--format", format]), status: 1,
+                             mentioning: "row 1, column low, is -inf, which JSON has no number for")
+        }
+        XCTAssertEqual(try cli.run(["query", "SELECT 1e999 AS high", "--format", "csv"]).stdout, "high\r\ninf\r\n")
     }
 
     /// `query` reads and nothing else (issue 15, item 10): no native pointers, no extensions, no

@@ -71,8 +71,22 @@ extension Logbook {
         }
         do {
             try columns((0..<statement.columnCount).map(statement.columnName(at:)))
+            var rowNumber = 0
             while try statement.step() {
-                try row(try (0..<statement.columnCount).map { try statement.column($0, as: DatabaseValue.self) })
+                rowNumber += 1
+                try row(try (0..<statement.columnCount).map { index in
+                    let value = try statement.column(index, as: DatabaseValue.self)
+                    // Text that is not UTF-8 reads with U+FFFD in place of its bytes: refused, as by
+                    // every other read, rather than shown changed (real U+FFFDs are checked too).
+                    if case .text(let text) = value, text.unicodeScalars.contains("\u{FFFD}"),
+                       (try? statement.column(index, as: String.self)) == nil {
+                        let name = statement.columnName(at: index)
+                        throw LogbookError.queryRefused(sql: sql, reason: "row \(rowNumber), column \(name), holds text that is not UTF-8, "
+                                                        + "which no output shows byte for byte; select hex(\(name)) or "
+                                                        + "CAST(\(name) AS BLOB) to see its bytes")
+                    }
+                    return value
+                })
             }
         } catch let error as SQLiteError where error.isDatatypeMismatch && parameters.values.contains(where: Self.isNotWhole) {
             // SQLite names no value: the ones that could be at fault are named here.

@@ -34,9 +34,18 @@ enum QueryCommand {
             }
             let store = try invocation.readStore()
             var output: CellOutput<[DatabaseValue]>?
+            var (names, rowNumber) = ([String](), 0)
             try store.query(invocation.arguments.positionals[0], parameters: parameters,
-                            columns: { output = try CellOutput(columns: $0, format: format) { $0.map(cell) } },
-                            row: { try output?.add($0) })
+                            columns: { names = $0; output = try CellOutput(columns: $0, format: format) { $0.map(cell) } },
+                            row: { values in
+                                rowNumber += 1
+                                // JSON has no number for an infinity, which it wrote as null.
+                                if format == .json || format == .ndjson, let index = values.firstIndex(where: { $0.infinity != nil }) {
+                                    throw CommandFailure("row \(rowNumber), column \(names[index]), is \(values[index].infinity!), which JSON "
+                                                         + "has no number for: give --format csv or table, or select it CAST AS TEXT")
+                                }
+                                try output?.add(values)
+                            })
             try output?.finish()
         })
 
@@ -57,5 +66,13 @@ enum QueryCommand {
         case .text(let text): .text(text)
         case .blob(let data): .text(data.base64EncodedString())
         }
+    }
+}
+
+private extension DatabaseValue {
+    /// `inf` or `-inf` for a real number that is infinite (SQLite makes NaN NULL), else nil.
+    var infinity: String? {
+        if case .real(let number) = self, number.isInfinite { return String(number) }
+        return nil
     }
 }
