@@ -231,6 +231,13 @@ final class ReportQueryCLITests: XCTestCase {
             XCTAssertEqual(refused.stdout, "", sql)
             XCTAssertTrue(refused.stderr.hasPrefix("logbook: error: "), refused.stderr)
         }
+        // Each says why, where a pragma as a table and an extension gave SQLite's bare "not
+        // authorized" (helper-24).
+        for sql in ["SELECT * FROM pragma_journal_mode", "SELECT * FROM pragma_optimize", "SELECT load_extension('x')",
+                    "PRAGMA journal_mode = DELETE"] {
+            XCTAssertFailure(try cli.run(["query", sql]), status: 1,
+                             mentioning: "query refused (it would change the database or reach outside it)")
+        }
         XCTAssertEqual(cli.snapshot(), before)
         let described = try cli.run(["query", "PRAGMA table_info(drafts)", "--format", "csv"])
         XCTAssertEqual(described.status, 0, described.stderr)

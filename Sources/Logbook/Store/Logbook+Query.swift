@@ -41,7 +41,7 @@ extension Logbook {
         do {
             statement = try prepared()
         } catch let error as SQLiteError where error.isNotAuthorized {
-            throw LogbookError.queryRefused(sql: sql, reason: "it would change the database or reach outside it")
+            throw LogbookError.queryRefused(sql: sql, reason: Self.notAuthorized)
         } catch let error as SQLiteError where error.isSeveralStatements {
             throw LogbookError.queryRefused(sql: sql, reason: "it holds more than one statement; run one at a time")
         } catch let error as SQLiteError where error.isNoStatement {
@@ -88,6 +88,9 @@ extension Logbook {
                     return value
                 })
             }
+        } catch let error as SQLiteError where error.isNotAuthorized {
+            // A `pragma_…` table-valued function is refused when stepped, not when prepared.
+            throw LogbookError.queryRefused(sql: sql, reason: Self.notAuthorized)
         } catch let error as SQLiteError where error.isDatatypeMismatch && parameters.values.contains(where: Self.isNotWhole) {
             // SQLite names no value: the ones that could be at fault are named here.
             let values = parameters.sorted { $0.key < $1.key }.filter { Self.isNotWhole($0.value) }
@@ -98,6 +101,10 @@ extension Logbook {
             throw LogbookError.reported(error, path: path)
         }
     }
+
+    /// Why a statement the authorizer refused (a write, `ATTACH`, a pragma that sets, an
+    /// extension) is refused, whether when prepared or when stepped.
+    private static let notAuthorized = "it would change the database or reach outside it"
 
     private static func isNotWhole(_ value: DatabaseValue) -> Bool {
         if case .integer = value { return false }

@@ -104,10 +104,12 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
             .contains { message.hasPrefix($0) }
     }
 
-    /// Whether an authorizer refused the statement: `SQLITE_AUTH`, or the `SQLITE_ERROR` "not
-    /// authorized" that `sqlite3_prepare` returns for some refusals.
+    /// Whether an authorizer refused the statement: `SQLITE_AUTH` (which a `pragma_…` table-valued
+    /// function returns when stepped), or the `SQLITE_ERROR` "not authorized" that
+    /// `sqlite3_prepare` returns for some refusals ("not authorized to use function: …" for a
+    /// function refused).
     public var isNotAuthorized: Bool {
-        primaryCode == SQLITE_AUTH || (primaryCode == SQLITE_ERROR && message == "not authorized")
+        primaryCode == SQLITE_AUTH || (primaryCode == SQLITE_ERROR && message.hasPrefix("not authorized"))
     }
 
     static let noStatementMessage = "no SQL statement to prepare"
