@@ -55,7 +55,7 @@ enum ReportSQL {
     static let firstUnreadableName = """
         SELECT d.day, e.position, quote(substr(CAST(e.name AS BLOB), 1, 16))
         FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
-        WHERE d.day BETWEEN ?1 AND ?2 AND NOT (typeof(e.name) = 'text' AND swift_is_utf8(e.name))
+        WHERE d.day BETWEEN ?1 AND ?2 AND NOT \(StoredValueAudit.isUTF8Text("e.name"))
         LIMIT 1
         """
 

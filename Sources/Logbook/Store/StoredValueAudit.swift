@@ -127,7 +127,7 @@ enum StoredValueAudit {
         let name = column.column
         let (condition, requirement): (String, String) = switch column.kind {
         // No longer than any text Logbook saves or imports, so that what is stored can come back.
-        case .text: ("typeof(\(name)) = 'text' AND swift_is_utf8(\(name)) AND length(CAST(\(name) AS BLOB)) <= \(RecordLimits.textBytes)",
+        case .text: ("\(isUTF8Text(name)) AND length(CAST(\(name) AS BLOB)) <= \(RecordLimits.textBytes)",
                      "TEXT holding UTF-8, at most \(RecordLimits.textBytes >> 20) MiB")
         case .integer: ("typeof(\(name)) = 'integer'", "an integer")
         case .bool: ("typeof(\(name)) = 'integer' AND \(name) IN (0, 1)", "0 or 1")
@@ -137,6 +137,11 @@ enum StoredValueAudit {
         case .day: (isCalendarDay(name), "a calendar day YYYY-MM-DD")
         }
         return column.isOptional ? ("\(name) IS NULL OR (\(condition))", requirement + " or NULL") : (condition, requirement)
+    }
+
+    /// SQL that is true when the value `name` is text Logbook reads as a `String`: TEXT holding UTF-8.
+    static func isUTF8Text(_ name: String) -> String {
+        "(typeof(\(name)) = 'text' AND swift_is_utf8(\(name)))"
     }
 
     /// SQL that is true when the value `name` is a day Logbook reads (``CalendarDay/init(_:)``):
