@@ -530,6 +530,37 @@ final class ImportBadInputCLITests: XCTestCase {
         let booleanDate = try PropertyListSerialization.data(
             fromPropertyList: [["00000000-0000-0000-0000-000000000009", true, ["a"]]], format: .binary, options: 0)
         try assertRefused("boolean-date.plist", booleanDate, mentioning: "field '[1] date'", "expected a date, found a boolean")
+        // Objects of a binary list that Foundation reads as other Swift types are named in the
+        // list's words (they were "Optional<Any>", "Set<AnyHashable>", "Dictionary<AnyHashable,
+        // Any>"; helper-25): a null, a set, and a dictionary with an integer key.
+        let ascii = { (text: String) in
+            (text.utf8.count < 15 ? [0x50 | UInt8(text.utf8.count)] : [0x5F, 0x10, UInt8(text.utf8.count)]) + Array(text.utf8)
+        }
+        func itemDraft(isDone: [UInt8], title: [UInt8] = ascii("t")) -> Data {
+            Self.binaryPropertyList([[0xD3, 1, 2, 3, 4, 5, 6], ascii("version"), ascii("whatsNew"), ascii("checklist"), ascii("1"),
+                                     ascii(""), [0xA1, 7], [0xD3, 8, 9, 10, 11, 12, 13], ascii("id"), ascii("title"), ascii("isDone"),
+                                     ascii("00000000-0000-4000-8000-0000000000E1"), title, isDone])
+        }
+        try assertRefused("null.plist", itemDraft(isDone: [0x00]), mentioning: "field 'checklist[0].isDone'", "expected a boolean, found a null")
+        try assertRefused("set.plist", itemDraft(isDone: [0x09], title: [0xC0]), mentioning: "field 'checklist[0].title'", "expected a string, found a set")
+        try assertRefused("integer-key.plist", Self.binaryPropertyList([[0xD1, 1, 2], [0x10, 3], ascii("x")]),
+                          mentioning: "at the root, found a dictionary with a key that is not a string")
+    }
+
+    /// A binary property list of `objects` (each encoded, object references one byte), the first
+    /// the root, as only a hand-made file holds some objects.
+    private static func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
+        let table = bytes.count
+        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
+        let bigEndian = { (value: Int) in (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        bytes += [0, 0, 0, 0, 0, 0, 2, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(table)
+        return Data(bytes)
     }
 
     /// Bytes that are not UTF-8 in a property list's text are refused, never read as something
@@ -651,6 +682,119 @@ final class ImportBadInputCLITests: XCTestCase {
         let url = cli.folder.appendingPathComponent("two.plist")
         try two.write(to: url)
         XCTAssertEqual(try cli.run(["import", url.path]).status, 0)
+    }
+
+    /// An XML property list is read to its end or refused: anything after its root element but
+    /// white space, comments and processing instructions (a second property list joined to the
+    /// first, text, a NUL, an element) refuses the file, naming the line and column where it
+    /// starts; the parser stopped at the first root and dropped the rest, so two joined
+    /// release-draft.plists imported one draft, exit 0 (helper-25). Seeded
+    /// (`LOGBOOK_PLIST_TAIL_SEED`): drafts and histories, in UTF-8 and UTF-16, with tails of
+    /// pieces of both kinds in any order; a tail of harmless pieces only reads every record.
+    func testAnXMLPropertyListIsReadToItsEndOrRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PLIST_TAIL_SEED", default: 0x7A11)
+        var random = SplitMix64(seed: seed)
+        let harmless = ["\n", " ", "\t", "\r\n", "<!-- after -->", "<?logbook note?>", "<!-- </plist> <array> -->"]
+        let harmful = ["junk", "\u{0}", "<array/>", "<string>x</string>", "</plist>", "<![CDATA[x]]>", "é", "<plist version=\"1.0\"><array/></plist>"]
+        let draft: [String: Any] = ["version": "1.0", "whatsNew": "Notes", "checklist": [] as [Any]]
+        let day: [Any] = ["00000000-0000-4000-8000-0000000000D1", Date(timeIntervalSinceReferenceDate: 7e8), ["Squat"]]
+        for round in 0..<PropertyTestSettings.scaled(30, by: "LOGBOOK_PROPERTY_SCALE") {
+            let isDraft = random.chance(0.5)
+            let root: Any = isDraft ? [draft, draft.merging(["version": "1.1"]) { $1 }] : [day]
+            let document = String(decoding: try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0), as: UTF8.self)
+            let pieces = (0..<random.int(1...4)).map { _ in random.chance(0.5) ? random.pick(harmless) : random.pick(harmful) }
+            // A second copy of the whole document, declaration and all, is the case that lost records.
+            let tail = pieces.map { $0 == "</plist>" && random.chance(0.5) ? document : $0 }.joined()
+            let isUTF16 = random.chance(0.3)
+            let text = (isUTF16 ? document.replacingOccurrences(of: #"encoding="UTF-8""#, with: #"encoding="UTF-16""#) : document) + tail
+            let bytes = isUTF16 ? Data([0xFE, 0xFF]) + text.data(using: .utf16BigEndian)! : Data(text.utf8)
+            let context = "seed \(seed), round \(round), tail \(tail.debugDescription)"
+            guard let firstHarmful = pieces.firstIndex(where: { !harmless.contains($0) }) else {
+                let url = cli.folder.appendingPathComponent("whole-\(round).plist")
+                try bytes.write(to: url)
+                let result = try cli.run(["import", "--dry-run", url.path])
+                XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
+                XCTAssertTrue(result.stderr.contains("read \(isDraft ? 2 : 1),"), "\(context): \(result.stderr)")
+                continue
+            }
+            let before = document + pieces[..<firstHarmful].joined()
+            let lines = before.replacingOccurrences(of: "\r\n", with: "\n").split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r" }
+            try assertRefused("tail-\(round).plist", bytes, mentioning: "line \(lines.count), column \(lines.last!.unicodeScalars.count + 1):",
+                              "more follows the end of the property list")
+        }
+        print("ImportBadInputCLITests (LOGBOOK_PLIST_TAIL_SEED=\(seed)): XML property lists read to their end or refused")
+    }
+
+    /// A `<date>` in an XML property list is read as the instant its text names, or refused: the
+    /// parser read a day or a time that does not exist as another (`2026-02-30T00:00:00Z` as March
+    /// 2nd, `T24:00:00` as the next day, a two-digit year as the first century), exit 0
+    /// (helper-25). Seeded (`LOGBOOK_PLIST_DATE_SEED`): every field in and just out of its range,
+    /// years of other widths and signs; a text is taken exactly when it is `YYYY-MM-DDTHH:MM:SSZ`
+    /// naming a day and time that exist in the years 0001 to 9999 (year 0000 is well formed and
+    /// refused as outside the range, naming the record's field). Then random whole seconds over
+    /// the whole range and both ends, as Foundation's own writer writes them, import exactly.
+    func testAnXMLPropertyListDateIsTheInstantItNamesOrIsRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_PLIST_DATE_SEED", default: 0xDA7E)
+        var random = SplitMix64(seed: seed)
+        func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+        func days(_ year: Int, _ month: Int) -> Int { month == 2 ? (isLeap(year) ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31 }
+        func xmlHistory(dates: [String]) -> Data {
+            let records = dates.enumerated().map { index, date in
+                "<array><string>00000000-0000-4000-8000-\(String(format: "%012X", index + 1))</string><date>\(date)</date>"
+                    + "<array><string>Squat</string></array></array>"
+            }
+            return Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array>\n"
+                         + records.joined(separator: "\n") + "\n</array>\n</plist>\n").utf8)
+        }
+        for round in 0..<PropertyTestSettings.scaled(40, by: "LOGBOOK_PROPERTY_SCALE") {
+            let year = random.pick([0, 1, 1582, 1900, 2000, 2024, 2026, 9999, random.int(1...9999)])
+            let month = random.chance(0.7) ? random.int(1...12) : random.pick([0, 13, 99])
+            let dayCount = (1...12).contains(month) ? days(year, month) : 31
+            let day = random.chance(0.6) ? random.int(1...dayCount) : random.pick([0, dayCount + 1, 31, 32, 99])
+            let (hour, minute, second) = random.chance(0.6) ? (random.int(0...23), random.int(0...59), random.int(0...59))
+                : (random.pick([23, 24, 25, 99]), random.pick([0, 59, 60, 99]), random.pick([0, 59, 60, 61]))
+            let yearText = random.chance(0.85) ? String(format: "%04d", year) : random.pick([String(year % 100), "1\(String(format: "%04d", year))", "-\(String(format: "%04d", year))"])
+            let text = "\(yearText)-" + String(format: "%02d-%02dT%02d:%02d:%02dZ", month, day, hour, minute, second)
+            let exists = (1...12).contains(month) && (1...days(year, month)).contains(day) && hour < 24 && minute < 60 && second < 60
+            let context = "seed \(seed), round \(round), \(text)"
+            let isWellFormed = yearText.utf8.count == 4 && exists
+            if isWellFormed && year == 0 {
+                try assertRefused("year0-\(round).plist", xmlHistory(dates: [text]), mentioning: "record 1", "field '[1] date'")
+            } else if isWellFormed {
+                let url = cli.folder.appendingPathComponent("date-\(round).plist")
+                try xmlHistory(dates: [text]).write(to: url)
+                let result = try cli.run(["import", "--dry-run", url.path])
+                XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
+            } else {
+                try assertRefused("date-\(round).plist", xmlHistory(dates: [text]), mentioning: "line 4, column ", "the <date> \"\(text)\"",
+                                  "is not a date and time that exist")
+            }
+        }
+        // Foundation's writer over the whole range: every instant comes back to the second.
+        let first = Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate
+        let last = Date.supportedRange.upperBound.timeIntervalSinceReferenceDate.rounded(.down)
+        var seconds = [first, last]
+        var dayNumbers = Set(seconds.map { ($0 / 86_400).rounded(.down) })
+        while seconds.count < 200 {
+            let candidate = random.chance(0.5) ? AdversarialDates.seconds(in: first...last, using: &random).rounded(.down)
+                : Double(random.int(Int(first)...Int(last)))
+            if dayNumbers.insert((candidate / 86_400).rounded(.down)).inserted { seconds.append(candidate) }
+        }
+        let records: [Any] = seconds.enumerated().map { index, value in
+            ["00000000-0000-4000-8000-\(String(format: "%012X", index + 1))", Date(timeIntervalSinceReferenceDate: value), ["Squat"]] as [Any]
+        }
+        let written = cli.folder.appendingPathComponent("whole-range.xml.plist")
+        try PropertyListSerialization.data(fromPropertyList: records, format: .xml, options: 0).write(to: written)
+        let store = cli.folder.appendingPathComponent("whole-range.sqlite")
+        let imported = try cli.run(["--db", store.path, "import", written.path], useDatabase: false)
+        XCTAssertEqual(imported.status, 0, "seed \(seed): \(imported.stderr)")
+        let logbook = try Logbook(path: store.path)
+        let stored = try Dictionary(uniqueKeysWithValues: logbook.history.fetchAll().map { ($0.id, $0.date.timeIntervalSinceReferenceDate) })
+        for (index, value) in seconds.enumerated() {
+            let id = try XCTUnwrap(UUID(uuidString: "00000000-0000-4000-8000-\(String(format: "%012X", index + 1))"))
+            XCTAssertEqual(stored[id], value, "seed \(seed): the instant \(value) written by Foundation")
+        }
+        print("ImportBadInputCLITests (LOGBOOK_PLIST_DATE_SEED=\(seed)): XML property list dates exact or refused")
     }
 
     func testMissingFileAndUnknownFormat() throws {

@@ -9,6 +9,10 @@ import Foundation
 /// - in an XML list, bytes that are not UTF-8 where it is in UTF-8 (the parser's error names no
 ///   place), and bytes over 0x7F where it says it is in ASCII (the parser read them as Latin-1);
 /// - in an XML list, a string that begins with U+FEFF (the parser drops it);
+/// - in an XML list, a `<date>` whose text is not a date and time that exist, written
+///   `YYYY-MM-DDTHH:MM:SSZ` (the parser reads `2026-02-30T00:00:00Z` as March 2nd), and anything
+///   after the root element (the parser drops it, a second property list's records too): see
+///   ``XMLPropertyListMarkup``;
 /// - a dictionary that holds a key twice (the parser keeps one of the values).
 ///
 /// Binary lists are read through their offset table: each string object's marker gives its
@@ -27,7 +31,9 @@ enum PropertyListStringScan {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let isBinary = bytes.starts(with: "bplist".utf8)
-            if !isBinary, let problem = textNotInItsEncoding(inXML: bytes) { return Result(problem: problem) }
+            if !isBinary, let problem = textNotInItsEncoding(inXML: bytes) ?? markupProblem(inXML: bytes) {
+                return Result(problem: problem)
+            }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
             if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : firstRepeatedKey(inXML: bytes) {
                 result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
@@ -174,11 +180,10 @@ enum PropertyListStringScan {
     /// bytes as something else, or refused them naming no place). A list in UTF-16 or in another
     /// declared encoding is left to the parser.
     private static func textNotInItsEncoding(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        // UTF-16, with a byte order mark or without (`<` next to a zero byte).
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.prefix(2).contains(0) { return nil }
+        if utf16BigEndian(bytes) != nil { return nil }
         var isASCII = false
         let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        if bytes[start...].starts(with: "<?xml".utf8), let end = find(Array("?>".utf8), in: bytes, from: start) {
+        if bytes[start...].starts(with: "<?xml".utf8), let end = bytes.firstIndex(of: Array("?>".utf8), from: start) {
             let declaration = String(decoding: bytes[start..<end], as: UTF8.self).lowercased()
             if let encoding = declaration.range(of: "encoding") {
                 let name = declaration[encoding.upperBound...].drop { " =\"'".contains($0) }.prefix { !" \"'?".contains($0) }
@@ -192,25 +197,18 @@ enum PropertyListStringScan {
         }
         var decoder = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
-        var (offset, line, lineStart) = (0, 1, 0)
-        /// "line L, column C" of the byte at `offset`, columns counted in characters.
-        func place() -> String {
-            "line \(line), column \(String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1)"
-        }
+        var offset = 0
         while true {
             switch decoder.parseScalar(from: &iterator) {
             case .valid(let encoded):
                 if isASCII && encoded.count > 1 {
-                    return "\(place()): the byte \(String(format: "%02X", encoded.first!)) is not ASCII, which the file says it is in; "
-                        + "refusing rather than guessing"
+                    return "\(place(of: offset, in: bytes)): the byte \(String(format: "%02X", encoded.first!)) is not ASCII, "
+                        + "which the file says it is in; refusing rather than guessing"
                 }
                 offset += encoded.count
-                // A line ends at LF, CR LF or a CR alone.
-                let byte = bytes[offset - 1]
-                if byte == 0x0A || byte == 0x0D && (offset == bytes.count || bytes[offset] != 0x0A) { (line, lineStart) = (line + 1, offset) }
             case .error(let length):
                 let sequence = bytes[offset..<offset + length].map { String(format: "%02X", $0) }.joined(separator: " ")
-                return "\(place()): \(length == 1 ? "the byte \(sequence) is" : "the bytes \(sequence) are") not "
+                return "\(place(of: offset, in: bytes)): \(length == 1 ? "the byte \(sequence) is" : "the bytes \(sequence) are") not "
                     + "\(isASCII ? "ASCII" : "UTF-8"), which the file says it is in; refusing rather than guessing"
             case .emptyInput:
                 return nil
@@ -218,13 +216,78 @@ enum PropertyListStringScan {
         }
     }
 
+    /// Whether an XML list is in UTF-16, big-endian or not, from its byte order mark or, without
+    /// one, from the zero byte next to its first `<`; nil when it is not in UTF-16.
+    private static func utf16BigEndian(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        if bytes.starts(with: [0xFE, 0xFF]) { return true }
+        if bytes.starts(with: [0xFF, 0xFE]) { return false }
+        guard bytes.count >= 2, bytes[0] == 0 || bytes[1] == 0 else { return nil }
+        return bytes[0] == 0
+    }
+
+    /// "line L, column C" of the byte at `offset` of a list in UTF-8, lines ending at LF, CR LF or
+    /// a CR alone, columns counted in characters (Unicode scalars).
+    private static func place(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var (line, lineStart) = (1, 0)
+        for index in 0..<offset {
+            let byte = bytes[index]
+            let isLast = index + 1 == bytes.count
+            let endsALine = byte == 0x0A || (byte == 0x0D && (isLast || bytes[index + 1] != 0x0A))
+            if endsALine { (line, lineStart) = (line + 1, index + 1) }
+        }
+        return "line \(line), column \(String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1)"
+    }
+
+    /// What the parser would read past in an XML list's markup (``XMLPropertyListMarkup``), as
+    /// "line L, column C: …", or nil: a `<date>` whose text is not a date and time that exist in
+    /// the form the property list writers use, and anything after the root element. A list in
+    /// UTF-16 is read as UTF-8 for this, and named in those lines and columns.
+    private static func markupProblem(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if let bigEndian = utf16BigEndian(bytes) {
+            let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
+            let units = stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
+                let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+                return UInt16(high) << 8 | UInt16(low)
+            }
+            var text = String(decoding: units, as: UTF16.self)
+            return text.withUTF8(markupProblem(inUTF8:))
+        }
+        return markupProblem(inUTF8: bytes)
+    }
+
+    private static func markupProblem(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let markup = XMLPropertyListMarkup(bytes)
+        for range in markup.dates where !isPropertyListDate(bytes[range]) {
+            let text = String(decoding: bytes[range], as: UTF8.self)
+            return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(text.prefix(60))\" is not a date and time that exist, "
+                + "written YYYY-MM-DDTHH:MM:SSZ (years 0001 to 9999); the property list reader would read it as another "
+                + "instant, so the file is refused"
+        }
+        if let after = markup.contentAfterTheRoot {
+            return "\(place(of: after, in: bytes)): more follows the end of the property list (another property list, or other "
+                + "text); the property list reader stops at the end of the first and would drop the rest, so the file is refused"
+        }
+        return nil
+    }
+
+    /// Whether `text` is a `<date>` as property list writers write it, `YYYY-MM-DDTHH:MM:SSZ`,
+    /// naming a day and a time of day that exist in the proleptic Gregorian calendar (as the
+    /// parser reads them) in the years 0001 to 9999.
+    private static func isPropertyListDate(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let shape = Array("0000-00-00T00:00:00Z".utf8)
+        guard text.count == shape.count,
+              zip(text, shape).allSatisfy({ byte, expected in expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte) : byte == expected })
+        else { return false }
+        return Date.reading(iso8601UTF8: UnsafeBufferPointer(rebasing: text)) != .malformed
+    }
+
     private static let openTag = Array("<string>".utf8), closeTag = Array("</string>".utf8)
-    private static let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
+    private static let cdataStart = XMLPropertyListMarkup.cdataStart, cdataEnd = XMLPropertyListMarkup.cdataEnd
 
     private static func scanXML(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         var result = Result()
         var index = 0
-        while let open = find(openTag, in: bytes, from: index) {
+        while let open = bytes.firstIndex(of: openTag, from: index) {
             var position = open + openTag.count
             var length = 0
             var first = true
@@ -254,14 +317,14 @@ enum PropertyListStringScan {
 
     private static let dictOpen = Array("<dict>".utf8), dictClose = Array("</dict>".utf8)
     private static let keyOpen = Array("<key>".utf8), keyClose = Array("</key>".utf8)
-    private static let commentStart = Array("<!--".utf8), commentEnd = Array("-->".utf8)
+    private static let commentStart = XMLPropertyListMarkup.commentStart, commentEnd = XMLPropertyListMarkup.commentEnd
 
     /// The first key that a dictionary of the XML list holds twice, entities decoded, or nil. Text
     /// cannot hold a tag (its `<` is written `&lt;`); comments and CDATA sections are skipped.
     private static func firstRepeatedKey(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var keysOfOpenDictionaries: [Set<[UInt8]>] = []
         var index = 0
-        while let open = find([UInt8(ascii: "<")], in: bytes, from: index) {
+        while let open = bytes.firstIndex(of: [UInt8(ascii: "<")], from: index) {
             let rest = bytes[open...]
             if rest.starts(with: dictOpen) {
                 keysOfOpenDictionaries.append([])
@@ -271,16 +334,16 @@ enum PropertyListStringScan {
                 index = open + dictClose.count
             } else if rest.starts(with: keyOpen) {
                 let start = open + keyOpen.count
-                guard let end = find(keyClose, in: bytes, from: start) else { return nil }
+                guard let end = bytes.firstIndex(of: keyClose, from: start) else { return nil }
                 let key = decodedText(bytes[start..<end])
                 if !keysOfOpenDictionaries.isEmpty, !keysOfOpenDictionaries[keysOfOpenDictionaries.count - 1].insert(key).inserted {
                     return String(decoding: key, as: UTF8.self)
                 }
                 index = end + keyClose.count
             } else if rest.starts(with: commentStart) {
-                index = (find(commentEnd, in: bytes, from: open + commentStart.count) ?? bytes.count) + commentEnd.count
+                index = (bytes.firstIndex(of: commentEnd, from: open + commentStart.count) ?? bytes.count) + commentEnd.count
             } else if rest.starts(with: cdataStart) {
-                index = (find(cdataEnd, in: bytes, from: open + cdataStart.count) ?? bytes.count) + cdataEnd.count
+                index = (bytes.firstIndex(of: cdataEnd, from: open + cdataStart.count) ?? bytes.count) + cdataEnd.count
             } else {
                 index = open + 1
             }
@@ -317,7 +380,7 @@ enum PropertyListStringScan {
     private static func character(in bytes: UnsafeBufferPointer<UInt8>, at position: Int) -> (Int, Int, Bool) {
         if bytes[position...].starts(with: cdataStart) {
             let start = position + cdataStart.count
-            let end = find(cdataEnd, in: bytes, from: start) ?? bytes.count
+            let end = bytes.firstIndex(of: cdataEnd, from: start) ?? bytes.count
             let isMark = bytes[start...].starts(with: [0xEF, 0xBB, 0xBF])
             return (end - start, min(bytes.count, end + cdataEnd.count) - position, isMark)
         }
@@ -346,15 +409,5 @@ enum PropertyListStringScan {
             : name.hasPrefix("#") ? UInt32(name.dropFirst()) : nil
         guard let scalar = named ?? number.flatMap(Unicode.Scalar.init) else { return nil }
         return (scalar, semicolon + 1 - position)
-    }
-
-    private static func find(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let first = needle.first, start < bytes.count else { return nil }
-        var index = start
-        while index <= bytes.count - needle.count {
-            if bytes[index] == first && bytes[index..<index + needle.count].elementsEqual(needle) { return index }
-            index += 1
-        }
-        return nil
     }
 }

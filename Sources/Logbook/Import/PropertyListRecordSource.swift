@@ -138,7 +138,9 @@ struct PropertyListRecordSource: RecordSource {
         #endif
     }
 
-    /// What `value` is, for a message: a string quoted (its first 60 characters), else its kind.
+    /// What `value` is, for a message: a string quoted (its first 60 characters), else its kind
+    /// in the property list's own words (a binary list's null, UID and set objects too, which
+    /// Foundation reads as Swift values of other types).
     static func describe(_ value: Any) -> String {
         if boolean(value) != nil { return "a boolean" }
         return switch value {
@@ -146,9 +148,11 @@ struct PropertyListRecordSource: RecordSource {
         case is Date: "a date"
         case is Data: "data"
         case is [String: Any]: "a dictionary"
+        case is [AnyHashable: Any]: "a dictionary with a key that is not a string"
         case is [Any]: "an array"
+        case is Set<AnyHashable>: "a set"
         case is NSNumber: "a number"
-        default: "\(type(of: value))"
+        default: "a null, a UID or another object that is none of a string, number, boolean, date, data, array or dictionary"
         }
     }
 }

@@ -1,0 +1,119 @@
+/// One walk over the markup of an XML property list, for two things `PropertyListSerialization`
+/// reads past without a word: the text of each `<date>` element, which it reads leniently
+/// (`2026-02-30T00:00:00Z` as March 2nd, `26-01-01T…` as the year 26, a month 13 as the next
+/// January), and anything after the root element, which it drops (a second property list joined
+/// to the first, and so its records, or any other text).
+///
+/// Comments, CDATA sections, processing instructions and the document type declaration are
+/// skipped as XML defines them; a quoted attribute value may hold `>`. Where the markup is not
+/// well formed the walk stops, and the parser refuses the list.
+struct XMLPropertyListMarkup {
+    /// The byte ranges of the `<date>` elements' texts, in document order.
+    private(set) var dates: [Range<Int>] = []
+    /// Where the first thing after the root element's end begins that is neither white space, a
+    /// comment nor a processing instruction (which XML allows there), if anything does.
+    private(set) var contentAfterTheRoot: Int?
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var index = 0
+        var depth = 0
+        var rootEnded = false
+        while index < bytes.count {
+            let rest = bytes[index...]
+            if rootEnded && Self.isWhiteSpace(bytes[index]) {
+                index += 1
+            } else if rest.starts(with: Self.commentStart) {
+                guard let end = bytes.firstIndex(of: Self.commentEnd, from: index + Self.commentStart.count) else { return }
+                index = end + Self.commentEnd.count
+            } else if rest.starts(with: Self.instructionStart) {
+                guard let end = bytes.firstIndex(of: Self.instructionEnd, from: index + Self.instructionStart.count) else { return }
+                index = end + Self.instructionEnd.count
+            } else if rootEnded {
+                contentAfterTheRoot = index
+                return
+            } else if bytes[index] != Self.tagOpen {
+                index += 1
+            } else if rest.starts(with: Self.cdataStart) {
+                guard let end = bytes.firstIndex(of: Self.cdataEnd, from: index + Self.cdataStart.count) else { return }
+                index = end + Self.cdataEnd.count
+            } else if rest.starts(with: Self.declarationStart) {
+                guard let end = Self.declarationEnd(in: bytes, from: index) else { return }
+                index = end + 1
+            } else {
+                guard let end = Self.tagEnd(in: bytes, from: index) else { return }
+                if bytes[index + 1] == Self.slash {
+                    depth -= 1
+                    guard depth >= 0 else { return }
+                    rootEnded = depth == 0
+                } else if bytes[end - 1] == Self.slash {
+                    rootEnded = depth == 0
+                } else {
+                    depth += 1
+                    if Self.isDateTag(bytes[index..<end]) {
+                        let textEnd = bytes.firstIndex(of: [Self.tagOpen], from: end + 1) ?? bytes.count
+                        dates.append(end + 1..<textEnd)
+                    }
+                }
+                index = end + 1
+            }
+        }
+    }
+
+    private static let tagOpen = UInt8(ascii: "<"), tagClose = UInt8(ascii: ">"), slash = UInt8(ascii: "/")
+    static let commentStart = Array("<!--".utf8), commentEnd = Array("-->".utf8)
+    static let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
+    private static let instructionStart = Array("<?".utf8), instructionEnd = Array("?>".utf8)
+    private static let declarationStart = Array("<!".utf8)
+    private static let dateName = Array("date".utf8)
+
+    /// Space, tab, line feed and carriage return: XML's white space.
+    private static func isWhiteSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Whether the start tag `tag` (from its `<` to before its `>`) opens a `<date>` element.
+    private static func isDateTag(_ tag: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        let name = tag.dropFirst()
+        guard name.starts(with: dateName) else { return false }
+        let after = name.dropFirst(dateName.count)
+        return after.first.map(isWhiteSpace) ?? true
+    }
+
+    /// The `>` that ends the tag starting at `start`, past quoted attribute values.
+    private static func tagEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var quote: UInt8?
+        for index in start + 1..<bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == tagClose {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// The `>` that ends the declaration (`<!DOCTYPE …>`) starting at `start`, past quoted text
+    /// and an internal subset in brackets.
+    private static func declarationEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var quote: UInt8?
+        var brackets = 0
+        for index in start + 2..<bytes.count {
+            let byte = bytes[index]
+            if let open = quote {
+                if byte == open { quote = nil }
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: "[") {
+                brackets += 1
+            } else if byte == UInt8(ascii: "]") {
+                brackets -= 1
+            } else if byte == tagClose && brackets <= 0 {
+                return index
+            }
+        }
+        return nil
+    }
+}
