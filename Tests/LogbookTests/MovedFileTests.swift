@@ -35,9 +35,11 @@ final class MovedFileTests: XCTestCase {
     }
 
     /// A file moved over the store's (a backup put back with `mv`): the store refuses to write,
-    /// and the file put back stays byte for byte what it was, the store's close included. (SQLite
-    /// leaves the store's write-ahead log at the path, and does not tie a log to its file: a new
-    /// connection reads the file put back through it. Never move a file over an open database.)
+    /// and the file put back stays byte for byte what it was, the store's close included, and
+    /// reads as it was when opened again. (SQLite skips its checkpoint at close for a moved file
+    /// and left the store's write-ahead log, full, at the path, where the next connection read
+    /// the file put back through it: damaged, or holding the store's records; helper-26. The
+    /// store now empties its log into the file it opened as it closes.)
     func testAStoreWhoseFileWasReplacedRefusesToWriteAndLeavesTheNewFileAsItWas() throws {
         let scratch = try TemporaryFolder()
         let path = scratch.file("logbook.sqlite").path
@@ -57,6 +59,45 @@ final class MovedFileTests: XCTestCase {
         }
         store = nil
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), saved)
+        try assertHoldsOnlyTheBackup(path)
+    }
+
+    /// A file moved over the store's while a write runs (a backup put back with `mv` during an
+    /// import): the write is refused at its commit, not taken into the log at the path, and the
+    /// file put back reads as it was (the import exited 0 and left the file damaged; helper-26).
+    func testAFileReplacedDuringAWriteRefusesTheCommitAndIsReadAsItWas() throws {
+        let scratch = try TemporaryFolder()
+        let path = scratch.file("logbook.sqlite").path
+        let backup = scratch.file("backup.sqlite").path
+        do {
+            let other = try Logbook(path: backup)
+            try other.drafts.save(ReleaseDraft(version: "from the backup"))
+        }
+        var store: Logbook? = try Logbook(path: path)
+        try store?.drafts.save(ReleaseDraft(version: "before"))
+        let utc = TimeZone(identifier: "UTC")!
+        let days = (0..<2_000).map { index in
+            let date = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400 + 36_000)
+            return ExerciseDay(date: date, day: CalendarDay(date, in: utc), exercises: ["Squat", "Row"])
+        }
+        XCTAssertThrowsError(try store?.underlyingDatabase.write { _ in
+            try store?.history.save(days)
+            XCTAssertEqual(rename(backup, path), 0)
+        }) { error in
+            guard case LogbookError.database(_, let sqliteError) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(sqliteError.code, ResultCode.movedFile)
+        }
+        store = nil
+        try assertHoldsOnlyTheBackup(path)
+    }
+
+    /// Opens `path` afresh: the file must be sound and hold the backup's one draft, no day.
+    private func assertHoldsOnlyTheBackup(_ path: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let reopened = try Logbook(path: path)
+        XCTAssertEqual(try reopened.drafts.fetchAll().map(\.version), ["from the backup"], file: file, line: line)
+        XCTAssertEqual(try reopened.history.count(), 0, file: file, line: line)
+        let integrity = try reopened.underlyingDatabase.withConnection { try $0.scalar("PRAGMA integrity_check", as: String.self) }
+        XCTAssertEqual(integrity, "ok", file: file, line: line)
     }
 
     /// SQLite's test cannot tell a renamed folder from a moved file, so a store whose folder was

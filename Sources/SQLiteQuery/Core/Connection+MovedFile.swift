@@ -18,6 +18,21 @@ extension Connection {
                               + "was renamed), so nothing was written: the write could have been lost; open it again")
     }
 
+    /// When the file this connection opened has moved (``refuseWritingToAMovedFile()``), copies
+    /// what its write-ahead log holds into the file and empties the log (`wal_checkpoint(TRUNCATE)`),
+    /// before the connection closes. SQLite's close skips its own checkpoint for a moved file and
+    /// leaves the log, full, at the old path, where it does not belong to whatever file is there
+    /// now: the next connection to open that file would read this one's pages through it (a
+    /// backup put back with `mv` came out damaged). Emptied, the log is ignored; and the pages go
+    /// to the file this connection opened, wherever it is now (a moved file keeps what was written
+    /// to it). Best effort: a checkpoint that cannot run (another connection reading, a read-only
+    /// file) leaves the log as SQLite would.
+    func emptyTheLogOfAMovedFile() {
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        sqlite3_exec(handle, "PRAGMA main.wal_checkpoint(TRUNCATE)", nil, nil, nil)
+    }
+
     /// Makes closing this connection leave the write-ahead log and shared-memory files where they
     /// are (`SQLITE_FCNTL_PERSIST_WAL`), for a connection whose own file is removed while it is
     /// open: by then those paths may name another database's files, which a close would delete.

@@ -39,6 +39,9 @@ extension Connection {
             throw SQLiteError(code: SQLITE_ABORT, message: "the transaction was rolled back before it could commit")
         }
         do {
+            // Again before committing: a file moved over this one while `body` ran (a backup put
+            // back with `mv` during an import) would take this commit into the log left at its path.
+            if kind != .deferred { try refuseWritingToAMovedFile() }
             try cachedStatement("COMMIT").execute()
             if totalChanges != changesBefore { hasCommittedChanges = true }
         } catch {

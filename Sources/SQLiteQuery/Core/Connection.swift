@@ -138,6 +138,7 @@ public final class Connection {
             sqlite3_exec(handle, "PRAGMA optimize", nil, nil, nil)
         }
         statementCache.removeAll()
+        emptyTheLogOfAMovedFile()
         sqlite3_close_v2(handle)
     }
 
