@@ -206,7 +206,8 @@ final class BackupTests: XCTestCase {
     }
 
     /// A copy that fails half-way (here: the file size limit) leaves neither half a file nor a
-    /// temporary file, and the file it would have replaced is untouched.
+    /// temporary file, and the file it would have replaced is untouched; the message names the
+    /// limit, as an export's does (it said only "disk I/O error"; helper-26).
     func testFailureHalfWayLeavesTheOldFile() throws {
         let cli = try loadedHarness()
         let target = cli.folder.appendingPathComponent("copy.sqlite")
@@ -216,7 +217,7 @@ final class BackupTests: XCTestCase {
         // SIGXFSZ ignored, so writing past `ulimit -f` (blocks of 512 bytes) fails with EFBIG.
         let limited = ["/bin/sh", "-c", #"trap "" XFSZ; ulimit -f 64; exec "$@""#, "sh"]
         let result = try BackgroundRun.run(cli, ["backup", target.path], wrapper: limited)
-        XCTAssertFailure(result, status: 1, mentioning: "backup to \(target.path) failed")
+        XCTAssertFailure(result, status: 1, mentioning: "backup to \(target.path) failed", "File too large")
         XCTAssertFalse(result.stderr.contains(cli.database.lastPathComponent), "the copy failed, not the database: \(result.stderr)")
         XCTAssertEqual(try Data(contentsOf: target), previous)
         XCTAssertEqual(try contents(of: cli.folder), listing)

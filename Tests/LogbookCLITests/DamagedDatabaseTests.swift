@@ -153,6 +153,38 @@ final class DamagedDatabaseTests: XCTestCase {
         }
     }
 
+    /// A database on a file system mounted read-only is named as such by every command (SQLite
+    /// says "unable to open database file", which Logbook passed on with "No such file or
+    /// directory" for a file that is there; helper-26), and stays as it was. Needs the right to
+    /// mount (root): skipped without it.
+    func testAFileSystemMountedReadOnlyIsAClearErrorForEveryCommand() throws {
+        let (cli, bytes) = try loadedDatabase()
+        let mountPoint = cli.folder.appendingPathComponent("mounted")
+        try FileManager.default.createDirectory(at: mountPoint, withIntermediateDirectories: true)
+        func run(_ program: String, _ arguments: [String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = arguments
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        let mount = { (arguments: [String]) throws -> Int32 in try run("/bin/mount", arguments) }
+        guard getuid() == 0, try mount(["-t", "tmpfs", "-o", "size=16m", "tmpfs", mountPoint.path]) == 0 else {
+            throw XCTSkip("a tmpfs cannot be mounted here: a read-only file system cannot be tested")
+        }
+        defer { _ = try? run("/bin/umount", [mountPoint.path]) }
+        let database = mountPoint.appendingPathComponent("logbook.sqlite")
+        try bytes.write(to: database)
+        XCTAssertEqual(try mount(["-o", "remount,ro", mountPoint.path]), 0)
+        for (arguments, _) in try commands(cli) where arguments != ["--version"] {
+            let result = try cli.run(["--db", database.path] + arguments, useDatabase: false)
+            XCTAssertFailure(result, status: 1, mentioning: database.path, "on a file system mounted read-only")
+            XCTAssertEqual(try Data(contentsOf: database), bytes, "\(arguments) changed the file")
+        }
+    }
+
     /// A side file that cannot be written, or a write a stopped program left that must be rolled
     /// back or recovered where the file cannot be written, is named as the cause, where the error
     /// said "the file or its folder is read-only" of a file and folder that could be written, or

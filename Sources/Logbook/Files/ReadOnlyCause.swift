@@ -10,6 +10,10 @@ enum ReadOnlyCause {
     static func describe(_ path: String) -> String {
         let (shm, wal, journal) = (path + "-shm", path + "-wal", path + "-journal")
         let generic = "the file or its folder is read-only"
+        if isOnReadOnlyFileSystem(path) {
+            return "it is on a file system mounted read-only, where SQLite cannot create the -wal and -shm files that a database "
+                + "in write-ahead-log mode needs beside it, to read it too: copy it to a place that can be written"
+        }
         if isUnrecoverableLog(path) {
             return "its folder is read-only, and \(wal) holds writes a stopped program left, which SQLite recovers through \(shm), "
                 + "which it cannot create there: open it once where the folder can be written"
@@ -30,6 +34,12 @@ enum ReadOnlyCause {
     /// the file ("unable to open database file") though it is there.
     static func isUnrecoverableLog(_ path: String) -> Bool {
         hasContent(path + "-wal") && !exists(path + "-shm") && access(PathParts(path).openableFolder, W_OK) != 0
+    }
+
+    /// Whether the folder of `path` is on a file system mounted read-only (`statvfs`'s `ST_RDONLY`).
+    static func isOnReadOnlyFileSystem(_ path: String) -> Bool {
+        var status = statvfs()
+        return statvfs(PathParts(path).openableFolder, &status) == 0 && status.f_flag & UInt(ST_RDONLY) != 0
     }
 
     private static func exists(_ path: String) -> Bool {

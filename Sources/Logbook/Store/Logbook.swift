@@ -133,7 +133,8 @@ extension LogbookError {
         case let error as SQLiteError where error.isCannotOpen:
             // SQLite says "unable to open database file" of a file that is there when it cannot
             // make the -shm file it needs to recover a write-ahead log.
-            self = .cannotOpen(path: path, reason: ReadOnlyCause.isUnrecoverableLog(path) ? ReadOnlyCause.describe(path) : error.message)
+            let isReadOnly = ReadOnlyCause.isUnrecoverableLog(path) || ReadOnlyCause.isOnReadOnlyFileSystem(path)
+            self = .cannotOpen(path: path, reason: isReadOnly ? ReadOnlyCause.describe(path) : error.message)
         case let error as SQLiteError where error.isReadOnlyDirectory:
             self = .cannotOpen(path: path, reason: "its folder cannot be written, and SQLite must create the "
                                                    + "database's -wal and -shm files there")

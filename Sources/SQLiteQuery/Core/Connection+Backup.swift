@@ -48,7 +48,7 @@ extension Connection {
             throw SQLiteError(code: openCode, message: "\(message): \(path)")
         }
         guard sqlite3_exec(destination, "PRAGMA synchronous = FULL", nil, nil, nil) == SQLITE_OK else {
-            throw SQLiteError(code: sqlite3_extended_errcode(destination), message: String(cString: sqlite3_errmsg(destination)))
+            throw SQLiteError(reportedBy: destination)
         }
         return try transaction(.deferred) {
             // Reading starts the read transaction that every step then copies from.
@@ -60,7 +60,7 @@ extension Connection {
     /// Steps a backup from this connection into `destination` until every page is copied.
     private func copyPages(into destination: OpaquePointer, options: BackupOptions) throws -> Int {
         guard let backup = sqlite3_backup_init(destination, "main", handle, "main") else {
-            throw SQLiteError(code: sqlite3_extended_errcode(destination), message: String(cString: sqlite3_errmsg(destination)))
+            throw SQLiteError(reportedBy: destination)
         }
         var retries = 0
         while true {
@@ -79,7 +79,7 @@ extension Connection {
                 throw SQLiteError(code: code, message: "backup gave up: the database stayed locked through "
                                                        + "\(options.busyRetries) retries")
             }
-            throw SQLiteError(code: sqlite3_extended_errcode(destination), message: String(cString: sqlite3_errmsg(destination)))
+            throw SQLiteError(reportedBy: destination)
         }
     }
 }
