@@ -42,15 +42,8 @@ final class MovedFileTests: XCTestCase {
     /// store now empties its log into the file it opened as it closes.)
     func testAStoreWhoseFileWasReplacedRefusesToWriteAndLeavesTheNewFileAsItWas() throws {
         let scratch = try TemporaryFolder()
-        let path = scratch.file("logbook.sqlite").path
-        let backup = scratch.file("backup.sqlite").path
-        do {
-            let other = try Logbook(path: backup)
-            try other.drafts.save(ReleaseDraft(version: "from the backup"))
-        }
+        var (store, path, backup): (Logbook?, String, String) = try storeAndBackup(in: scratch)
         let saved = try Data(contentsOf: URL(fileURLWithPath: backup))
-        var store: Logbook? = try Logbook(path: path)
-        try store?.drafts.save(ReleaseDraft(version: "before"))
         XCTAssertEqual(rename(backup, path), 0)
 
         XCTAssertThrowsError(try store?.drafts.save(ReleaseDraft(version: "after"))) { error in
@@ -67,14 +60,7 @@ final class MovedFileTests: XCTestCase {
     /// file put back reads as it was (the import exited 0 and left the file damaged; helper-26).
     func testAFileReplacedDuringAWriteRefusesTheCommitAndIsReadAsItWas() throws {
         let scratch = try TemporaryFolder()
-        let path = scratch.file("logbook.sqlite").path
-        let backup = scratch.file("backup.sqlite").path
-        do {
-            let other = try Logbook(path: backup)
-            try other.drafts.save(ReleaseDraft(version: "from the backup"))
-        }
-        var store: Logbook? = try Logbook(path: path)
-        try store?.drafts.save(ReleaseDraft(version: "before"))
+        var (store, path, backup): (Logbook?, String, String) = try storeAndBackup(in: scratch)
         let utc = TimeZone(identifier: "UTC")!
         let days = (0..<2_000).map { index in
             let date = Date(timeIntervalSinceReferenceDate: Double(index) * 86_400 + 36_000)
@@ -89,6 +75,20 @@ final class MovedFileTests: XCTestCase {
         }
         store = nil
         try assertHoldsOnlyTheBackup(path)
+    }
+
+    /// A store at `logbook.sqlite` in `scratch` that has saved the draft "before" (in its log), and
+    /// beside it `backup.sqlite`, closed, holding the one draft "from the backup".
+    private func storeAndBackup(in scratch: TemporaryFolder) throws -> (store: Logbook, path: String, backup: String) {
+        let path = scratch.file("logbook.sqlite").path
+        let backup = scratch.file("backup.sqlite").path
+        do {
+            let other = try Logbook(path: backup)
+            try other.drafts.save(ReleaseDraft(version: "from the backup"))
+        }
+        let store = try Logbook(path: path)
+        try store.drafts.save(ReleaseDraft(version: "before"))
+        return (store, path, backup)
     }
 
     /// Opens `path` afresh: the file must be sound and hold the backup's one draft, no day.

@@ -81,34 +81,28 @@ struct XMLPropertyListMarkup {
 
     /// The `>` that ends the tag starting at `start`, past quoted attribute values.
     private static func tagEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var quote: UInt8?
-        for index in start + 1..<bytes.count {
-            let byte = bytes[index]
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == tagClose {
-                return index
-            }
-        }
-        return nil
+        markupEnd(in: bytes, from: start + 1, bracketsNest: false)
     }
 
     /// The `>` that ends the declaration (`<!DOCTYPE …>`) starting at `start`, past quoted text
     /// and an internal subset in brackets.
     private static func declarationEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        markupEnd(in: bytes, from: start + 2, bracketsNest: true)
+    }
+
+    /// The first `>` from `start` outside quoted text (and, when `bracketsNest`, outside brackets).
+    private static func markupEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, bracketsNest: Bool) -> Int? {
         var quote: UInt8?
         var brackets = 0
-        for index in start + 2..<bytes.count {
+        for index in start..<bytes.count {
             let byte = bytes[index]
             if let open = quote {
                 if byte == open { quote = nil }
             } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
                 quote = byte
-            } else if byte == UInt8(ascii: "[") {
+            } else if bracketsNest && byte == UInt8(ascii: "[") {
                 brackets += 1
-            } else if byte == UInt8(ascii: "]") {
+            } else if bracketsNest && byte == UInt8(ascii: "]") {
                 brackets -= 1
             } else if byte == tagClose && brackets <= 0 {
                 return index
