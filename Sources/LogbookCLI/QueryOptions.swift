@@ -28,10 +28,12 @@ enum QueryOptions {
             }
         }
         var ordering: [Ordering] = []
-        for key in try invocation.arguments.values(of: sort).flatMap({ $0.split(separator: ",") }) {
-            let parts = key.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1).map(String.init)
+        // Empty pieces count: `--sort ''`, `version,,id` and `version:` are mistakes, not defaults.
+        for key in try invocation.arguments.values(of: sort).flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            let parts = key.trimmingCharacters(in: .whitespaces).split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+                .map(String.init)
             let direction = parts.count > 1 ? parts[1] : "asc"
-            guard let name = parts.first, direction == "asc" || direction == "desc" else {
+            guard let name = parts.first, !name.isEmpty, direction == "asc" || direction == "desc" else {
                 throw UsageError(message: "invalid sort key '\(key)': expected KEY, KEY:asc or KEY:desc", command: invocation.arguments.command)
             }
             do {

@@ -131,6 +131,13 @@ final class QueryCLITests: XCTestCase {
             (["drafts", "list", "--where", "version == \"\u{301}"], "unterminated string", nil),
             (["drafts", "list", "--where", "createdAt == nil"], "this field is never nil", nil),
             (["drafts", "list", "--sort", "version:up"], "invalid sort key 'version:up'", nil),
+            // An empty key, or a colon with no direction, is a mistake too (they gave the default
+            // order, or ascending, exit 0; helper-28).
+            (["drafts", "list", "--sort", ""], "invalid sort key ''", nil),
+            (["drafts", "list", "--sort", ","], "invalid sort key ''", nil),
+            (["drafts", "list", "--sort", "version:"], "invalid sort key 'version:'", nil),
+            (["history", "list", "--sort", "day,,id"], "invalid sort key ''", nil),
+            (["export", "drafts", "--sort", "version:desc,"], "invalid sort key ''", nil),
             (["drafts", "list", "--limit", "-1"], "invalid value '-1' for '--limit <n>'", nil),
             (["history", "list", "--from", "2026-02-01", "--to", "2026-01-01"], "the range starts on 2026-02-01, after its end 2026-01-01", nil),
             (["count", "notes"], "cannot count 'notes'", nil),

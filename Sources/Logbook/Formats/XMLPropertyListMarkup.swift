@@ -19,10 +19,17 @@ struct XMLPropertyListMarkup {
         var depth = 0
         var rootEnded = false
         while index < bytes.count {
+            if bytes[index] != Self.tagOpen {
+                // Text: inside the root, skipped to the next markup; after it, white space only.
+                if rootEnded && !Self.isWhiteSpace(bytes[index]) {
+                    contentAfterTheRoot = index
+                    return
+                }
+                index = rootEnded ? index + 1 : bytes.firstIndex(of: [Self.tagOpen], from: index) ?? bytes.count
+                continue
+            }
             let rest = bytes[index...]
-            if rootEnded && Self.isWhiteSpace(bytes[index]) {
-                index += 1
-            } else if rest.starts(with: Self.commentStart) {
+            if rest.starts(with: Self.commentStart) {
                 guard let end = bytes.firstIndex(of: Self.commentEnd, from: index + Self.commentStart.count) else { return }
                 index = end + Self.commentEnd.count
             } else if rest.starts(with: Self.instructionStart) {
@@ -31,8 +38,6 @@ struct XMLPropertyListMarkup {
             } else if rootEnded {
                 contentAfterTheRoot = index
                 return
-            } else if bytes[index] != Self.tagOpen {
-                index += 1
             } else if rest.starts(with: Self.cdataStart) {
                 guard let end = bytes.firstIndex(of: Self.cdataEnd, from: index + Self.cdataStart.count) else { return }
                 index = end + Self.cdataEnd.count
