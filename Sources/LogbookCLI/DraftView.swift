@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// How `drafts show` prints one draft for people: fields, the What's New text, the checklist with
 /// its summary line ("2 of 4 done"). Control characters in the text are shown as escapes
@@ -32,20 +33,29 @@ enum DraftView {
 
 /// Instants for people: the wall clock of the time zone a command runs in, to the second.
 enum LocalTime {
-    /// `2026-01-31 09:30:00`: what a clock in `timeZone` showed at `date` (proleptic Gregorian).
+    /// `2026-01-31 09:30:00`: what a clock in `timeZone` showed at `date` (proleptic Gregorian),
+    /// on whole seconds: rounding a moment before midnight to the microsecond showed the next
+    /// day's 00:00:00. Where that clock is before year 1 or after year 9999 (the first hours of
+    /// 0001 west of UTC, the last of 9999 east of it), the year is `0000` or `10000`: the time
+    /// was shown on the UTC clock under the zone's name and offset, naming another instant
+    /// (helper-28).
     static func text(_ date: Date, in timeZone: TimeZone) -> String {
-        // The second first, then the offset, both whole: rounding a moment before midnight to the
-        // microsecond showed the next day's 00:00:00.
-        let second = Date(timeIntervalSinceReferenceDate: date.timeIntervalSinceReferenceDate.rounded(.down))
-        let wall = second.addingTimeInterval(Double(timeZone.secondsFromGMT(for: date)))
-        let full = wall.isSupported ? wall.iso8601Microseconds : second.iso8601Microseconds
-        return full.prefix(10) + " " + full.dropFirst(11).prefix(8)
+        let wall = Int(date.timeIntervalSinceReferenceDate.rounded(.down)) + ProlepticGregorian.referenceDateUnixTime
+            + timeZone.secondsFromGMT(for: date)
+        let (days, second) = wall.quotientAndRemainder(dividingBy: ProlepticGregorian.secondsPerDay)
+        let (dayNumber, secondOfDay) = second < 0 ? (days - 1, second + ProlepticGregorian.secondsPerDay) : (days, second)
+        let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
+        return String(format: "%04d-%02d-%02d %02d:%02d:%02d", year, month, day, secondOfDay / 3_600, secondOfDay / 60 % 60, secondOfDay % 60)
     }
 
-    /// `+01:00`: the zone's offset from UTC at `date`.
+    /// `+01:00`: the zone's offset from UTC at `date`, with its seconds where it has some (a local
+    /// mean time before standard time, `-04:56:02` in New York): without them the time and the
+    /// offset named another instant.
     static func offset(_ date: Date, in timeZone: TimeZone) -> String {
         let seconds = timeZone.secondsFromGMT(for: date)
-        return String(format: "%@%02d:%02d", seconds < 0 ? "-" : "+", abs(seconds) / 3_600, abs(seconds) / 60 % 60)
+        let sign = seconds < 0 ? "-" : "+", magnitude = abs(seconds)
+        let hoursAndMinutes = String(format: "%@%02d:%02d", sign, magnitude / 3_600, magnitude / 60 % 60)
+        return magnitude % 60 == 0 ? hoursAndMinutes : hoursAndMinutes + String(format: ":%02d", magnitude % 60)
     }
 
     /// A table header for a column of local times: `SUBMITTED (Europe/Paris)`.

@@ -65,6 +65,70 @@ final class ExactDataCLITests: XCTestCase {
         }
     }
 
+    /// `drafts show` prints an instant on the zone's clock with the zone's offset, together naming
+    /// that instant to the second, over the whole range: where the clock was before year 1 or
+    /// after year 9999 (New York's first hours of 0001, Tokyo's last of 9999) it printed the UTC
+    /// clock under the zone's offset, and a local mean time's offset without its seconds
+    /// (`-04:56` for `-04:56:02`), each naming another instant (helper-28). Seeded
+    /// (`LOGBOOK_CLOCK_SEED`): instants over the whole range and next to both ends, in zones
+    /// east and west with offsets of seconds in their early years; each shown time and offset is
+    /// read back with a calendar of the test's own.
+    func testDraftsShowNamesTheInstantOnTheZonesClockOverTheWholeRange() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_CLOCK_SEED", default: 0xC10C)
+        var random = SplitMix64(seed: seed)
+        let first = Int(Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate)
+        let last = Int(Date.supportedRange.upperBound.timeIntervalSinceReferenceDate.rounded(.down))
+        /// Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil).
+        func dayNumber(_ year: Int, _ month: Int, _ day: Int) -> Int {
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
+        }
+        /// The UTC text of whole seconds since 2001 (a year 0001 to 9999; Hinnant's civil_from_days).
+        func utcText(_ seconds: Int) -> String {
+            let unix = seconds + 978_307_200
+            let days = Int((Double(unix) / 86_400).rounded(.down)), second = unix - days * 86_400
+            let z = days + 719_468
+            let era = (z >= 0 ? z : z - 146_096) / 146_097
+            let dayOfEra = z - era * 146_097
+            let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+            let shifted = (5 * dayOfYear + 2) / 153
+            let (day, month) = (dayOfYear - (153 * shifted + 2) / 5 + 1, shifted < 10 ? shifted + 3 : shifted - 9)
+            let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+            XCTAssertEqual(dayNumber(year, month, day), days, "the test's calendar")
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, second / 3_600, second / 60 % 60, second % 60)
+        }
+        let zones = ["America/New_York", "Asia/Tokyo", "Pacific/Kiritimati", "Pacific/Niue", "Asia/Kolkata", "Africa/Monrovia", "Europe/Amsterdam", "UTC"]
+        let cli = try CLIHarness()
+        var instants = [first, first + 3_600, last, last - 7_200]
+        while instants.count < 24 { instants.append(random.int(first...last)) }
+        let lines = instants.enumerated().map { index, seconds in
+            #"{"version":"v\#(index)","whatsNew":"","checklist":[],"submittedAt":"\#(utcText(seconds))"}"#
+        }
+        XCTAssertEqual(try cli.run(["import", try write(lines.joined(separator: "\n"), to: "drafts.ndjson", in: cli)]).status, 0)
+        let shown = try NSRegularExpression(pattern: #"submitted:  (\d{4,5})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d) ([+-])(\d\d):(\d\d)(?::(\d\d))?\n"#)
+        for (index, seconds) in instants.enumerated() {
+            let zone = random.pick(zones)
+            let output = try cli.run(["--time-zone", zone, "drafts", "show", "v\(index)"]).stdout
+            let context = "seed \(seed): \(utcText(seconds)) in \(zone)"
+            guard let match = shown.firstMatch(in: output, range: NSRange(output.startIndex..., in: output)) else {
+                XCTFail("\(context): no submitted line in \(output)")
+                continue
+            }
+            let field = { (group: Int) -> Int in
+                Range(match.range(at: group), in: output).flatMap { Int(output[$0]) } ?? 0
+            }
+            let sign = Range(match.range(at: 7), in: output).map { output[$0] == "-" ? -1 : 1 } ?? 1
+            let offset = sign * (field(8) * 3_600 + field(9) * 60 + field(10))
+            let wall = dayNumber(field(1), field(2), field(3)) * 86_400 + field(4) * 3_600 + field(5) * 60 + field(6)
+            XCTAssertEqual(wall - offset - 978_307_200, seconds, "\(context): shown \(output[Range(match.range, in: output)!])")
+            XCTAssertEqual(offset, TimeZone(identifier: zone)!.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: Double(seconds))), context)
+        }
+    }
+
     // 1. Property lists keep NFC and NFD spellings apart.
     func testPropertyListExportsKeepEveryStringsBytes() throws {
         let cli = try CLIHarness()
