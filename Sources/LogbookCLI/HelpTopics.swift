@@ -27,6 +27,7 @@ enum HelpTopics {
           operators   == != < <= > >=   && || !   ( )   contains   icontains   hasPrefix   in [..]
                       icontains: a part of a text field, or a whole name of exercises, up to case and diacritics
           values      "text" (\\" \\\\ \\n \\t), whole numbers, true, false, nil, and dates (see 'logbook help dates')
+                      decimals beside a count: exercises.count > 2.5 holds from 3 on
           drafts      \(DraftRepository.schema.fieldNames.joined(separator: " "))
           history     \(HistoryRepository.schema.fieldNames.joined(separator: " "))
 

@@ -131,6 +131,9 @@ final class QueryCLITests: XCTestCase {
             (["drafts", "list", "--where", "version == \"\u{301}"], "unterminated string", nil),
             (["drafts", "list", "--where", "createdAt == nil"], "this field is never nil", nil),
             (["drafts", "list", "--sort", "version:up"], "invalid sort key 'version:up'", nil),
+            // A decimal the nearest Double makes whole would compare as that whole number.
+            (["history", "list", "--where", "exercises.count >= 2.0000000000000000001"], "too close to a whole number to compare exactly", nil),
+            (["history", "list", "--where", "day >= 2026.5"], "expected a day like 2026-01-31, found 2026.5", nil),
             // An empty key, or a colon with no direction, is a mistake too (they gave the default
             // order, or ascending, exit 0; helper-28).
             (["drafts", "list", "--sort", ""], "invalid sort key ''", nil),

@@ -195,10 +195,7 @@ struct RandomFilters {
         case 0, 1: return textComparison("version") { Build.keyPath($0, \.version) }
         case 2: return textComparison("whatsNew") { Build.keyPath($0, \.whatsNew) }
         case 3:
-            let op = pick(ComparisonOp.allCases), value = Int(random.next() % 6)
-            return Term("checklist.count \(op.symbol) \(value)") {
-                Build.compare(Build.keyPath(Build.keyPath($0, \.checklist), \.count), op, Build.value(value))
-            }
+            return countAtom("checklist.count", upTo: 6) { Build.keyPath(Build.keyPath($0, \.checklist), \.count) }
         default:
             let negated = chance(0.5)
             return Term("submittedAt \(negated ? "!=" : "==") nil") {
@@ -207,12 +204,35 @@ struct RandomFilters {
         }
     }
 
+    /// A count compared with a whole number, or a third of the time with a decimal (`2.5`, `2.25`,
+    /// `2.0`, `-0.5`), which the filter compares as the number it is: the predicate compares the
+    /// count with the whole numbers that give the same answer (`> 2.5` is `> 2`, `== 2.5` holds
+    /// for no count).
+    mutating func countAtom<Variable>(_ field: String, upTo limit: UInt64,
+                                      _ count: @escaping (Variable) -> Expr<Int>) -> Term<Variable, Bool> {
+        let op = pick(ComparisonOp.allCases), whole = Int(random.next() % limit) - (chance(0.1) ? 1 : 0)
+        guard chance(1.0 / 3) else {
+            return Term("\(field) \(op.symbol) \(whole)") { Build.compare(count($0), op, Build.value(whole)) }
+        }
+        let fraction = pick(["5", "25", "0", "75", "000"])
+        let text = whole < 0 ? "-0.\(fraction)" : "\(whole).\(fraction)"
+        guard fraction.contains(where: { $0 != "0" }) else {
+            return Term("\(field) \(op.symbol) \(text)") { Build.compare(count($0), op, Build.value(max(whole, 0))) }
+        }
+        // x = k + f with 0 < f < 1 (k = -1 for -0.f): n > x ⇔ n > k, n < x ⇔ n <= k, n == x never.
+        let below = whole < 0 ? -1 : whole
+        let (equivalent, bound): (ComparisonOp, Int) = switch op {
+        case .greater, .greaterOrEqual: (.greater, below)
+        case .less, .lessOrEqual: (.lessOrEqual, below)
+        case .equal: (.equal, -1)  // no count is -1
+        case .notEqual: (.notEqual, -1)
+        }
+        return Term("\(field) \(op.symbol) \(text)") { Build.compare(count($0), equivalent, Build.value(bound)) }
+    }
+
     mutating func dayAtom() -> Term<DayVariable, Bool> {
         if chance(0.25) {
-            let op = pick(ComparisonOp.allCases), value = Int(random.next() % 7)
-            return Term("exercises.count \(op.symbol) \(value)") {
-                Build.compare(Build.keyPath(Build.keyPath($0, \.exercises), \.count), op, Build.value(value))
-            }
+            return countAtom("exercises.count", upTo: 7) { Build.keyPath(Build.keyPath($0, \.exercises), \.count) }
         }
         if chance(0.2) { return dateAtom(.required("date") { Build.keyPath($0, \.date) }, others: []) }
         if chance(0.25) { return dayFieldAtom { Build.keyPath($0, \.day) } }

@@ -172,7 +172,14 @@ public struct FilterParser {
             if let integer = Int64(text) { return .literal(.integer(integer), at: at) }
             // A whole number past Int64 is out of range (as a decimal it was named `1e+20`).
             let isWhole = text.drop { $0 == "-" }.allSatisfy { $0.isASCII && $0.isNumber }
-            if !isWhole, let decimal = Double(text), decimal.isFinite { return .literal(.decimal(decimal), at: at) }
+            if !isWhole, let decimal = Double(text), decimal.isFinite {
+                // A fraction so close to a whole number that the nearest Double is that number
+                // would compare as it (`count >= 2.0000000000000000001` as `count >= 2`).
+                if decimal.rounded() == decimal && !Self.isWholeNumber(text) {
+                    throw SyntaxError(message: "'\(text)' is too close to a whole number to compare exactly: write fewer digits", position: at)
+                }
+                return .literal(.decimal(decimal), at: at)
+            }
             // Digits with a date's punctuation past the year: a year of five digits or more.
             if text.dropFirst().contains(where: { "-:T".contains($0) }) {
                 throw SyntaxError(message: "'\(text)' is no date Logbook reads: days run from 0001-01-01 to 9999-12-31", position: at)
@@ -329,5 +336,13 @@ public struct FilterParser {
         }
         tokens.append((.end, characters.count..<(characters.count + 1)))
         return tokens
+    }
+}
+
+extension FilterParser {
+    /// Whether a number's text (`2.50`, `-0.0`, `7`) names a whole number: every digit after its
+    /// point is zero.
+    static func isWholeNumber(_ text: String) -> Bool {
+        text.split(separator: ".", maxSplits: 1).dropFirst().first?.allSatisfy { $0 == "0" } ?? true
     }
 }

@@ -266,6 +266,9 @@ struct FilterCompiler<Record> {
             return .value(.text(text))
         case (.integer, .integer(let number)):
             return .value(.integer(number))
+        case (.integer, .decimal(let number)):
+            // SQLite compares a whole number with a REAL exactly: `exercises.count > 2.5` is 3 and up.
+            return .value(.real(number))
         case (.bool, .bool(let flag)):
             return .value(.integer(flag ? 1 : 0))
         case (.date, .date(let date)):

@@ -56,8 +56,9 @@ public enum FilterLiteral: Sendable, Equatable {
     case string(String)
     /// A whole number that fits in 64 bits.
     case integer(Int64)
-    /// Any other finite number (a fraction, an exponent, or an integer too large for 64 bits). No
-    /// field kind takes one, so it is always refused as a type mismatch.
+    /// Any other finite number (a fraction, or a number with an exponent): compared with a
+    /// whole-number field as the number it is (`exercises.count > 2.5` holds from 3 on);
+    /// refused by the other kinds of field.
     case decimal(Double)
     /// `true` or `false`.
     case bool(Bool)
