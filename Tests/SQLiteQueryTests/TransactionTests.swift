@@ -191,4 +191,31 @@ final class TransactionTests: XCTestCase {
         try other.transaction(.immediate) { try other.run("INSERT INTO items VALUES ('other')") }
         XCTAssertEqual(try names(), ["other"])
     }
+
+    /// A file moved while a transaction commits (here, by SQLite's commit hook, after the check
+    /// before the commit): the change is committed to the file the connection opened, and the
+    /// transaction says so instead of returning as if the path held it (a backup put back with
+    /// `mv` in that instant; helper-26).
+    func testAFileMovedWhileItsWriteCommitsIsNotReportedAsWritten() throws {
+        let path = try makeDatabasePath()
+        let writer = try Connection(path: path)
+        try writer.enableWriteAheadLog()
+        try writer.execute("CREATE TABLE items (name TEXT)")
+        let context = strdup(path)
+        defer { free(context) }
+        sqlite3_commit_hook(writer.handle, { pointer in
+            guard let pointer else { return 0 }
+            let path = String(cString: pointer.assumingMemoryBound(to: CChar.self))
+            _ = rename(path, path + ".moved")
+            return 0  // the commit goes on
+        }, context)
+        let error = assertThrows(SQLiteError.self) {
+            try writer.transaction(.immediate) { try writer.run("INSERT INTO items VALUES ('kept')") }
+        }
+        XCTAssertEqual(error?.code, ResultCode.movedFile)
+        XCTAssertTrue(error?.message.contains("while a write committed") ?? false, "\(String(describing: error))")
+        sqlite3_commit_hook(writer.handle, nil, nil)
+        XCTAssertTrue(writer.isAutocommit, "the transaction ended, committed")
+        XCTAssertEqual(try writer.scalar("SELECT name FROM items", as: String.self), "kept", "committed to the file the connection opened")
+    }
 }

@@ -11,11 +11,28 @@ extension Connection {
     /// process that removes a file holding no record under that same lock (the `logbook` tool
     /// after a failed command that created it) is seen. Private databases never move.
     func refuseWritingToAMovedFile() throws {
-        var moved: Int32 = 0
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        guard hasFileMoved else { return }
         throw SQLiteError(code: ResultCode.movedFile,
                           message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
                               + "was renamed), so nothing was written: the write could have been lost; open it again")
+    }
+
+    /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction committed (after
+    /// ``refuseWritingToAMovedFile()`` passed): the change is in the file this connection opened,
+    /// which the path no longer names (a backup put back with `mv` in that instant), so it must
+    /// not be reported as written there.
+    func refuseReportingAMovedFileAsWritten() throws {
+        guard hasFileMoved else { return }
+        throw SQLiteError(code: ResultCode.movedFile,
+                          message: "the database file was deleted, moved or replaced while a write committed: the change went "
+                              + "to the file that was at the path when it began, not to the one there now; open it again and check")
+    }
+
+    /// Whether the file this connection opened was deleted since, or its path names another file
+    /// or none (SQLite's `SQLITE_FCNTL_HAS_MOVED`).
+    private var hasFileMoved: Bool {
+        var moved: Int32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved != 0
     }
 
     /// When the file this connection opened has moved (``refuseWritingToAMovedFile()``), copies
@@ -28,8 +45,7 @@ extension Connection {
     /// to it). Best effort: a checkpoint that cannot run (another connection reading, a read-only
     /// file) leaves the log as SQLite would.
     func emptyTheLogOfAMovedFile() {
-        var moved: Int32 = 0
-        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK, moved != 0 else { return }
+        guard hasFileMoved else { return }
         sqlite3_exec(handle, "PRAGMA main.wal_checkpoint(TRUNCATE)", nil, nil, nil)
     }
 

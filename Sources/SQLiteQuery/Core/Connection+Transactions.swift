@@ -48,6 +48,9 @@ extension Connection {
             rollbackIfOpen()
             throw error
         }
+        // And after: a move while the commit was being written leaves the change in the file this
+        // connection opened, no longer at its path; the caller must not take it as written there.
+        if kind != .deferred { try refuseReportingAMovedFileAsWritten() }
         return result
     }
 
