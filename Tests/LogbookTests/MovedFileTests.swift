@@ -56,9 +56,10 @@ final class MovedFileTests: XCTestCase {
     }
 
     /// A file moved over the store's while a write runs (a backup put back with `mv` during an
-    /// import): the write is refused at its commit, not taken into the log at the path, and the
-    /// file put back reads as it was (the import exited 0 and left the file damaged; helper-26).
-    func testAFileReplacedDuringAWriteRefusesTheCommitAndIsReadAsItWas() throws {
+    /// import): the write fails, saying its change went to the file the store opened, and the
+    /// file put back reads as it was once the store has closed (the import exited 0 and left the
+    /// file damaged; helper-26).
+    func testAFileReplacedDuringAWriteFailsAndIsReadAsItWas() throws {
         let scratch = try TemporaryFolder()
         var (store, path, backup): (Logbook?, String, String) = try storeAndBackup(in: scratch)
         let utc = TimeZone(identifier: "UTC")!

@@ -192,10 +192,9 @@ final class TransactionTests: XCTestCase {
         XCTAssertEqual(try names(), ["other"])
     }
 
-    /// A file moved while a transaction commits (here, by SQLite's commit hook, after the check
-    /// before the commit): the change is committed to the file the connection opened, and the
-    /// transaction says so instead of returning as if the path held it (a backup put back with
-    /// `mv` in that instant; helper-26).
+    /// A file moved while a transaction commits (here, by SQLite's commit hook): the change is
+    /// committed to the file the connection opened, and the transaction says so instead of
+    /// returning as if the path held it (a backup put back with `mv` in that instant; helper-26).
     func testAFileMovedWhileItsWriteCommitsIsNotReportedAsWritten() throws {
         let path = try makeDatabasePath()
         let writer = try Connection(path: path)
@@ -213,7 +212,7 @@ final class TransactionTests: XCTestCase {
             try writer.transaction(.immediate) { try writer.run("INSERT INTO items VALUES ('kept')") }
         }
         XCTAssertEqual(error?.code, ResultCode.movedFile)
-        XCTAssertTrue(error?.message.contains("while a write committed") ?? false, "\(String(describing: error))")
+        XCTAssertTrue(error?.message.contains("while a write ran") ?? false, "\(String(describing: error))")
         sqlite3_commit_hook(writer.handle, nil, nil)
         XCTAssertTrue(writer.isAutocommit, "the transaction ended, committed")
         XCTAssertEqual(try writer.scalar("SELECT name FROM items", as: String.self), "kept", "committed to the file the connection opened")

@@ -17,15 +17,15 @@ extension Connection {
                               + "was renamed), so nothing was written: the write could have been lost; open it again")
     }
 
-    /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction committed (after
-    /// ``refuseWritingToAMovedFile()`` passed): the change is in the file this connection opened,
-    /// which the path no longer names (a backup put back with `mv` in that instant), so it must
-    /// not be reported as written there.
+    /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction ran or committed
+    /// (after ``refuseWritingToAMovedFile()`` passed as it began): the change is in the file this
+    /// connection opened, which the path no longer names (a backup put back with `mv` during an
+    /// import), so it must not be reported as written there.
     func refuseReportingAMovedFileAsWritten() throws {
         guard hasFileMoved else { return }
         throw SQLiteError(code: ResultCode.movedFile,
-                          message: "the database file was deleted, moved or replaced while a write committed: the change went "
-                              + "to the file that was at the path when it began, not to the one there now; open it again and check")
+                          message: "the database file was deleted, moved or replaced while a write ran: the change went to the "
+                              + "file that was at the path when it began, not to the one there now; open it again and check")
     }
 
     /// Whether the file this connection opened was deleted since, or its path names another file

@@ -39,17 +39,16 @@ extension Connection {
             throw SQLiteError(code: SQLITE_ABORT, message: "the transaction was rolled back before it could commit")
         }
         do {
-            // Again before committing: a file moved over this one while `body` ran (a backup put
-            // back with `mv` during an import) would take this commit into the log left at its path.
-            if kind != .deferred { try refuseWritingToAMovedFile() }
             try cachedStatement("COMMIT").execute()
             if totalChanges != changesBefore { hasCommittedChanges = true }
         } catch {
             rollbackIfOpen()
             throw error
         }
-        // And after: a move while the commit was being written leaves the change in the file this
-        // connection opened, no longer at its path; the caller must not take it as written there.
+        // Again once committed: a file moved while `body` ran or the commit was written (a backup
+        // put back with `mv` during an import) holds the change no longer at its path, so the
+        // caller must not take it as written there. (The log this commit went to, at the path,
+        // is emptied into this connection's own file as it closes: emptyTheLogOfAMovedFile.)
         if kind != .deferred { try refuseReportingAMovedFileAsWritten() }
         return result
     }
