@@ -19,7 +19,9 @@ extension Connection {
     /// can fail and roll back alone while the outer transaction goes on.
     ///
     /// A write transaction (`.immediate` or `.exclusive`) on a file deleted, moved or replaced
-    /// since the connection opened it throws `SQLITE_READONLY_DBMOVED` before `body` runs.
+    /// since the connection opened it throws `SQLITE_READONLY_DBMOVED` before `body` runs; one
+    /// whose file is moved while it runs throws it once committed, the change being in the file
+    /// the connection opened rather than in the one at the path.
     public func transaction<Result>(_ kind: TransactionKind = .immediate,
                                     _ body: () throws -> Result) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
