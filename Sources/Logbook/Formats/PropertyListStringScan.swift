@@ -31,11 +31,11 @@ enum PropertyListStringScan {
         data.withUnsafeBytes { buffer in
             let bytes = buffer.bindMemory(to: UInt8.self)
             let isBinary = bytes.starts(with: "bplist".utf8)
-            if !isBinary, let problem = textNotInItsEncoding(inXML: bytes) ?? markupProblem(inXML: bytes) {
-                return Result(problem: problem)
-            }
+            if !isBinary, let problem = textNotInItsEncoding(inXML: bytes) { return Result(problem: problem) }
+            let markup = isBinary ? nil : markupFindings(inXML: bytes)
+            if let problem = markup?.problem { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
-            if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : firstRepeatedKey(inXML: bytes) {
+            if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : markup?.repeatedKey {
                 result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
                     + "the last value, so the file is refused rather than read without the first"
             }
@@ -238,11 +238,12 @@ enum PropertyListStringScan {
         return "line \(line), column \(String(decoding: bytes[lineStart..<offset], as: UTF8.self).unicodeScalars.count + 1)"
     }
 
-    /// What the parser would read past in an XML list's markup (``XMLPropertyListMarkup``), as
-    /// "line L, column C: …", or nil: a `<date>` whose text is not a date and time that exist in
-    /// the form the property list writers use, and anything after the root element. A list in
-    /// UTF-16 is read as UTF-8 for this, and named in those lines and columns.
-    private static func markupProblem(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// What the parser would read past in an XML list's markup (``XMLPropertyListMarkup``): as a
+    /// `problem`, "line L, column C: …", a `<date>` whose text is not a date and time that exist in
+    /// the form the property list writers use, or anything after the root element; and the first
+    /// key a dictionary holds twice, entities and CDATA sections decoded. A list in UTF-16 is read
+    /// as UTF-8 for this, and named in those lines and columns.
+    private static func markupFindings(inXML bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: String?) {
         if let bigEndian = utf16BigEndian(bytes) {
             let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
             let units = stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
@@ -250,24 +251,29 @@ enum PropertyListStringScan {
                 return UInt16(high) << 8 | UInt16(low)
             }
             var text = String(decoding: units, as: UTF16.self)
-            return text.withUTF8(markupProblem(inUTF8:))
+            return text.withUTF8(markupFindings(inUTF8:))
         }
-        return markupProblem(inUTF8: bytes)
+        return markupFindings(inUTF8: bytes)
     }
 
-    private static func markupProblem(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func markupFindings(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: String?) {
         let markup = XMLPropertyListMarkup(bytes)
         for range in markup.dates where !isPropertyListDate(bytes[range]) {
             let text = String(decoding: bytes[range], as: UTF8.self)
-            return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(text.prefix(60))\" is not a date and time that exist, "
+            return ("\(place(of: range.lowerBound, in: bytes)): the <date> \"\(text.prefix(60))\" is not a date and time that exist, "
                 + "written YYYY-MM-DDTHH:MM:SSZ (years 0001 to 9999); the property list reader would read it as another "
-                + "instant, so the file is refused"
+                + "instant, so the file is refused", nil)
         }
         if let after = markup.contentAfterTheRoot {
-            return "\(place(of: after, in: bytes)): more follows the end of the property list (another property list, or other "
-                + "text); the property list reader stops at the end of the first and would drop the rest, so the file is refused"
+            return ("\(place(of: after, in: bytes)): more follows the end of the property list (another property list, or other "
+                + "text); the property list reader stops at the end of the first and would drop the rest, so the file is refused", nil)
         }
-        return nil
+        var keysSeen: [Int: Set<[UInt8]>] = [:]
+        for (dictionary, content) in markup.keys {
+            let key = decodedText(bytes[content])
+            if !keysSeen[dictionary, default: []].insert(key).inserted { return (nil, String(decoding: key, as: UTF8.self)) }
+        }
+        return (nil, nil)
     }
 
     /// Whether `text` is a `<date>` as property list writers write it, `YYYY-MM-DDTHH:MM:SSZ`,
@@ -313,42 +319,6 @@ enum PropertyListStringScan {
             index = position
         }
         return result
-    }
-
-    private static let dictOpen = Array("<dict>".utf8), dictClose = Array("</dict>".utf8)
-    private static let keyOpen = Array("<key>".utf8), keyClose = Array("</key>".utf8)
-    private static let commentStart = XMLPropertyListMarkup.commentStart, commentEnd = XMLPropertyListMarkup.commentEnd
-
-    /// The first key that a dictionary of the XML list holds twice, entities decoded, or nil. Text
-    /// cannot hold a tag (its `<` is written `&lt;`); comments and CDATA sections are skipped.
-    private static func firstRepeatedKey(inXML bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        var keysOfOpenDictionaries: [Set<[UInt8]>] = []
-        var index = 0
-        while let open = bytes.firstIndex(of: [UInt8(ascii: "<")], from: index) {
-            let rest = bytes[open...]
-            if rest.starts(with: dictOpen) {
-                keysOfOpenDictionaries.append([])
-                index = open + dictOpen.count
-            } else if rest.starts(with: dictClose) {
-                _ = keysOfOpenDictionaries.popLast()
-                index = open + dictClose.count
-            } else if rest.starts(with: keyOpen) {
-                let start = open + keyOpen.count
-                guard let end = bytes.firstIndex(of: keyClose, from: start) else { return nil }
-                let key = decodedText(bytes[start..<end])
-                if !keysOfOpenDictionaries.isEmpty, !keysOfOpenDictionaries[keysOfOpenDictionaries.count - 1].insert(key).inserted {
-                    return String(decoding: key, as: UTF8.self)
-                }
-                index = end + keyClose.count
-            } else if rest.starts(with: commentStart) {
-                index = (bytes.firstIndex(of: commentEnd, from: open + commentStart.count) ?? bytes.count) + commentEnd.count
-            } else if rest.starts(with: cdataStart) {
-                index = (bytes.firstIndex(of: cdataEnd, from: open + cdataStart.count) ?? bytes.count) + cdataEnd.count
-            } else {
-                index = open + 1
-            }
-        }
-        return nil
     }
 
     /// The UTF-8 bytes of XML text with its entities and CDATA sections decoded (an entity it

@@ -1,8 +1,9 @@
-/// One walk over the markup of an XML property list, for two things `PropertyListSerialization`
-/// reads past without a word: the text of each `<date>` element, which it reads leniently
+/// One walk over the markup of an XML property list, for what `PropertyListSerialization` reads
+/// past without a word: the text of each `<date>` element, which it reads leniently
 /// (`2026-02-30T00:00:00Z` as March 2nd, `26-01-01T…` as the year 26, a month 13 as the next
-/// January), and anything after the root element, which it drops (a second property list joined
-/// to the first, and so its records, or any other text).
+/// January), anything after the root element, which it drops (a second property list joined to
+/// the first, and so its records, or any other text), and each dictionary's keys, of which it
+/// keeps one value per key.
 ///
 /// Comments, CDATA sections, processing instructions and the document type declaration are
 /// skipped as XML defines them; a quoted attribute value may hold `>`. Where the markup is not
@@ -13,11 +14,15 @@ struct XMLPropertyListMarkup {
     /// Where the first thing after the root element's end begins that is neither white space, a
     /// comment nor a processing instruction (which XML allows there), if anything does.
     private(set) var contentAfterTheRoot: Int?
+    /// The byte ranges of the `<key>` elements' contents (entities and CDATA sections undecoded),
+    /// each with the number of its dictionary (in the order the dictionaries open), in document order.
+    private(set) var keys: [(dictionary: Int, content: Range<Int>)] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
         var depth = 0
         var rootEnded = false
+        var (openDictionaries, dictionaryCount, keyStart): ([Int], Int, Int?) = ([], 0, nil)
         while index < bytes.count {
             if bytes[index] != Self.tagOpen {
                 // Text: inside the root, skipped to the next markup; after it, white space only.
@@ -46,17 +51,28 @@ struct XMLPropertyListMarkup {
                 index = end + 1
             } else {
                 guard let end = Self.tagEnd(in: bytes, from: index) else { return }
+                let tag = bytes[index..<end]
                 if bytes[index + 1] == Self.slash {
                     depth -= 1
                     guard depth >= 0 else { return }
                     rootEnded = depth == 0
+                    if Self.isTag(tag, named: Self.dictionaryName, closing: true) { _ = openDictionaries.popLast() }
+                    if Self.isTag(tag, named: Self.keyName, closing: true), let start = keyStart, let dictionary = openDictionaries.last {
+                        keys.append((dictionary, start..<index))
+                        keyStart = nil
+                    }
                 } else if bytes[end - 1] == Self.slash {
                     rootEnded = depth == 0
                 } else {
                     depth += 1
-                    if Self.isDateTag(bytes[index..<end]) {
+                    if Self.isTag(tag, named: Self.dateName) {
                         let textEnd = bytes.firstIndex(of: [Self.tagOpen], from: end + 1) ?? bytes.count
                         dates.append(end + 1..<textEnd)
+                    } else if Self.isTag(tag, named: Self.dictionaryName) {
+                        openDictionaries.append(dictionaryCount)
+                        dictionaryCount += 1
+                    } else if Self.isTag(tag, named: Self.keyName) {
+                        keyStart = end + 1
                     }
                 }
                 index = end + 1
@@ -69,19 +85,19 @@ struct XMLPropertyListMarkup {
     static let cdataStart = Array("<![CDATA[".utf8), cdataEnd = Array("]]>".utf8)
     private static let instructionStart = Array("<?".utf8), instructionEnd = Array("?>".utf8)
     private static let declarationStart = Array("<!".utf8)
-    private static let dateName = Array("date".utf8)
+    private static let dateName = Array("date".utf8), dictionaryName = Array("dict".utf8), keyName = Array("key".utf8)
 
     /// Space, tab, line feed and carriage return: XML's white space.
     private static func isWhiteSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    /// Whether the start tag `tag` (from its `<` to before its `>`) opens a `<date>` element.
-    private static func isDateTag(_ tag: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        let name = tag.dropFirst()
-        guard name.starts(with: dateName) else { return false }
-        let after = name.dropFirst(dateName.count)
-        return after.first.map(isWhiteSpace) ?? true
+    /// Whether `tag` (from its `<` to before its `>`) is a start tag, or with `closing` an end
+    /// tag, of an element named `name`.
+    private static func isTag(_ tag: Slice<UnsafeBufferPointer<UInt8>>, named name: [UInt8], closing: Bool = false) -> Bool {
+        let afterOpen = tag.dropFirst(closing ? 2 : 1)
+        guard afterOpen.starts(with: name) else { return false }
+        return afterOpen.dropFirst(name.count).first.map(isWhiteSpace) ?? true
     }
 
     /// The `>` that ends the tag starting at `start`, past quoted attribute values.
