@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import SQLiteQuery
 import XCTest
 
@@ -90,6 +91,48 @@ final class ConcurrencyTests: XCTestCase {
                 XCTAssertEqual(result.status, 0, "round \(round): \(result.stderr)")
             }
             XCTAssertEqual(try Reliability.counts(cli).days, processes, "round \(round)")
+        }
+    }
+
+    /// Another program holds the write lock (`BEGIN IMMEDIATE`, a row of its own table pending) for
+    /// a seeded while inside the 5 s busy timeout, and five writing commands (`history add`,
+    /// `import`, `drafts add`) start meanwhile: each waits, then lands once the lock is let go,
+    /// beside the other program's committed row; none fails, none is lost, none sees a
+    /// half-written store (`LOGBOOK_HELD_LOCK_SEED`).
+    func testWritersRacingAnotherProgramsHeldLockAllLand() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_HELD_LOCK_SEED", default: 0x10C7)
+        print("ConcurrencyTests (LOGBOOK_HELD_LOCK_SEED=\(seed)): writers racing a held lock")
+        var random = SplitMix64(seed: seed)
+        for round in 0..<3 {
+            let cli = try CLIHarness()
+            XCTAssertEqual(try cli.run(["history", "add", "Warm-up", "--at", Reliability.noonText(ofDay: 0)]).status, 0)
+            let importDays = random.int(1...40)
+            let file = cli.folder.appendingPathComponent("part.ndjson")
+            try Reliability.writeHistory(days: 100..<(100 + importDays), to: file)
+            let other = try Connection(path: cli.database.path)
+            try other.execute("CREATE TABLE other_programs_notes (note TEXT)")
+            try other.execute("BEGIN IMMEDIATE")
+            try other.execute("INSERT INTO other_programs_notes VALUES ('round \(round)')")
+            let writes = [["history", "add", "Squat", "--at", Reliability.noonText(ofDay: 1)],
+                          ["history", "add", "Row", "Row", "--at", Reliability.noonText(ofDay: 2)],
+                          ["import", file.path],
+                          ["drafts", "add", "--version", "2.\(round)", "--whats-new", "Racing"],
+                          ["history", "add", "Lunge", "--at", Reliability.noonText(ofDay: 3)]]
+            let runs = try writes.map { try BackgroundRun(cli, $0) }
+            Thread.sleep(forTimeInterval: Double(random.int(100...2_500)) / 1_000)
+            for run in runs { XCTAssertTrue(run.isRunning, "round \(round), \(run.arguments) ended while the lock was held") }
+            try other.execute("COMMIT")
+            for (arguments, run) in zip(writes, runs) {
+                let (result, signal) = try run.wait()
+                XCTAssertNil(signal, "round \(round), \(arguments)")
+                XCTAssertEqual(result.status, 0, "round \(round), \(arguments): \(result.stderr)")
+            }
+            let counts = try Reliability.counts(cli)
+            XCTAssertEqual(counts.days, 1 + 3 + importDays, "round \(round)")
+            XCTAssertEqual(counts.exercises, 1 + 1 + 2 + 1 + 3 * importDays, "round \(round)")
+            XCTAssertEqual(try Reliability.number(cli, ["count", "drafts"]), 1, "round \(round)")
+            XCTAssertEqual(try other.scalar("SELECT note FROM other_programs_notes", as: String.self), "round \(round)")
+            XCTAssertEqual(try cli.run(["check"]).status, 0, "round \(round)")
         }
     }
 
