@@ -22,8 +22,10 @@ enum CommandLineTool {
     }
 
     private static func run(_ arguments: [String], environment: [String: String], created: CreatedDatabase) -> Int32 {
+        var commandName: String?
         do {
             let (command, rest) = try resolve(arguments)
+            commandName = command?.spec.name
             guard let command else {
                 try Console.finish()
                 return 0
@@ -61,6 +63,12 @@ enum CommandLineTool {
             let hint = error.command.map { " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
             Console.printError("logbook: error: \(error.message)\(hint)")
             for line in error.detail { Console.printError(line) }
+            return 2
+        } catch LogbookError.unsupportedQuery(let error) where error.isBeyondParserLimits {
+            // Only `--where` nests, and its parser takes 64 levels: SQLite's parser, which runs
+            // out sooner for some shapes, refused the filter, before any row was read.
+            let hint = commandName.map { " (see 'logbook \($0) --help')" } ?? ""
+            Console.printError("logbook: error: invalid --where: \(error)\(hint)")
             return 2
         } catch LogbookError.noDatabase(let path) {
             Console.printError("logbook: error: no database at \(path) (check --db or $LOGBOOK_DB, or run 'logbook init')")

@@ -335,7 +335,8 @@ final class PredicateDifferentialTests: XCTestCase {
         ]
         for shape in shapes {
             var refusedFrom: Int?
-            for depth in 1...60 {
+            // A run of `!` renders flat, `(NOT NOT …)`, which SQLite's parser takes about 90 deep.
+            for depth in 1...(shape.name.hasPrefix("!") ? 100 : 60) {
                 let predicate = Predicate<ReleaseDraft>({ shape.build($0, depth) })
                 let expected = try drafts.filter { try predicate.evaluate($0) }.map(\.id)
                 do {
@@ -349,11 +350,12 @@ final class PredicateDifferentialTests: XCTestCase {
                     refusedFrom = refusedFrom ?? depth
                 }
             }
+            print("PredicateDifferentialTests: \(shape.name) refused from depth \(refusedFrom.map(String.init) ?? "none")")
             // A `?:` in another's else branch is one more WHEN of the same CASE: never refused.
             if shape.name.contains("?") {
                 XCTAssertNil(refusedFrom, "\(shape.name): refused at \(refusedFrom ?? 0)")
             } else {
-                XCTAssertNotNil(refusedFrom, "\(shape.name): SQLite's parser took 60 levels")
+                XCTAssertNotNil(refusedFrom, "\(shape.name): SQLite's parser took every depth")
             }
         }
         // A long chain of `&&` or `||` whose terms may stop with an error (checked arithmetic)

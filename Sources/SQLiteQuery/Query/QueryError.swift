@@ -22,14 +22,25 @@ public enum QueryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// past its parser's limits (``SQLiteError/isBeyondParserLimits``) thrown as ``unsupported(_:)``:
     /// as for a construct with no translation, nothing has run. (A `#Predicate` built in code can
     /// nest far deeper than the macro type-checks; SQLite's parser takes about 17 levels of
-    /// `1 + (1 + …)`, 30 of `&&` and `||` in turn and 45 of `!`.)
+    /// `1 + (1 + …)`, 30 of `&&` and `||` in turn and 89 of `!`.)
     static func refusingWhatSQLiteCannotParse<Result>(_ prepare: () throws -> Result) throws -> Result {
         do {
             return try prepare()
         } catch let error as SQLiteError where error.isBeyondParserLimits {
-            throw QueryError.unsupported("a condition more deeply nested than SQLite's parser takes, or with more values than it "
-                                         + "binds (\(error.message)); write it with fewer levels, or fewer values")
+            throw QueryError.unsupported(beyondParserLimits + ", or with more values than it binds (\(error.message)); "
+                                         + "write it with fewer levels, or fewer values")
         }
+    }
+
+    /// The start of the reason ``refusingWhatSQLiteCannotParse(_:)`` gives.
+    private static let beyondParserLimits = "a condition more deeply nested than SQLite's parser takes"
+
+    /// Whether SQLite's parser refused the condition for one of its limits (nesting, values to
+    /// bind), when the statement was prepared: the condition's shape is at fault, not the store,
+    /// so a command line reports it as a mistake in the filter it was given.
+    public var isBeyondParserLimits: Bool {
+        guard case .unsupported(let construct) = self else { return false }
+        return construct.hasPrefix(Self.beyondParserLimits)
     }
 
     /// Where in the filter text the problem is, for a caret under it.

@@ -12,7 +12,7 @@ public indirect enum QueryExpression: Sendable, Equatable {
     case and(QueryExpression, QueryExpression)
     /// `lhs OR rhs`; a chain of them renders as one parenthesized group.
     case or(QueryExpression, QueryExpression)
-    /// `NOT operand`, in parentheses.
+    /// `NOT operand`, in parentheses; a run of them renders as one group, `(NOT NOT operand)`.
     case not(QueryExpression)
     /// `operand IS NULL`, in parentheses.
     case isNull(QueryExpression)

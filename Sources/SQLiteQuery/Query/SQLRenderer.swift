@@ -45,8 +45,17 @@ public struct SQLRenderer {
             // which SQLite's parser refuses past a depth of about a hundred.
             let isAnd = if case .and = expression { true } else { false }
             appendChain(Self.chain(expression, and: isAnd)[...], and: isAnd)
-        case .not(let inner):
-            group { $0.sql += "NOT "; $0.append(inner) }
+        case .not(var inner):
+            // A run of NOTs is one group, `(NOT NOT x)`, not `(NOT (NOT x))`: SQLite's parser
+            // takes about 45 levels of the nested form and twice as many of the flat one.
+            group {
+                $0.sql += "NOT "
+                while case .not(let next) = inner {
+                    $0.sql += "NOT "
+                    inner = next
+                }
+                $0.append(inner)
+            }
         case .isNull(let inner):
             group { $0.append(inner); $0.sql += " IS NULL" }
         case .coalesce(let items):
