@@ -45,6 +45,7 @@ final class CrashSafetyTests: XCTestCase {
             let delay = duration * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
             let run = try BackgroundRun(cli, ["import", input.path])
             Thread.sleep(forTimeInterval: delay)
+            let inItsTransaction = Reliability.isInAWriteTransaction(cli.database)
             run.kill()
             let (result, signal) = try run.wait()
             if signal == nil { XCTAssertEqual(result.status, 0, result.stderr) }
@@ -52,9 +53,12 @@ final class CrashSafetyTests: XCTestCase {
             let counts = try assertSound(cli, context)
             XCTAssertTrue(counts == (0, 0) || counts == (days, 3 * days),
                           "\(context): \(counts.days) days, \(counts.exercises) exercises of \(days), \(3 * days)")
-            outcomes[signal == nil ? "finished" : counts.days == 0 ? "killed, nothing" : "killed, all", default: 0] += 1
+            let outcome = signal == nil ? "finished" : counts.days == 0 ? "killed, nothing" : "killed, all"
+            outcomes[outcome + (signal != nil && inItsTransaction ? ", inside its transaction" : ""), default: 0] += 1
         }
         print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills over a \(String(format: "%.2f", duration)) s import of \(days) days: \(outcomes)")
+        // The promise was put to the test: some kill landed while the import's transaction was open.
+        XCTAssertGreaterThan(outcomes.filter { $0.key.hasSuffix("inside its transaction") }.values.reduce(0, +), 0, "\(outcomes)")
     }
 
     /// `logbook migrate` of an older file (migration 0017 copies the exercises table, and the ones
@@ -87,6 +91,7 @@ final class CrashSafetyTests: XCTestCase {
             let delay = duration * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
             let run = try BackgroundRun(cli, ["migrate"])
             Thread.sleep(forTimeInterval: delay)
+            let inItsTransaction = Reliability.isInAWriteTransaction(cli.database)
             run.kill()
             let (result, signal) = try run.wait()
             if signal == nil { XCTAssertEqual(result.status, 0, result.stderr) }
@@ -100,9 +105,11 @@ final class CrashSafetyTests: XCTestCase {
             XCTAssertEqual(again.status, 0, "\(context): \(again.stderr)")
             XCTAssertEqual(try version(), newest, context)
             XCTAssertEqual(try Reliability.exerciseRows(in: cli.database), rows, context)
-            outcomes[signal == nil ? "finished" : found == newest ? "killed, migrated" : "killed, older", default: 0] += 1
+            let outcome = signal == nil ? "finished" : found == newest ? "killed, migrated" : "killed, older"
+            outcomes[outcome + (signal != nil && inItsTransaction ? ", inside its transaction" : ""), default: 0] += 1
         }
         print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills over a \(String(format: "%.2f", duration)) s migration: \(outcomes)")
+        XCTAssertGreaterThan(outcomes.filter { $0.key.hasSuffix("inside its transaction") }.values.reduce(0, +), 0, "\(outcomes)")
     }
 
     func testKilledSmallWritesKeepEveryConfirmedWrite() throws {
@@ -173,6 +180,7 @@ final class CrashSafetyTests: XCTestCase {
         let writes = try WritingCommands(in: cli)
         var generator = SplitMix64(seed: seed)
         var outcomes: [String: Int] = [:]
+        var killsInsideATransaction = 0
         for command in writes.commands {
             try writes.prepare(command, at: cli.database)
             let before = try WritingCommands.state(cli, of: cli.database)
@@ -188,6 +196,7 @@ final class CrashSafetyTests: XCTestCase {
                 let delay = duration * 1.2 * (Double(point) + Double.random(in: 0..<1, using: &generator)) / Double(kills)
                 let run = try BackgroundRun(cli, command.arguments)
                 Thread.sleep(forTimeInterval: delay)
+                let inItsTransaction = Reliability.isInAWriteTransaction(cli.database)
                 run.kill()
                 let (result, signal) = try run.wait()
                 let context = "\(command.arguments) killed after \(String(format: "%.3f", delay)) s of \(String(format: "%.3f", duration)) s"
@@ -201,9 +210,12 @@ final class CrashSafetyTests: XCTestCase {
                 }
                 let outcome = signal == nil ? "finished" : state == after ? "killed after its commit" : "killed before its commit"
                 outcomes["\(command.name): \(outcome)", default: 0] += 1
+                if signal != nil && inItsTransaction { killsInsideATransaction += 1 }
             }
         }
-        print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills of each of \(writes.commands.count) writing commands: "
+        print("CrashSafetyTests (LOGBOOK_CRASH_SEED=\(seed)): \(kills) kills of each of \(writes.commands.count) writing commands, "
+              + "\(killsInsideATransaction) inside its transaction: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        XCTAssertGreaterThan(killsInsideATransaction, 0, "no kill landed inside a command's transaction")
     }
 }

@@ -131,6 +131,23 @@ enum Reliability {
         return readCount
     }
 
+    /// Whether another process is inside a write transaction on `database` (a WAL file), asked
+    /// without taking the lock: SQLite's unix VFS holds a write lock on byte 120 of the `-shm`
+    /// file (the WAL write lock) from a write transaction's start to its end, and `F_GETLK` names
+    /// a process that holds it. So a test that kills a command can tell a kill inside its
+    /// transaction from one before it began or after it ended.
+    static func isInAWriteTransaction(_ database: URL) -> Bool {
+        let descriptor = open(database.path + "-shm", O_RDONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 120
+        lock.l_len = 1
+        return fcntl(descriptor, F_GETLK, &lock) == 0 && lock.l_type != Int16(F_UNLCK)
+    }
+
     /// Puts the database back to `bytes` (a closed database, so without a `-wal` file).
     static func restore(_ cli: CLIHarness, to bytes: Data) throws {
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database.path + suffix) }
