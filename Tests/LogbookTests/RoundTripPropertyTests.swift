@@ -10,7 +10,8 @@ import XCTest
 /// - json, ndjson, csv: export → import into an empty store → export gives the same bytes, and the
 ///   records come back with every text byte and each date as the `Double` nearest its microsecond.
 /// - plist and the apps' JSON: lossless both ways, text byte for byte and dates bit for bit, read
-///   with Foundation's own decoders as the apps read them.
+///   with Foundation's own decoders as the apps read them; the plist, imported from either and
+///   exported again, gives the same bytes.
 ///
 /// `LOGBOOK_ROUNDTRIP_SEED` repeats a run; `LOGBOOK_PROPERTY_SCALE` multiplies the record count.
 final class RoundTripPropertyTests: XCTestCase {
@@ -136,6 +137,9 @@ final class RoundTripPropertyTests: XCTestCase {
             try importData(data, into: copy.store, .drafts, format)
             // Every draft, identical ones too (the apps' drafts have no ids: compared sorted, not as a set).
             XCTAssertEqual(try copy.store.drafts.fetchAll().map(content).sorted(), drafts.map(content).sorted(), "\(format)")
+            // And written out again, the same bytes.
+            let again = try export(copy.store, .drafts, .plist)
+            XCTAssertTrue(again == plist, "\(format): export → import → export changed \(firstDifference(plist, again))")
         }
     }
 
@@ -168,6 +172,8 @@ final class RoundTripPropertyTests: XCTestCase {
             try importData(data, into: copy.store, .history, format)
             XCTAssertEqual(try copy.store.history.fetchAll().reversed().map { content(id: $0.id, date: $0.date, exercises: $0.exercises) },
                            expected, "\(format)")
+            let again = try export(copy.store, .history, .plist)
+            XCTAssertTrue(again == plist, "\(format): export → import → export changed \(firstDifference(plist, again))")
         }
     }
 
