@@ -77,6 +77,52 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: nul.folder.appendingPathComponent("nul.sql").path))
     }
 
+    /// `export drafts --format csv --csv-header snake_case` loads with the server's own
+    /// `COPY … FROM 'file' (FORMAT csv, HEADER match)`: every cell as the logbook's camelCase
+    /// export holds it, `""` as empty text, an empty field as NULL, a What's New holding a line
+    /// that is `\.` alone whole; and `import` reads the snake_case file back to the camelCase
+    /// export's bytes (seeded adversarial text, `LOGBOOK_POSTGRES_SEED`).
+    func testASnakeCaseCSVLoadsWithCopyHeaderMatchAndImportsBack() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
+        let cli = try Self.logbook(seed: seed)
+        let store = try Logbook(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
+        try store.drafts.save(ReleaseDraft(version: "", whatsNew: "first\n\\.\nlast\r\n\\.", checklist: []))
+        try store.drafts.save(ReleaseDraft(version: "\\.", whatsNew: "", checklist: [ChecklistItem(title: "", isDone: true)]))
+        let camelCase = try cli.run(["export", "drafts", "--format", "csv"])
+        XCTAssertEqual(camelCase.status, 0, camelCase.stderr)
+        // The server runs as another user (`nobody` under root): the file must be readable by it.
+        let folder = try TemporaryFolder("logbook-snake-case")
+        XCTAssertEqual(chmod(folder.url.path, 0o755), 0)
+        let file = folder.file("drafts.csv")
+        let snakeCase = try cli.run(["export", "drafts", "--format", "csv", "--csv-header", "snake_case", "-o", file.path])
+        XCTAssertEqual(snakeCase.status, 0, snakeCase.stderr)
+        XCTAssertEqual(chmod(file.path, 0o644), 0)
+
+        let records = try CSVRecords.parse(Array(try Data(contentsOf: file)))
+        let header = try XCTUnwrap(records.first).map { $0 ?? "" }
+        XCTAssertTrue(header.contains("whats_new") && header.contains("submitted_at"), "\(header)")
+        XCTAssertEqual(try CSVRecords.parse(Array(camelCase.output)).dropFirst(), records.dropFirst(), "only the header differs")
+        _ = try postgres.query("CREATE TABLE drafts_csv (" + header.map { "\($0) text" }.joined(separator: ", ") + ")")
+        _ = try postgres.query("COPY drafts_csv FROM '\(file.path)' (FORMAT csv, HEADER match)")
+        // PostgreSQL's text format: NULL as \N, and a backslash, BS, FF, LF, CR, TAB and VT escaped.
+        func text(_ cell: String?) -> String {
+            guard let cell else { return "\\N" }
+            let escapes: [Unicode.Scalar: String] = ["\\": "\\\\", "\u{8}": "\\b", "\u{C}": "\\f", "\n": "\\n", "\r": "\\r",
+                                                     "\t": "\\t", "\u{B}": "\\v"]
+            return cell.unicodeScalars.map { escapes[$0] ?? String($0) }.joined()
+        }
+        XCTAssertEqual(try postgres.copy("SELECT * FROM drafts_csv"), records.dropFirst().map { $0.map(text).joined(separator: "\t") })
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM drafts_csv WHERE whats_new = E'first\\n\\\\.\\nlast\\r\\n\\\\.'"), ["1"])
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM drafts_csv WHERE submitted_at IS NULL AND whats_new = ''"), ["1"])
+
+        let copy = try CLIHarness()
+        let imported = try copy.run(["import", file.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let again = try copy.run(["export", "drafts", "--format", "csv"])
+        XCTAssertTrue(again.output == camelCase.output, "the snake_case file imported exports the camelCase bytes again")
+    }
+
     /// A script cut short loads nothing, wherever it is cut: seeded cuts (`LOGBOOK_POSTGRES_CUT_SEED`)
     /// of an unfiltered history export (which deletes, adds and updates), a drafts export and a
     /// change feed, each loaded over PostgreSQL holding an earlier load, leave every table as it
