@@ -1,15 +1,16 @@
 import Foundation
 import XCTest
 
-/// Import (a dry run too) and export stream: a file five times larger takes about the same peak
-/// memory; so do query rows a hundred thousand times bigger.
+/// Import (a dry run too) and export stream in every data format (JSON, NDJSON, CSV): a file five
+/// times larger takes about the same peak memory; so do query rows a hundred thousand times bigger.
 final class MemoryCLITests: XCTestCase {
-    /// Peak resident size in KiB of `logbook ARGUMENTS`, measured by `/usr/bin/time`.
-    private func peakKiB(_ cli: CLIHarness, _ arguments: [String]) throws -> Int {
+    /// Peak resident size in KiB of `logbook --db DATABASE ARGUMENTS` (the harness's database
+    /// unless given), measured by `/usr/bin/time`.
+    private func peakKiB(_ cli: CLIHarness, _ arguments: [String], database: URL? = nil) throws -> Int {
         let report = cli.folder.appendingPathComponent("time-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-f", "%M", "-o", report.path, CLIHarness.executable.path, "--db", cli.database.path] + arguments
+        process.arguments = ["-f", "%M", "-o", report.path, CLIHarness.executable.path, "--db", (database ?? cli.database).path] + arguments
         // A 1 MiB page cache, so that both files outgrow it and only streaming keeps memory flat.
         process.environment = ["TZ": "UTC", "LOGBOOK_CACHE_KIB": "1024", "HOME": cli.folder.path]
         process.standardOutput = FileHandle.nullDevice
@@ -41,22 +42,29 @@ final class MemoryCLITests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
         }
-        var peaks: [(dryRun: Int, import: Int, export: Int)] = []
+        // Each measure at 4,000 and at 20,000 days: every reader and writer of the data formats.
+        var peaks: [String: [Int]] = [:]
         for days in [4_000, 20_000] {
             let cli = try CLIHarness()
             let file = cli.folder.appendingPathComponent("days.ndjson")
             try writeHistory(days: days, to: file)
             // With no database yet, a dry run writes into SQLite's temporary database, which
             // outgrows the page cache into a file (in memory it took the whole history's size).
-            let dryRunPeak = try peakKiB(cli, ["import", "--dry-run", file.path])
+            peaks["import --dry-run", default: []].append(try peakKiB(cli, ["import", "--dry-run", file.path]))
             XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "a dry run creates no database")
-            let importPeak = try peakKiB(cli, ["import", file.path])
-            let exportPeak = try peakKiB(cli, ["export", "history", "--format", "csv"])
-            peaks.append((dryRunPeak, importPeak, exportPeak))
+            peaks["import ndjson", default: []].append(try peakKiB(cli, ["import", file.path]))
+            for format in ["csv", "json", "ndjson"] {
+                let exported = cli.folder.appendingPathComponent("exported.\(format)")
+                peaks["export \(format)", default: []].append(try peakKiB(cli, ["export", "history", "--format", format, "-o", exported.path]))
+                guard format != "ndjson" else { continue }
+                let other = cli.folder.appendingPathComponent("from-\(format).sqlite")
+                peaks["import \(format)", default: []].append(try peakKiB(cli, ["import", exported.path], database: other))
+            }
         }
-        XCTAssertLessThan(peaks[1].dryRun, peaks[0].dryRun + peaks[0].dryRun / 5, "import --dry-run: \(peaks)")
-        XCTAssertLessThan(peaks[1].import, peaks[0].import + peaks[0].import / 5, "import: \(peaks)")
-        XCTAssertLessThan(peaks[1].export, peaks[0].export + peaks[0].export / 5, "export: \(peaks)")
+        for (measure, sizes) in peaks.sorted(by: { $0.key < $1.key }) {
+            XCTAssertLessThan(sizes[1], sizes[0] + sizes[0] / 5, "\(measure): peak KiB at 4,000 and 20,000 days: \(sizes)")
+        }
+        print("MemoryCLITests: peak KiB at 4,000 and 20,000 days: \(peaks.sorted { $0.key < $1.key })")
     }
 
     /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB
