@@ -105,6 +105,21 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("same-line.ndjson", text(good + " " + good + "\n"), mentioning: "one JSON value per line")
     }
 
+    /// A record nests at most 64 levels in JSON and NDJSON alike (the record one, each array or
+    /// object inside it one more): at 64 the reader goes on to the field's own problem, at 65 and
+    /// at 100,000 it refuses the nesting, naming record, line, column and field, without a crash.
+    func testARecordNestsAtMost64LevelsInEitherJSONForm() throws {
+        for levels in [64, 65, 100_000] {
+            for (field, kind) in [("exercises", "day"), ("checklist", "draft")] {
+                let nested = String(repeating: "[", count: levels - 1) + String(repeating: "]", count: levels - 1)
+                let record = kind == "day" ? #"{"day":"2030-01-01","exercises":\#(nested)}"# : #"{"version":"1.0","checklist":\#(nested)}"#
+                let expected = levels > 64 ? "nested deeper than 64 levels" : "field '\(field)[0]'"
+                try assertRefused("\(kind)-\(levels).ndjson", text(record + "\n"), mentioning: "record 1, line 1", expected)
+                try assertRefused("\(kind)-\(levels).json", text("[" + record + "]"), mentioning: "record 1", expected)
+            }
+        }
+    }
+
     /// The record and line an NDJSON error names, wherever the bad record is: after blank lines,
     /// with CRLF line ends, and on the last line with and without a line break after it (a
     /// record on a last line without one was named by the line before).

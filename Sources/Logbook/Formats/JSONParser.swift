@@ -99,9 +99,10 @@ public struct JSONParser {
         return try stream.peek() != nil
     }
 
-    /// The value that starts at the current position of a line (after ``beginLine()``).
+    /// The value that starts at the current position of a line (after ``beginLine()``): a level
+    /// deep, as an element of a file's array is, so that a record nests as deep in either.
     func lineValue() throws -> JSONValue {
-        try value(depth: 0)
+        try value(depth: 1)
     }
 
     /// Consumes what follows a line's value: spaces, then the line break (or the end of the file).
