@@ -6,7 +6,7 @@ import XCTest
 final class MemoryCLITests: XCTestCase {
     /// Peak resident size in KiB of `logbook --db DATABASE ARGUMENTS` (the harness's database
     /// unless given), measured by `/usr/bin/time`.
-    private func peakKiB(_ cli: CLIHarness, _ arguments: [String], database: URL? = nil) throws -> Int {
+    private func peakKiB(_ cli: CLIHarness, _ arguments: [String], database: URL? = nil, status: Int32 = 0) throws -> Int {
         let report = cli.folder.appendingPathComponent("time-\(UUID().uuidString)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
@@ -17,7 +17,7 @@ final class MemoryCLITests: XCTestCase {
         process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "\(arguments)")
+        XCTAssertEqual(process.terminationStatus, status, "\(arguments)")
         let text = try String(contentsOf: report, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         return try XCTUnwrap(Int(text.split(separator: "\n").last ?? ""), text)
     }
@@ -65,6 +65,30 @@ final class MemoryCLITests: XCTestCase {
             XCTAssertLessThan(sizes[1], sizes[0] + sizes[0] / 5, "\(measure): peak KiB at 4,000 and 20,000 days: \(sizes)")
         }
         print("MemoryCLITests: peak KiB at 4,000 and 20,000 days: \(peaks.sorted { $0.key < $1.key })")
+    }
+
+    /// A property list is read whole, up to 512 MiB: a file one byte larger is refused before a
+    /// byte of it is read (it was read to 512 MiB first, 545 MB of memory), the database unchanged.
+    func testAPropertyListFileTooLargeToReadIsRefusedWithoutReadingIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["import", CLIHarness.fixture("history.plist").path]).status, 0)
+        let before = cli.snapshot()
+        let file = cli.folder.appendingPathComponent("large.plist")
+        // A sparse file: a list's start, a hole, and its end, 512 MiB and a byte in all.
+        XCTAssertTrue(FileManager.default.createFile(atPath: file.path, contents: Data("<?xml version=\"1.0\"?><plist><array>".utf8)))
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.seek(toOffset: UInt64(512 << 20) + 1 - UInt64("</array></plist>".utf8.count))
+        try handle.write(contentsOf: Data("</array></plist>".utf8))
+        try handle.close()
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int, (512 << 20) + 1)
+        let peak = try peakKiB(cli, ["import", file.path], status: 1)
+        XCTAssertLessThan(peak, 128 << 10, "peak KiB refusing a 512 MiB property list")
+        let refused = try cli.run(["import", file.path])
+        XCTAssertFailure(refused, status: 1, mentioning: "large.plist", "property list larger than 512 MiB")
+        XCTAssertEqual(cli.snapshot(), before)
     }
 
     /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB

@@ -161,6 +161,14 @@ public final class ByteStream {
         public let reason: String
     }
 
+    /// The bytes from the handle's position to the end of its file, when the system can tell.
+    private static func bytesLeft(in handle: FileHandle) -> Int? {
+        var status = stat()
+        let position = lseek(handle.fileDescriptor, 0, SEEK_CUR)
+        guard fstat(handle.fileDescriptor, &status) == 0, position >= 0, status.st_size >= position else { return nil }
+        return Int(status.st_size - position)
+    }
+
     /// Up to `count` bytes of `handle`; empty at its end. A failure is a ``ReadFailure``.
     private static func read(_ handle: FileHandle, upTo count: Int) throws -> Data {
         do {
@@ -173,9 +181,14 @@ public final class ByteStream {
         }
     }
 
-    /// Every remaining byte (for formats read whole, such as property lists), at most `limit`.
+    /// Every remaining byte (for formats read whole, such as property lists), or nil when there
+    /// are more than `limit`: a regular file that holds more is refused before a byte is read.
     public func readAll(limit: Int) throws -> Data? {
         var data = Data(buffer[index...])
+        if let handle, readsWithoutWaiting, let remaining = Self.bytesLeft(in: handle) {
+            if data.count + remaining > limit { return nil }
+            data.reserveCapacity(data.count + remaining)
+        }
         index = buffer.count
         while let handle, !isExhausted {
             let chunk = try Self.read(handle, upTo: 1 << 20)
