@@ -87,7 +87,9 @@ final class DraftsHistoryCLITests: XCTestCase {
                          mentioning: "unknown time zone 'Mars/Olympus'")
         XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid date '2026-02-30' for '--day <day>'")
         XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-03"]), status: 1, mentioning: "no exercises recorded on 2026-02-03")
-        XCTAssertFailure(try cli.run(["history", "add", ""]), status: 1, mentioning: "exercise name cannot be empty")
+        XCTAssertFailure(try cli.run(["history", "add", ""]), status: 2, mentioning: "invalid exercise '': an exercise name cannot be empty")
+        XCTAssertFailure(try cli.run(["history", "add", "Squat", " \t "]), status: 2, mentioning: "invalid exercise ' \\t '", "empty or blank")
+        XCTAssertFailure(try cli.run(["history", "rename", "Squat", "  "]), status: 2, mentioning: "invalid new name '  '", "empty or blank")
         XCTAssertEqual(cli.snapshot(), before)
     }
 

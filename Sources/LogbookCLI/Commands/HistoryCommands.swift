@@ -2,14 +2,15 @@ import Logbook
 
 /// `history add|delete|remove|rename|move`.
 enum HistoryCommands {
-    /// A name typed as an argument, without the ASCII spaces, tabs and line breaks around it: a
-    /// slip of the keyboard, never part of it. Other spaces (U+00A0, U+2028, …) are kept, as every
-    /// other byte of a name is.
-    private static func typedName(_ argument: String) -> String {
+    /// A name typed as an argument, to store: without the ASCII spaces, tabs and line breaks around
+    /// it, a slip of the keyboard, never part of it (other spaces, U+00A0, U+2028, …, are kept, as
+    /// every other byte of a name is); a usage error when nothing is left, since an exercise name is
+    /// never empty. `role` says which argument it is (`exercise`, `new name`).
+    private static func storableName(_ argument: String, role: String, command: String) throws -> String {
         let scalars = argument.unicodeScalars
         let isTyped = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
         guard let first = scalars.firstIndex(where: { !isTyped($0) }), let last = scalars.lastIndex(where: { !isTyped($0) }) else {
-            return ""
+            throw UsageError(message: "invalid \(role) '\(argument)': an exercise name cannot be empty or blank", command: command)
         }
         return String(scalars[first...last])
     }
@@ -28,7 +29,7 @@ enum HistoryCommands {
             examples: ["logbook history add Squat Burpee", "logbook --time-zone America/New_York history add Squat --at 2026-01-31T23:47:00-05:00"]),
         run: { invocation in
             let date = try invocation.date(doneAt)
-            let names = invocation.arguments.positionals.map(typedName)
+            let names = try invocation.arguments.positionals.map { try storableName($0, role: "exercise", command: "history add") }
             let history = try invocation.writeStore().history
             let hints = try history.knownExercises(resembling: Set(names).sorted()).map {
                 "logbook: '\($0.name)' is new; did you mean '\($0.known)'?"
@@ -84,7 +85,8 @@ enum HistoryCommands {
             options: DayRangeOptions.specs + [dryRun.spec],
             examples: ["logbook history rename Bupree Burpee", "logbook history rename 'Sun Salute' 'Sun Salutation' --since 2026-01 --dry-run"]),
         run: { invocation in
-            let (old, new) = (invocation.arguments.positionals[0], typedName(invocation.arguments.positionals[1]))
+            let old = invocation.arguments.positionals[0]
+            let new = try storableName(invocation.arguments.positionals[1], role: "new name", command: "history rename")
             let (from, to) = try invocation.dayRange()
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.renameExercise(old, to: new, from: from, to: to, dryRun: isDryRun)
