@@ -103,24 +103,33 @@ enum Console {
     }
 
     /// `line` with each control character written as an escape (`\n`, `\r`, `\t`, `\u{1B}`), and
-    /// the line and paragraph separators and the bidirectional embeddings, overrides and isolates
-    /// too (U+202A…U+202E, U+2066…U+2069): a message is one line on stderr whatever text it quotes
+    /// the line and paragraph separators, the bidirectional embeddings, overrides and isolates
+    /// (U+202A…U+202E, U+2066…U+2069) and the other characters drawn as nothing too (U+200B,
+    /// U+3164, U+E0001, …): a message is one line on stderr whatever text it quotes
     /// (a name, a token file's contents), and nothing it quotes can move the cursor, recolor the
     /// terminal or show the rest of the line reversed (`Evil\u{202E}gnp.exe`).
     static func oneLine(_ line: String) -> String {
-        // Controls, line and paragraph separators, the bidirectional marks, embeddings, overrides
-        // and isolates (which reorder what follows), and the invisible characters that make two
-        // cells look alike (U+180E, U+200B, U+2060…U+206F, U+FEFF, U+FFF9…U+FFFB). Joiners that
-        // shape text (U+200C, U+200D in emoji and Indic and Arabic script) and the tag characters
-        // of a subdivision's flag are left to draw.
+        // Controls, line and paragraph separators, the interlinear annotation marks, and every
+        // character Unicode marks default-ignorable (drawn as nothing: the bidirectional marks,
+        // embeddings, overrides and isolates, which reorder what follows, U+200B, U+2060…,
+        // U+FEFF, Hangul fillers, a language tag, musical beams…), which make two cells look
+        // alike. Left to draw: the joiners that shape text (U+200C, U+200D in emoji and Indic and
+        // Arabic script), variation selectors (an emoji's style), the tag characters of a
+        // subdivision's flag and the soft hyphen.
         func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.properties.generalCategory == .control || [0x061C, 0x180E, 0x200B, 0x200E, 0x200F, 0xFEFF].contains(scalar.value)
-                || (0x2028...0x202E).contains(scalar.value) || (0x2060...0x206F).contains(scalar.value)
-                || (0xFFF9...0xFFFB).contains(scalar.value)
+            let properties = scalar.properties
+            switch properties.generalCategory {
+            case .control, .lineSeparator, .paragraphSeparator: return true
+            default: break
+            }
+            if (0xFFF9...0xFFFB).contains(scalar.value) { return true }
+            return properties.isDefaultIgnorableCodePoint && !properties.isVariationSelector
+                && ![0xAD, 0x200C, 0x200D].contains(scalar.value) && !(0xE0020...0xE007F).contains(scalar.value)
         }
-        // Most text has no byte that could start one (C0, DEL, U+0080…U+009F, U+061C, U+180E,
-        // U+2000…, U+FEFF, U+FFF9…): a table can have millions of cells.
-        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || [0xC2, 0xD8, 0xE1, 0xE2, 0xEF].contains($0) }),
+        // Most text has no byte that could start one (C0, DEL, U+0080…U+00AD, U+034F, U+061C,
+        // U+1100…, U+2000…, U+3164, U+FE00…, U+1BCA0…, U+1D173…, U+E0000…): a table can have
+        // millions of cells.
+        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || [0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3].contains($0) }),
               line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {

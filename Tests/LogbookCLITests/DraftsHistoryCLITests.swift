@@ -369,7 +369,11 @@ final class DraftsHistoryCLITests: XCTestCase {
         let cli = try CLIHarness()
         let versions = ["한국어", "1.0", "e\u{301}e\u{301}", "👨\u{200D}👩\u{200D}👧", "ｗｉｄｅ", "a\u{200B}b", "x\u{200F}",
                         "a\u{AD}b", "1\u{FE0F}\u{20E3}", "\u{1F1E6}", "\u{1F1FA}\u{1F1F8}", "\u{1100}\u{1161}\u{11A8}",
-                        "योगा", "प्राणायाम", "ท่ากำลัง", "x\u{3099}", "y\u{180E}"]
+                        "योगा", "प्राणायाम", "ท่ากำลัง", "x\u{3099}", "y\u{180E}",
+                        // Drawn as nothing, so shown escaped: Hangul fillers, a language tag, a musical beam, a grapheme joiner.
+                        "a\u{3164}b", "\u{115F}c", "Squat\u{E0001}", "d\u{1D173}", "e\u{34F}f",
+                        // Drawn: a subdivision's flag (tag characters), an emoji's style (U+FE0F).
+                        "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "\u{2764}\u{FE0F}"]
         for version in versions { XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", version]).status, 0) }
         let table = try cli.run(["drafts", "list", "--time-zone", "UTC"]).stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(table[0].contains("SUBMITTED (UTC)"), table[0])
@@ -379,7 +383,9 @@ final class DraftsHistoryCLITests: XCTestCase {
                       // As wcwidth has them: a soft hyphen one, a keycap one, a lone regional indicator one, a flag two, a Hangul syllable of jamo two.
                       "a\u{AD}b": 3, "1\u{FE0F}\u{20E3}": 1, "\u{1F1E6}": 1, "\u{1F1FA}\u{1F1F8}": 2, "\u{1100}\u{1161}\u{11A8}": 2,
                       // Spacing vowel signs take a column of their own, as glibc's wcswidth counts them (helper-6).
-                      "योगा": 4, "प्राणायाम": 8, "ท่ากำลัง": 6, "x\u{3099}": 1, "y\\u{180E}": 9]
+                      "योगा": 4, "प्राणायाम": 8, "ท่ากำลัง": 6, "x\u{3099}": 1, "y\\u{180E}": 9,
+                      "a\\u{3164}b": 10, "\\u{115F}c": 9, "Squat\\u{E0001}": 14, "d\\u{1D173}": 10, "e\\u{34F}f": 9,
+                      "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}": 2, "\u{2764}\u{FE0F}": 2]
         let widest = widths.values.max()!  // wider than the header's VERSION
         for line in table.dropFirst() {
             let cells = line.dropFirst(10)  // the id's 8 characters and two spaces
