@@ -451,6 +451,62 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
 
     /// A connection to a new file at `path`, migrated with every migration before the one whose
     /// file name starts with `prefix` (as a release before that migration left files).
+    /// Logbook up to schema version 10 (the first release among them) lost week 9999-W52 from its
+    /// week tallies when it recounted that week, and migration 0011 built the week's totals from
+    /// them: the weekly report showed the week empty after migrating (helper-30, with those builds).
+    /// Migration 0020 marks the week's days stale, so the report counts them from their rows and
+    /// the next write puts the totals right. A file at version 10 holding that state, written here
+    /// as those builds left it, and a week they counted right beside it, which stays as it is.
+    func testMigration0020RecountsTheLastWeekOf9999() throws {
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let path = folder.url.appendingPathComponent("logbook.sqlite").path
+        let utc = TimeZone(identifier: "UTC")!
+        // The keys' Unicode version as this version writes it, or opening would recount every day.
+        let current = folder.url.appendingPathComponent("current.sqlite").path
+        _ = try Logbook(path: current, timeZone: utc)
+        let old = try Self.connection(at: path, migratedUpTo: "0011_")
+        try old.run("ATTACH DATABASE ? AS current", [.text(current)])
+        try old.execute("""
+            INSERT OR REPLACE INTO main.logbook_settings SELECT * FROM current.logbook_settings;
+            DETACH DATABASE current;
+            INSERT INTO exercise_days (pk, id, day, date) VALUES
+                (1, '6F1B2C43-0000-4000-8000-000000000001', '2026-01-01', 788961600),
+                (2, '6F1B2C43-0000-4000-8000-000000000002', '9999-12-31', 252423950400);
+            INSERT INTO exercises (day_pk, position, name, name_key) VALUES
+                (1, 1, 'Squat', 'Squat'), (2, 1, 'Squat', 'Squat'), (2, 2, 'Row', 'Row'), (2, 3, 'Plank', 'Plank');
+            INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES
+                ('2026-01-01', 1, 1, 'Squat'), ('9999-12-31', 3, 3, 'Plank');
+            INSERT INTO exercise_months (month, name_key, name, exercises, days, first_day, last_day) VALUES
+                ('2026-01', 'Squat', 'Squat', 1, 1, '2026-01-01', '2026-01-01'),
+                ('9999-12', 'Plank', 'Plank', 1, 1, '9999-12-31', '9999-12-31'),
+                ('9999-12', 'Row', 'Row', 1, 1, '9999-12-31', '9999-12-31'),
+                ('9999-12', 'Squat', 'Squat', 1, 1, '9999-12-31', '9999-12-31');
+            INSERT INTO exercise_weeks (week, name_key, name, exercises) VALUES ('2025-12-29', 'Squat', 'Squat', 1);
+            """)
+
+        let store = try Logbook(path: path, timeZone: utc)
+        XCTAssertEqual(try store.schemaVersion(), Schema.migrationFiles.count)
+        func weeks() throws -> [String] {
+            var rows: [String] = []
+            try store.reports.history(by: .week) { row in
+                guard row.activeDays > 0 else { return }
+                rows.append("\(row.period) \(row.activeDays) \(row.exercises) \(row.distinctExercises) \(row.topExercise ?? "-")")
+            }
+            return rows
+        }
+        let expected = ["2026-W01 1 1 1 Squat", "9999-W52 1 3 3 Plank"]
+        XCTAssertEqual(try weeks(), expected, "counted from the rows")
+        let stale = try old.prepare("SELECT day FROM exercise_tallies_stale ORDER BY day")
+        var marked: [String] = []
+        while try stale.step() { marked.append(try stale.column(0)) }
+        XCTAssertEqual(marked, ["9999-12-31"], "the week's days only")
+
+        // The next write recounts them: the totals agree with the rows, the report as before.
+        try store.history.addDoneExercises(["Run"], at: CalendarDay(year: 2026, month: 3, day: 1)!.start(in: utc) + 3_600)
+        XCTAssertEqual(try store.check().derivedDataProblems, [])
+        XCTAssertEqual(try weeks(), [expected[0], "2026-W09 1 1 1 Run", expected[1]])
+    }
+
     private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {
         let files = Schema.migrationFiles
         let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix(prefix) }, "no migration \(prefix)")
