@@ -139,6 +139,49 @@ final class ReportTests: XCTestCase {
         }
     }
 
+    /// A report over the whole history, or over a range whose end periods hold no recorded day
+    /// beyond it, reads its first and last periods from their totals: the work does not grow with
+    /// the exercises of those periods (a year of 10,000,000 exercises took 10 s counted from its
+    /// rows; helper-31). The rows are the oracle's, and a range that cuts a recorded day off its
+    /// end periods still counts them from the rows.
+    func testAReportsEndPeriodsComeFromTheirTotalsWhenTheRangeCutsNoRecordOff() throws {
+        let utc = TimeZone(identifier: "UTC")!
+        let first = CalendarDay("2025-03-01")!, last = CalendarDay("2026-02-28")!
+        func history(perDay: Int) -> [ExerciseDay] {
+            (0..<365).map { index in
+                let day = first.adding(days: index)!
+                return ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<perDay).map { names[($0 + index) % names.count] })
+            }
+        }
+        let ranges: [(from: CalendarDay?, to: CalendarDay?)] = [(nil, nil), (CalendarDay("2025-01-10"), CalendarDay("2026-03-20")),
+                                                                 (CalendarDay("2025-02-26"), nil)]
+        for period in [ReportPeriod.week, .month, .year] {
+            for range in ranges {
+                let steps = try [5, 20].map { perDay in
+                    let days = history(perDay: perDay)
+                    let test = try store(with: days)
+                    return try test.store.underlyingDatabase.withConnection { connection in
+                        try connection.countingVirtualMachineSteps {
+                            let rows = try test.store.reports.history(by: period, from: range.from, to: range.to)
+                            XCTAssertEqual(rows, ReportOracle.history(days, period, from: range.from ?? first, to: range.to ?? last),
+                                           "\(period) \(String(describing: range))")
+                        }.steps
+                    }
+                }
+                let growth = Double(steps[1]) / Double(steps[0])
+                XCTAssertLessThan(growth, 1.5, "\(period) \(String(describing: range)): 4 times the exercises cost \(growth) times the work")
+            }
+        }
+        // A range that cuts recorded days off its end periods counts those periods from the rows, exactly.
+        let days = history(perDay: 3)
+        let test = try store(with: days)
+        for period in [ReportPeriod.week, .month, .year] {
+            let (from, to) = (CalendarDay("2025-06-18")!, CalendarDay("2026-01-14")!)
+            XCTAssertEqual(try test.store.reports.history(by: period, from: from, to: to),
+                           ReportOracle.history(days, period, from: from, to: to), "\(period)")
+        }
+    }
+
     func testEmptyPeriodsInsideTheRangeHaveZeros() throws {
         let test = try store(with: [ExerciseDay(date: Date(), day: CalendarDay("2026-03-15")!, exercises: ["Squat"])])
         var rows: [HistoryReportRow] = []

@@ -16,6 +16,9 @@ enum ReportSQL {
         SELECT coalesce(?1, (SELECT min(day) FROM exercise_days)), coalesce(?2, (SELECT max(day) FROM exercise_days))
         """
 
+    /// A row when a day record lies between `?1` and `?2` (an index seek).
+    static let recordedDayBetween = "SELECT 1 FROM exercise_days WHERE day BETWEEN ?1 AND ?2 LIMIT 1"
+
     /// The periods with an exercise among the days from `?1` to `?2`, counted from the exercise
     /// rows: `start, active_days, exercises, distinct_exercises, top` in order of `start`, the
     /// period's first day (which may lie before `?1`).
