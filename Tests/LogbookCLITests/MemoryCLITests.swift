@@ -91,6 +91,25 @@ final class MemoryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
+    /// A history report's table streams too: a thousand times the periods (every day of 3,000
+    /// years, most of them without exercise, printed with zeros) take about the same memory. The
+    /// table held every row to scale its trend bars to the busiest period (349 MB for 3,650,000
+    /// days; helper-31); a first read of the report finds it now.
+    func testAReportTableStreamsWhateverItsLength() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let cli = try CLIHarness()
+        for day in ["1000-01-01", "2026-03-01", "3999-12-31"] {
+            XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "\(day)T10:00:00Z"]).status, 0)
+        }
+        let short = try peakKiB(cli, ["report", "history", "--by", "day", "--from", "2026-01-01", "--to", "2028-12-31"])
+        let long = try peakKiB(cli, ["report", "history", "--by", "day", "--from", "1000-01-01", "--to", "3999-12-31"])
+        XCTAssertLessThan(long, short + short / 5, "peak KiB of a table of 1,096 days and of 1,095,727: \(short), \(long)")
+        let table = try cli.run(["report", "history", "--by", "day", "--from", "2026-02-27", "--to", "2026-03-02"])
+        XCTAssertEqual(table.lines.filter { $0.contains("Squat") }.map { $0.hasSuffix("████████████████") }, [true], table.stdout)
+    }
+
     /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB
     /// take about the memory of rows of one byte. (Batches were bounded by their count only:
     /// 8,192 rows of 200 KB, held three batches at a time, took 4 GB.)

@@ -132,16 +132,20 @@ enum ReportCommand {
                            asOf: CalendarDay?, format: OutputFormat) throws {
         switch name {
         case "history" where format == .table:
-            // For people, a trend column: each period's exercises as a bar against the busiest period's.
-            let rows = try reports.history(by: period, from: from, to: to)
-            let maximum = rows.map(\.exercises).max() ?? 0
-            var output = try CellOutput(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise", "trend"],
-                                        format: format)
-            for row in rows {
-                try output.add([.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
-                                .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null,
-                                .text(Bar.text(row.exercises, of: maximum, width: 16))])
+            // For people, a trend column: each period's exercises as a bar against the busiest
+            // period's, found by a first read of the report, so that the rows stream in the second
+            // (held for the maximum, 3,650,000 days took 349 MB; helper-31). Another program's
+            // write between the two can only make a bar full.
+            var busiest = 0
+            try reports.history(by: period, from: from, to: to) { busiest = max(busiest, $0.exercises) }
+            let maximum = busiest
+            var output = try CellOutput<HistoryReportRow>(
+                columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise", "trend"], format: format) { row in
+                [.text(row.period), .integer(Int64(row.activeDays)), .integer(Int64(row.exercises)),
+                 .integer(Int64(row.distinctExercises)), row.topExercise.map(Cell.text) ?? .null,
+                 .text(Bar.text(min(row.exercises, maximum), of: maximum, width: 16))]
             }
+            try reports.history(by: period, from: from, to: to) { try output.add($0) }
             try output.finish()
         case "history":
             var output = try CellOutput<HistoryReportRow>(columns: ["period", "activeDays", "exercises", "distinctExercises", "topExercise"],
