@@ -70,13 +70,7 @@ final class PlannerStatisticsTests: XCTestCase {
         for (name, sql) in statistics.sorted(by: { $0.key < $1.key }) {
             let steps = try [history.prefix(1_000), history[...]].map { days in
                 let folder = try TemporaryFolder("statistics")
-                let path = folder.file("logbook.sqlite").path
-                do {
-                    let store = try Logbook(path: path, timeZone: utc)
-                    try store.history.save(Array(days))
-                }
-                try Connection(path: path).execute(sql)
-                let store = try Logbook(path: path, timeZone: utc)
+                let store = try logbook(of: days, statistics: sql, in: folder)
                 return try store.underlyingDatabase.withConnection { connection in
                     try connection.countingVirtualMachineSteps {
                         XCTAssertThrowsError(try store.exportHistory(format: .ndjson) { _ in throw FirstBytes() })
@@ -90,17 +84,22 @@ final class PlannerStatisticsTests: XCTestCase {
         }
     }
 
-    /// The virtual-machine steps of importing `merged` into a logbook of `history` whose
-    /// statistics `statistics` (SQL) set.
-    private func mergingWork(_ history: ArraySlice<ExerciseDay>, _ merged: String, statistics: String) throws -> Int {
-        let folder = try TemporaryFolder("statistics")
+    /// A logbook of `history` in `folder`, its planner statistics then set by `statistics` (SQL).
+    private func logbook(of history: ArraySlice<ExerciseDay>, statistics: String, in folder: TemporaryFolder) throws -> Logbook {
         let path = folder.file("logbook.sqlite").path
         do {
             let store = try Logbook(path: path, timeZone: utc)
             try store.history.save(Array(history))
         }
         try Connection(path: path).execute(statistics)
-        let store = try Logbook(path: path, timeZone: utc)
+        return try Logbook(path: path, timeZone: utc)
+    }
+
+    /// The virtual-machine steps of importing `merged` into a logbook of `history` whose
+    /// statistics `statistics` (SQL) set.
+    private func mergingWork(_ history: ArraySlice<ExerciseDay>, _ merged: String, statistics: String) throws -> Int {
+        let folder = try TemporaryFolder("statistics")
+        let store = try logbook(of: history, statistics: statistics, in: folder)
         let steps = try store.underlyingDatabase.withConnection { connection in
             try connection.countingVirtualMachineSteps {
                 XCTAssertGreaterThan(try store.importRecords(from: Data(merged.utf8), named: "merged.ndjson").merged, 100)
