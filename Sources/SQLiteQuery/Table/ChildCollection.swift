@@ -194,14 +194,10 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
         }
     }
 
-    /// The elements of every parent in `page`, in the page's order and then by position. The
-    /// parents are the outer loop whatever the planner's statistics say (`CROSS JOIN`): with the
-    /// child table's statistics and none of the parents' (`PRAGMA optimize` after an import that
-    /// queried only the children) SQLite scanned every child row and sorted them all before the
-    /// first record came out (a 9,000-day export took 12 s to its first byte; helper-31).
+    /// The elements of every parent in `page`, in the page's order and then by position.
     public func readerSQL(for page: FetchPage) -> String {
         page.childStatement(columns: selectColumns,
-                            joins: "CROSS JOIN \(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
+                            children: "\(table) AS child ON child.\(parentColumn) = \(page.table).\(page.rowKey)",
                             childOrder: "child.\(positionColumn)")
     }
 
@@ -271,13 +267,12 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
         }
     }
 
-    /// The linked elements of every parent in `page`, in the page's order and then by link
-    /// position; the parents the outer loop, as for ``OwnedChildren/readerSQL(for:)``.
+    /// The linked elements of every parent in `page`, in the page's order and then by link position.
     public func readerSQL(for page: FetchPage) -> String {
         let element = elementTable.name
         return page.childStatement(
             columns: elementTable.columns.map { "\(element).\($0.name)" }.joined(separator: ", "),
-            joins: "CROSS JOIN \(table) AS link ON link.\(parentColumn) = \(page.table).\(page.rowKey) "
+            children: "\(table) AS link ON link.\(parentColumn) = \(page.table).\(page.rowKey) "
                 + "JOIN \(element) ON \(element).\(elementTable.rowKey) = link.\(elementColumn)",
             childOrder: "link.\(positionColumn)")
     }
