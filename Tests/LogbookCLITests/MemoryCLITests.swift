@@ -130,4 +130,39 @@ final class MemoryCLITests: XCTestCase {
             XCTAssertLessThan(peaks[1], peaks[0] + 16 << 10, "\(format): peak KiB with rows of 1 byte and of 128 KiB: \(peaks)")
         }
     }
+
+    /// Listing drafts holds one at a time whatever their checklists' length, in every order and
+    /// page: the same 1,200 drafts with 3 and with 300 items each take about the same memory.
+    /// A page with a LIMIT or a condition with a subquery read its drafts 1,000 at a time with
+    /// every item (34 MB more for these), and an order no index holds sorted every item first.
+    func testDraftListingsHoldOneDraftWhateverItsChecklist() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let listings = [
+            ["drafts", "list"],
+            ["drafts", "list", "--sort", "version", "--format", "ndjson"],
+            ["drafts", "list", "--where", "checklist.doneCount < checklist.count", "--format", "json"],
+            ["drafts", "list", "--sort", "updatedAt:desc", "--limit", "1100", "--format", "csv"],
+        ]
+        var peaks: [[Int]] = Array(repeating: [], count: listings.count)
+        for items in [3, 300] {
+            let cli = try CLIHarness()
+            let file = cli.folder.appendingPathComponent("drafts.ndjson")
+            let lines = (0..<1_200).map { index in
+                let checklist = (0..<items).map { item in
+                    #"{"id":"\#(UUID().uuidString)","title":"Checklist item \#(item) of draft \#(index)","isDone":\#(item % 2 == 0)}"#
+                }
+                return #"{"id":"\#(UUID().uuidString)","version":"1.\#(index)","whatsNew":"Notes","createdAt":\#(800_000_000 - index),"#
+                    + #""updatedAt":\#(800_000_000 + index * 7 % 1_200),"checklist":[\#(checklist.joined(separator: ","))]}"#
+            }
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+            XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+            for (index, listing) in listings.enumerated() { peaks[index].append(try peakKiB(cli, listing)) }
+        }
+        for (listing, sizes) in zip(listings, peaks) {
+            XCTAssertLessThan(sizes[1], sizes[0] + sizes[0] / 5, "\(listing.joined(separator: " ")): peak KiB with 3 and 300 items a draft: \(sizes)")
+        }
+        print("MemoryCLITests: drafts listings' peak KiB with 3 and 300 items a draft: \(peaks)")
+    }
 }

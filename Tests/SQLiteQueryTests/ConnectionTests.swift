@@ -20,6 +20,19 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(again.steps, scan.steps)
     }
 
+    /// A plan that sorts in a temporary B-tree, for the whole `ORDER BY` or its right part, is told
+    /// from one an index delivers in order (the cursor streams child rows beside the parents only then).
+    func testPlanSortsRowsTellsASortFromAnIndexWalk() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE t (a, b, c); CREATE INDEX t_by_a ON t (a); CREATE INDEX t_by_bc ON t (b, c)")
+        XCTAssertFalse(try connection.planSortsRows("SELECT * FROM t ORDER BY a"))
+        XCTAssertFalse(try connection.planSortsRows("SELECT * FROM t ORDER BY b, c"))
+        XCTAssertFalse(try connection.planSortsRows("SELECT * FROM t WHERE a = ? ORDER BY a"))
+        XCTAssertTrue(try connection.planSortsRows("SELECT * FROM t ORDER BY c"))
+        XCTAssertTrue(try connection.planSortsRows("SELECT * FROM t ORDER BY a, c"), "sorted after the index's a")
+        XCTAssertTrue(try connection.planSortsRows("SELECT * FROM t ORDER BY b, a"), "sorted after the index's b")
+    }
+
     /// Once SQLite runs in a process, its memory statistics stay as they are: a library's call
     /// cannot take them (and the heap limit `OutOfMemoryTextTests` relies on) from the program.
     func testMemoryCountingCannotStopOnceSQLiteRuns() throws {

@@ -93,12 +93,13 @@ final class NoteTagTableTests: XCTestCase {
         }
     }
 
-    /// More records than a cursor's batch, in a descending order, with a condition: every record
-    /// with its own children in order, across batch boundaries; a cursor left early leaves the
-    /// connection usable.
-    func testFetchesLargerThanABatchKeepEveryRecordsChildren() throws {
+    /// Records whose children are selected one parent at a time (a condition with a subquery, an
+    /// order no index holds): every record with its own children in order, also while another
+    /// fetch of the same table runs between two records of the cursor, on the same connection and
+    /// its same cached statements; a cursor left early leaves the connection usable.
+    func testFetchesOneParentAtATimeKeepEveryRecordsChildren() throws {
         let tags = (0..<7).map { Tag(id: UUID(), name: "tag \($0)") }
-        let count = TableDescription<Note>.batchSize * 2 + 345
+        let count = 2_345
         let notes = (0..<count).map { index in
             Note(id: UUID(), title: "note \(index)", createdAt: Date(timeIntervalSinceReferenceDate: Double(index)),
                  tags: (0..<(index % 5)).map { tags[(index + $0) % tags.count] })
@@ -109,7 +110,13 @@ final class NoteTagTableTests: XCTestCase {
             XCTAssertEqual(try Self.notes.fetchAll(where: "(SELECT count(*) FROM note_tags WHERE note_pk = notes.pk) != 2",
                                                    orderBy: "notes.created_at DESC", in: connection), Array(expected))
             let cursor = try Self.notes.cursor(Self.notes.page(orderBy: "notes.created_at"), in: connection)
-            for note in notes.prefix(TableDescription<Note>.batchSize + 10) { XCTAssertEqual(try cursor.next(), note) }
+            for (index, note) in notes.prefix(1_010).enumerated() {
+                XCTAssertEqual(try cursor.next(), note)
+                if index % 100 == 0 {
+                    XCTAssertEqual(try Self.notes.fetchAll(where: "notes.title = ?", arguments: [.text("note \(count - 1 - index)")],
+                                                           orderBy: "notes.created_at", in: connection), [notes[count - 1 - index]])
+                }
+            }
         }
         try database.read { connection in XCTAssertEqual(try Self.notes.count(in: connection), count) }
     }

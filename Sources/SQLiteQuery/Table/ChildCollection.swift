@@ -35,6 +35,11 @@ public protocol ChildCollection<Record>: Sendable {
     /// A reader of this collection's rows from `statement`, prepared from ``readerSQL(for:)``,
     /// bound and not yet stepped.
     func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record>
+
+    /// A reader of this collection's rows one parent at a time from `statement`, prepared from
+    /// ``readerSQL(for:)`` on ``FetchPage/oneParent(table:rowKey:)``, which it runs again for each
+    /// parent with the parent's row key bound.
+    func makeOneParentReader(reading statement: Statement) -> any ChildRowReader<Record>
 }
 
 /// Elements stored as the child rows themselves: a draft's checklist items, a day's exercises.
@@ -201,9 +206,14 @@ public struct OwnedChildren<Record, Element>: ChildCollection, @unchecked Sendab
                             childOrder: "child.\(positionColumn)")
     }
 
-    /// A reader of the elements, one parent's at a time.
+    /// A reader of the elements in step with the parents.
     public func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record> {
         LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
+    }
+
+    /// A reader that runs `statement` for each parent in turn.
+    public func makeOneParentReader(reading statement: Statement) -> any ChildRowReader<Record> {
+        OneParentChildReader(statement: statement, fill: fill)
     }
 }
 
@@ -277,10 +287,15 @@ public struct LinkedChildren<Record, Element>: ChildCollection, @unchecked Senda
             childOrder: "link.\(positionColumn)")
     }
 
-    /// A reader of the linked elements, one parent's at a time. The elements' own child
+    /// A reader of the linked elements in step with the parents. The elements' own child
     /// collections are not read: they are as the element table's `decode` makes them.
     public func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record> {
         LockstepChildReader(rows: try ChildRows(statement: statement), fill: fill)
+    }
+
+    /// A reader that runs `statement` for each parent in turn.
+    public func makeOneParentReader(reading statement: Statement) -> any ChildRowReader<Record> {
+        OneParentChildReader(statement: statement, fill: fill)
     }
 }
 

@@ -1,7 +1,7 @@
 /// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement is built
-/// from them, and each child collection's statement from the same pieces (or from them restricted
-/// to the row keys of a batch of parents already read), so children arrive in the order of their
-/// parents and are read in lockstep, one ordered query per collection.
+/// from them, and each child collection's statement from the same pieces, so children arrive in
+/// the order of their parents and are read in lockstep, one ordered query per collection (or, when
+/// that would cost more, one parent's children at a time: ``oneParent(table:rowKey:)``).
 public struct FetchPage: Sendable {
     /// The parent table.
     public let table: String
@@ -17,7 +17,7 @@ public struct FetchPage: Sendable {
     let limitSQL: String
     /// Whether the child statements may select from the page itself, in lockstep with the parent
     /// statement: no LIMIT or OFFSET, and a condition cheap to run again (none, or a plain one).
-    /// Otherwise they select each batch of parents by row key (``restricted(toRowKeys:)``).
+    /// Otherwise they select one parent's rows at a time by its row key (``oneParent(table:rowKey:)``).
     let repeatsCheaply: Bool
 
     /// The parent rows: `SELECT <columns> FROM table WHERE … ORDER BY … LIMIT …`; public so that
@@ -36,21 +36,19 @@ public struct FetchPage: Sendable {
                   limitSQL: "", repeatsCheaply: true)
     }
 
+    /// The one parent whose row key is bound to `?1`: what a child collection's statement for one
+    /// parent at a time is built on (``OneParentChildReader``). It needs no ORDER BY of the
+    /// parent's: one row comes in no other order.
+    static func oneParent(table: String, rowKey: String) -> FetchPage {
+        FetchPage(table: table, rowKey: rowKey, whereSQL: " WHERE \(table).\(rowKey) = ?1", whereArguments: [],
+                  orderSQL: "\(table).\(rowKey)", orderArguments: [], limitSQL: "", repeatsCheaply: true)
+    }
+
     /// The key under which the statements of a fetch of this page are cached: `signature` (what
     /// they select besides the page: columns, child collections) and the page's SQL, which with
     /// it determine every statement's text.
     func statementKey(signature: String) -> [String] {
         [signature, table, rowKey, whereSQL, orderSQL, limitSQL]
-    }
-
-    /// The same parents in the same order, named by their row keys: what the child statements of a
-    /// batch of parents already read select from, so that the page's condition, which may be
-    /// costly (functions, nested subqueries), runs once per fetch instead of once per statement.
-    func restricted(toRowKeys keys: [Int64]) -> FetchPage {
-        FetchPage(table: table, rowKey: rowKey,
-                  whereSQL: " WHERE \(table).\(rowKey) IN (" + Array(repeating: "?", count: keys.count).joined(separator: ", ") + ")",
-                  whereArguments: keys.map { .integer($0) }, orderSQL: orderSQL, orderArguments: orderArguments,
-                  limitSQL: "", repeatsCheaply: true)
     }
 
     /// Child rows joined to their parents in parent order, then `childOrder`:
@@ -88,5 +86,27 @@ final class LockstepChildReader<Record>: ChildRowReader {
 
     func fill(_ record: inout Record, parentKey: Int64) throws {
         try fillRecord(&record, rows, parentKey)
+    }
+}
+
+/// The reader of one parent's rows at a time: before each parent's, the statement (prepared from
+/// the collection's ``ChildCollection/readerSQL(for:)`` on ``FetchPage/oneParent(table:rowKey:)``)
+/// is run again with `?1` bound to the parent's row key. For parents in an order the child rows
+/// could follow only by being sorted all at once, and for pages costly to select again (a LIMIT,
+/// a condition with subqueries): each parent's rows come by the child table's key, so memory holds
+/// one record and the page's condition and order run once.
+final class OneParentChildReader<Record>: ChildRowReader {
+    private let statement: Statement
+    private let fillRecord: (inout Record, ChildRows, Int64) throws -> Void
+
+    init(statement: Statement, fill: @escaping (inout Record, ChildRows, Int64) throws -> Void) {
+        self.statement = statement
+        fillRecord = fill
+    }
+
+    func fill(_ record: inout Record, parentKey: Int64) throws {
+        statement.reset()
+        try statement.bind(parentKey, at: 1)
+        try fillRecord(&record, try ChildRows(statement: statement), parentKey)
     }
 }

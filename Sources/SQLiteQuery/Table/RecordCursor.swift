@@ -1,8 +1,8 @@
-/// Steps through the records of a fetch, each with its child collections, holding at most
-/// ``TableDescription/batchSize`` records in memory: for listings and exports of any size.
+/// Steps through the records of a fetch, each with its child collections, holding one record in
+/// memory at a time: for listings and exports of any size.
 ///
 /// The parent statement runs once and is stepped as the records are asked for; the child
-/// collections stream beside it, or are selected a batch of parents at a time by row key (see
+/// collections stream beside it, or are selected one parent at a time by row key (see
 /// ``TableDescription/cursor(_:in:)``).
 ///
 /// ```swift
@@ -11,31 +11,22 @@
 /// ```
 /// Use it inside one read transaction and finish with it before the connection runs other work.
 public final class RecordCursor<Record> {
-    /// How the child collections are filled.
-    enum Children {
-        /// Each record as it is read, by readers stepping beside the parent statement: `fill`
-        /// (``fillingCollections(from:)``) fills a record, given its row key.
-        case streaming(fill: (inout Record, Int64) throws -> Void)
-        /// A batch of records (with their row keys) at a time.
-        case batched(size: Int, fill: ([(record: Record, key: Int64)]) throws -> [Record])
-    }
-
     private let statement: Statement
     private let keyColumn: Int
     private let decode: (ElementRow) throws -> Record
-    private let children: Children
-    private var batch: [Record] = []
-    private var position = 0
+    /// Fills a record's child collections, given its row key (``fillingCollections(from:)``).
+    private let fill: (inout Record, Int64) throws -> Void
     private var isDone = false
     /// The row key of the record ``nextParent()`` returned last. (Returned beside the record as a
     /// tuple, it cost a run-time lookup of the tuple's type per record in this generic code.)
     private var parentKey: Int64 = 0
 
-    init(statement: Statement, keyColumn: Int, decode: @escaping (ElementRow) throws -> Record, children: Children) {
+    init(statement: Statement, keyColumn: Int, decode: @escaping (ElementRow) throws -> Record,
+         fill: @escaping (inout Record, Int64) throws -> Void) {
         self.statement = statement
         self.keyColumn = keyColumn
         self.decode = decode
-        self.children = children
+        self.fill = fill
     }
 
     // Once done, the statement was reset and may be in use elsewhere (it is cached): only a cursor
@@ -46,22 +37,9 @@ public final class RecordCursor<Record> {
 
     /// The next record, or nil after the last.
     public func next() throws -> Record? {
-        switch children {
-        case .streaming(let fill):
-            guard var record = try nextParent() else { return nil }
-            try fill(&record, parentKey)
-            return record
-        case .batched(let size, let fill):
-            if position == batch.count {
-                var parents: [(record: Record, key: Int64)] = []
-                while parents.count < size, let record = try nextParent() { parents.append((record, parentKey)) }
-                batch = parents.isEmpty ? [] : try fill(parents)
-                position = 0
-                guard !batch.isEmpty else { return nil }
-            }
-            defer { position += 1 }
-            return batch[position]
-        }
+        guard var record = try nextParent() else { return nil }
+        try fill(&record, parentKey)
+        return record
     }
 
     /// The next parent row's record (without its child collections), its row key in `parentKey`,
@@ -88,13 +66,9 @@ public final class RecordCursor<Record> {
     }
 
     /// Calls `body` with each remaining record, in order. The same as calling ``next()`` until it
-    /// returns nil, without its `Optional<Record>` for each record while the children stream:
-    /// in this generic code, each looked that type up at run time (about 500 instructions a record).
+    /// returns nil, without its `Optional<Record>` for each record: in this generic code, each
+    /// looked that type up at run time (about 500 instructions a record).
     public func forEach(_ body: (Record) throws -> Void) throws {
-        guard case .streaming(let fill) = children else {
-            while let record = try next() { try body(record) }
-            return
-        }
         while try stepParent() {
             var record = try decodeParent()
             try fill(&record, parentKey)

@@ -89,6 +89,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
         /// page: ``selectColumns`` and each collection's reader statement on an empty page (part of
         /// the key of the fetch's cached statements).
         let lockstepSignature: String
+        /// Each child collection's statement for one parent's rows, its row key bound to `?1`.
+        let oneParentChildren: [String]
 
         init(table: String, rowKey: String, identity: String, columns: [ColumnMapping<Record>],
              children: [any ChildCollection<Record>]) {
@@ -109,6 +111,8 @@ public struct TableDescription<Record>: @unchecked Sendable {
             selectColumns = (columns.map { "\(table).\($0.name)" } + ["\(table).\(rowKey)"]).joined(separator: ", ")
             let template = FetchPage.template(table: table, rowKey: rowKey)
             lockstepSignature = ([selectColumns] + children.map { $0.readerSQL(for: template) }).joined(separator: "\n")
+            let oneParent = FetchPage.oneParent(table: table, rowKey: rowKey)
+            oneParentChildren = children.map { $0.readerSQL(for: oneParent) }
         }
     }
 }
