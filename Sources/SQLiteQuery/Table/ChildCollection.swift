@@ -37,8 +37,8 @@ public protocol ChildCollection<Record>: Sendable {
     func makeReader(reading statement: Statement) throws -> any ChildRowReader<Record>
 
     /// A reader of this collection's rows one parent at a time from `statement`, prepared from
-    /// ``readerSQL(for:)`` on ``FetchPage/oneParent(table:rowKey:)``, which it runs again for each
-    /// parent with the parent's row key bound.
+    /// ``readerSQL(for:)`` on the page of one parent (`WHERE <table>.<rowKey> = ?1`), which it
+    /// runs again for each parent with the parent's row key bound.
     func makeOneParentReader(reading statement: Statement) -> any ChildRowReader<Record>
 }
 

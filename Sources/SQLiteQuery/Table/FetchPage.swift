@@ -1,7 +1,7 @@
 /// Which parent rows a fetch reads, and in what order, as SQL pieces: the parent statement is built
 /// from them, and each child collection's statement from the same pieces, so children arrive in
 /// the order of their parents and are read in lockstep, one ordered query per collection (or, when
-/// that would cost more, one parent's children at a time: ``oneParent(table:rowKey:)``).
+/// that would cost more, one parent's children at a time by its row key).
 public struct FetchPage: Sendable {
     /// The parent table.
     public let table: String

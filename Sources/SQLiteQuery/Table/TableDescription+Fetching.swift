@@ -5,7 +5,7 @@ extension TableDescription {
     /// function call (cheap to run again), and SQLite can deliver the child rows in the parents'
     /// order without sorting them, each child collection streams beside them from one statement
     /// that selects the page again. Otherwise each parent's children are selected by its row key
-    /// as it comes (``FetchPage/oneParent(table:rowKey:)``): a costly condition or a LIMIT runs
+    /// as it comes: a costly condition or a LIMIT runs
     /// once, and an order no index holds sorts the parents alone, not every child row of the page
     /// before the first record.
     ///
