@@ -165,4 +165,32 @@ final class MemoryCLITests: XCTestCase {
         }
         print("MemoryCLITests: drafts listings' peak KiB with 3 and 300 items a draft: \(peaks)")
     }
+
+    /// The change feed holds no list of the records it sends: ten times the changed days, logged
+    /// (a rename touches every day) and unlogged (imported after the token), take about the same
+    /// memory. A dictionary of every changed record held 256 MB after 1,000,000 edits (helper-31).
+    func testTheChangeFeedKeepsMemoryFlatWhateverChanged() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        var peaks: [Int] = []
+        for days in [10_000, 100_000] {
+            let cli = try CLIHarness()
+            let token = cli.folder.appendingPathComponent("sync.token")
+            XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "2026-03-01T10:00:00Z"]).status, 0)
+            XCTAssertEqual(try cli.run(["changes", "--state", token.path, "--format", "ndjson"]).status, 0)
+            let saved = try Data(contentsOf: token)
+            let file = cli.folder.appendingPathComponent("days.ndjson")
+            try writeHistory(days: days, to: file)
+            XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+            XCTAssertEqual(try cli.run(["history", "rename", "Squat", "Lift"]).status, 0)
+            peaks.append(try peakKiB(cli, ["changes", "--state", token.path, "--format", "ndjson"]))
+            try saved.write(to: token)
+            let feed = try cli.run(["changes", "--state", token.path, "--format", "ndjson"])
+            XCTAssertEqual(feed.status, 0)
+            XCTAssertEqual(feed.lines.count, days + 1, "every imported day and the first one, once each")
+        }
+        XCTAssertLessThan(peaks[1], peaks[0] + peaks[0] / 5, "peak KiB of the feed after 10,000 and 100,000 changed days: \(peaks)")
+        print("MemoryCLITests: the change feed's peak KiB after 10,000 and 100,000 changed days: \(peaks)")
+    }
 }

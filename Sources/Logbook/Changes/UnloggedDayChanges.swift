@@ -36,11 +36,10 @@ enum UnloggedDayChanges {
         try connection.run("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, id FROM (\(miscountedDays))")
     }
 
-    /// The ids of the days changed since `token` that the log has no entry for, in row-key order:
-    /// the days above the token's day mark (or above a mark logged since, when days were deleted),
-    /// then, when the totals do not account for every exercise row, the miscounted days. Nil when
-    /// `token` has no day mark and is newer than the entry migration 0010 left: it cannot be answered.
-    static func ids(since token: ChangeToken, in connection: Connection) throws -> [UUID]? {
+    /// The row key above which every day changed since `token` without an entry: the token's day
+    /// mark, or a lower mark logged since, when days were deleted. Nil when `token` has no day
+    /// mark and is newer than the entry migration 0010 left: it cannot be answered.
+    static func bound(since token: ChangeToken, in connection: Connection) throws -> Int64? {
         if token.dayMark == nil {
             // Only the migration's own entry (row key 0) vouches that every earlier day was logged.
             guard try connection.scalar("SELECT EXISTS (SELECT 1 FROM change_log WHERE seq >= ? AND pk = 0 AND day_mark IS NOT NULL)",
@@ -52,21 +51,35 @@ enum UnloggedDayChanges {
         // migration's entry, of mark 0, send every day again on every run).
         let loggedMark = try connection.scalar("SELECT min(day_mark) FROM change_log WHERE seq \(token.dayMark == nil ? ">=" : ">") ?",
                                                [.integer(token.position)], as: Int64?.self) ?? nil
-        guard let bound = [token.dayMark, loggedMark].compactMap({ $0 }).min() else { return nil }
-        var ids = try self.ids("SELECT id FROM exercise_days WHERE pk > ? ORDER BY pk", [.integer(bound)], in: connection)
-        if try !ExerciseTallies.areCurrent(in: connection) {
-            ids += try self.ids("SELECT id FROM (\(miscountedDays))", in: connection)
-        }
-        return ids
+        return [token.dayMark, loggedMark].compactMap({ $0 }).min()
     }
 
-    private static func ids(_ sql: String, _ arguments: [DatabaseValue] = [], in connection: Connection) throws -> [UUID] {
+    /// Calls `body` with the id of each day changed without an entry that no entry from `position`
+    /// on names, in row-key order: the days above `bound`, then, when the totals do not account
+    /// for every exercise row, the miscounted days at or under it. Which days the entries name,
+    /// SQLite keeps (a temporary index for `NOT IN`), not memory.
+    static func forEachDay(above bound: Int64, unnamedByEntriesFrom position: Int64, in connection: Connection,
+                           _ body: (UUID) throws -> Void) throws {
+        let unnamed = """
+            upper(d.id) NOT IN (SELECT upper(id) FROM (\(Logbook.namedChangeLogEntries)) WHERE kind <> 'draft' AND id IS NOT NULL)
+            """
+        try forEachID("SELECT d.id FROM exercise_days AS d WHERE d.pk > ?2 AND \(unnamed) ORDER BY d.pk",
+                      position: position, bound: bound, in: connection, body)
+        if try !ExerciseTallies.areCurrent(in: connection) {
+            try forEachID("SELECT d.id FROM (\(miscountedDays)) AS d WHERE d.pk <= ?2 AND \(unnamed) ORDER BY d.pk",
+                          position: position, bound: bound, in: connection, body)
+        }
+    }
+
+    private static func forEachID(_ sql: String, position: Int64, bound: Int64, in connection: Connection,
+                                  _ body: (UUID) throws -> Void) throws {
         let statement = try connection.prepare(sql)
-        try statement.bind(arguments)
-        var ids: [UUID] = []
+        try statement.bind(position, at: 1)
+        try statement.bind(bound, at: 2)
         // Text that is no UUID (another program's) names no record the feed can give, as in the log.
-        while try statement.step() { UUID(text: try statement.column(0, as: String.self)).map { ids.append($0) } }
-        return ids
+        while try statement.step() {
+            if let id = UUID(text: try statement.column(0, as: String.self)) { try body(id) }
+        }
     }
 
     /// The highest row key of a day record now: the day mark of a token read now.
