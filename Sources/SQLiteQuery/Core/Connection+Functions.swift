@@ -78,6 +78,45 @@ extension Connection {
         guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_key") }
     }
 
+    /// `swift_same_letters`, which `exercises icontains "…"` calls for every exercise row it reads:
+    /// its results are kept for the statement, by the exact bytes of each text, in a
+    /// ``TextResultMemo`` on the second argument (SQLite's auxiliary data, dropped when that
+    /// argument changes or the statement ends), so Foundation's comparison runs once per distinct
+    /// name instead of once per row (1,000,000 rows of 7 names: 0.66 → 0.19 s).
+    private func registerSameLettersFunction(options: SQLFunctionOptions) throws {
+        let code = sqlite3_create_function_v2(handle, "swift_same_letters", 2, SQLITE_UTF8 | options.rawValue, nil, { context, _, arguments in
+            guard let context, let text = arguments?[0], let other = arguments?[1] else { return }
+            let types = (sqlite3_value_type(text), sqlite3_value_type(other))
+            if types.0 == SQLITE_NULL || types.1 == SQLITE_NULL { return sqlite3_result_null(context) }
+            guard types.0 == SQLITE_TEXT, types.1 == SQLITE_TEXT else {
+                let argument = types.0 == SQLITE_TEXT ? other : text
+                return sqlite3_result_error(context, "swift_same_letters expects text, got \(DatabaseValue(sqliteValue: argument).map { "\($0)" } ?? "?")", -1)
+            }
+            // No pointer for text: SQLite ran out of memory converting it (a UTF-16 file's text).
+            guard let textBytes = sqlite3_value_text(text), let otherBytes = sqlite3_value_text(other) else {
+                return sqlite3_result_error_nomem(context)
+            }
+            let textBuffer = UnsafeBufferPointer(start: textBytes, count: Int(sqlite3_value_bytes(text)))
+            let otherBuffer = UnsafeBufferPointer(start: otherBytes, count: Int(sqlite3_value_bytes(other)))
+            var memo = sqlite3_get_auxdata(context, 1).map { Unmanaged<TextResultMemo>.fromOpaque($0).takeUnretainedValue() }
+            // SQLite drops the memo when the argument changes (a column's value, a statement run
+            // again); it only says it may, so the memo's argument is checked too.
+            if memo?.isFor(argument: otherBuffer) != true {
+                let made = TextResultMemo(argument: otherBuffer)
+                sqlite3_set_auxdata(context, 1, Unmanaged.passRetained(made).toOpaque()) { Unmanaged<TextResultMemo>.fromOpaque($0!).release() }
+                memo = made
+            }
+            let same = withExtendedLifetime(memo!) { memo in
+                memo.result(for: textBuffer) { text in
+                    String(decoding: text, as: UTF8.self).compare(String(decoding: memo.argument, as: UTF8.self),
+                                                                  options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+                }
+            }
+            sqlite3_result_int(context, same ? 1 : 0)
+        }, nil, nil, nil)
+        guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_same_letters") }
+    }
+
     /// `swift_is_utf8`, which `check` asks of every text of every record: the bytes checked where
     /// SQLite holds them, with no `String` or `Data` made.
     private func registerUTF8CheckFunction(options: SQLFunctionOptions) throws {
@@ -134,9 +173,7 @@ extension Connection {
         try createTextFunction("swift_localized_contains", argumentCount: 2, options: .innocuous) {
             .integer($0[0].localizedStandardContains($0[1]) ? 1 : 0)
         }
-        try createTextFunction("swift_same_letters", argumentCount: 2, options: pure) {
-            .integer($0[0].compare($0[1], options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame ? 1 : 0)
-        }
+        try registerSameLettersFunction(options: pure)
         try createIntegerFunction("swift_add") { $0.addingReportingOverflow($1) }
         try createIntegerFunction("swift_subtract") { $0.subtractingReportingOverflow($1) }
         try createIntegerFunction("swift_multiply") { $0.multipliedReportingOverflow(by: $1) }
