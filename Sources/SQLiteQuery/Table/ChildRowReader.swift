@@ -1,4 +1,4 @@
-/// Reads one child collection's rows in step with the parent rows.
+/// Reads one child collection's rows for the parent rows of a fetch, as each parent comes.
 public protocol ChildRowReader<Record>: AnyObject {
     /// The type of the record whose collection the reader fills.
     associatedtype Record
