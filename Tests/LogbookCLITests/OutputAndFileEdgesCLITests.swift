@@ -702,10 +702,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: out, encoding: .utf8), "previous")
         XCTAssertEqual(try leftovers(cli), [])
         // The database growing past the limit is named so too, though SQLite reads the system's
-        // error after later calls cleared it (it said "disk I/O error" alone; helper-1), at every size.
+        // error after later calls cleared it (it said "disk I/O error" alone; helper-1), at every
+        // size: every day replaced by one with another exercise (a day stored as the file gives
+        // it is not written again).
+        try Data(days.replacingOccurrences(of: #""Row"]"#, with: #""Row","Plank"]"#).utf8)
+            .write(to: cli.folder.appendingPathComponent("changed.ndjson"))
         let bytes = try Data(contentsOf: cli.database)
         for blocks in [bytes.count / 1024 + 16, bytes.count / 1024 + 400, bytes.count / 1024 + 1_200] {
-            let grown = try shell(cli, "ulimit -f \(blocks); $LOGBOOK --db \"$DB\" import --on-conflict replace days.ndjson")
+            let grown = try shell(cli, "ulimit -f \(blocks); $LOGBOOK --db \"$DB\" import --on-conflict replace changed.ndjson")
             XCTAssertEqual(grown.status, 1, grown.stderr)
             XCTAssertEqual(grown.stderr.split(separator: "\n").count, 1, grown.stderr)
             XCTAssertTrue(grown.stderr.contains("File too large"), "ulimit -f \(blocks): \(grown.stderr)")

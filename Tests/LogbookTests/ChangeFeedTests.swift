@@ -113,6 +113,31 @@ final class ChangeFeedTests: XCTestCase {
         XCTAssertThrowsError(try store.changes(since: ChangeToken(logbookID: "another", position: 1, dayMark: 0)) { _ in })
     }
 
+    /// A change-log entry whose id is not text (another program's) fails the feed before it sends
+    /// anything, whichever entry of its record comes last: grouped in SQL, the feed sent the record
+    /// when its text entry came last and failed midway when the blob came last (helper-33).
+    func testAnEntryWhoseIDIsNotTextFailsTheFeedBeforeItSendsAnything() throws {
+        for blobLast in [false, true] {
+            let folder = try TemporaryFolder("changes-blob")
+            let store = try Logbook(path: folder.file("feed.sqlite").path, timeZone: TimeZone(identifier: "UTC")!)
+            _ = try store.history.addDoneExercise("Squat", at: Date(timeIntervalSinceReferenceDate: 800_000_000))
+            _ = try store.drafts.save(ReleaseDraft(version: "1.0"))
+            let token = try store.changes(since: nil) { _ in }
+            _ = try store.history.addDoneExercise("Row", at: Date(timeIntervalSinceReferenceDate: 800_100_000))
+            let ids = ["id", "CAST(id AS BLOB)"]
+            try store.underlyingDatabase.write { connection in
+                for id in blobLast ? ids : ids.reversed() {
+                    try connection.execute("INSERT INTO change_log (kind, pk, id) SELECT 'day', pk, \(id) FROM exercise_days WHERE pk = 1")
+                }
+            }
+            var sent = 0
+            XCTAssertThrowsError(try store.changes(since: token) { _ in sent += 1 }, "blob last: \(blobLast)") { error in
+                XCTAssertTrue("\(error)".contains("expected TEXT, found BLOB"), "\(error)")
+            }
+            XCTAssertEqual(sent, 0, "blob last: \(blobLast)")
+        }
+    }
+
     /// A token taken from a file that is then restored from an earlier backup is refused, or else
     /// the feed since it brings a replica at the token to exactly the restored file's records,
     /// after any mix of writes to the restored file (new days, which may take the row keys the

@@ -92,6 +92,34 @@ final class ReplaceImportTests: XCTestCase {
         XCTAssertTrue(try store.check().isHealthy, "seed \(seed)")
     }
 
+    /// A stored record holding a value Logbook cannot read (another program's: a lowercase item
+    /// id, a name that is not UTF-8) is replaced by the file's, which puts it right; the check of
+    /// whether it was stored as given failed the import instead (helper-33).
+    func testAStoredRecordWithAnUnreadableValueIsReplaced() throws {
+        let folder = try TemporaryFolder("replace-unreadable")
+        let store = try Logbook(path: folder.file("logbook.sqlite").path, timeZone: TimeZone(identifier: "UTC")!)
+        let day = Data(#"{"id":"51111111-1111-4111-8111-111111111111","day":"2024-03-01","date":"2024-03-01T07:00:00Z","exercises":["Squat"]}"#.utf8)
+        let draft = Data(#"""
+            {"id":"11111111-1111-4111-8111-111111111111","version":"1.0","whatsNew":"","createdAt":"2024-01-01T00:00:00Z","updatedAt":"2024-01-01T00:00:00Z","checklist":[{"id":"21111111-1111-4111-8111-11111111111A","title":"A","isDone":false}]}
+            """#.utf8)
+        XCTAssertEqual(try store.importRecords(from: day, named: "day.ndjson").inserted, 1)
+        XCTAssertEqual(try store.importRecords(from: draft, named: "draft.ndjson").inserted, 1)
+        try store.underlyingDatabase.write { connection in
+            try connection.execute("""
+                UPDATE exercises SET name = CAST(X'5371FF' AS TEXT), name_key = CAST(X'5371FF' AS TEXT);
+                UPDATE checklist_items SET id = lower(id)
+                """)
+        }
+        XCTAssertThrowsError(try store.history.fetchAll())
+        XCTAssertThrowsError(try store.drafts.fetchAll())
+        let replace = ImportOptions(onConflict: .replace)
+        XCTAssertEqual(try store.importRecords(from: day, named: "day.ndjson", options: replace).replaced, 1)
+        XCTAssertEqual(try store.importRecords(from: draft, named: "draft.ndjson", options: replace).replaced, 1)
+        XCTAssertEqual(try store.history.fetchAll().map(\.exercises), [["Squat"]])
+        XCTAssertEqual(try store.drafts.fetchAll().first?.checklist.first?.id.uuidString, "21111111-1111-4111-8111-11111111111A")
+        XCTAssertTrue(try store.check().isHealthy)
+    }
+
     /// `days` and `drafts` imported from NDJSON files, one of each kind, with `options`: the two
     /// summaries' counts of records read, inserted and replaced. Dates are JSON numbers (seconds since 2001, written to the last
     /// bit); text has random escapes.

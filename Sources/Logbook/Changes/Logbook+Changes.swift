@@ -167,6 +167,14 @@ extension Logbook {
     /// held 256 MB after 1,000,000 edits; helper-31).
     private func changes(in connection: Connection, from position: Int64, unloggedDaysAbove unloggedBound: Int64, at end: Int64,
                          _ body: (LoggedChange) throws -> Void) throws {
+        // An id that is not text (another program's) fails the feed before it sends anything, as
+        // it did when every entry was read first: grouped by `upper()`, it would join the text
+        // form of its record's id, and fail only when its entry came last (helper-33).
+        let unreadable = try connection.prepare("""
+            SELECT id FROM (\(Self.namedChangeLogEntries)) WHERE typeof(id) NOT IN ('text', 'null') LIMIT 1
+            """)
+        try unreadable.bind(position, at: 1)
+        if try unreadable.step() { _ = try unreadable.column(0, as: String.self) }
         // Grouped as `UUID(text:)` reads an id, in either letter case.
         let entries = try connection.prepare("""
             SELECT max(seq) AS newest, kind = 'draft', id FROM (\(Self.namedChangeLogEntries))

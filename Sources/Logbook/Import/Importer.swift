@@ -217,7 +217,7 @@ private struct ImportWriter {
             case .fail: throw conflict(record, "a draft with id \(id.uuidString) already exists")
             case .replace:
                 summary.replaced += 1
-                if try isStoredAsGiven(content, Tables.drafts.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:))) {
+                if isStoredAsGiven(content, try Self.readableContent { try Tables.drafts.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:)) }) {
                     return
                 }
                 try Tables.drafts.upsert(draft, in: connection)
@@ -236,6 +236,17 @@ private struct ImportWriter {
         guard let stored, stored.utf8.elementsEqual(incoming.utf8) else { return false }
         unchangedReplacements += 1
         return true
+    }
+
+    /// The content `read` makes of a stored record; nil when the record has a value Logbook cannot
+    /// read (another program's), which is then not stored as any file gives it: replacing it puts
+    /// it right, as it always did (helper-33).
+    private static func readableContent(_ read: () throws -> String?) throws -> String? {
+        do {
+            return try read()
+        } catch is ColumnConversionError {
+            return nil
+        }
     }
 
     /// The id of a draft the file gives none: its content's, counting the identical drafts before
@@ -302,7 +313,9 @@ private struct ImportWriter {
             case .fail:
                 throw conflict(record, "a day with id \(id.uuidString) already exists")
             case .replace:
-                if stored, try isStoredAsGiven(incoming, Tables.exerciseDays.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:))) {
+                if stored, isStoredAsGiven(incoming, try Self.readableContent {
+                    try Tables.exerciseDays.fetchOne(identity: id, in: connection).map(EarlierRecords.content(of:))
+                }) {
                     summary.replaced += 1
                     return
                 }
