@@ -269,12 +269,53 @@ struct ExerciseTallies {
 
     /// For each derived table, how many of its rows differ from a recount of the exercises table
     /// (rows missing, extra or with other values, each key once); every count 0 when they agree.
+    /// Counted in one pass over the exercise rows (``TallyAudit``), or by the reference recount in
+    /// SQL (``mismatchesBySQLRecount(in:)``) where a day, name or name key holds a value that pass
+    /// does not count (another program's).
     ///
     /// The periods of the days marked stale are left out: another program changed those days (the
     /// triggers marked them), Logbook's next history write recounts every week, month and year they fall
     /// in from the exercise rows, whatever their derived rows hold, and until then reports count
     /// them from the rows (``areCurrent(in:)`` is false). ``daysAwaitingRecount(in:)`` counts them.
     static func mismatches(in connection: Connection) throws -> [(table: String, rows: Int)] {
+        try TallyAudit.mismatches(in: connection) ?? mismatchesBySQLRecount(in: connection)
+    }
+
+    /// Each derived table; the key columns of it and of its recount in SQL (a row whose values
+    /// changed is one key in both differences, counted once); and the column of each holding its
+    /// period, with the keys of the pending periods it leaves out. Those keys are compared as
+    /// stored, as the recount deletes them (a blob key is no pending period's: the recount leaves
+    /// it, so it is compared).
+    static let derivedTables: [(table: String, tableKey: String, recount: String, recountKey: String,
+                                period: (table: String, recount: String, pending: String))] = {
+        let pendingKeys = { (period: ReportPeriod) in "SELECT \(period.tallyKey(ofStart: "start")) FROM pending WHERE period = '\(period.rawValue)'" }
+        return [
+            ("exercise_months", "month, name_key", "months", "key, name_key", ("month", "key", pendingKeys(.month))),
+            ("exercise_years", "year, name_key", "years", "key, name_key", ("year", "key", pendingKeys(.year))),
+            ("exercise_day_totals", "day", "days", "day", ("day", "day", pendingKeys(.day))),
+            ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)", "SELECT period, start FROM pending")),
+            ("exercise_month_days", "start", "month_days", "start", ("start", "start", "SELECT start FROM pending WHERE period = 'month'")),
+        ]
+    }()
+
+    /// The days, weeks, months and years (`period`, `start`) of the days marked stale, as SQL;
+    /// only marks that are calendar days: the recount drops the others (``dropMarksOfNoCalendarDay(in:)``).
+    static let pendingPeriodsSQL = ([ReportPeriod.day] + ReportPeriod.totalled).map { period in
+        "SELECT '\(period.rawValue)' AS period, \(period.startSQL(of: "day")) AS start FROM exercise_tallies_stale "
+            + "WHERE \(StoredValueAudit.isCalendarDay("day"))"
+    }.joined(separator: " UNION ")
+
+    /// The rows of each of ``derivedTables`` outside the pending periods, in that order.
+    static func storedRowCounts(in connection: Connection) throws -> [Int] {
+        let counts = derivedTables.map { "(SELECT count(*) FROM \($0.table) WHERE \($0.period.table) NOT IN (\($0.period.pending)))" }
+        let statement = try connection.prepare("WITH pending AS (\(pendingPeriodsSQL)) SELECT \(counts.joined(separator: ", "))")
+        _ = try statement.step()
+        return try derivedTables.indices.map { try statement.column($0) }
+    }
+
+    /// ``mismatches(in:)`` by the reference recount in SQL: each derived table recounted from the
+    /// exercise rows as ``rebuild(in:)`` writes it, and compared with the stored rows both ways.
+    static func mismatchesBySQLRecount(in connection: Connection) throws -> [(table: String, rows: Int)] {
         // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies yet.
         let recounts = ReportPeriod.totalled.map { period in
             "\(period.rawValue)s AS (\(tallyCounts(period, days: "tallied_days")))"
@@ -283,20 +324,7 @@ struct ExerciseTallies {
             PeriodTotals.totals(period, names: "(SELECT \(period.start(ofTallyKey: "key")) AS start, name_key, name, exercises FROM \(period.rawValue)s)",
                                 days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")
         }.joined(separator: " UNION ALL ")
-        // Each table with its recount; the key columns of each (a row whose values changed is one
-        // key in both differences, counted once); and the column of each holding its period, with
-        // the keys of the pending periods it leaves out. Those keys are compared as stored, as the
-        // recount deletes them (a blob key is no pending period's: the recount leaves it, so it is
-        // compared).
-        let pendingKeys = { (period: ReportPeriod) in "SELECT \(period.tallyKey(ofStart: "start")) FROM pending WHERE period = '\(period.rawValue)'" }
-        let derived: [(table: String, tableKey: String, recount: String, recountKey: String, period: (table: String, recount: String, pending: String))] = [
-            ("exercise_months", "month, name_key", "months", "key, name_key", ("month", "key", pendingKeys(.month))),
-            ("exercise_years", "year, name_key", "years", "key, name_key", ("year", "key", pendingKeys(.year))),
-            ("exercise_day_totals", "day", "days", "day", ("day", "day", pendingKeys(.day))),
-            ("exercise_period_totals", "period, start", "period_totals", "period, start", ("(period, start)", "(period, start)", "SELECT period, start FROM pending")),
-            ("exercise_month_days", "start", "month_days", "start", ("start", "start", "SELECT start FROM pending WHERE period = 'month'")),
-        ]
-        let differences = derived.map { table, tableKey, recount, recountKey, period in
+        let differences = derivedTables.map { table, tableKey, recount, recountKey, period in
             let (stored, counted) = ("(SELECT * FROM \(table) WHERE \(period.table) NOT IN (\(period.pending)))",
                                      "(SELECT * FROM \(recount) WHERE \(period.recount) NOT IN (\(period.pending)))")
             return """
@@ -304,13 +332,8 @@ struct ExerciseTallies {
                                        UNION SELECT \(tableKey) FROM (SELECT * FROM \(stored) EXCEPT SELECT * FROM \(counted))))
                 """
         }
-        // Only marks that are calendar days: the recount drops the others (``dropMarksOfNoCalendarDay(in:)``).
-        let pending = ([ReportPeriod.day] + ReportPeriod.totalled).map { period in
-            "SELECT '\(period.rawValue)' AS period, \(period.startSQL(of: "day")) AS start FROM exercise_tallies_stale "
-                + "WHERE \(StoredValueAudit.isCalendarDay("day"))"
-        }.joined(separator: " UNION ")
         let statement = try connection.cachedStatement("""
-            WITH pending AS (\(pending)),
+            WITH pending AS (\(pendingPeriodsSQL)),
                  tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
                  \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
                  period_totals AS (\(periodTotals)), month_days AS (\(MonthDays.rows(days: "days")))
@@ -318,7 +341,7 @@ struct ExerciseTallies {
             """)
         defer { statement.reset() }
         _ = try statement.step()
-        return try derived.enumerated().map { ($1.table, try statement.column($0)) }
+        return try derivedTables.enumerated().map { ($1.table, try statement.column($0)) }
     }
 
     /// The days another program changed that wait for Logbook's next history write to recount
