@@ -218,6 +218,14 @@ private struct OpenPeriod {
         var days: Int
         let firstDay: CalendarDay
         var lastDay: CalendarDay
+
+        /// Counts a later day's `name` of this key.
+        mutating func add(_ name: ExerciseTallies.DistinctName, on day: CalendarDay) {
+            if name.name.precedesInUTF8(self.name) { self.name = name.name }
+            exercises += name.count
+            days += 1
+            lastDay = day
+        }
     }
 
     /// Counts a day with exercise rows (days come in order): into the tallies and the active
@@ -228,12 +236,8 @@ private struct OpenPeriod {
         activeDays += 1
         for name in names {
             let key = ExactText(name.key)
-            if var tally = tallies[key] {
-                if name.name.precedesInUTF8(tally.name) { tally.name = name.name }
-                tally.exercises += name.count
-                tally.days += 1
-                tally.lastDay = day
-                tallies[key] = tally
+            if let index = tallies.index(forKey: key) {
+                tallies.values[index].add(name, on: day)
             } else {
                 tallies[key] = Tally(name: name.name, exercises: name.count, days: 1, firstDay: day, lastDay: day)
             }
