@@ -28,15 +28,17 @@ public struct ExportOptions: Sendable {
 
 extension Logbook {
     /// Writes the drafts `query` selects to `output` in `format`, streaming (except `plist`, whose
-    /// binary layout needs every object first). Without a sort, drafts come in the order they were
+    /// binary layout needs every object before the first byte: it holds them compactly, about
+    /// three times the file's size, and writes the file in pieces). Without a sort, drafts come in the order they were
     /// stored, so export, import into an empty database and export again gives the same bytes.
     public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
                              options: ExportOptions = ExportOptions(), to output: @escaping (Data) throws -> Void) throws {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
         switch format {
         case .plist:
-            try output(propertyListFile(.array(try drafts.fetch(query).map { try exportable($0).propertyList }),
-                                        otherwise: Self.smallerExport))
+            var file = BinaryPropertyList.rootArray()
+            try drafts.forEach(query) { file.append(try exportable($0).propertyList) }
+            try write(file, otherwise: Self.smallerExport, to: output)
         case .postgres:
             try exportPostgres(.drafts, query, options: options, to: output) { script in try drafts.forEach(query) { try script.write(try exportable($0)) } }
         case .json, .ndjson, .csv:
@@ -57,8 +59,9 @@ extension Logbook {
         switch format {
         case .plist:
             let query = ordered(query, by: Self.dayColumn, descending: true)
-            try output(propertyListFile(.array(try history.fetch(query).map { try exportable($0).propertyList }),
-                                        otherwise: Self.smallerExport))
+            var file = BinaryPropertyList.rootArray()
+            try history.forEach(query) { file.append(try exportable($0).propertyList) }
+            try write(file, otherwise: Self.smallerExport, to: output)
         case .postgres:
             let query = ordered(query, by: Self.dayColumn, descending: false)
             try exportPostgres(.history, query, options: options, to: output) { script in
@@ -138,17 +141,16 @@ extension Logbook {
     /// The way out a property-list export too large to import offers.
     private static let smallerExport = "export fewer records, or as NDJSON"
 
-    /// The binary property list of `root`, refused before a byte is written when it is larger
-    /// than an import reads (a property list is read whole), so that no export is a file Logbook
-    /// cannot import again. `otherwise` is the way out the error offers.
-    private func propertyListFile(_ root: PropertyListValue, otherwise: String) throws -> Data {
-        let file = BinaryPropertyList.encode(root)
-        let limit = PropertyListRecordSource.maximumBytes
-        guard file.count <= limit else {
-            throw LogbookError.cannotWrite(path: "the property list", reason: "it would be \(file.count) bytes, and an import reads at most "
+    /// Writes `file` to `output`, refused before a byte is written when it is larger than an
+    /// import reads (a property list is read whole), so that no export is a file Logbook cannot
+    /// import again. `otherwise` is the way out the error offers.
+    private func write(_ file: BinaryPropertyList, otherwise: String, to output: (Data) throws -> Void) throws {
+        let (size, limit) = (file.size, PropertyListRecordSource.maximumBytes)
+        guard size <= limit else {
+            throw LogbookError.cannotWrite(path: "the property list", reason: "it would be \(size) bytes, and an import reads at most "
                                                + "\(limit >> 20) MiB of one (\(limit) bytes); \(otherwise)")
         }
-        return file
+        try file.write(to: output)
     }
 
     /// `draft`, unless it holds a value the library would not save, and so no import would take
@@ -195,7 +197,9 @@ extension Logbook {
     /// the library saves (``LogbookError/unreadableValue(path:detail:)``), or one whose file would
     /// be larger than an import reads (``LogbookError/cannotWrite(path:reason:)``).
     public func releaseDraftPropertyList(_ draft: ReleaseDraft) throws -> Data {
-        try propertyListFile(exportable(draft).propertyList, otherwise: "give it as JSON instead")
+        var data = Data()
+        try write(BinaryPropertyList(root: try exportable(draft).propertyList), otherwise: "give it as JSON instead") { data.append($0) }
+        return data
     }
 
     private static let dayColumn = QueryExpression.column(qualifier: "exercise_days", name: "day")
