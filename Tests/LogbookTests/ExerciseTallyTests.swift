@@ -285,6 +285,44 @@ final class ExerciseTallyTests: XCTestCase {
         XCTAssertEqual(try mismatches(test.store), 0)
     }
 
+    /// Days of more names than a scan finds them among (``PositionIndex``: a dictionary past 16),
+    /// NFC/NFD twins and repeats in random order, written through every path that counts a day's
+    /// names (a bulk save, saves of a few days that wait, appends to a stored day, a replacement
+    /// whose week is recounted from its rows): every total equals the SQL recount's, and the
+    /// one-pass audit's count equals the SQL's.
+    func testDaysOfManyNamesAreCountedAsTheSQLCountsThem() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_MANY_NAMES_SEED", default: 33)
+        var random = SplitMix64(seed: seed)
+        var pool: [String] = []
+        for index in 0..<120 {
+            let name = index % 3 == 0 ? AdversarialText.string(using: &random, maxPieces: 2, nonEmpty: true) : "Name \(index) é"
+            pool += [name, AdversarialText.twin(of: name)]
+        }
+        let manyNames = { (random: inout SplitMix64) in (0..<random.int(17...400)).map { _ in random.pick(pool) } }
+        let utc = TimeZone(identifier: "UTC")!
+        let test = try TestStore()
+        let first = CalendarDay("2024-12-20")!
+        try test.store.history.save((0..<20).map { offset in
+            let day = first.adding(days: offset * 2)!
+            return ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: manyNames(&random))
+        })
+        for offset in [1, 3] {
+            let day = first.adding(days: offset)!
+            try test.store.history.save([ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: manyNames(&random))])
+        }
+        for offset in [0, 1, 6] {
+            _ = try test.store.history.addDoneExercises(manyNames(&random), at: first.adding(days: offset)!.start(in: utc) + 7_200)
+        }
+        var replaced = try XCTUnwrap(try test.store.history.fetch(day: first.adding(days: 4)!))
+        replaced.exercises = manyNames(&random)
+        try test.store.history.save([replaced])
+        let (audit, reference) = try test.store.database.read { connection in
+            (try TallyAudit.mismatches(in: connection)?.map(\.rows), try ExerciseTallies.mismatchesBySQLRecount(in: connection).map(\.rows))
+        }
+        XCTAssertEqual(reference, [0, 0, 0, 0, 0], "seed \(seed)")
+        XCTAssertEqual(audit, reference, "seed \(seed)")
+    }
+
     func testRowsWrittenByAnotherProgramAreFoundAndRecounted() throws {
         let test = try TestStore()
         try test.store.history.save([ExerciseDay(date: instant("2026-01-05T08:00:00Z"), day: CalendarDay("2026-01-05")!,

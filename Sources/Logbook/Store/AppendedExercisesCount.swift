@@ -19,7 +19,7 @@ import SQLiteQuery
 struct AppendedExercisesCount {
     private let day: CalendarDay
     /// The day's exercises before the append: each name key, its smallest spelling and count.
-    private let stored: [ExerciseTallies.DistinctName]
+    private let stored: DistinctNames
     /// ``TalliedThrough``'s mark: the days above it wait to be counted in their week's, month's
     /// and year's tallies, this one included when its key is above it (then only its day totals change).
     private let talliedThrough: Int64
@@ -47,8 +47,8 @@ struct AppendedExercisesCount {
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
         try rows.bind(dayKey, at: 1)
-        var stored: [ExerciseTallies.DistinctName] = []
-        while try rows.step() { ExerciseTallies.add((try rows.column(0), try rows.column(1), 1), to: &stored) }
+        var stored = DistinctNames()
+        while try rows.step() { stored.add((try rows.column(0), try rows.column(1), 1)) }
         self.day = day
         self.stored = stored
         self.dayKey = dayKey
@@ -59,16 +59,16 @@ struct AppendedExercisesCount {
     /// false when a tally row that the stored exercises should have is missing (derived rows that
     /// another program changed): the day then needs marking stale, for a recount.
     func count(_ names: [String], in connection: Connection) throws -> Bool {
-        let appended = ExerciseTallies.distinctNames(names)
+        let appended = DistinctNames(names).entries
         var all = stored
-        for name in appended { ExerciseTallies.add(name, to: &all) }
-        guard let totals = NewDayCounts.DayTotals(day: day, names: all) else { return true }
+        for name in appended { all.add(name) }
+        guard let totals = NewDayCounts.DayTotals(day: day, names: all.entries) else { return true }
         try ExerciseTallies.write([totals], in: connection)
         if dayKey > talliedThrough { return true }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for name in appended {
-                if stored.contains(where: { $0.key.hasSameUTF8(as: name.key) }) {
+                if stored.contains(key: name.key) {
                     // Done that day already: one more time, maybe in a smaller spelling; no more days.
                     try connection.run("""
                         UPDATE \(period.tallyTable) SET exercises = exercises + ?, name = min(name, ?)
@@ -89,7 +89,7 @@ struct AppendedExercisesCount {
         let storedActiveDays = try PeriodTotals.storedActiveDays(of: periods, in: connection)
         for period in periods {
             if period.period != .week, let activeDays = storedActiveDays[period] {
-                try PeriodTotals.refresh(period, adding: stored.isEmpty ? 1 : 0, to: activeDays, in: connection)
+                try PeriodTotals.refresh(period, adding: stored.entries.isEmpty ? 1 : 0, to: activeDays, in: connection)
             } else {
                 // From the rows of the days the tallies count: not those that wait.
                 try PeriodTotals.refresh(period, countingDaysThrough: talliedThrough, in: connection)

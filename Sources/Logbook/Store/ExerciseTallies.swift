@@ -62,7 +62,7 @@ struct ExerciseTallies {
         newDays += 1
         if newDays <= Self.smallSaveLimit && !isWritingTallies {
             // Maybe left waiting: only the day's totals now (the counts cost a small save a tenth).
-            if let totals = NewDayCounts.DayTotals(day: record.day, names: Self.distinctNames(record.exercises)) {
+            if let totals = NewDayCounts.DayTotals(day: record.day, names: DistinctNames(record.exercises).entries) {
                 pendingDayTotals.append(totals)
             }
             uncountedDays.append((record.exercises, record.day))
@@ -633,23 +633,6 @@ struct ExerciseTallies {
     /// with `otherKey` as the top exercise: done more, or as often with the smaller key.
     static func isDoneMore(_ count: Int, key: String, than otherCount: Int, key otherKey: String) -> Bool {
         count != otherCount ? count > otherCount : key.precedesInUTF8(otherKey)
-    }
-
-    /// The exercises `names` of a day, one entry per name key (``add(_:to:)``).
-    static func distinctNames(_ names: [String]) -> [DistinctName] {
-        var distinct: [DistinctName] = []
-        for name in names { add((name.comparisonKey, name, 1), to: &distinct) }
-        return distinct
-    }
-
-    /// Adds `name`'s count to the entry of its key in `names` (one entry per key, by UTF-8 bytes as
-    /// SQLite groups text, with the smallest spelling in UTF-8 byte order, as SQLite's min()).
-    static func add(_ name: DistinctName, to names: inout [DistinctName]) {
-        if let index = names.firstIndex(where: { $0.key.hasSameUTF8(as: name.key) }) {
-            merge(name, into: &names[index])
-        } else {
-            names.append(name)
-        }
     }
 
     /// Adds `name`'s count to `entry`, of the same key, keeping the smaller spelling in UTF-8 byte order.

@@ -49,7 +49,7 @@ struct NewDayCounts {
         }
 
         /// The totals of `day`, whose exercises are `names` (one entry per name key, as
-        /// ``ExerciseTallies/add(_:to:)`` makes them); nil for none.
+        /// ``DistinctNames`` counts them); nil for none.
         init?(day: CalendarDay, names: [ExerciseTallies.DistinctName]) {
             guard let top = ExerciseTallies.mostDone(names) else { return nil }
             self.init(day: day, exercises: names.reduce(0) { $0 + $1.count }, distinctExercises: names.count, topExercise: top.name)
@@ -83,8 +83,9 @@ struct NewDayCounts {
     private var open = ReportPeriod.totalled.map(OpenPeriod.init)
     /// The days being counted that share one week, month and year, not yet added to ``open``.
     private var segment = Segment()
-    /// The distinct names of the day being added (kept to reuse its storage).
+    /// The distinct names of the day being added (kept to reuse its storage), and where each key is among them.
     private var dayNames: [DayName] = []
+    private var dayNamePositions = PositionIndex<Int>()
 
     private struct DayName {
         let key: Int
@@ -138,14 +139,16 @@ struct NewDayCounts {
     /// Counts a new day on which `exercises` were done, and returns its totals (nil for none).
     mutating func add(_ exercises: [String], on day: CalendarDay) -> DayTotals? {
         dayNames.removeAll(keepingCapacity: true)
+        dayNamePositions.removeAll()
         for name in exercises {
             let spelling = intern(name)
             let key = keyOfSpelling[spelling]
-            if let position = dayNames.firstIndex(where: { $0.key == key }) {
+            if let position = dayNamePositions.position(of: key) {
                 dayNames[position].count += 1
                 dayNames[position].spelling = Self.smaller(spelling, dayNames[position].spelling, in: spellings)
             } else {
                 dayNames.append(DayName(key: key, spelling: spelling, count: 1))
+                _ = dayNamePositions.append(key)
             }
         }
         let keys = self.keys

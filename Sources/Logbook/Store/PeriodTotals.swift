@@ -142,13 +142,13 @@ enum PeriodTotals {
         try rows.bind(start, at: 1)
         try rows.bind(end, at: 2)
         try rows.bind(lastDay, at: 3)
-        var names: [ExerciseTallies.DistinctName] = []
+        var names = DistinctNames()
         var days = Set<Int64>()
         while try rows.step() {
             days.insert(try rows.column(0))
-            ExerciseTallies.add((try rows.column(1), try rows.column(2), 1), to: &names)
+            names.add((try rows.column(1), try rows.column(2), 1))
         }
-        return (names, days.count)
+        return (names.entries, days.count)
     }
 
     /// The month's or year's tally rows from `start` to `end`, read by their primary key.

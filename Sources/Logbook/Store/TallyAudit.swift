@@ -74,21 +74,21 @@ struct TallyAudit {
             ORDER BY d.day
             """)
         var day: (key: Int64, day: CalendarDay)?
-        var names: [ExerciseTallies.DistinctName] = []
+        var names = DistinctNames()
         var exercises = 0
         while try rows.step() {
             let key: Int64 = try rows.column(0)
             if key != day?.key {
-                if let day { try recount(day.day, isTallied: day.key <= talliedThrough, names: names, exercises: exercises) }
+                if let day { try recount(day.day, isTallied: day.key <= talliedThrough, names: names.entries, exercises: exercises) }
                 guard let calendarDay = CalendarDay(try rows.column(1, as: String.self)) else { return false }
                 day = (key, calendarDay)
-                names.removeAll(keepingCapacity: true)
+                names.removeAll()
                 exercises = 0
             }
-            ExerciseTallies.add((try rows.column(2), try rows.column(3), 1), to: &names)
+            names.add((try rows.column(2), try rows.column(3), 1))
             exercises += 1
         }
-        if let day { try recount(day.day, isTallied: day.key <= talliedThrough, names: names, exercises: exercises) }
+        if let day { try recount(day.day, isTallied: day.key <= talliedThrough, names: names.entries, exercises: exercises) }
         for period in ReportPeriod.totalled {
             if let period = open.removeValue(forKey: period) { try close(period) }
         }
