@@ -52,6 +52,14 @@ struct TallyAudit {
 
     private init?(in connection: Connection) throws {
         self.connection = connection
+        // A day that is no calendar day ends the pass where it comes in day order: one sorting
+        // after every calendar day (a blob, '9999-12-32', 'x') only at the end, a whole pass spent
+        // before the SQL counts (helper-35: 1.14 to 1.18 times the SQL alone). The day index's
+        // two ends tell those at once.
+        guard try connection.scalar("""
+            SELECT last IS NULL OR (typeof(last) = 'text' AND last <= '9999-12-31' AND (SELECT min(day) FROM exercise_days) >= '0001-01-01')
+            FROM (SELECT max(day) AS last FROM exercise_days)
+            """, as: Bool.self) == true else { return nil }
         var pending: [ReportPeriod: Set<CalendarDay>] = [:]
         let periods = try connection.prepare("WITH pending AS (\(ExerciseTallies.pendingPeriodsSQL)) SELECT period, start FROM pending")
         while try periods.step() {
