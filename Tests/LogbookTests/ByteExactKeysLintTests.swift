@@ -15,6 +15,8 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
         ("Store/NewDayCounts.swift", "struct Key: Hashable", "a period and an integer index of a name key interned by its bytes (ExactText)"),
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
+        ("Store/PositionIndex.swift", "struct PositionIndex<Key: Hashable>", "generic; keyed by ExactText (name keys, by their bytes) "
+            + "in DistinctNames and by interned integers in NewDayCounts"),
         ("Store/Logbook+Query.swift", "parameters: [String: DatabaseValue]", "SQL parameter names given by the caller, not data"),
         ("Store/Logbook+Query.swift", "var taken: Set<String>", "the statement's parameter names, matched as `parameters` is looked up"),
         ("Store/Logbook+Async.swift", "parameters: [String: DatabaseValue]", "the same parameters, for the async form of query"),

@@ -29,7 +29,7 @@ indirect enum PropertyListValue {
 ///
 /// An export builds its root array an item at a time (``rootArray()``, ``append(_:)``), as its
 /// records stream, in compact storage: each object a kind and a range, the scalars' bytes in one
-/// buffer (each distinct scalar once, found again by its FNV-1a hash), the references of arrays
+/// buffer (each distinct scalar once, found again by its hash), the references of arrays
 /// and dictionaries in another. The file's size is known before its first byte (``size``), and it
 /// is written in pieces (``write(to:)``): about three times the file's size in memory at most,
 /// where a tree of every record, an object per value and the file in one buffer took sixteen.
@@ -118,7 +118,7 @@ struct BinaryPropertyList {
         let start = scalars.count
         Self.appendBytes(of: value, to: &scalars)
         let new = start..<scalars.count
-        var slot = Int(hash(new)) & (slots.count - 1)
+        var slot = hash(new) & (slots.count - 1)
         while slots[slot] >= 0 {
             let stored = objects[slots[slot]]
             if scalars[stored.start..<stored.start + stored.count] == scalars[new] {
@@ -139,15 +139,20 @@ struct BinaryPropertyList {
     private mutating func growSlots() {
         slots = [Int](repeating: -1, count: slots.count * 2)
         for (index, object) in objects.enumerated() where object.kind == .scalar {
-            var slot = Int(hash(object.start..<object.start + object.count)) & (slots.count - 1)
+            var slot = hash(object.start..<object.start + object.count) & (slots.count - 1)
             while slots[slot] >= 0 { slot = (slot + 1) & (slots.count - 1) }
             slots[slot] = index
         }
     }
 
-    /// The FNV-1a hash of the scalar bytes in `range`.
-    private func hash(_ range: Range<Int>) -> UInt32 {
-        scalars.withUnsafeBufferPointer { FNV1a.hash($0[range]) }
+    /// The hash of the scalar bytes in `range` (Swift's `Hasher`, which hashes a buffer whole: a
+    /// text of 64 MiB costs it milliseconds, where a byte at a time cost a debug build a minute).
+    private func hash(_ range: Range<Int>) -> Int {
+        scalars.withUnsafeBytes { bytes in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            return hasher.finalize()
+        }
     }
 
     private static func appendBytes(of value: PropertyListValue, to bytes: inout [UInt8]) {
