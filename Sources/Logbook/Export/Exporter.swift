@@ -29,8 +29,9 @@ public struct ExportOptions: Sendable {
 extension Logbook {
     /// Writes the drafts `query` selects to `output` in `format`, streaming (except `plist`, whose
     /// binary layout needs every object before the first byte: it holds them compactly, about
-    /// three times the file's size, and writes the file in pieces). Without a sort, drafts come in the order they were
-    /// stored, so export, import into an empty database and export again gives the same bytes.
+    /// three times the file's size, and writes the file in pieces). Without a sort, drafts come
+    /// in the order they were stored, so export, import into an empty database and export again
+    /// gives the same bytes.
     public func exportDrafts(_ query: RecordQuery = RecordQuery(), format: ExportFormat,
                              options: ExportOptions = ExportOptions(), to output: @escaping (Data) throws -> Void) throws {
         let query = ordered(query, by: .column(qualifier: "drafts", name: "pk"), descending: false)
