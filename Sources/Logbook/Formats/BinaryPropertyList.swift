@@ -60,14 +60,6 @@ struct BinaryPropertyList {
     private var slots = [Int](repeating: -1, count: 64)
     private var distinctScalars = 0
 
-    /// The file of `root`, as bytes.
-    static func encode(_ root: PropertyListValue) -> Data {
-        let file = BinaryPropertyList(root: root)
-        var data = Data(capacity: file.size)
-        file.write { data.append($0) }
-        return data
-    }
-
     /// The file of `root`.
     init(root: PropertyListValue) {
         _ = add(root)
@@ -179,14 +171,19 @@ struct BinaryPropertyList {
     /// The type marker with its count: in the low nibble below 15, else 0xF and an integer object.
     private static func appendMarker(_ type: UInt8, count: Int, to bytes: inout [UInt8]) {
         guard count >= 15 else { return bytes.append(type | UInt8(count)) }
-        let width = [1, 2, 4, 8].first { count < (1 << (8 * $0 - ($0 == 8 ? 1 : 0))) } ?? 8
+        let width = countWidth(count)
         bytes += [type | 0x0F, 0x10 | UInt8(width.trailingZeroBitCount)]
         appendBigEndian(UInt64(count), width: width, to: &bytes)
     }
 
+    /// The bytes ``appendMarker(_:count:to:)`` writes for `count`.
     private static func markerSize(count: Int) -> Int {
-        guard count >= 15 else { return 1 }
-        return 2 + ([1, 2, 4, 8].first { count < (1 << (8 * $0 - ($0 == 8 ? 1 : 0))) } ?? 8)
+        count < 15 ? 1 : 2 + countWidth(count)
+    }
+
+    /// The bytes of the integer object that holds a marker's count of 15 or more (a signed integer).
+    private static func countWidth(_ count: Int) -> Int {
+        [1, 2, 4, 8].first { count < (1 << (8 * $0 - ($0 == 8 ? 1 : 0))) } ?? 8
     }
 
     /// The references of `object` (an array or dictionary), object 0's from ``rootItems`` when set.
@@ -197,13 +194,17 @@ struct BinaryPropertyList {
 
     private var referenceWidth: Int { Self.width(for: UInt64(objects.count)) }
 
+    /// The count an array's or dictionary's marker holds: its items, or its members.
+    private func markerCount(of object: Object, at index: Int) -> Int {
+        object.kind == .array ? itemReferences(of: object, at: index).count : object.count
+    }
+
     /// The bytes of object `index` in the file.
     private func objectSize(_ object: Object, at index: Int) -> Int {
         switch object.kind {
         case .scalar: object.count
         case .array, .dictionary:
-            Self.markerSize(count: index == 0 ? rootItems?.count ?? object.count : object.count)
-                + itemReferences(of: object, at: index).count * referenceWidth
+            Self.markerSize(count: markerCount(of: object, at: index)) + itemReferences(of: object, at: index).count * referenceWidth
         }
     }
 
@@ -223,9 +224,11 @@ struct BinaryPropertyList {
         let referenceWidth = referenceWidth
         var buffer: [UInt8] = Array("bplist00".utf8)
         buffer.reserveCapacity(1 << 16 + 64)
+        var flushed = 0
         func flushIfFull() throws {
             if buffer.count >= 1 << 16 {
                 try output(Data(buffer))
+                flushed += buffer.count
                 buffer.removeAll(keepingCapacity: true)
             }
         }
@@ -235,8 +238,7 @@ struct BinaryPropertyList {
                 buffer += scalars[object.start..<object.start + object.count]
             case .array, .dictionary:
                 let items = itemReferences(of: object, at: index)
-                Self.appendMarker(object.kind == .array ? 0xA0 : 0xD0, count: object.kind == .array ? items.count : object.count,
-                                  to: &buffer)
+                Self.appendMarker(object.kind == .array ? 0xA0 : 0xD0, count: markerCount(of: object, at: index), to: &buffer)
                 for reference in items {
                     Self.appendBigEndian(UInt64(reference), width: referenceWidth, to: &buffer)
                     try flushIfFull()
@@ -244,7 +246,7 @@ struct BinaryPropertyList {
             }
             try flushIfFull()
         }
-        let tableOffset = offsetTableOffset
+        let tableOffset = flushed + buffer.count
         let offsetWidth = Self.width(for: UInt64(tableOffset))
         var offset = 8
         for (index, object) in objects.enumerated() {

@@ -19,11 +19,17 @@ struct DistinctNames {
     mutating func add(_ name: ExerciseTallies.DistinctName) {
         let key = ExactText(name.key)
         if let position = index.position(of: key) {
-            ExerciseTallies.merge(name, into: &entries[position])
+            Self.merge(name, into: &entries[position])
         } else {
             entries.append(name)
-            _ = index.append(key)
+            index.append(key)
         }
+    }
+
+    /// Adds `name`'s count to `entry`, of the same key, keeping the smaller spelling in UTF-8 byte order.
+    private static func merge(_ name: ExerciseTallies.DistinctName, into entry: inout ExerciseTallies.DistinctName) {
+        entry.count += name.count
+        if name.name.precedesInUTF8(entry.name) { entry.name = name.name }
     }
 
     /// Whether a name of key `key` (by UTF-8 bytes) is counted.

@@ -634,10 +634,4 @@ struct ExerciseTallies {
     static func isDoneMore(_ count: Int, key: String, than otherCount: Int, key otherKey: String) -> Bool {
         count != otherCount ? count > otherCount : key.precedesInUTF8(otherKey)
     }
-
-    /// Adds `name`'s count to `entry`, of the same key, keeping the smaller spelling in UTF-8 byte order.
-    static func merge(_ name: DistinctName, into entry: inout DistinctName) {
-        entry.count += name.count
-        if name.name.precedesInUTF8(entry.name) { entry.name = name.name }
-    }
 }

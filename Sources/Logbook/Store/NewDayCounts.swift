@@ -148,7 +148,7 @@ struct NewDayCounts {
                 dayNames[position].spelling = Self.smaller(spelling, dayNames[position].spelling, in: spellings)
             } else {
                 dayNames.append(DayName(key: key, spelling: spelling, count: 1))
-                _ = dayNamePositions.append(key)
+                dayNamePositions.append(key)
             }
         }
         let keys = self.keys

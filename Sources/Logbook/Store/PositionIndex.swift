@@ -15,15 +15,14 @@ struct PositionIndex<Key: Hashable> {
         keys.count > Self.scanLimit ? positions[key] : keys.firstIndex(of: key)
     }
 
-    /// Appends `key`, which must be absent; returns its position.
-    mutating func append(_ key: Key) -> Int {
+    /// Appends `key`, which must be absent.
+    mutating func append(_ key: Key) {
         keys.append(key)
         if keys.count == Self.scanLimit + 1 {
             for (position, key) in keys.enumerated() { positions[key] = position }
         } else if keys.count > Self.scanLimit {
             positions[key] = keys.count - 1
         }
-        return keys.count - 1
     }
 
     /// Empties the list, keeping the storage.
