@@ -163,6 +163,7 @@ final class WaitingDaysTests: XCTestCase {
         _ = try test.store.importRecords(from: ndjson([replaced]), named: "replace.ndjson",
                                          options: ImportOptions(format: .ndjson, onConflict: .replace))
         XCTAssertEqual(try waiting(test.store).days, 0)
+        print("DEBUG", try test.store.database.read { try $0.scalar("SELECT group_concat(day || ':' || quote(exercises), ' ') FROM exercise_day_totals", as: String.self) } as Any)
         XCTAssertEqual(try mismatches(test.store), 0)
         try assertReportsAreExact(test.store, try history.fetchAll(), step: "replaced")
     }
@@ -217,5 +218,45 @@ final class WaitingDaysTests: XCTestCase {
         try history.delete(day: CalendarDay("2025-06-05")!)
         XCTAssertEqual(try waiting(test.store).days, 0)
         XCTAssertFalse(try test.store.check().storedValueProblems.isEmpty)
+    }
+    /// A waiting day that another program changed behind Logbook's back is recounted, not counted
+    /// as its rows say, by the write that counts the waiting days, and the change feed names it:
+    /// an exercise row added (no trigger sees it), the totals' count replaced by text or by a
+    /// fraction, a day row with no exercise but a totals row (none of those counts is the day's
+    /// whole number of rows). One damage a run, so that no other day's recount covers it; the
+    /// untouched waiting days are counted and not named.
+    func testAWaitingDayAnotherProgramChangedIsRecountedAndNamedByTheFeed() throws {
+        let damages = [
+            ("a row added", "2026-01-05",
+             "INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 3, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-05'"),
+            ("a count in text", "2026-01-06", "UPDATE exercise_day_totals SET exercises = 'two' WHERE day = '2026-01-06'"),
+            ("a fraction", "2026-01-07", "UPDATE exercise_day_totals SET exercises = 2.5 WHERE day = '2026-01-07'"),
+            ("a day with no exercise", nil, """
+                INSERT INTO exercise_days (id, day, date) VALUES ('7D3A2F10-0000-4000-8000-000000000009', '2026-01-09', 789638400);
+                INSERT INTO exercise_day_totals (day, exercises, distinct_exercises, top_exercise) VALUES ('2026-01-09', 'none', 1, 'Row');
+                """),
+        ]
+        for (damage, changedDay, sql) in damages {
+            let test = try TestStore()
+            let history = test.store.history
+            let days = (5...8).map { ExerciseDay(date: instant("2026-01-0\($0)T08:00:00Z"), day: CalendarDay("2026-01-0\($0)")!, exercises: ["Squat", "Row"]) }
+            for day in days { try history.save([day]) }
+            let token = try test.store.changes(since: nil) { _ in }
+            try Connection(path: test.store.path).execute(sql)
+            XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 4, damage)
+            // More days than a small save leaves waiting: this write counts the waiting days.
+            let later = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
+                let day = CalendarDay("2026-03-01")!.adding(days: offset)!
+                return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
+            }
+            try history.save(later)
+            XCTAssertEqual(try waiting(test.store).days, 0, damage)
+            XCTAssertEqual(try mismatches(test.store), 0, damage)
+            XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage)
+            var named = Set<UUID>()
+            try test.store.changes(since: token) { named.insert($0.change.id) }
+            XCTAssertEqual(named.intersection(days.map(\.id)), Set(days.filter { $0.day.description == changedDay }.map(\.id)), damage)
+        }
     }
 }
