@@ -507,6 +507,48 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try weeks(), [expected[0], "2026-W09 1 1 1 Run", expected[1]])
     }
 
+    /// Before migration 0021 a small save set its days' bits in `exercise_month_days` at once; now
+    /// a day gets its bit when the tallies count it. A file as version 20 left it (days waiting,
+    /// their bits set: one alone in its month, one beside a tallied day), made here from one this
+    /// version wrote, with their bits set again and its record of 0021 removed: migrating clears
+    /// those bits and leaves the tallied day's, the derived data agree with a recount, and the
+    /// streaks count the waiting days.
+    func testMigration0021ClearsTheBitsOfTheDaysThatWait() throws {
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let path = folder.url.appendingPathComponent("logbook.sqlite").path
+        let utc = TimeZone(identifier: "UTC")!
+        func day(_ text: String, _ exercises: [String]) -> ExerciseDay {
+            ExerciseDay(date: CalendarDay(text)!.start(in: utc) + 3_600, day: CalendarDay(text)!, exercises: exercises)
+        }
+        var store: Logbook? = try Logbook(path: path, timeZone: utc)
+        try store!.history.save((1...(ExerciseTallies.smallSaveLimit + 1)).map { day(String(format: "2026-01-%02d", $0), ["Squat"]) })
+        for text in ["2026-01-20", "2026-03-05"] { try store!.history.save([day(text, ["Row", "Squat"])]) }
+        let waiting = try store!.database.read {
+            try $0.scalar("SELECT count(*) FROM exercise_days WHERE pk > \(TalliedThrough.sql)", as: Int.self)
+        }
+        XCTAssertEqual(waiting, 2)
+        store = nil
+        let old = try Connection(path: path)
+        try old.execute("""
+            UPDATE exercise_month_days SET days = days | (1 << 19) WHERE start = '2026-01-01';
+            INSERT INTO exercise_month_days (start, days) VALUES ('2026-03-01', 1 << 4);
+            DELETE FROM schema_migrations WHERE name LIKE '%month_days_of_tallied_days';
+            """)
+        let migrated = try Logbook(path: path, timeZone: utc)
+        XCTAssertEqual(try migrated.schemaVersion(), Schema.migrationFiles.count)
+        let months = try old.prepare("SELECT start || ' ' || days FROM exercise_month_days ORDER BY start")
+        var rows: [String] = []
+        while try months.step() { rows.append(try months.column(0)) }
+        XCTAssertEqual(rows, ["2026-01-01 \((1 << 17) - 1)"], "the tallied days' bits only")
+        XCTAssertEqual(try migrated.check().derivedDataProblems, [])
+        let streaks = try migrated.reports.streaks(asOf: CalendarDay("2026-03-05")!)
+        XCTAssertEqual(streaks.currentStreak, 1)
+        XCTAssertEqual(streaks.longestStreak, 17)
+        // The next write that counts them sets their bits.
+        try migrated.history.save((1...(ExerciseTallies.smallSaveLimit + 1)).map { day(String(format: "2026-05-%02d", $0), ["Row"]) })
+        XCTAssertEqual(try migrated.check().derivedDataProblems, [])
+    }
+
     private static func connection(at path: String, migratedUpTo prefix: String) throws -> Connection {
         let files = Schema.migrationFiles
         let index = try XCTUnwrap(files.firstIndex { $0.fileName.hasPrefix(prefix) }, "no migration \(prefix)")

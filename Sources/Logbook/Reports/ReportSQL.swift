@@ -126,8 +126,16 @@ enum ReportSQL {
     /// 0.02 s of every report over 200,000 days when none waits).
     static let waitingDays = "SELECT day FROM exercise_days WHERE pk > \(TalliedThrough.sql) AND +day BETWEEN ?1 AND ?2"
 
-    /// The months from the one starting `?1` to the one holding `?2` with an exercise: their first
-    /// day and the bits of their days with one (``MonthDays``), in order.
+    /// The recorded days from `?1` to `?2` with a row in the day totals that wait to be tallied
+    /// (``TalliedThrough``), found by row key as ``waitingDays`` finds them: ``MonthDays`` sets
+    /// their bits once the tallies count them.
+    static let waitingDaysWithTotals = """
+        SELECT d.day FROM exercise_days AS d CROSS JOIN exercise_day_totals AS t ON t.day = d.day
+        WHERE d.pk > \(TalliedThrough.sql) AND +d.day BETWEEN ?1 AND ?2
+        """
+
+    /// The months from the one starting `?1` to the one holding `?2` with a tallied day with an
+    /// exercise: their first day and the bits of those days (``MonthDays``), in order.
     static let monthDays = "SELECT start, days FROM exercise_month_days WHERE start BETWEEN ?1 AND ?2 ORDER BY start"
 
     /// The recorded days with an exercise whose text is from `?1` to `?2`, in order: a range of

@@ -231,10 +231,12 @@ public struct Reports: Sendable {
     }
 
     /// Calls `body` with each run of consecutive days with an exercise (by the day totals) in
-    /// `first...last`, in order, from the months' rows of `exercise_month_days`; a run that goes
-    /// on into the next month comes as two.
+    /// `first...last`, in order, from the months' rows of `exercise_month_days` and the days that
+    /// wait to be tallied, which have no bit there yet; a run that goes on into the next month
+    /// comes as two.
     private static func forEachRunOfDaysByMonth(from first: CalendarDay, through last: CalendarDay, in connection: Connection,
                                                 _ body: (ClosedRange<CalendarDay>) throws -> Void) throws {
+        var waiting = try waitingMonthDays(from: first, through: last, in: connection)[...]
         let months = try connection.cachedStatement(ReportSQL.monthDays)
         defer { months.reset() }
         try months.bind(ReportPeriod.month.start(of: first), at: 1)
@@ -249,17 +251,52 @@ public struct Reports: Sendable {
                                                 + "an integer from 1 to 2^\(end.day) - 1",
                                             found: value.foundText)
             }
-            var days = Int(stored)
-            // The days of the range only: none before `first`, none after `last`.
-            if start < first { days &= ~(MonthDays.bit(of: first) - 1) }
-            if end > last { days &= MonthDays.bit(of: last) << 1 - 1 }
-            while days != 0 {
-                let firstDay = days.trailingZeroBitCount
-                let length = (~(days >> firstDay)).trailingZeroBitCount
-                try body(CalendarDay(year: start.year, month: start.month, day: firstDay + 1)!
-                         ... CalendarDay(year: start.year, month: start.month, day: firstDay + length)!)
-                days &= ~((1 << (firstDay + length)) - 1)
+            while let month = waiting.first, month.start < start {
+                try forEachRun(inMonthStarting: month.start, days: month.days, from: first, through: last, body)
+                waiting.removeFirst()
             }
+            var days = Int(stored)
+            if let month = waiting.first, month.start == start {
+                days |= month.days
+                waiting.removeFirst()
+            }
+            try forEachRun(inMonthStarting: start, days: days, from: first, through: last, body)
+        }
+        for month in waiting { try forEachRun(inMonthStarting: month.start, days: month.days, from: first, through: last, body) }
+    }
+
+    /// The days with an exercise in `first...last` that wait to be tallied, as ``MonthDays``' bits
+    /// of their months, in order of month (a text that is no calendar day, another program's, is
+    /// in no month).
+    private static func waitingMonthDays(from first: CalendarDay, through last: CalendarDay,
+                                         in connection: Connection) throws -> [(start: CalendarDay, days: Int)] {
+        let statement = try connection.cachedStatement(ReportSQL.waitingDaysWithTotals)
+        defer { statement.reset() }
+        try statement.bind(first, at: 1)
+        try statement.bind(last, at: 2)
+        var months: [CalendarDay: Int] = [:]
+        while try statement.step() {
+            if let day = CalendarDay(try statement.column(0) as String) {
+                months[ReportPeriod.month.start(of: day), default: 0] |= MonthDays.bit(of: day)
+            }
+        }
+        return months.map { (start: $0.key, days: $0.value) }.sorted { $0.start < $1.start }
+    }
+
+    /// Calls `body` with each run of consecutive days among `days` (``MonthDays``' bits of the
+    /// month starting `start`) that lies in `first...last`, in order.
+    private static func forEachRun(inMonthStarting start: CalendarDay, days: Int, from first: CalendarDay, through last: CalendarDay,
+                                   _ body: (ClosedRange<CalendarDay>) throws -> Void) throws {
+        var days = days
+        // The days of the range only: none before `first`, none after `last`.
+        if start < first { days &= ~(MonthDays.bit(of: first) - 1) }
+        if ReportPeriod.month.end(ofPeriodStartingOn: start) > last { days &= MonthDays.bit(of: last) << 1 - 1 }
+        while days != 0 {
+            let firstDay = days.trailingZeroBitCount
+            let length = (~(days >> firstDay)).trailingZeroBitCount
+            try body(CalendarDay(year: start.year, month: start.month, day: firstDay + 1)!
+                     ... CalendarDay(year: start.year, month: start.month, day: firstDay + length)!)
+            days &= ~((1 << (firstDay + length)) - 1)
         }
     }
 

@@ -63,8 +63,9 @@ struct AppendedExercisesCount {
         var all = stored
         for name in appended { all.add(name) }
         guard let totals = NewDayCounts.DayTotals(day: day, names: all.entries) else { return true }
-        try ExerciseTallies.write([totals], in: connection)
-        if dayKey > talliedThrough { return true }
+        let isWaiting = dayKey > talliedThrough
+        try ExerciseTallies.write([totals], tallied: !isWaiting, in: connection)
+        if isWaiting { return true }
         for period in ReportPeriod.tallied {
             let start = period.start(of: day)
             for name in appended {

@@ -11,8 +11,8 @@ import SQLiteQuery
 /// the totals of each week, month and year they touched are recomputed (``PeriodTotals``), which
 /// keeps bulk imports cheap. A write of a few new days and nothing else leaves them *waiting*
 /// instead (``TalliedThrough``): counted in their day's totals only, and in their week's, month's
-/// and year's by the next write that is not such a save, so that saving one day costs about what
-/// the day's own rows cost. Exercises appended to a stored day one call at a time are counted in
+/// and year's (and their month's days, ``MonthDays``) by the next write that is not such a save,
+/// so that saving one day costs about what the day's own rows cost. Exercises appended to a stored day one call at a time are counted in
 /// place where its derived rows allow (``AppendedExercisesCount``). Every other change marks its
 /// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
 /// other appends); ``apply(in:)`` then (unless it leaves its new days waiting) counts the waiting
@@ -71,30 +71,32 @@ struct ExerciseTallies {
         countUncountedDays()
         guard let totals = counts.add(record.exercises, on: record.day) else { return }
         pendingDayTotals.append(totals)
-        if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(in: connection) }
+        if pendingDayTotals.count == RowBatch.rowsPerStatement { try writeDayTotals(tallied: true, in: connection) }
         if counts.tallies.count + counts.weekTotals.count > Self.pendingLimit { try writeAdditions(in: connection) }
     }
 
     private static let dayTotalsInsert = ReplacingRowBatch(into: "exercise_day_totals",
                                                            columns: ["day", "exercises", "distinct_exercises", "top_exercise"])
 
-    /// Writes the pending rows of `exercise_day_totals`. (A day replaced in this transaction has a
+    /// Writes the pending rows of `exercise_day_totals`, and their days to ``MonthDays`` when
+    /// `tallied` (counted in the tallies, not left waiting). (A day replaced in this transaction has a
     /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
-    private mutating func writeDayTotals(in connection: Connection) throws {
-        try Self.write(pendingDayTotals, in: connection)
+    private mutating func writeDayTotals(tallied: Bool, in connection: Connection) throws {
+        try Self.write(pendingDayTotals, tallied: tallied, in: connection)
         pendingDayTotals.removeAll(keepingCapacity: true)
     }
 
-    /// Writes `rows` to `exercise_day_totals`, replacing the totals their days had, and their days
-    /// to ``MonthDays``.
-    static func write(_ rows: some Collection<NewDayCounts.DayTotals>, in connection: Connection) throws {
+    /// Writes `rows` to `exercise_day_totals`, replacing the totals their days had, and, when
+    /// `tallied`, their days to ``MonthDays``: a day that waits (``TalliedThrough``) gets its bit
+    /// once it is counted (``countWaitingDays(in:)``), which spares a small save a page.
+    static func write(_ rows: some Collection<NewDayCounts.DayTotals>, tallied: Bool, in connection: Connection) throws {
         try dayTotalsInsert.run(rows, in: connection) { totals, statement, first in
             try statement.bind(totals.day, at: first)
             try statement.bind(totals.exercises, at: first + 1)
             try statement.bind(totals.distinctExercises, at: first + 2)
             try statement.bind(totals.topExercise, at: first + 3)
         }
-        try MonthDays.add(rows.lazy.map(\.day), in: connection)
+        if tallied { try MonthDays.add(rows.lazy.map(\.day), in: connection) }
     }
 
     /// Writes the day totals of the new days and leaves them waiting, when the transaction saved a
@@ -112,7 +114,7 @@ struct ExerciseTallies {
                                                + "largest SQLite has: a day saved now may get a random key, which the change feed and "
                                                + "the tallies cannot follow")
         }
-        if leavesNewDaysWaiting(lastDay: lastDay, isAnyDayStale: isAnyDayStale) { return try writeDayTotals(in: connection) }
+        if leavesNewDaysWaiting(lastDay: lastDay, isAnyDayStale: isAnyDayStale) { return try writeDayTotals(tallied: false, in: connection) }
         try writeAdditions(in: connection)
         try Self.recountMarkedStaleDays(in: connection)
         try TalliedThrough.advance(in: connection)
@@ -148,7 +150,8 @@ struct ExerciseTallies {
     }
 
     /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
-    /// as new days, their day totals already written; once a transaction. A day whose exercise rows
+    /// as new days, their day totals already written, and sets their bits in ``MonthDays``; once a
+    /// transaction. A day whose exercise rows
     /// its totals do not count (rows another program inserted, or a day it inserted) is marked
     /// stale instead, for the recount in SQL, which logs it to the change feed and recounts its
     /// totals too: a year never counts a row its day does not (``areCurrent(in:)``). A day whose
@@ -180,6 +183,7 @@ struct ExerciseTallies {
         var day: (key: Int64, day: CalendarDay?, totalled: Int64)?
         var names: [String] = []
         var miscounted: [Int64] = []
+        var counted: [CalendarDay] = []
         func countDay() {
             defer { names.removeAll(keepingCapacity: true) }
             guard let day, let calendarDay = day.day else { return }
@@ -187,6 +191,7 @@ struct ExerciseTallies {
                 miscounted.append(day.key)
             } else if !names.isEmpty {
                 _ = counts.add(names, on: calendarDay)
+                counted.append(calendarDay)
             }
         }
         while try rows.step() {
@@ -199,6 +204,7 @@ struct ExerciseTallies {
         }
         countDay()
         rows.reset()
+        try MonthDays.add(counted.sorted(), in: connection)
         for key in miscounted { try Self.markStale(dayKey: key, in: connection) }
     }
 
@@ -230,7 +236,7 @@ struct ExerciseTallies {
     /// this (a bulk import's case: no row read back; a week only when counted in one visit, see
     /// ``NewDayCounts/weekTotals``), else recomputed from the tables (``PeriodTotals``).
     private mutating func writeAdditions(in connection: Connection) throws {
-        try writeDayTotals(in: connection)
+        try writeDayTotals(tallied: true, in: connection)
         isWritingTallies = true
         countUncountedDays()
         try countWaitingDays(in: connection)
@@ -347,7 +353,8 @@ struct ExerciseTallies {
     /// ``mismatches(in:)`` by the reference recount in SQL: each derived table recounted from the
     /// exercise rows as ``rebuild(in:)`` writes it, and compared with the stored rows both ways.
     static func mismatchesBySQLRecount(in connection: Connection) throws -> [(table: String, rows: Int)] {
-        // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies yet.
+        // The waiting days (``TalliedThrough``) have day totals, and no part in the other tallies
+        // (nor in the month days) yet.
         let recounts = ReportPeriod.totalled.map { period in
             "\(period.rawValue)s AS (\(tallyCounts(period, days: "tallied_days")))"
         }
@@ -367,7 +374,8 @@ struct ExerciseTallies {
             WITH pending AS (\(pendingPeriodsSQL)),
                  tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
                  \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
-                 period_totals AS (\(periodTotals)), month_days AS (\(MonthDays.rows(days: "days")))
+                 period_totals AS (\(periodTotals)),
+                 month_days AS (\(MonthDays.rows(days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")))
             SELECT \(differences.joined(separator: ", "))
             """)
         defer { statement.reset() }

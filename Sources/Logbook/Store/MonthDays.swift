@@ -1,11 +1,14 @@
 import SQLiteQuery
 
-/// `exercise_month_days` (migration 0018): the days of each month that have a row in
-/// `exercise_day_totals` (an exercise), as the bits of one integer (bit d - 1 for day d), so that
-/// the streak report reads one row per month. Written with every row of the day totals that
-/// ``ExerciseTallies`` writes (``add(_:in:)``), and recomputed from the day totals for the months
-/// of the days it recounts in SQL (``recount(monthsOfDaysIn:in:)``), which are the only writes that
-/// take a day out of the day totals.
+/// `exercise_month_days` (migrations 0018 and 0021): the tallied days of each month that have a
+/// row in `exercise_day_totals` (an exercise), as the bits of one integer (bit d - 1 for day d),
+/// so that the streak report reads one row per month. A day that waits to be tallied
+/// (``TalliedThrough``) has no bit yet: the report reads those few from their day totals, and a
+/// small save writes one page less. Written with the rows of the day totals that
+/// ``ExerciseTallies`` writes for tallied days and when it counts the waiting days
+/// (``add(_:in:)``), and recomputed from the day totals for the months of the days it recounts in
+/// SQL (``recount(monthsOfDaysIn:in:)``; no day waits then), which are the only writes that take a
+/// day out of the day totals.
 enum MonthDays {
     /// Sets the bits of `days` (each with a row in the day totals now) in their months' rows: one
     /// statement per run of days in one month (a bulk import's days come in order).

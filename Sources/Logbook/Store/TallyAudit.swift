@@ -104,7 +104,7 @@ struct TallyAudit {
     }
 
     /// Compares the day's totals, closes each period that ended before it, and counts the day into
-    /// its week, month and year (only its month's days when the tallies wait for it).
+    /// its week, month and year (not when the tallies wait for it).
     private mutating func recount(_ day: CalendarDay, isTallied: Bool, names: [ExerciseTallies.DistinctName], exercises: Int) throws {
         if !isPending(.day, day), let top = ExerciseTallies.mostDone(names) {
             try compare(.dayTotals, key: [.text(day.description)],
@@ -217,7 +217,7 @@ private struct OpenPeriod {
     var tallies: [ExactText: Tally] = [:]
     /// Its tallied days (each has an exercise row).
     var activeDays = 0
-    /// The bits of its days with an exercise row, tallied or not (months; see ``MonthDays``).
+    /// The bits of its tallied days (each has an exercise row; months, see ``MonthDays``).
     var monthDays = 0
 
     struct Tally {
@@ -236,11 +236,11 @@ private struct OpenPeriod {
         }
     }
 
-    /// Counts a day with exercise rows (days come in order): into the tallies and the active
-    /// days when tallied, into the month's days always.
+    /// Counts a day with exercise rows (days come in order) when tallied: into the tallies, the
+    /// active days and the month's days.
     mutating func count(_ day: CalendarDay, names: [ExerciseTallies.DistinctName], isTallied: Bool) {
-        if period == .month { monthDays |= MonthDays.bit(of: day) }
         guard isTallied else { return }
+        if period == .month { monthDays |= MonthDays.bit(of: day) }
         activeDays += 1
         for name in names {
             let key = ExactText(name.key)
