@@ -102,7 +102,12 @@ struct ExerciseTallies {
     /// Writes the day totals of the new days and leaves them waiting, when the transaction saved a
     /// few new days and nothing else (``leavesNewDaysWaiting(in:)``); else counts the waiting days
     /// and the new ones into the tallies, recounts the months and years of the stale days, and moves
-    /// ``TalliedThrough``'s mark to the last day row.
+    /// ``TalliedThrough``'s mark to the last day row. When the file had days but no mark (another
+    /// program removed it, or stored a value that is no row key), nothing tells which of them the
+    /// tallies count: every tally is recounted from the rows, as `repair` does (``rebuild(in:)``),
+    /// and the mark stored again. (Taken as the last day row, the mark had a day left waiting never
+    /// counted, and a later recount of its year made the tallies pass for current with its month
+    /// still missing it: helper-36.)
     mutating func apply(in connection: Connection) throws {
         let (lastDay, isAnyDayStale) = try Self.lastDayAndStaleMarks(in: connection)
         // SQLite numbers a new row on from the last, but after the largest key it draws one at
@@ -115,6 +120,11 @@ struct ExerciseTallies {
                                                + "the tallies cannot follow")
         }
         if leavesNewDaysWaiting(lastDay: lastDay, isAnyDayStale: isAnyDayStale) { return try writeDayTotals(tallied: false, in: connection) }
+        if !isMarkStored && lastDayBefore > 0 {
+            // The new days' totals first, so that the recount logs no new day as changed.
+            try writeDayTotals(tallied: true, in: connection)
+            return try Self.rebuild(in: connection)
+        }
         try writeAdditions(in: connection)
         try Self.recountMarkedStaleDays(in: connection)
         try TalliedThrough.advance(in: connection)
