@@ -12,8 +12,9 @@ import SQLiteQuery
 /// keeps bulk imports cheap. A write of a few new days and nothing else leaves them *waiting*
 /// instead (``TalliedThrough``): counted in their day's totals only, and in their week's, month's
 /// and year's (and their month's days, ``MonthDays``) by the next write that is not such a save,
-/// so that saving one day costs about what the day's own rows cost. Exercises appended to a stored day one call at a time are counted in
-/// place where its derived rows allow (``AppendedExercisesCount``). Every other change marks its
+/// so that saving one day costs about what the day's own rows cost. Exercises appended to a stored
+/// day one call at a time are counted in place where its derived rows allow
+/// (``AppendedExercisesCount``). Every other change marks its
 /// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
 /// other appends); ``apply(in:)`` then (unless it leaves its new days waiting) counts the waiting
 /// days and recounts those days' months and years from the exercises table, after the additions,
@@ -161,9 +162,8 @@ struct ExerciseTallies {
 
     /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
     /// as new days, their day totals already written, and sets their bits in ``MonthDays``; once a
-    /// transaction. A day whose exercise rows
-    /// its totals do not count (rows another program inserted, or a day it inserted) is marked
-    /// stale instead, for the recount in SQL, which logs it to the change feed and recounts its
+    /// transaction. A day whose exercise rows its totals do not count (rows another program
+    /// inserted, or a day it inserted) is marked stale instead, for the recount in SQL, which logs it to the change feed and recounts its
     /// totals too: a year never counts a row its day does not (``areCurrent(in:)``). A day whose
     /// text is no calendar day (another program's; `check` names it) is left out of every tally,
     /// as a recount leaves it.
