@@ -14,9 +14,8 @@ import SQLiteQuery
 /// and year's (and their month's days, ``MonthDays``) by the next write that is not such a save,
 /// so that saving one day costs about what the day's own rows cost. Exercises appended to a stored
 /// day one call at a time are counted in place where its derived rows allow
-/// (``AppendedExercisesCount``). Every other change marks its
-/// day in `exercise_tallies_stale` (the migration's triggers, and ``markStale(dayKey:in:)`` for
-/// other appends); ``apply(in:)`` then (unless it leaves its new days waiting) counts the waiting
+/// (``AppendedExercisesCount``). Every other change marks its day in `exercise_tallies_stale` (the
+/// migration's triggers, and ``markStale(dayKey:in:)`` for other appends); ``apply(in:)`` then (unless it leaves its new days waiting) counts the waiting
 /// days and recounts those days' months and years from the exercises table, after the additions,
 /// so a day both added and changed ends up counted once.
 ///
@@ -80,8 +79,8 @@ struct ExerciseTallies {
                                                            columns: ["day", "exercises", "distinct_exercises", "top_exercise"])
 
     /// Writes the pending rows of `exercise_day_totals`, and their days to ``MonthDays`` when
-    /// `tallied` (counted in the tallies, not left waiting). (A day replaced in this transaction has a
-    /// row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
+    /// `tallied` (counted in the tallies, not left waiting). (A day replaced in this transaction
+    /// has a row already: it is overwritten here, then recounted by ``apply(in:)`` as a stale day.)
     private mutating func writeDayTotals(tallied: Bool, in connection: Connection) throws {
         try Self.write(pendingDayTotals, tallied: tallied, in: connection)
         pendingDayTotals.removeAll(keepingCapacity: true)
@@ -163,10 +162,10 @@ struct ExerciseTallies {
     /// Counts the days that waited for this write (rows from ``talliedThrough`` to ``lastDayBefore``)
     /// as new days, their day totals already written, and sets their bits in ``MonthDays``; once a
     /// transaction. A day whose exercise rows its totals do not count (rows another program
-    /// inserted, or a day it inserted) is marked stale instead, for the recount in SQL, which logs it to the change feed and recounts its
-    /// totals too: a year never counts a row its day does not (``areCurrent(in:)``). A day whose
-    /// text is no calendar day (another program's; `check` names it) is left out of every tally,
-    /// as a recount leaves it.
+    /// inserted, or a day it inserted) is marked stale instead, for the recount in SQL, which logs
+    /// it to the change feed and recounts its totals too: a year never counts a row its day does
+    /// not (``areCurrent(in:)``). A day whose text is no calendar day (another program's; `check`
+    /// names it) is left out of every tally, as a recount leaves it.
     ///
     /// One pass over the waiting days' rows, each day's with the exercises its totals count, in
     /// place of a check of each day's count in SQL (``isMiscounted(_:)``) before the pass: under
