@@ -11,8 +11,10 @@ import SQLiteQuery
 ///
 /// Only for a day whose derived rows account for its exercise rows: not marked stale, and its
 /// totals counting as many exercises as it has rows (another program's insert, which no trigger
-/// sees, makes them differ). Any other day is marked stale, so that the recount logs it to the
-/// change feed first (``UnloggedDayChanges``). Derived rows that another program changed directly
+/// sees, makes them differ); and only while ``TalliedThrough``'s mark is stored, since without it
+/// nothing tells which days the tallies count. Any other day is marked stale, so that the recount
+/// logs it to the change feed first (``UnloggedDayChanges``), and, after a lost mark, recounts
+/// every tally and stores the mark again (``ExerciseTallies/apply(in:)``). Derived rows that another program changed directly
 /// are noticed only where the count reads them (a tally row missing for a name the day already
 /// had); otherwise they stay as wrong as the new-day path leaves them, for `logbook check` to find
 /// and `repair` to recount.
@@ -27,8 +29,8 @@ struct AppendedExercisesCount {
 
     /// The count of exercises done at `date`, about to be appended to `day` (row key `dayKey`),
     /// read before they are; nil when the day's derived rows do not account for its exercise rows,
-    /// or `date` is earlier than the day's, which the day row then takes (and its update trigger
-    /// marks the day stale).
+    /// the mark is not stored, or `date` is earlier than the day's, which the day row then takes
+    /// (and its update trigger marks the day stale).
     init?(day: CalendarDay, dayKey: Int64, doneAt date: Date, in connection: Connection) throws {
         // Compared in SQL, so that a value another program wrote into the totals (or a date it
         // stored as text, which the merge's update makes a number) sends the day to the recount.
@@ -37,13 +39,15 @@ struct AppendedExercisesCount {
                AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
                    IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
                AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0),
-                   \(TalliedThrough.sql)
+                   \(TalliedThrough.storedSQL)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
         try state.bind(dayKey, at: 2)
         try state.bind(date, at: 3)
-        guard try state.step(), try state.column(0, as: Bool.self) else { return nil }
+        guard try state.step(), try state.column(0, as: Bool.self), let talliedThrough = try state.column(1, as: Int64?.self) else {
+            return nil
+        }
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
         try rows.bind(dayKey, at: 1)
@@ -52,7 +56,7 @@ struct AppendedExercisesCount {
         self.day = day
         self.stored = stored
         self.dayKey = dayKey
-        talliedThrough = try state.column(1)
+        self.talliedThrough = talliedThrough
     }
 
     /// Counts `names`, appended after the day's stored exercises, in the derived tables. Returns

@@ -167,6 +167,16 @@ struct ExerciseTallies {
     /// not (``areCurrent(in:)``). A day whose text is no calendar day (another program's; `check`
     /// names it) is left out of every tally, as a recount leaves it.
     ///
+    /// The mark is checked against the month days, which have the bits of the tallied days only:
+    /// - a waiting day whose bit is set is counted already (another program lowered the mark): it
+    ///   is marked stale, for the recount of its month and year from the rows, not counted twice;
+    /// - a mark above every row key is left by another program's delete of the last day rows, or
+    ///   stored by another program over days that waited: the days that may have waited (the
+    ///   ``TalliedThrough/waitingRowKeyLimit`` last rows) whose bit is not set are counted.
+    ///
+    /// (A mark another program raised to a row key between is not found here: `check` names the
+    /// tallies it leaves short, and `repair` recounts them.)
+    ///
     /// One pass over the waiting days' rows, each day's with the exercises its totals count, in
     /// place of a check of each day's count in SQL (``isMiscounted(_:)``) before the pass: under
     /// `callgrind`, counting 256 waiting days of 5 exercises took 8.3 million instructions with
@@ -178,7 +188,8 @@ struct ExerciseTallies {
     mutating func countWaitingDays(in connection: Connection) throws {
         guard !hasCountedWaitingDays else { return }
         hasCountedWaitingDays = true
-        guard lastDayBefore > talliedThrough else { return }
+        let firstKeyAfter = talliedThrough <= lastDayBefore ? talliedThrough : max(0, lastDayBefore - TalliedThrough.waitingRowKeyLimit)
+        guard lastDayBefore > firstKeyAfter else { return }
         // `LEFT JOIN`s, run in the order written: a day with no totals row or no exercise row
         // (another program's) comes once, with NULL there.
         let rows = try connection.cachedStatement("""
@@ -187,17 +198,20 @@ struct ExerciseTallies {
             WHERE d.pk > ?1 AND d.pk <= ?2 AND d.day NOT IN (SELECT day FROM exercise_tallies_stale) ORDER BY d.pk, e.position
             """)
         defer { rows.reset() }
-        try rows.bind(talliedThrough, at: 1)
+        try rows.bind(firstKeyAfter, at: 1)
         try rows.bind(lastDayBefore, at: 2)
         var day: (key: Int64, day: CalendarDay?, totalled: Int64)?
         var names: [String] = []
-        var miscounted: [Int64] = []
+        var recounted: [Int64] = []
         var counted: [CalendarDay] = []
-        func countDay() {
+        var monthDays = MonthDays.Reader()
+        func countDay() throws {
             defer { names.removeAll(keepingCapacity: true) }
             guard let day, let calendarDay = day.day else { return }
-            if day.totalled != Int64(names.count) {
-                miscounted.append(day.key)
+            if try monthDays.isSet(calendarDay, in: connection) == true {
+                if day.key > talliedThrough { recounted.append(day.key) }
+            } else if day.totalled != Int64(names.count) {
+                recounted.append(day.key)
             } else if !names.isEmpty {
                 _ = counts.add(names, on: calendarDay)
                 counted.append(calendarDay)
@@ -206,15 +220,15 @@ struct ExerciseTallies {
         while try rows.step() {
             let key: Int64 = try rows.column(0)
             if key != day?.key {
-                countDay()
+                try countDay()
                 day = (key, try Self.calendarDay(rows, at: 1), try rows.column(2))
             }
             if let name: String = try rows.column(3) { names.append(name) }
         }
-        countDay()
+        try countDay()
         rows.reset()
         try MonthDays.add(counted.sorted(), in: connection)
-        for key in miscounted { try Self.markStale(dayKey: key, in: connection) }
+        for key in recounted { try Self.markStale(dayKey: key, in: connection) }
     }
 
     /// SQL of the number of exercises that the day totals' `exercises` value (`column`, NULL for

@@ -37,6 +37,25 @@ enum MonthDays {
     /// The bit of `day` in its month's `days`.
     static func bit(of day: CalendarDay) -> Int { 1 << (day.day - 1) }
 
+    /// Tells whether days have their bit, reading a month's row once for a run of days in it.
+    struct Reader {
+        private var month: (start: CalendarDay, days: Int?)?
+
+        /// Whether `day`'s bit is set; nil when its month's row holds no integer (another
+        /// program's value, which `check` names).
+        mutating func isSet(_ day: CalendarDay, in connection: Connection) throws -> Bool? {
+            let start = ReportPeriod.month.start(of: day)
+            if month?.start != start {
+                let row = try connection.cachedStatement("SELECT days FROM exercise_month_days WHERE start = ?")
+                defer { row.reset() }
+                try row.bind(start, at: 1)
+                let days: DatabaseValue = try row.step() ? row.column(0) : .integer(0)
+                if case .integer(let bits) = days { month = (start, Int(bits)) } else { month = (start, nil) }
+            }
+            return month?.days.map { $0 & MonthDays.bit(of: day) != 0 }
+        }
+    }
+
     /// Recomputes from the day totals the rows of the months of the days in `days` (SQL of a
     /// relation with a column `day`), deleting those of months left with no exercise.
     static func recount(monthsOfDaysIn days: String, in connection: Connection) throws {

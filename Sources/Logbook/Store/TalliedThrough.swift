@@ -11,7 +11,7 @@ enum TalliedThrough {
 
     /// The stored mark as SQL: NULL when the row is missing or holds no row key (another
     /// program's write).
-    private static let storedSQL = """
+    static let storedSQL = """
         (SELECT CAST(value AS INTEGER) FROM logbook_settings \
         WHERE name = '\(settingName)' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
         """
