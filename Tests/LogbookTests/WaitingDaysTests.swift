@@ -48,6 +48,8 @@ final class WaitingDaysTests: XCTestCase {
             let (first, count) = random.pick([("2024-11-01", 500), ("2024-11-01", 500), ("0001-01-01", 20), ("9999-12-10", 22)])
             return CalendarDay(first)!.adding(days: random.int(0...(count - 1)))!
         }
+        // The reports are compared over this window and the calendar's edges, not from 0001 to 9999.
+        let mainWindow = CalendarDay("2024-11-01")!...CalendarDay("2026-03-15")!
         func randomNames() -> [String] { (0..<random.int(1...4)).map { _ in random.pick(names) } }
         func newDay() throws -> ExerciseDay? {
             let day = randomDay()
@@ -66,24 +68,40 @@ final class WaitingDaysTests: XCTestCase {
             // step's write, or a deletion when that wrote nothing or left the damage, counts each
             // day once. (A mark raised to a row key between is left to `repair`: see the file's
             // documentation.)
-            let damageKind = [120: 0, 130: 1, 139: 2][step] ?? (random.chance(0.05) ? random.int(0...2) : nil)
+            let damageKind: Int? = switch step {
+            case 140: 0
+            case 150: 1
+            case 159: 2
+            case 100..<160: nil  // (the saves of one day below, so that more days wait than one save leaves)
+            default: random.chance(0.05) ? random.int(0...2) : nil
+            }
             let markDamage = damageKind.map { randomMarkDamage($0, mark: before.mark, using: &random) }
             var damagedMark: String?
             if let markDamage {
                 action = "the mark \(markDamage.kind) (\(markDamage.sql)), then "
                 if before.days > 0 { damagesWhileDaysWaited.insert(markDamage.kind) }
                 try Connection(path: test.store.path).execute(markDamage.sql)
-                try assertReportsAreExact(test.store, stored, step: "seed \(seed), step \(step) (\(action)nothing)")
+                try assertReportsAreExact(test.store, stored, in: mainWindow, step: "seed \(seed), step \(step) (\(action)nothing)")
                 damagedMark = try storedMark(test.store)
                 before = try waiting(test.store)
             }
-            // Saves of one day only for a while, so that more wait than one save may leave.
-            switch (100..<140).contains(step) ? 0 : random.int(0...19) {
+            // Saves of one day only for a while, so that more wait than one save may leave; after a
+            // damage, often exercises appended to the day saved last (which likely waits).
+            let appendsToLastSaved = markDamage != nil && random.chance(0.5)
+            switch (100..<160).contains(step) ? 0 : random.int(0...19) {
+            case _ where appendsToLastSaved:
+                action += "append exercises to the day saved last"
+                guard let day = lastSaved, try history.fetch(id: day.id) != nil else { break }
+                _ = try history.addDoneExercises(randomNames(), at: day.date + 60)
             case 0...8:
                 action += "save one day"
-                if let day = try newDay() {
+                // A day not stored yet, tried a few times (the calendar's edges fill up), so that the
+                // saves of one day in a row leave more days waiting than one save may.
+                for _ in 0..<8 {
+                    guard let day = try newDay() else { continue }
                     try history.save([day])
                     lastSaved = day
+                    break
                 }
             case 9...10:
                 action += "add exercises on a day, new or stored"
@@ -145,8 +163,7 @@ final class WaitingDaysTests: XCTestCase {
             XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, context)
             // Over the main window, the calendar's edges, and a random range (whose ends cut periods).
             let records = try history.fetchAll()
-            var ranges = [("2024-11-01", "2026-03-15"), ("0001-01-01", "0001-01-31"), ("9999-12-01", "9999-12-31")]
-                .map { CalendarDay($0)!...CalendarDay($1)! }
+            var ranges = [mainWindow] + [("0001-01-01", "0001-01-31"), ("9999-12-01", "9999-12-31")].map { CalendarDay($0)!...CalendarDay($1)! }
             let ends = [CalendarDay("2024-11-01")!.adding(days: random.int(0...499))!, CalendarDay("2024-11-01")!.adding(days: random.int(0...499))!]
             ranges.append(ends.min()!...ends.max()!)
             for range in ranges { try assertReportsAreExact(test.store, records, in: range, step: context + " in \(range)") }
@@ -212,8 +229,9 @@ final class WaitingDaysTests: XCTestCase {
     }
 
     /// Another program deletes the mark, or stores a value that is no row key: no day is left
-    /// waiting then (nothing says which days the tallies count), the next write recounts every
-    /// tally from the rows, as `repair` does, and stores the mark again; the reports stay exact
+    /// waiting then (nothing says which days the tallies count), the next write (a save of a new
+    /// day, or exercises appended to a stored one) recounts every tally from the rows, as `repair`
+    /// does, and stores the mark again; the reports stay exact
     /// throughout. (A mark above every row key, which deleting the last day rows also leaves, is
     /// stored again at the last row once the next write counts the days it hid:
     /// testAMarkAnotherProgramMovedCountsEveryDayOnce.)
@@ -223,29 +241,37 @@ final class WaitingDaysTests: XCTestCase {
                        "UPDATE logbook_settings SET value = '-9223372036854775808' WHERE name = 'tallied_through'",
                        "UPDATE logbook_settings SET value = '99999999999999999999' WHERE name = 'tallied_through'",
                        "UPDATE logbook_settings SET value = x'31' WHERE name = 'tallied_through'"] {
-            let test = try TestStore()
-            let history = test.store.history
-            func save(_ day: String) throws {
-                try history.save([ExerciseDay(date: CalendarDay(day)!.start(in: utc) + 60, day: CalendarDay(day)!, exercises: ["Squat", "Row"])])
+            // The next write saves a new day, or appends exercises to the waiting one.
+            for appends in [false, true] {
+                let test = try TestStore()
+                let history = test.store.history
+                func save(_ day: String) throws {
+                    try history.save([ExerciseDay(date: CalendarDay(day)!.start(in: utc) + 60, day: CalendarDay(day)!, exercises: ["Squat", "Row"])])
+                }
+                let step = damage + (appends ? ", then an append" : ", then a save")
+                try save("2026-01-05")
+                XCTAssertEqual(try waiting(test.store).days, 1, damage)
+                try Connection(path: test.store.path).execute(damage)
+                try assertReportsAreExact(test.store, try history.fetchAll(), step: damage)
+                if appends {
+                    _ = try history.addDoneExercises(["Lunge"], at: instant("2026-01-05T10:00:00Z"))
+                } else {
+                    try save("2026-01-06")
+                }
+                let stored = try test.store.database.read {
+                    try $0.scalar("SELECT value FROM logbook_settings WHERE name = 'tallied_through'", as: String.self)
+                }
+                XCTAssertEqual(stored, appends ? "1" : "2", "\(step): stored again, at the last day row")
+                XCTAssertEqual(try mismatches(test.store), 0, "\(step): the write counted what the lost mark hid")
+                XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, step)
+                try assertReportsAreExact(test.store, try history.fetchAll(), step: step)
+                _ = try test.store.repair()
+                XCTAssertEqual(try mismatches(test.store), 0, damage)
+                XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
+                try save("2026-01-07")
+                XCTAssertEqual(try waiting(test.store).days, 1, "\(step): days wait again")
+                try assertReportsAreExact(test.store, try history.fetchAll(), step: step + ", repaired")
             }
-            try save("2026-01-05")
-            XCTAssertEqual(try waiting(test.store).days, 1, damage)
-            try Connection(path: test.store.path).execute(damage)
-            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage)
-            try save("2026-01-06")
-            let stored = try test.store.database.read {
-                try $0.scalar("SELECT value FROM logbook_settings WHERE name = 'tallied_through'", as: String.self)
-            }
-            XCTAssertEqual(stored, "2", "\(damage): stored again, at the last day row")
-            XCTAssertEqual(try mismatches(test.store), 0, "\(damage): the next write counted what the lost mark hid")
-            XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
-            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage + ", then a save")
-            _ = try test.store.repair()
-            XCTAssertEqual(try mismatches(test.store), 0, damage)
-            XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
-            try save("2026-01-07")
-            XCTAssertEqual(try waiting(test.store).days, 1, "\(damage): days wait again")
-            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage + ", repaired")
         }
     }
 
@@ -268,6 +294,8 @@ final class WaitingDaysTests: XCTestCase {
             XCTAssertEqual(try waiting(test.store).days, 5, damage)
             try Connection(path: test.store.path).execute("UPDATE logbook_settings SET value = \(damage) WHERE name = 'tallied_through'")
             try assertReportsAreExact(test.store, try history.fetchAll(), step: "\(damage): the mark moved")
+            _ = try history.addDoneExercises(["Lunge"], at: CalendarDay("2026-02-02")!.start(in: utc) + 7_200)
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: "\(damage): then an append to a day that waited")
             try history.save([record(CalendarDay("2026-06-01")!, ["Row"])])
             try assertReportsAreExact(test.store, try history.fetchAll(), step: "\(damage): then a save of one day")
             _ = try history.removeExercises(atPositions: [1], from: CalendarDay("2026-01-03")!)

@@ -11,10 +11,12 @@ import SQLiteQuery
 ///
 /// Only for a day whose derived rows account for its exercise rows: not marked stale, and its
 /// totals counting as many exercises as it has rows (another program's insert, which no trigger
-/// sees, makes them differ); and only while ``TalliedThrough``'s mark is stored, since without it
-/// nothing tells which days the tallies count. Any other day is marked stale, so that the recount
-/// logs it to the change feed first (``UnloggedDayChanges``), and, after a lost mark, recounts
-/// every tally and stores the mark again (``ExerciseTallies/apply(in:)``). Derived rows that another program changed directly
+/// sees, makes them differ); and only while ``TalliedThrough``'s mark is stored and at most the
+/// last day row's key, since without it nothing tells which days the tallies count, and above every
+/// row key it may be another program's over days that waited. Any other day is marked stale, so
+/// that the recount logs it to the change feed first (``UnloggedDayChanges``), and, after a lost
+/// mark, recounts every tally and stores the mark again, or counts the days a mark above every row
+/// key hid (``ExerciseTallies/apply(in:)``). Derived rows that another program changed directly
 /// are noticed only where the count reads them (a tally row missing for a name the day already
 /// had); otherwise they stay as wrong as the new-day path leaves them, for `logbook check` to find
 /// and `repair` to recount.
@@ -29,8 +31,8 @@ struct AppendedExercisesCount {
 
     /// The count of exercises done at `date`, about to be appended to `day` (row key `dayKey`),
     /// read before they are; nil when the day's derived rows do not account for its exercise rows,
-    /// the mark is not stored, or `date` is earlier than the day's, which the day row then takes
-    /// (and its update trigger marks the day stale).
+    /// the mark is not stored or is above every row key, or `date` is earlier than the day's, which
+    /// the day row then takes (and its update trigger marks the day stale).
     init?(day: CalendarDay, dayKey: Int64, doneAt date: Date, in connection: Connection) throws {
         // Compared in SQL, so that a value another program wrote into the totals (or a date it
         // stored as text, which the merge's update makes a number) sends the day to the recount.
@@ -39,7 +41,7 @@ struct AppendedExercisesCount {
                AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
                    IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
                AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0),
-                   \(TalliedThrough.storedSQL)
+                   \(TalliedThrough.storedWithinRowsSQL)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)

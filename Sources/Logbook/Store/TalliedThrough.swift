@@ -11,13 +11,19 @@ enum TalliedThrough {
 
     /// The stored mark as SQL: NULL when the row is missing or holds no row key (another
     /// program's write).
-    static let storedSQL = """
+    private static let storedSQL = """
         (SELECT CAST(value AS INTEGER) FROM logbook_settings \
         WHERE name = '\(settingName)' AND typeof(value) = 'text' AND value <> '' AND value NOT GLOB '*[^0-9]*')
         """
 
     /// The last day row's key as SQL (0 for none).
     private static let lastDaySQL = "(SELECT coalesce(max(pk), 0) FROM exercise_days)"
+
+    /// The stored mark as SQL when it is at most the last day row's key: NULL when it is not
+    /// stored, or is above every row key (which another program's deletion of the last day rows
+    /// leaves, and another program's write over days that waited too: the write that counts the
+    /// waiting days tells them apart, ``ExerciseTallies/countWaitingDays(in:)``).
+    static let storedWithinRowsSQL = "(SELECT stored FROM (SELECT \(storedSQL) AS stored) WHERE stored <= \(lastDaySQL))"
 
     /// The mark as SQL: without a stored one, the last day row, as ``read(in:)`` takes it.
     static let sql = "coalesce(\(storedSQL), \(lastDaySQL))"
