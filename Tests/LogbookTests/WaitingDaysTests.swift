@@ -64,10 +64,9 @@ final class WaitingDaysTests: XCTestCase {
             var action = ""
             // Now and then, and once of each kind among the saves of one day below, another program
             // damages the mark first thing in the step (removes it, stores a value that is no row
-            // key, lowers it, or raises it above every row key): the reports stay exact, and the
-            // step's write, or a deletion when that wrote nothing or left the damage, counts each
-            // day once. (A mark raised to a row key between is left to `repair`: see the file's
-            // documentation.)
+            // key, lowers it, or raises it over waiting days or above every row key): the reports
+            // stay exact, and the step's write, or a deletion when that wrote nothing or left the
+            // damage, counts each day once.
             let damageKind: Int? = switch step {
             case 140: 0
             case 150: 1
@@ -75,7 +74,8 @@ final class WaitingDaysTests: XCTestCase {
             case 100..<160: nil  // (the saves of one day below, so that more days wait than one save leaves)
             default: random.chance(0.05) ? random.int(0...2) : nil
             }
-            let markDamage = damageKind.map { randomMarkDamage($0, mark: before.mark, using: &random) }
+            let lastDay = try test.store.database.read { try $0.scalar("SELECT coalesce(max(pk), 0) FROM exercise_days", as: Int64.self) } ?? 0
+            let markDamage = damageKind.map { randomMarkDamage($0, mark: before.mark, lastDay: lastDay, using: &random) }
             var damagedMark: String?
             if let markDamage {
                 action = "the mark \(markDamage.kind) (\(markDamage.sql)), then "
@@ -178,10 +178,10 @@ final class WaitingDaysTests: XCTestCase {
         try store.database.read { try $0.scalar("SELECT quote(value) FROM logbook_settings WHERE name = 'tallied_through'", as: String.self) }
     }
 
-    /// A damage of kind `kind` another program may do to the mark `mark`: 0 removes it or stores
-    /// a value that is no row key, 1 lowers it (raises it when it is 0), 2 raises it above every
-    /// row key.
-    private func randomMarkDamage(_ kind: Int, mark: Int64, using random: inout SplitMix64) -> (kind: String, sql: String) {
+    /// A damage of kind `kind` another program may do to the mark `mark` (the last day row's key
+    /// `lastDay`): 0 removes it or stores a value that is no row key, 1 lowers it (raises it when
+    /// it is 0), 2 raises it, to a day that waits (when one does) or above every row key.
+    private func randomMarkDamage(_ kind: Int, mark: Int64, lastDay: Int64, using random: inout SplitMix64) -> (kind: String, sql: String) {
         let set = { (value: String) in "UPDATE logbook_settings SET value = \(value) WHERE name = 'tallied_through'" }
         switch kind {
         case 0:
@@ -189,8 +189,10 @@ final class WaitingDaysTests: XCTestCase {
                                          set("'-9223372036854775808'"), set("x'31'"), set("3.5"), set("''")]))
         case 1 where mark > 0:
             return ("lowered", set("'\(random.int(0...Int(mark) - 1))'"))
+        case 2 where mark < lastDay && random.chance(0.5):
+            return ("raised", set("'\(random.int(Int(mark) + 1...Int(lastDay)))'"))
         default:
-            return ("raised above every row key", set(random.pick(["'99999999999999999999'", "'\(1_000_000 + random.int(0...1_000))'"])))
+            return ("raised", set(random.pick(["'99999999999999999999'", "'\(1_000_000 + random.int(0...1_000))'"])))
         }
     }
 
@@ -275,14 +277,15 @@ final class WaitingDaysTests: XCTestCase {
         }
     }
 
-    /// Another program lowers the mark below days the tallies count, or raises it above days that
-    /// wait (above every row key, as deleting the last day rows leaves it legitimately): the
-    /// reports stay exact, and the next write that counts the waiting days counts each day once,
-    /// by the month days' bits, which only tallied days have: a waiting day with its bit is
-    /// recounted from the rows, not counted again, and one of the last rows below a mark above
-    /// them all without its bit is counted.
+    /// Another program lowers the mark below days the tallies count, or raises it over days that
+    /// wait (to one of them, to the last row, or above every row key, as deleting the last day
+    /// rows leaves it legitimately): the reports stay exact, exercises appended to a day that
+    /// waited are not counted as if it had not, and the next write that counts the waiting days
+    /// counts each day once, by the month days' bits, which only tallied days have: a waiting day
+    /// with its bit is recounted from the rows, not counted again, and a day below a mark the
+    /// bits do not bear out, without its bit, is counted.
     func testAMarkAnotherProgramMovedCountsEveryDayOnce() throws {
-        for damage in ["'0'", "'10'", "'100'", "'99999999999999999999999'"] {
+        for damage in ["'0'", "'10'", "'22'", "'25'", "'100'", "'99999999999999999999999'"] {
             let test = try TestStore()
             let history = test.store.history
             func record(_ day: CalendarDay, _ exercises: [String]) -> ExerciseDay {

@@ -13,7 +13,9 @@ import SQLiteQuery
 /// totals counting as many exercises as it has rows (another program's insert, which no trigger
 /// sees, makes them differ); and only while ``TalliedThrough``'s mark is stored and at most the
 /// last day row's key, since without it nothing tells which days the tallies count, and above every
-/// row key it may be another program's over days that waited. Any other day is marked stale, so
+/// row key it may be another program's over days that waited; and, for a day at or below the mark,
+/// only when it has its bit in ``MonthDays``, which every tallied day has (a day without it waited
+/// under a mark another program raised). Any other day is marked stale, so
 /// that the recount logs it to the change feed first (``UnloggedDayChanges``), and, after a lost
 /// mark, recounts every tally and stores the mark again, or counts the days a mark above every row
 /// key hid (``ExerciseTallies/apply(in:)``). Derived rows that another program changed directly
@@ -31,8 +33,9 @@ struct AppendedExercisesCount {
 
     /// The count of exercises done at `date`, about to be appended to `day` (row key `dayKey`),
     /// read before they are; nil when the day's derived rows do not account for its exercise rows,
-    /// the mark is not stored or is above every row key, or `date` is earlier than the day's, which
-    /// the day row then takes (and its update trigger marks the day stale).
+    /// the mark is not stored or is above every row key, the day is at or below the mark without its
+    /// bit in the month days, or `date` is earlier than the day's, which the day row then takes (and
+    /// its update trigger marks the day stale).
     init?(day: CalendarDay, dayKey: Int64, doneAt date: Date, in connection: Connection) throws {
         // Compared in SQL, so that a value another program wrote into the totals (or a date it
         // stored as text, which the merge's update makes a number) sends the day to the recount.
@@ -41,15 +44,20 @@ struct AppendedExercisesCount {
                AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
                    IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
                AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0),
-                   \(TalliedThrough.storedWithinRowsSQL)
+                   \(TalliedThrough.storedWithinRowsSQL),
+                   coalesce((SELECT days & ?5 FROM exercise_month_days WHERE start = ?4), 0) <> 0
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
         try state.bind(dayKey, at: 2)
         try state.bind(date, at: 3)
+        try state.bind(ReportPeriod.month.start(of: day), at: 4)
+        try state.bind(Int64(MonthDays.bit(of: day)), at: 5)
         guard try state.step(), try state.column(0, as: Bool.self), let talliedThrough = try state.column(1, as: Int64?.self) else {
             return nil
         }
+        let hasItsMonthDay: Bool = try state.column(2)
+        guard dayKey > talliedThrough || hasItsMonthDay else { return nil }
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
         try rows.bind(dayKey, at: 1)

@@ -170,12 +170,10 @@ struct ExerciseTallies {
     /// The mark is checked against the month days, which have the bits of the tallied days only:
     /// - a waiting day whose bit is set is counted already (another program lowered the mark): it
     ///   is marked stale, for the recount of its month and year from the rows, not counted twice;
-    /// - a mark above every row key is left by another program's delete of the last day rows, or
-    ///   stored by another program over days that waited: the days that may have waited (the
-    ///   ``TalliedThrough/waitingRowKeyLimit`` last rows) whose bit is not set are counted.
-    ///
-    /// (A mark another program raised to a row key between is not found here: `check` names the
-    /// tallies it leaves short, and `repair` recounts them.)
+    /// - a mark the month days do not corroborate (``isMarkCorroborated(in:)``) may be another
+    ///   program's, raised over days that waited: the days that may have waited (the
+    ///   ``TalliedThrough/waitingRowKeyLimit`` rows up to the mark) whose bit is not set are
+    ///   counted too.
     ///
     /// One pass over the waiting days' rows, each day's with the exercises its totals count, in
     /// place of a check of each day's count in SQL (``isMiscounted(_:)``) before the pass: under
@@ -188,7 +186,8 @@ struct ExerciseTallies {
     mutating func countWaitingDays(in connection: Connection) throws {
         guard !hasCountedWaitingDays else { return }
         hasCountedWaitingDays = true
-        let firstKeyAfter = talliedThrough <= lastDayBefore ? talliedThrough : max(0, lastDayBefore - TalliedThrough.waitingRowKeyLimit)
+        let firstKeyAfter = try isMarkCorroborated(in: connection)
+            ? talliedThrough : max(0, min(talliedThrough, lastDayBefore) - TalliedThrough.waitingRowKeyLimit)
         guard lastDayBefore > firstKeyAfter else { return }
         // `LEFT JOIN`s, run in the order written: a day with no totals row or no exercise row
         // (another program's) comes once, with NULL there.
@@ -229,6 +228,23 @@ struct ExerciseTallies {
         rows.reset()
         try MonthDays.add(counted.sorted(), in: connection)
         for key in recounted { try Self.markStale(dayKey: key, in: connection) }
+    }
+
+    /// Whether the month days bear the mark out: it is at most the last day row's key, and the day
+    /// row at it, the last one counted, has its bit (every day Logbook saves has an exercise). A
+    /// mark above every row key (another program's deletion of the last day rows leaves one too),
+    /// at a row key no day has, or at a day that waited is not.
+    private func isMarkCorroborated(in connection: Connection) throws -> Bool {
+        guard talliedThrough <= lastDayBefore else { return false }
+        guard talliedThrough > 0 else { return true }
+        let dayAtMark = try connection.cachedStatement("SELECT day FROM exercise_days WHERE pk = ?")
+        defer { dayAtMark.reset() }
+        try dayAtMark.bind(talliedThrough, at: 1)
+        guard try dayAtMark.step() else { return false }
+        // A text that is no calendar day has no bit (`check` names it).
+        guard let day = try Self.calendarDay(dayAtMark, at: 0) else { return true }
+        var monthDays = MonthDays.Reader()
+        return try monthDays.isSet(day, in: connection) != false
     }
 
     /// SQL of the number of exercises that the day totals' `exercises` value (`column`, NULL for
