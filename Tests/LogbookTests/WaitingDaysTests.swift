@@ -32,11 +32,12 @@ final class WaitingDaysTests: XCTestCase {
         }.joined(separator: "\n").utf8)
     }
 
-    /// A random mix of every history write, most of them saves of one day; after each, the
-    /// tallies equal a recount of the tallied days, the reports equal the oracle over the main
-    /// window, the calendar's first and last months and a random range (whose ends cut periods),
-    /// and at most 256 days wait. The
-    /// run must have left days waiting, counted them later, and waited on more than one save.
+    /// A random mix of every history write, most of them saves of one day, and now and then
+    /// another program's damage to the mark; after each step, the tallies equal a recount of the
+    /// tallied days, the reports equal the oracle over the main window, the calendar's first and
+    /// last months and a random range (whose ends cut periods), and at most 256 days wait. The
+    /// run must have left days waiting, counted them later, waited on more than one save, and
+    /// damaged the mark in each way while days waited.
     func testReportsCountTheWaitingDaysThroughEveryWrite() throws {
         let seed = ProcessInfo.processInfo.environment["LOGBOOK_WAITING_SEED"].flatMap { UInt64($0) } ?? UInt64.random(in: 1...1_000_000)
         print("WaitingDaysTests: LOGBOOK_WAITING_SEED=\(seed)")
