@@ -44,20 +44,17 @@ struct AppendedExercisesCount {
                AND coalesce((SELECT exercises FROM exercise_day_totals WHERE day = ?1), 0)
                    IS (SELECT count(*) FROM exercises WHERE day_pk = ?2)
                AND coalesce((SELECT typeof(date) IN ('integer', 'real') AND date <= ?3 FROM exercise_days WHERE pk = ?2), 0),
-                   \(TalliedThrough.storedWithinRowsSQL),
-                   coalesce((SELECT days & ?5 FROM exercise_month_days WHERE start = ?4), 0) <> 0
+                   \(TalliedThrough.storedWithinRowsSQL)
             """)
         defer { state.reset() }
         try state.bind(day, at: 1)
         try state.bind(dayKey, at: 2)
         try state.bind(date, at: 3)
-        try state.bind(ReportPeriod.month.start(of: day), at: 4)
-        try state.bind(Int64(MonthDays.bit(of: day)), at: 5)
         guard try state.step(), try state.column(0, as: Bool.self), let talliedThrough = try state.column(1, as: Int64?.self) else {
             return nil
         }
-        let hasItsMonthDay: Bool = try state.column(2)
-        guard dayKey > talliedThrough || hasItsMonthDay else { return nil }
+        var monthDays = MonthDays.Reader()
+        guard try dayKey > talliedThrough || monthDays.isSet(day, in: connection) == true else { return nil }
         let rows = try connection.cachedStatement("SELECT name_key, name FROM exercises WHERE day_pk = ?")
         defer { rows.reset() }
         try rows.bind(dayKey, at: 1)
