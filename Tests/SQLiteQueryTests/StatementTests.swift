@@ -296,14 +296,22 @@ final class StatementTests: XCTestCase {
         XCTAssertTrue(literal === rebuilt)
         let decomposed = try connection.cachedStatement("SELECT name FROM people WHERE name = 'Jose\u{301}' OR id = ?")
         XCTAssertFalse(literal === decomposed, "canonically equivalent SQL is other SQL")
+        // Texts of up to 15 bytes live inside the `String` and are found by their bytes alone.
+        let shortComposed = try connection.cachedStatement("SELECT '\u{E9}'")
+        let shortDecomposed = try connection.cachedStatement("SELECT 'e\u{301}'")
+        XCTAssertFalse(shortComposed === shortDecomposed, "canonically equivalent short SQL is other SQL")
+        XCTAssertTrue(try shortDecomposed.step())
+        XCTAssertEqual(try shortDecomposed.column(0, as: String.self).utf8.count, 3)
+        shortDecomposed.reset()
+        XCTAssertTrue(try connection.cachedStatement("SELECT '" + "\u{E9}'") === shortComposed)
 
         var random = SplitMix64(seed: 21)
         print("StatementTests: statement cache, seed 21")
         var statements: [Int: Statement] = [:]
         for _ in 0..<2_000 {
             let value = Int.random(in: 0..<400, using: &random)
-            // Short texts live inline, read through a temporary copy whose address other text shares;
-            // long ones on the heap.
+            // Short texts live inline and are found by their bytes; long ones on the heap, found by
+            // their address first.
             let sql = String(repeating: " ", count: Int.random(in: 0..<3, using: &random))
                 + (Bool.random(using: &random) ? "SELECT \(value)" : "SELECT \(value) AS value_of_this_statement")
             let statement = try connection.cachedStatement(sql)

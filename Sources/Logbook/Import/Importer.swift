@@ -466,7 +466,7 @@ private struct ImportWriter {
     /// import added one. (Asked once; only this transaction writes the table meanwhile.)
     private mutating func mayHoldAliases() throws -> Bool {
         if let holdsAliases { return holdsAliases }
-        let found = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? true
+        let found = try Tables.holdsAliases(in: connection)
         holdsAliases = found
         return found
     }

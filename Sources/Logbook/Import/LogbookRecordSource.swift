@@ -22,7 +22,7 @@ struct LogbookRecordSource: RecordSource {
         do {
             if kind != .history { drafts = try Tables.drafts.cursor(Tables.drafts.page(), in: connection) }
             if kind != .drafts { days = try Tables.exerciseDays.cursor(Tables.exerciseDays.page(), in: connection) }
-            let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? false
+            let holdsAliases = try Tables.holdsAliases(in: connection)
             aliasesStatement = holdsAliases && kind != .drafts ? try connection.prepare("""
                 SELECT a.id FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE d.id = ? ORDER BY a.id
                 """) : nil

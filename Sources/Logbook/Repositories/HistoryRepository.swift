@@ -109,7 +109,7 @@ public struct HistoryRepository: Sendable {
             // A replaced record is counted here too; the triggers mark its days stale, and the
             // recount of stale days in apply() supersedes the addition.
             var tallies = try ExerciseTallies(in: connection)
-            let holdsAliases = try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? true
+            let holdsAliases = try Tables.holdsAliases(in: connection)
             for day in days {
                 try day.date.checkSupported(field: "date")
                 try ExerciseDay.validate(exercises: day.exercises)

@@ -60,6 +60,12 @@ enum Tables {
         columns: [.column("name", \.self, comparisonKey: "name_key")],
         decode: { row in try row.column(0) })
 
+    /// Whether `exercise_day_aliases` holds an id (one merged into another day's record): when it
+    /// holds none, a write need not look its records' ids up there.
+    static func holdsAliases(in connection: Connection) throws -> Bool {
+        try connection.scalar("SELECT EXISTS (SELECT 1 FROM exercise_day_aliases)", as: Bool.self) ?? true
+    }
+
     /// Makes `id` no longer an alias of another day's record (`exercise_day_aliases`): it is a
     /// record of its own again, as a save or an import with `replace` gives it.
     static func removeAlias(_ id: UUID, in connection: Connection) throws {

@@ -32,11 +32,15 @@ enum TalliedThrough {
     /// save that would leave more counts them all.
     static let waitingRowKeyLimit: Int64 = 256
 
+    /// ``read(in:)``'s statement, built once: its text stays at one address, where the statement
+    /// cache finds it without hashing it (a save of one day reads it).
+    private static let readSQL = "SELECT \(storedSQL), \(lastDaySQL)"
+
     /// The mark, nil when the row is missing or holds no row key (another program's write): then
     /// no day may be left waiting, as nothing tells which days the tallies count; and the last
     /// day row's key.
     static func read(in connection: Connection) throws -> (mark: Int64?, lastDay: Int64) {
-        let statement = try connection.cachedStatement("SELECT \(storedSQL), \(lastDaySQL)")
+        let statement = try connection.cachedStatement(readSQL)
         defer { statement.reset() }
         _ = try statement.step()
         return (try statement.column(0), try statement.column(1))

@@ -10,6 +10,16 @@ public enum TransactionKind: String, Sendable {
     /// Takes an exclusive lock at once. With a WAL journal it is the same as `IMMEDIATE`; with a
     /// rollback journal it also keeps other connections from reading until it ends.
     case exclusive = "EXCLUSIVE"
+
+    /// The `BEGIN` statement of this kind, as literal text: the statement cache finds it by its
+    /// address, without hashing it, on every transaction.
+    var beginSQL: String {
+        switch self {
+        case .deferred: "BEGIN DEFERRED"
+        case .immediate: "BEGIN IMMEDIATE"
+        case .exclusive: "BEGIN EXCLUSIVE"
+        }
+    }
 }
 
 extension Connection {
@@ -26,7 +36,7 @@ extension Connection {
                                     _ body: () throws -> Result) throws -> Result {
         if !isAutocommit { return try savepoint(body) }
         let changesBefore = totalChanges
-        try cachedStatement("BEGIN \(kind.rawValue)").execute()
+        try cachedStatement(kind.beginSQL).execute()
         let result: Result
         do {
             if kind != .deferred { try refuseWritingToAMovedFile() }

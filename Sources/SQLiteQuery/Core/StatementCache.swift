@@ -5,8 +5,9 @@
 /// a statement of a few lines, on every execution. The SQL of a hot path is a literal or a string
 /// stored for the program's life, whose bytes stay at one address, so each statement found is
 /// also remembered by that address and looked up there first. The bytes are compared before the
-/// statement is used: a short string is read through a temporary copy whose address other text
-/// shares (a long one stays where it is, held by the cache while remembered). Strings built anew
+/// statement is used (a long string stays where it is, held by the cache while remembered). A
+/// text short enough to live inside the `String` (up to 15 bytes) has no such address and is
+/// found by its text. Strings built anew
 /// for each call miss that first look-up and are found by their text; the addresses kept are bounded.
 ///
 /// Statements prepared together for one purpose, such as a fetch's parent statement and the
@@ -20,6 +21,8 @@ struct StatementCache {
     private static let addressLimit = 256
     /// Groups kept at most; past that they are forgotten and built again.
     private static let groupLimit = 128
+    /// The most UTF-8 bytes a Swift string keeps inline, without storage of its own, on a 64-bit platform.
+    private static let inlineTextLimit = 15
 
     /// The statements cached.
     var count: Int { byText.count }
@@ -27,7 +30,11 @@ struct StatementCache {
     /// The statement prepared for `sql`, or nil.
     mutating func statement(for sql: String) -> Statement? {
         let key = ExactText(sql)
-        let address = sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
+        // A text of up to 15 bytes lives inside the `String` itself, so it has no address of its
+        // own (`BEGIN IMMEDIATE` and `COMMIT` would keep displacing each other at the temporary
+        // copy's): it is found by its text, which is quick to hash.
+        let address = sql.utf8.count <= Self.inlineTextLimit ? nil
+            : sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
         if let address, let remembered = byAddress[address], remembered.sql == key { return remembered.statement }
         guard let statement = byText[key] else { return nil }
         if let address { remember(statement, for: key, at: address) }
