@@ -329,6 +329,37 @@ final class WaitingDaysTests: XCTestCase {
         XCTAssertEqual(try waiting(test.store).days, 0)
         XCTAssertFalse(try test.store.check().storedValueProblems.isEmpty)
     }
+    /// An exercise row another program stored among the waiting days under a day key that is no
+    /// whole number (a fraction between two days' keys, or text: the column's affinity keeps
+    /// both), which no day row's key equals, stops no write: the write that counts the waiting
+    /// days passes it over, as a recount and every read of a day's exercises do, and counts the
+    /// days around it from their own rows.
+    func testAnExerciseRowUnderAKeyOfNoDayAmongTheWaitingDaysStopsNoWrite() throws {
+        for key in ["pk + 0.5", "'x' || pk"] {
+            let test = try TestStore()
+            let history = test.store.history
+            let days = (5...8).map { ExerciseDay(date: instant("2026-01-0\($0)T08:00:00Z"), day: CalendarDay("2026-01-0\($0)")!, exercises: ["Squat", "Row"]) }
+            for day in days { try history.save([day]) }
+            try Connection(path: test.store.path).execute("""
+                PRAGMA foreign_keys = OFF;
+                INSERT INTO exercises (day_pk, position, name, name_key) SELECT \(key), 1, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-06';
+                """)
+            XCTAssertEqual(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercises WHERE typeof(day_pk) <> 'integer'", as: Int.self) }, 1, key)
+            XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 4, key)
+            // More days than a small save leaves waiting: this write counts the waiting days.
+            let later = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
+                let day = CalendarDay("2026-03-01")!.adding(days: offset)!
+                return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
+            }
+            try history.save(later)
+            XCTAssertEqual(try waiting(test.store).days, 0, key)
+            // (The tallies then count one exercise fewer than the table holds, so they do not pass
+            // for current, and `check` names the row, as before days could wait.)
+            XCTAssertEqual(try mismatches(test.store), 0, key)
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: key)
+        }
+    }
+
     /// A waiting day that another program changed behind Logbook's back is recounted, not counted
     /// as its rows say, by the write that counts the waiting days, and the change feed names it:
     /// an exercise row added (no trigger sees it), the totals' count replaced by text or by a
