@@ -32,6 +32,22 @@ final class WaitingDaysTests: XCTestCase {
         }.joined(separator: "\n").utf8)
     }
 
+    /// Saves 5 to 8 January 2026 one call each, so that they wait, and returns them.
+    private func saveFourWaitingDays(_ history: HistoryRepository) throws -> [ExerciseDay] {
+        let days = (5...8).map { ExerciseDay(date: instant("2026-01-0\($0)T08:00:00Z"), day: CalendarDay("2026-01-0\($0)")!, exercises: ["Squat", "Row"]) }
+        for day in days { try history.save([day]) }
+        return days
+    }
+
+    /// Saves more new days (in March 2026) than a small save leaves waiting: a write that counts
+    /// the waiting days.
+    private func saveMoreThanASmallSave(_ history: HistoryRepository) throws {
+        try history.save((1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
+            let day = CalendarDay("2026-03-01")!.adding(days: offset)!
+            return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
+        })
+    }
+
     /// A random mix of every history write, most of them saves of one day, and now and then
     /// another program's damage to the mark; after each step, the tallies equal a recount of the
     /// tallied days, the reports equal the oracle over the main window, the calendar's first and
@@ -338,20 +354,14 @@ final class WaitingDaysTests: XCTestCase {
         for key in ["pk + 0.5", "'x' || pk"] {
             let test = try TestStore()
             let history = test.store.history
-            let days = (5...8).map { ExerciseDay(date: instant("2026-01-0\($0)T08:00:00Z"), day: CalendarDay("2026-01-0\($0)")!, exercises: ["Squat", "Row"]) }
-            for day in days { try history.save([day]) }
+            _ = try saveFourWaitingDays(history)
             try Connection(path: test.store.path).execute("""
                 PRAGMA foreign_keys = OFF;
                 INSERT INTO exercises (day_pk, position, name, name_key) SELECT \(key), 1, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-06';
                 """)
             XCTAssertEqual(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercises WHERE typeof(day_pk) <> 'integer'", as: Int.self) }, 1, key)
             XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 4, key)
-            // More days than a small save leaves waiting: this write counts the waiting days.
-            let later = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
-                let day = CalendarDay("2026-03-01")!.adding(days: offset)!
-                return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
-            }
-            try history.save(later)
+            try saveMoreThanASmallSave(history)
             XCTAssertEqual(try waiting(test.store).days, 0, key)
             // (The tallies then count one exercise fewer than the table holds, so they do not pass
             // for current, and `check` names the row, as before days could wait.)
@@ -380,17 +390,11 @@ final class WaitingDaysTests: XCTestCase {
         for (damage, changedDay, sql) in damages {
             let test = try TestStore()
             let history = test.store.history
-            let days = (5...8).map { ExerciseDay(date: instant("2026-01-0\($0)T08:00:00Z"), day: CalendarDay("2026-01-0\($0)")!, exercises: ["Squat", "Row"]) }
-            for day in days { try history.save([day]) }
+            let days = try saveFourWaitingDays(history)
             let token = try test.store.changes(since: nil) { _ in }
             try Connection(path: test.store.path).execute(sql)
             XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 4, damage)
-            // More days than a small save leaves waiting: this write counts the waiting days.
-            let later = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
-                let day = CalendarDay("2026-03-01")!.adding(days: offset)!
-                return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
-            }
-            try history.save(later)
+            try saveMoreThanASmallSave(history)
             XCTAssertEqual(try waiting(test.store).days, 0, damage)
             XCTAssertEqual(try mismatches(test.store), 0, damage)
             XCTAssertTrue(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, damage)
