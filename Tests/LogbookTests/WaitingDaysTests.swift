@@ -345,28 +345,39 @@ final class WaitingDaysTests: XCTestCase {
         XCTAssertEqual(try waiting(test.store).days, 0)
         XCTAssertFalse(try test.store.check().storedValueProblems.isEmpty)
     }
-    /// An exercise row another program stored among the waiting days under a day key that is no
-    /// whole number (a fraction between two days' keys, or text: the column's affinity keeps
-    /// both), which no day row's key equals, stops no write: the write that counts the waiting
-    /// days passes it over, as a recount and every read of a day's exercises do, and counts the
-    /// days around it from their own rows.
-    func testAnExerciseRowUnderAKeyOfNoDayAmongTheWaitingDaysStopsNoWrite() throws {
-        for key in ["pk + 0.5", "'x' || pk"] {
+    /// Exercise rows among the waiting days that are no waiting day's, as another program leaves
+    /// them, stop no write, and the days around them are counted from their own rows: the write
+    /// that counts the waiting days reads the days and the exercise rows side by side in key order
+    /// and passes over a row whose key is no day read. The cases: a row under a key that is no
+    /// whole number (a fraction between two days' keys, or text: the column's affinity keeps both),
+    /// which no day row's key equals; a day row given another key, its rows left under the old one
+    /// (foreign keys off); a day between two waiting days that an update marked stale, recounted apart. The
+    /// untouched days are counted, not recounted: the change feed names none of them.
+    func testExerciseRowsOfNoWaitingDayAmongTheWaitingDaysStopNoWrite() throws {
+        let cases: [(damage: String, sql: String, leavesAProblem: Bool)] = [
+            ("a fractional key", "INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk + 0.5, 1, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-06'", true),
+            ("a text key", "INSERT INTO exercises (day_pk, position, name, name_key) SELECT 'x' || pk, 1, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-06'", true),
+            ("rows left under a day's old key", "UPDATE exercise_days SET pk = pk + 100 WHERE day = '2026-01-06'", true),
+            ("a stale day between", "UPDATE exercises SET name = 'Lunge', name_key = 'Lunge' WHERE position = 1 AND day_pk = (SELECT pk FROM exercise_days WHERE day = '2026-01-06')", false),
+        ]
+        for (damage, sql, leavesAProblem) in cases {
             let test = try TestStore()
             let history = test.store.history
-            _ = try saveFourWaitingDays(history)
-            try Connection(path: test.store.path).execute("""
-                PRAGMA foreign_keys = OFF;
-                INSERT INTO exercises (day_pk, position, name, name_key) SELECT \(key), 1, 'Lunge', 'Lunge' FROM exercise_days WHERE day = '2026-01-06';
-                """)
-            XCTAssertEqual(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercises WHERE typeof(day_pk) <> 'integer'", as: Int.self) }, 1, key)
-            XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 4, key)
+            let days = try saveFourWaitingDays(history)
+            let token = try test.store.changes(since: nil) { _ in }
+            try Connection(path: test.store.path).execute("PRAGMA foreign_keys = OFF; " + sql)
+            XCTAssertGreaterThanOrEqual(try waiting(test.store).days, 3, damage)
             try saveMoreThanASmallSave(history)
-            XCTAssertEqual(try waiting(test.store).days, 0, key)
-            // (The tallies then count one exercise fewer than the table holds, so they do not pass
-            // for current, and `check` names the row, as before days could wait.)
-            XCTAssertEqual(try mismatches(test.store), 0, key)
-            try assertReportsAreExact(test.store, try history.fetchAll(), step: key)
+            XCTAssertEqual(try waiting(test.store).days, 0, damage)
+            XCTAssertEqual(try mismatches(test.store), 0, damage)
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: damage)
+            // A row of no day leaves the tallies one exercise short of the table, which `check` names.
+            XCTAssertEqual(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, !leavesAProblem, damage)
+            XCTAssertEqual(try test.store.check().isHealthy, !leavesAProblem, damage)
+            var named = Set<UUID>()
+            try test.store.changes(since: token) { named.insert($0.change.id) }
+            let untouched = days.filter { $0.day.description != "2026-01-06" }.map(\.id)
+            XCTAssertTrue(named.isDisjoint(with: untouched), "\(damage): \(named.intersection(untouched))")
         }
     }
 

@@ -193,8 +193,9 @@ struct ExerciseTallies {
         guard lastDayBefore > firstKeyAfter else { return }
         // The days (a `LEFT JOIN`: a day with no totals row, another program's, comes with NULL
         // there) and, beside them, the exercise rows of their row keys, both in key order, merged
-        // here: one pass along the exercises' primary key costs a third of a look-up of each day's
-        // rows. A row whose key is no day read (a day marked stale; another program's row of no
+        // here: one pass along the exercises' primary key, where a join looked each day's rows up
+        // (stepping the rows of 1,792 waiting days: 19.1 million instructions, 26.8 million with
+        // the join). A row whose key is no day read (a day marked stale; another program's row of no
         // day, or of a key that is no integer, which no day row's key equals) is passed over.
         let days = try connection.cachedStatement("""
             SELECT d.pk, d.day, \(Self.totalledExercises("t.exercises"))

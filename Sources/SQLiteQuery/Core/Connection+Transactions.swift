@@ -11,8 +11,8 @@ public enum TransactionKind: String, Sendable {
     /// rollback journal it also keeps other connections from reading until it ends.
     case exclusive = "EXCLUSIVE"
 
-    /// The `BEGIN` statement of this kind, as literal text: the statement cache finds it by its
-    /// address, without hashing it, on every transaction.
+    /// The `BEGIN` statement of this kind, a literal, so that no string is built for each
+    /// transaction (the statement cache finds such short text by its bytes).
     var beginSQL: String {
         switch self {
         case .deferred: "BEGIN DEFERRED"

@@ -6,8 +6,8 @@
 /// stored for the program's life, whose bytes stay at one address, so each statement found is
 /// also remembered by that address and looked up there first. The bytes are compared before the
 /// statement is used (a long string stays where it is, held by the cache while remembered). A
-/// text short enough to live inside the `String` (up to 15 bytes) has no such address and is
-/// found by its text. Strings built anew
+/// text short enough to live inside the `String` (up to 15 bytes on a 64-bit platform) has no
+/// such address and is found by its text. Strings built anew
 /// for each call miss that first look-up and are found by their text; the addresses kept are bounded.
 ///
 /// Statements prepared together for one purpose, such as a fetch's parent statement and the
@@ -30,9 +30,9 @@ struct StatementCache {
     /// The statement prepared for `sql`, or nil.
     mutating func statement(for sql: String) -> Statement? {
         let key = ExactText(sql)
-        // A text of up to 15 bytes lives inside the `String` itself, so it has no address of its
-        // own (`BEGIN IMMEDIATE` and `COMMIT` would keep displacing each other at the temporary
-        // copy's): it is found by its text, which is quick to hash.
+        // A text of up to 15 bytes usually lives inside the `String` itself (on a 64-bit platform),
+        // so it has no address of its own (`BEGIN IMMEDIATE` and `COMMIT` kept displacing each
+        // other at the temporary copy's): it is found by its text, which is quick to hash.
         let address = sql.utf8.count <= Self.inlineTextLimit ? nil
             : sql.utf8.withContiguousStorageIfAvailable { $0.baseAddress.map(UnsafeRawPointer.init) } ?? nil
         if let address, let remembered = byAddress[address], remembered.sql == key { return remembered.statement }
