@@ -180,7 +180,8 @@ struct ExerciseTallies {
     /// `callgrind`, counting 256 waiting days of 5 exercises took 8.3 million instructions with
     /// that check, 6.8 million without. The days and the exercise rows come from two statements
     /// merged by row key, not from one join that looked up each day's rows: 2,000 saves of one day
-    /// (8 of them counting 256 waiting days) took 523.0 million instructions, 529.6 million with the join.
+    /// (seven of them counting 256 waiting days each) took 523.0 million instructions, 529.6 million
+    /// with the join.
     ///
     /// To be called before the transaction deletes a day row: SQLite gives a new row the key after
     /// the last one, so the key of a deleted last row goes to the next day inserted, which
