@@ -143,6 +143,29 @@ final class ExerciseTallyTests: XCTestCase {
         XCTAssertEqual(try mismatches(test.store), 0, "the tallies of \(twins)")
     }
 
+    /// An import refused by a record that comes after its new days were handed to the counting
+    /// thread (``CountingThread``) stops that thread and leaves the database as it was; the next
+    /// import, of the same days without the bad record, counts them all.
+    func testAnImportRefusedWhileItsDaysAreCountedElsewhereLeavesNothing() throws {
+        let test = try TestStore()
+        let first = CalendarDay("2026-01-01")!
+        var lines = (0..<(3 * CountingThread.batchSize)).map { offset in
+            let exercises = [names[offset % names.count], names[offset % 3]].map { "\"\($0)\"" }.joined(separator: ",")
+            return "{\"id\":\"\(UUID().uuidString)\",\"day\":\"\(first.adding(days: offset)!)\",\"exercises\":[\(exercises)]}"
+        }
+        let good = Data(lines.joined(separator: "\n").utf8)
+        lines.insert("{\"id\":\"\(UUID().uuidString)\",\"day\":\"2026-02-30\",\"exercises\":[\"Row\"]}", at: lines.count - 5)
+        XCTAssertThrowsError(try test.store.importRecords(from: Data(lines.joined(separator: "\n").utf8), named: "bad.ndjson")) { error in
+            guard case LogbookError.importRefused(let refusal) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(refusal.field, "day")
+        }
+        XCTAssertEqual(try test.store.history.fetchCount(), 0)
+        XCTAssertEqual(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercise_day_totals", as: Int.self) }, 0)
+        let summary = try test.store.importRecords(from: good, named: "good.ndjson")
+        XCTAssertEqual(summary.inserted, 3 * CountingThread.batchSize)
+        XCTAssertEqual(try mismatches(test.store), 0)
+    }
+
     /// A row of `exercise_day_totals` that another program wrote for a day with no record (a
     /// derived row written behind Logbook's back, which no trigger marks) is replaced when a save
     /// brings that day: the save writes its days' totals in multi-row batches that skip a stored

@@ -247,6 +247,38 @@ final class WaitingDaysTests: XCTestCase {
         try assertReportsAreExact(test.store, try history.fetchAll(), step: "replaced")
     }
 
+    /// A bulk import counts its new days on a thread of its own (``CountingThread``) once it has a
+    /// full batch of them; a replacement that comes after that counts the waiting days on the
+    /// import's thread, into the counts the other thread was counting: each waiting day counted
+    /// once, every new day once, the replaced day's old exercises gone. (The day replaced is of
+    /// another year than the waiting days, whose periods no recount of it then puts right.)
+    func testAReplacementAfterTheCountingThreadStartedCountsTheWaitingDaysOnce() throws {
+        let test = try TestStore()
+        let history = test.store.history
+        let tallied = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
+            let day = CalendarDay("2020-06-01")!.adding(days: offset)!
+            return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Squat"])
+        }
+        try history.save(tallied)
+        _ = try saveFourWaitingDays(history)
+        XCTAssertEqual(try waiting(test.store).days, 4)
+        let first = CalendarDay("2027-01-01")!
+        var records = (0..<(2 * CountingThread.batchSize + ExerciseTallies.smallSaveLimit)).map { offset in
+            let day = first.adding(days: offset)!
+            return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: [names[offset % names.count], "Row"])
+        }
+        var replaced = tallied[3]
+        replaced.exercises = ["Plank", "\u{C9}lan"]
+        records.insert(replaced, at: records.count - 10)
+        let summary = try test.store.importRecords(from: ndjson(records), named: "bulk.ndjson",
+                                                   options: ImportOptions(format: .ndjson, onConflict: .replace))
+        XCTAssertEqual(summary.inserted, records.count - 1)
+        XCTAssertEqual(summary.replaced, 1)
+        XCTAssertEqual(try waiting(test.store).days, 0)
+        XCTAssertEqual(try mismatches(test.store), 0)
+        try assertReportsAreExact(test.store, try history.fetchAll(), step: "bulk import with a replacement")
+    }
+
     /// Another program deletes the mark, or stores a value that is no row key: no day is left
     /// waiting then (nothing says which days the tallies count), the next write (a save of a new
     /// day, or exercises appended to a stored one) recounts every tally from the rows, as `repair`

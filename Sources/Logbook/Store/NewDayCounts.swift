@@ -21,6 +21,18 @@ struct NewDayCounts {
         var days: Int
         var firstDay: CalendarDay
         var lastDay: CalendarDay
+
+        /// No count: what a name not done in a period has in ``PeriodCounts/tallies``.
+        static let none = Tally(spelling: 0, exercises: 0, days: 0, firstDay: .first, lastDay: .first)
+
+        /// Adds `other`, a count of the same name key (its spellings' indexes in `spellings`).
+        mutating func add(_ other: Tally, spellings: [String]) {
+            if other.spelling != spelling { spelling = NewDayCounts.smaller(spelling, other.spelling, in: spellings) }
+            exercises += other.exercises
+            days += other.days
+            if other.firstDay < firstDay { firstDay = other.firstDay }
+            if other.lastDay > lastDay { lastDay = other.lastDay }
+        }
     }
 
     /// A period and a name key, by its index in ``keys``.
@@ -111,17 +123,17 @@ struct NewDayCounts {
     /// The counts of some days, by name.
     private struct PeriodCounts {
         var days = 0
-        /// By name key index; nil for a name not done on those days.
-        var tallies: [Tally?] = []
+        /// By name key index; ``Tally/none`` (no days) for a name not done on those days.
+        var tallies: [Tally] = []
         /// The name key indexes with a tally, in the order first done.
         var touched: [Int] = []
 
         /// Adds `tally`, the count of the name with key index `key`; `keyCount` is how many keys
         /// there are, `spellings` the spellings the tallies' indexes name.
         mutating func add(_ tally: Tally, key: Int, keyCount: Int, spellings: [String]) {
-            if tallies.count < keyCount { tallies.append(contentsOf: repeatElement(nil, count: keyCount - tallies.count)) }
-            if let counted = tallies[key] {
-                tallies[key] = NewDayCounts.merged(counted, tally, spellings: spellings)
+            if tallies.count < keyCount { tallies.append(contentsOf: repeatElement(.none, count: keyCount - tallies.count)) }
+            if tallies[key].days > 0 {
+                tallies[key].add(tally, spellings: spellings)
             } else {
                 tallies[key] = tally
                 touched.append(key)
@@ -130,7 +142,7 @@ struct NewDayCounts {
 
         /// Forgets the counts, keeping the storage.
         mutating func removeAll() {
-            for key in touched { tallies[key] = nil }
+            for key in touched { tallies[key] = .none }
             touched.removeAll(keepingCapacity: true)
             days = 0
         }
@@ -190,8 +202,7 @@ struct NewDayCounts {
             }
             open[kind].counts.days += segment.counts.days
             for name in segment.counts.touched {
-                guard let tally = segment.counts.tallies[name] else { continue }
-                open[kind].counts.add(tally, key: name, keyCount: keys.count, spellings: spellings)
+                open[kind].counts.add(segment.counts.tallies[name], key: name, keyCount: keys.count, spellings: spellings)
             }
         }
         segment.counts.removeAll()
@@ -252,13 +263,6 @@ struct NewDayCounts {
         spelling == other || !spellings[spelling].precedesInUTF8(spellings[other]) ? other : spelling
     }
 
-    /// The counts of one name key in one period, `tally` and `other`, as one. (Static, taking the
-    /// spellings: a method of the struct passed as a closure would copy it, arrays and all.)
-    private static func merged(_ tally: Tally, _ other: Tally, spellings: [String]) -> Tally {
-        Tally(spelling: smaller(tally.spelling, other.spelling, in: spellings), exercises: tally.exercises + other.exercises,
-              days: tally.days + other.days, firstDay: min(tally.firstDay, other.firstDay), lastDay: max(tally.lastDay, other.lastDay))
-    }
-
     /// Adds the open period of `kind` to ``tallies`` (a month or year, merged with what an earlier
     /// visit to it counted) or ``weekTotals`` (a week's first visit), and to ``activeDays``.
     private mutating func close(_ kind: Int) {
@@ -270,10 +274,10 @@ struct NewDayCounts {
             weekTotals[period] = isFirstVisit ? openWeekTotals(kind, period) : nil
         } else {
             for name in open[kind].counts.touched {
-                guard let tally = open[kind].counts.tallies[name] else { continue }
+                let tally = open[kind].counts.tallies[name]
                 let key = Key(period: period, name: name)
                 if let position = tallies.index(forKey: key) {
-                    tallies.values[position] = Self.merged(tallies.values[position], tally, spellings: spellings)
+                    tallies.values[position].add(tally, spellings: spellings)
                 } else {
                     tallies[key] = tally
                 }
@@ -286,9 +290,7 @@ struct NewDayCounts {
     /// The totals of the open week of `kind`, `period`.
     private func openWeekTotals(_ kind: Int, _ period: PeriodStart) -> PeriodTotals.Row? {
         var summary = NameSummary()
-        for name in open[kind].counts.touched {
-            if let tally = open[kind].counts.tallies[name] { summary.add(tally, key: name, keys: keys) }
-        }
+        for name in open[kind].counts.touched { summary.add(open[kind].counts.tallies[name], key: name, keys: keys) }
         return summary.totals(of: period, activeDays: open[kind].counts.days, spellings: spellings)
     }
 
