@@ -57,7 +57,8 @@ final class CountingThread {
     private(set) var pendingCount = 0
 
     /// Waits until every batch handed over is counted, stops the thread, counts the days of the
-    /// batch being filled, and returns the counts and the totals of the days not returned yet.
+    /// batch being filled, and returns the counts and the totals of the days not returned yet;
+    /// the counter is done then (a later write begins another).
     func finish() -> (counts: NewDayCounts, totals: [NewDayCounts.DayTotals]) {
         if isThreadStarted {
             shared.stopAndWait()
@@ -83,6 +84,8 @@ final class CountingThread {
         /// The counts' tallies and weeks as of the last batch counted.
         private var pending = 0
         private var isStopped = false
+        /// Whether the thread has not returned (from before it starts: it is waited for only once
+        /// started).
         private var isRunning = true
 
         init(counts: NewDayCounts) { self.counts = counts }

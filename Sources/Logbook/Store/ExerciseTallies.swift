@@ -47,8 +47,9 @@ struct ExerciseTallies {
     /// the transaction is more than a save that may leave them waiting.
     private var uncountedDays: [(exercises: [String], day: CalendarDay)] = []
 
-    /// Counts in memory at most this many tallies (a name in a month or year) and weeks before writing
-    /// them, so that the memory of a bulk import stays flat however long the history.
+    /// Writes the counts once they hold more than this many tallies (a name in a month or year) and
+    /// weeks, so that the memory of a bulk import stays flat however long the history. (The counting
+    /// thread tells their number as of a batch or two before: ``CountingThread/pendingCount``.)
     static let pendingLimit = 20_000
 
     /// The most new days a save may leave waiting (a save of more counts them at once).
