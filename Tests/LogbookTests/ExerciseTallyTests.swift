@@ -144,8 +144,9 @@ final class ExerciseTallyTests: XCTestCase {
     }
 
     /// An import refused by a record that comes after its new days were handed to the counting
-    /// thread (``CountingThread``) stops that thread and leaves the database as it was; the next
-    /// import, of the same days without the bad record, counts them all.
+    /// thread (``CountingThread``, dropped with the write, which stops and waits for its thread)
+    /// leaves the database as it was, as a dry run of the good days does; the import of the same
+    /// days without the bad record counts them all.
     func testAnImportRefusedWhileItsDaysAreCountedElsewhereLeavesNothing() throws {
         let test = try TestStore()
         let first = CalendarDay("2026-01-01")!
@@ -161,6 +162,10 @@ final class ExerciseTallyTests: XCTestCase {
         }
         XCTAssertEqual(try test.store.history.fetchCount(), 0)
         XCTAssertEqual(try test.store.database.read { try $0.scalar("SELECT count(*) FROM exercise_day_totals", as: Int.self) }, 0)
+        // A dry run counts them on the thread too, and writes nothing either.
+        let dryRun = try test.store.importRecords(from: good, named: "good.ndjson", options: ImportOptions(dryRun: true))
+        XCTAssertEqual(dryRun.inserted, 3 * CountingThread.batchSize)
+        XCTAssertEqual(try test.store.history.fetchCount(), 0)
         let summary = try test.store.importRecords(from: good, named: "good.ndjson")
         XCTAssertEqual(summary.inserted, 3 * CountingThread.batchSize)
         XCTAssertEqual(try mismatches(test.store), 0)

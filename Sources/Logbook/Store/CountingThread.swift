@@ -24,6 +24,8 @@ final class CountingThread {
     /// The batch being filled.
     private var filling: [Day] = []
     private var isThreadStarted = false
+    /// Whether ``finish()`` was called: the counter counts no more days then.
+    private var isFinished = false
 
     /// Counts on from `counts` (the days counted so far).
     init(counting counts: NewDayCounts) {
@@ -39,6 +41,8 @@ final class CountingThread {
     /// counting ended since the last call, in the order given (each new day with an exercise has
     /// its totals once, here or from ``finish()``).
     func add(_ exercises: [String], on day: CalendarDay) -> [NewDayCounts.DayTotals] {
+        // (Its thread has stopped for good: a batch handed to it would never be taken.)
+        precondition(!isFinished, "a counter's days were added after its counts were taken back")
         filling.append((exercises, day))
         guard filling.count == Self.batchSize else { return [] }
         if !isThreadStarted {
@@ -58,8 +62,10 @@ final class CountingThread {
 
     /// Waits until every batch handed over is counted, stops the thread, counts the days of the
     /// batch being filled, and returns the counts and the totals of the days not returned yet;
-    /// the counter is done then (a later write begins another).
+    /// once: the counter is done then (days counted after need a counter of their own).
     func finish() -> (counts: NewDayCounts, totals: [NewDayCounts.DayTotals]) {
+        precondition(!isFinished, "a counter's counts were taken back twice")
+        isFinished = true
         if isThreadStarted {
             shared.stopAndWait()
             isThreadStarted = false

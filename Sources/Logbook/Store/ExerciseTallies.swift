@@ -7,7 +7,7 @@ import SQLiteQuery
 /// ``apply(in:)``.
 ///
 /// A new day's exercises are counted in memory (``addNewDay(_:in:)``; a bulk write's on a thread
-/// of its own, ``CountingThread``), its totals written as soon as they are counted, and the counts
+/// of its own, ``CountingThread``), its totals written as their counting ends, and the counts
 /// added to the month and year tallies in one pass at the end, then
 /// the totals of each week, month and year they touched are recomputed (``PeriodTotals``), which
 /// keeps bulk imports cheap. A write of a few new days and nothing else leaves them *waiting*
@@ -28,7 +28,8 @@ struct ExerciseTallies {
     /// A bulk write's counting of its new days on a thread of its own, from its first new day
     /// past the ``smallSaveLimit`` on, until the counts are needed here (``finishCounting()``).
     private var counting: CountingThread?
-    /// The day totals of the new days, written ``RowBatch/rowsPerStatement`` at a time.
+    /// The day totals of the new days, written once there are ``RowBatch/rowsPerStatement`` of them
+    /// or more (a bulk write's come back from ``counting`` a batch at a time).
     private var pendingDayTotals: [NewDayCounts.DayTotals] = []
     /// ``TalliedThrough``'s mark when the transaction began, and the last day row then: the days
     /// between them waited for this write; the transaction's new days come after.
