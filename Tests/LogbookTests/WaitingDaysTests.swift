@@ -39,13 +39,16 @@ final class WaitingDaysTests: XCTestCase {
         return days
     }
 
-    /// Saves more new days (in March 2026) than a small save leaves waiting: a write that counts
-    /// the waiting days.
-    private func saveMoreThanASmallSave(_ history: HistoryRepository) throws {
-        try history.save((1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
-            let day = CalendarDay("2026-03-01")!.adding(days: offset)!
+    /// Saves more new days (after `start`, by default in March 2026) than a small save leaves
+    /// waiting: a write that counts the waiting days. Returns them.
+    @discardableResult
+    private func saveMoreThanASmallSave(_ history: HistoryRepository, after start: String = "2026-03-01") throws -> [ExerciseDay] {
+        let days = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
+            let day = CalendarDay(start)!.adding(days: offset)!
             return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Row"])
-        })
+        }
+        try history.save(days)
+        return days
     }
 
     /// A random mix of every history write, most of them saves of one day, and now and then
@@ -255,11 +258,7 @@ final class WaitingDaysTests: XCTestCase {
     func testAReplacementAfterTheCountingThreadStartedCountsTheWaitingDaysOnce() throws {
         let test = try TestStore()
         let history = test.store.history
-        let tallied = (1...(ExerciseTallies.smallSaveLimit + 1)).map { offset in
-            let day = CalendarDay("2020-06-01")!.adding(days: offset)!
-            return ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: ["Squat"])
-        }
-        try history.save(tallied)
+        let tallied = try saveMoreThanASmallSave(history, after: "2020-06-01")
         _ = try saveFourWaitingDays(history)
         XCTAssertEqual(try waiting(test.store).days, 4)
         let first = CalendarDay("2027-01-01")!
