@@ -331,6 +331,25 @@ final class ImportBadInputCLITests: XCTestCase {
 
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"
 
+    /// A draft's CSV row with any item field filled holds a checklist item, so an empty
+    /// `itemPosition` there is refused (helper-41: the item was dropped and the import said it
+    /// inserted the draft); only a row whose item fields are all empty is a draft without items.
+    func testADraftRowWithAnItemButNoPositionIsRefused() throws {
+        let draft = "00000000-0000-4000-8000-0000000000E1,9.0,notes,,2031-01-01T08:00:00.000000Z,2031-01-01T08:00:00.000000Z,"
+        let itemFields = ["00000000-0000-4000-8000-0000000000E2", "Write release notes", "false"]
+        // Every non-empty choice of the item fields filled (id, title, isDone), the position left empty.
+        for filled in 1..<(1 << itemFields.count) {
+            let cells = itemFields.indices.map { filled & (1 << $0) != 0 ? itemFields[$0] : "" }
+            try assertRefused("item-without-position-\(filled).csv", text(Self.draftsHeader + "\r\n" + draft + "," + cells.joined(separator: ",") + "\r\n"),
+                              mentioning: "record 1, line 2: field 'itemPosition'")
+        }
+        let empty = cli.folder.appendingPathComponent("no-items.csv")
+        try text(Self.draftsHeader + "\r\n" + draft + ",,,\r\n").write(to: empty)
+        XCTAssertEqual(try cli.run(["import", empty.path]).status, 0)
+        XCTAssertEqual(try cli.run(["drafts", "show", "00000000-0000-4000-8000-0000000000E1", "--format", "json"]).stdout
+                        .contains(#""checklist":[]"#), true)
+    }
+
     func testARecordRepeatedWithOtherContentIsRefused() throws {
         let day = #"{"id":"00000000-0000-0000-0000-0000000000D1","day":"2031-01-01","date":"2031-01-01T08:00:00Z","exercises":["Squat"]}"#
         let other = day.replacingOccurrences(of: "Squat", with: "Lunge")

@@ -234,6 +234,11 @@ struct CSVRecordSource: RecordSource {
         return try FieldError.iso8601Date(text, field: name, example: "2026-01-31T08:30:00.000000Z")
     }
 
+    /// The columns of a draft's row that hold one checklist item: all empty in the one row of a
+    /// draft without items. A row with any of them filled holds an item, so an empty position
+    /// beside a title is refused, not read as "no items" (helper-41: the item was dropped).
+    private static let itemColumns = ["itemPosition", "itemId", "itemTitle", "itemIsDone"]
+
     /// The draft fields that every row of one draft repeats.
     private static let repeatedDraftColumns = ["version", "whatsNew", "submittedAt", "createdAt", "updatedAt"]
 
@@ -242,7 +247,7 @@ struct CSVRecordSource: RecordSource {
         try checkRepeatedFields(Self.repeatedDraftColumns, of: rows, record: "draft")
         var checklist: [ChecklistItem] = []
         // Item ids are not keys (copies of a Swift value share them): one draft may hold an id twice.
-        for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && field(row, "itemPosition").isEmpty) {
+        for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && Self.itemColumns.allSatisfy { field(row, $0).isEmpty }) {
             guard field(row, "itemPosition") == String(index + 1) else {
                 throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"",
                                  line: line)
