@@ -57,13 +57,20 @@ enum QueryOptions {
     }
 
     /// `invalid --where: MESSAGE`, then the expression and a caret under the problem.
+    ///
+    /// The expression is printed as every message line is (``Console/oneLine(_:)``: a tab as `\t`,
+    /// a line break as `\n`, a zero-width space as `\u{200B}`), so the caret is placed by the
+    /// columns that printed text takes on a terminal (``DisplayWidth``), not by characters
+    /// (helper-43: a tab, a zero-width space or wide letters before the mistake put it to the left).
     private static func filterError(_ message: String, _ position: Range<Int>?, text: String?,
                                     _ invocation: Invocation) -> UsageError {
         var detail: [String] = []
-        if let text, let position, !text.contains("\n") {
+        if let text, let position {
             let start = min(position.lowerBound, text.count)
-            let width = max(1, min(position.count, text.count - start))
-            detail = ["  " + text, "  " + String(repeating: " ", count: start) + String(repeating: "^", count: width)]
+            let covered = text.dropFirst(start).prefix(max(0, position.upperBound - start))
+            let indent = DisplayWidth.of(Console.oneLine(String(text.prefix(start))))
+            let width = max(1, DisplayWidth.of(Console.oneLine(String(covered))))
+            detail = ["  " + text, "  " + String(repeating: " ", count: indent) + String(repeating: "^", count: width)]
         }
         return UsageError(message: "invalid --where: \(message)", command: invocation.arguments.command, detail: detail)
     }

@@ -159,4 +159,26 @@ final class QueryCLITests: XCTestCase {
         }
         XCTAssertEqual(cli.snapshot(), before)
     }
+
+    /// The caret stands under the mistake as a terminal draws the printed filter: a tab, a line
+    /// break and a zero-width space inside it are printed as escapes (`\t`, `\n`, `\u{200B}`),
+    /// wide letters and emoji take two columns (helper-43: the caret was placed by characters,
+    /// so it stood to the left of the mistake, and a filter with a line break had none).
+    func testTheCaretStandsUnderTheMistakeAsTheFilterIsPrinted() throws {
+        let cli = try CLIHarness()
+        // The text inside the quotes, and the columns it takes as printed.
+        let cases: [(text: String, columns: Int)] = [
+            ("ab", 2), ("a\tb", 4), ("a\u{200B}b", 10), ("한글", 4), ("👍🏽x", 3), ("e\u{301}", 1), ("a\nb", 4), ("\u{1B}[2J", 9),
+        ]
+        for (text, columns) in cases {
+            let filter = "version == \"\(text)\" )"
+            let result = try cli.run(["drafts", "list", "--where", filter])
+            XCTAssertEqual(result.status, 2, result.stderr)
+            let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            XCTAssertEqual(lines.count, 4, "\(text.debugDescription): \(result.stderr)")  // the message, the filter, the caret, ""
+            guard lines.count == 4 else { continue }
+            // `  version == "` is 14 columns, then the text, then `" `: the caret under the `)`.
+            XCTAssertEqual(lines[2], String(repeating: " ", count: 14 + columns + 2) + "^", "\(text.debugDescription): \(result.stderr)")
+        }
+    }
 }
