@@ -681,6 +681,32 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
     }
 
+    /// A signal that comes the moment the temporary file is created, before `open(2)` has even
+    /// returned, removes it too: `strace` holds that very call for a second (found by counting the
+    /// `openat` calls of a first run, the same command), while TERM, INT or HUP is sent. The file
+    /// was registered for removal only after `open(2)` returned, so such a signal left it behind
+    /// (helper-42, by the same means). Needs `strace` (`.ci/run` installs it).
+    func testASignalAsTheTemporaryFileIsCreatedLeavesNothingBehind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/strace") else { throw XCTSkip("strace is not installed") }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        let export = "$LOGBOOK --db \"$DB\" export history --format csv -o out.csv"
+        try Data("previous".utf8).write(to: cli.folder.appendingPathComponent("out.csv"))
+        let counted = try shell(cli, "strace -e trace=openat -o count.txt \(export) && cat count.txt")
+        XCTAssertEqual(counted.status, 0, counted.stderr)
+        let calls = counted.stdout.split(separator: "\n").filter { $0.hasPrefix("openat(") }
+        let creation = try XCTUnwrap(calls.firstIndex { $0.contains(".out.csv.logbook-tmp-") }, counted.stdout) + 1
+        for (signal, number) in [("TERM", SIGTERM), ("INT", SIGINT), ("HUP", SIGHUP)] {
+            try Data("previous".utf8).write(to: cli.folder.appendingPathComponent("out.csv"))
+            let result = try shell(cli, "strace -e trace=openat -e inject=openat:delay_exit=1000000:when=\(creation) -o held.txt \(export) & "
+                                        + "tracer=$!; for i in $(seq 1000); do ls -a | grep -q '^.out.csv.logbook-tmp-' && break; sleep 0.002; done; "
+                                        + "kill -\(signal) $(cat /proc/$tracer/task/$tracer/children); wait $tracer; echo $?; grep -c 'logbook-tmp.*= [0-9]' held.txt")
+            XCTAssertEqual(result.stdout, "\(128 + number)\n1\n", "SIG\(signal): not killed as the file was created; \(result.stderr)")
+            XCTAssertEqual(try leftovers(cli), [], "SIG\(signal)")
+            XCTAssertEqual(try String(contentsOf: cli.folder.appendingPathComponent("out.csv"), encoding: .utf8), "previous", "SIG\(signal)")
+        }
+    }
+
     // 6. Interrupted and failed writes leave no temporary files and the target as it was.
     func testInterruptedAndFailedExportsLeaveNothingBehind() throws {
         let cli = try loaded()

@@ -49,10 +49,15 @@ public final class FileReplacement {
         temporaryPath = parts.sibling("." + parts.name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16))
         var existing = stat()
         let mode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
+        // Registered before it exists, so that a signal from the moment open(2) creates it removes
+        // it (helper-42: one that came before the registration left the empty file behind).
+        let temporaries = ([""] + Self.sideFileSuffixes).map { [temporaryPath] in temporaryPath + $0 }
+        for file in temporaries { TemporaryFiles.register(file) }
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode_t(mode))
         guard descriptor >= 0 else {
-            throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(parts.openableFolder): "
-                                                              + String(cString: strerror(errno)))
+            let reason = String(cString: strerror(errno))
+            for file in temporaries { TemporaryFiles.unregister(file) }
+            throw LogbookError.cannotWrite(path: path, reason: "cannot create a file in \(parts.openableFolder): " + reason)
         }
         // open(2) applied the umask; an existing file's permissions are kept exactly, and its owner
         // and group where this user may give them (root may; others may keep a group they are in),
@@ -62,7 +67,6 @@ public final class FileReplacement {
             if fchown(descriptor, existing.st_uid, existing.st_gid) != 0 { _ = fchown(descriptor, uid_t.max, existing.st_gid) }
             fchmod(descriptor, mode_t(mode))
         }
-        for suffix in [""] + Self.sideFileSuffixes { TemporaryFiles.register(temporaryPath + suffix) }
     }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
