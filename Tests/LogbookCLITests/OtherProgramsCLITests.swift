@@ -403,4 +403,52 @@ final class OtherProgramsCLITests: XCTestCase {
             XCTAssertEqual(other.snapshot(), otherBefore, "\(context): the merge wrote")
         }
     }
+
+    /// A file closed with committed pages still in its write-ahead log (the shell's
+    /// `no_ckpt_on_close`, as a program killed after its commit leaves it): every command that
+    /// writes nothing, and every refusal, leaves the file and its log byte for byte as they were,
+    /// for another program's database and for a logbook (helper-44: SQLite's last close folded the
+    /// log into the file and deleted it, under every command); the first command that writes folds it.
+    func testALogLeftFullIsLeftAsItWasByEveryCommandThatWritesNothing() throws {
+        guard let shell = Self.shell else { throw XCTSkip("the sqlite3 shell is not installed (Debian package sqlite3)") }
+        let cli = try CLIHarness()
+        let log = URL(fileURLWithPath: cli.database.path + "-wal")
+        func leaveFullLog(_ sql: String) throws {
+            let result = try ExternalProgram.run(shell, ["-bail", cli.database.path, ".dbconfig no_ckpt_on_close on", sql])
+            XCTAssertEqual(result.status, 0, "sqlite3: \(result.errors)")
+            XCTAssertGreaterThan(try Data(contentsOf: log).count, 32, "the shell left no pages in the log")
+        }
+        func files() throws -> [Data] { [try Data(contentsOf: cli.database), try Data(contentsOf: log)] }
+        let reading = [["history", "list"], ["count", "history"], ["report", "history"], ["report", "streaks"], ["export", "drafts"],
+                       ["query", "SELECT count(*) FROM sqlite_schema"], ["drafts", "list"], ["check"], ["migrate", "--status"],
+                       ["backup", cli.folder.appendingPathComponent("copy.sqlite").path]]
+
+        // Another program's database: refused by every command, reading or writing.
+        try leaveFullLog("PRAGMA journal_mode = WAL; CREATE TABLE notes (body); INSERT INTO notes VALUES (randomblob(5000));")
+        let other = try files()
+        for arguments in reading + [["init"], ["history", "add", "Squat"], ["import", "--dry-run", CLIHarness.fixture("history.json").path]] {
+            let result = try cli.run(arguments)
+            XCTAssertEqual(result.status, 1, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try files(), other, "\(arguments) changed another program's file or its log")
+        }
+
+        // A logbook, a draft committed to its log by another program.
+        for path in [cli.database.path, log.path, cli.database.path + "-shm"] { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "the add left its log")
+        try leaveFullLog("""
+            INSERT INTO drafts (id, version, version_key, whats_new, created_at, updated_at)
+            VALUES ('00000000-0000-4000-8000-0000000000F1', '9.9', '9.9', 'from the log', 0, 0);
+            """)
+        let logbook = try files()
+        for arguments in reading + [["import", "--dry-run", CLIHarness.fixture("history.json").path]] {
+            let result = try cli.run(arguments)
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try files(), logbook, "\(arguments) changed the file or its log")
+        }
+        XCTAssertEqual(try cli.run(["drafts", "show", "9.9", "--format", "json"]).stdout.contains("from the log"), true)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Row", "--at", "2026-01-06T10:00:00Z"]).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log.path), "the write left the log it found")
+        XCTAssertEqual(try cli.run(["count", "drafts"]).stdout, "1\n")
+    }
 }

@@ -60,6 +60,9 @@ public final class Connection {
     var savepointDepth = 0
     /// Whether a transaction of this connection committed changes (so closing it runs `PRAGMA optimize`).
     var hasCommittedChanges = false
+    /// The write-ahead log with pages in it that was beside the file before this connection
+    /// opened it, if any (``keepTheLogFoundAtOpenIfUnwritten()``).
+    let logFoundAtOpen: LogFoundAtOpen?
     /// Collations registered for sort comparators (see `collationName(for:)`).
     var registeredCollations: Set<String> = []
     /// The values of ``valueWhileUnchanged(_:_:)`` by key, with the file's stamp when each was computed.
@@ -95,6 +98,7 @@ public final class Connection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if creates { flags |= SQLITE_OPEN_CREATE }
+        logFoundAtOpen = LogFoundAtOpen(besideDatabaseAt: path)
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
@@ -139,6 +143,7 @@ public final class Connection {
         }
         statementCache.removeAll()
         emptyTheLogOfAMovedFile()
+        keepTheLogFoundAtOpenIfUnwritten()
         sqlite3_close_v2(handle)
     }
 
