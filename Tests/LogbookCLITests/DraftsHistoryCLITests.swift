@@ -41,6 +41,13 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(object["submittedAt"] as? String, "2026-01-31T06:30:00.250000Z")
         XCTAssertEqual(object["version"] as? String, "2.5.0")
         XCTAssertEqual((object["checklist"] as? [[String: Any]])?.map { $0["isDone"] as? Bool }, [false, true, false])
+        // Every data format, as a listing of that one draft writes it (helper-44: ndjson and csv were refused).
+        for format in ["ndjson", "csv"] {
+            let one = try cli.run(["drafts", "show", "2.5.0", "--format", format])
+            XCTAssertEqual(one.status, 0, one.stderr)
+            XCTAssertEqual(one.stdout, try cli.run(["drafts", "list", "--where", "version == \"2.5.0\"", "--format", format]).stdout, format)
+        }
+        XCTAssertEqual(try cli.run(["drafts", "show", "2.5.0", "--format", "ndjson"]).stdout, json.stdout, "ndjson is the json object on its line")
 
         // An empty-version draft cannot be submitted, and trying changes nothing.
         let empty = try cli.run(["drafts", "add", "--version", ""]).stdout.trimmingCharacters(in: .newlines)

@@ -9,9 +9,9 @@ enum DraftsCommands {
     private static let submittedAt = Option<DateExpression>.date("--at", help: "When it was submitted (default: now): 2026-11-19 07:30, yesterday, ….")
 
     /// What `drafts show` writes: a view for people, the JSON of exports, or the app's property list.
-    private enum ShowFormat: String, CaseIterable, Sendable { case table, json, plist }
+    private enum ShowFormat: String, CaseIterable, Sendable { case table, json, ndjson, csv, plist }
     private static let showFormat = Option<ShowFormat>.choice(
-        "--format", valueName: "FMT", among: ShowFormat.allCases, help: "Output format: table|json|plist (default: table).")
+        "--format", valueName: "FMT", among: ShowFormat.allCases, help: "Output format: table|json|ndjson|csv|plist (default: table).")
 
     static let reference = PositionalSpec(name: "id-or-version",
                                           help: "The draft's id, its version, or a unique prefix of its id (when no draft has that version).")
@@ -74,6 +74,12 @@ enum DraftsCommands {
                 var json = JSONText()
                 draft.writeJSON(to: &json)
                 try Console.print(json.text)
+            case .ndjson, .csv:
+                // As `drafts list` and `export drafts` write it: one line, or a header and a row per item.
+                var writer = RecordStreamWriter.drafts(format == .csv ? .csv : .ndjson) { try Console.write($0) }
+                try writer.begin()
+                try writer.write(draft)
+                try writer.end()
             case .table:
                 try Console.print(DraftView.render(draft, in: try invocation.timeZone()))
             }
