@@ -365,7 +365,7 @@ final class ImportExportCLITests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: file), expected, "\(arguments) -o \(name)")
         }
         // An extension naming a format the command does not write is a usage error, not a table in days.html.
-        for (arguments, name) in [(["history", "list"], "list.sql"), (["drafts", "show", "1.0"], "x.csv"), (["changes"], "feed.json"),
+        for (arguments, name) in [(["history", "list"], "list.sql"), (["drafts", "show", "1.0"], "x.sql"), (["changes"], "feed.json"),
                                   (["export", "history"], "h.html")] {
             XCTAssertFailure(try cli.run(arguments + ["-o", cli.folder.appendingPathComponent(name).path]), status: 2,
                              mentioning: "names", "by its extension", "does not write", "give --format")

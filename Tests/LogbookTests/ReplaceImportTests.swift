@@ -92,6 +92,63 @@ final class ReplaceImportTests: XCTestCase {
         XCTAssertTrue(try store.check().isHealthy, "seed \(seed)")
     }
 
+    /// A file whose records were merged into records of their days imports again with `replace`
+    /// without adding their exercises again, however often, after an import with `skip` or
+    /// `replace`: a merged record (an alias) still there as the file gives it is left as it is, no
+    /// row written and nothing logged; re-merged, its exercises were appended once more by each
+    /// import (helper-45). Where the file also holds the record it was merged into, that record is
+    /// replaced, dropping what was merged into it, and the merged one goes in again, so the content
+    /// is the same (rows are rewritten). Seeded (`LOGBOOK_REPLACE_SEED`): records with adversarial
+    /// names merged into stored days, earlier and later in the day than the stored record, and
+    /// 1 to 4 records of one day.
+    func testAFileOfMergedRecordsImportedAgainWithReplaceAddsNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_REPLACE_SEED", default: 0x5E9)
+        var random = SplitMix64(seed: seed)
+        let utc = TimeZone(identifier: "UTC")!
+        let noon = 9_000 * 86_400.0 + 43_200  // noon of a day in 2025
+        func record(onDay index: Int) -> Day {
+            Day(id: UUID(), seconds: noon + Double(index) * 86_400 + AdversarialDates.seconds(in: -43_000...43_000, using: &random),
+                exercises: (0..<random.int(1...3)).map { _ in AdversarialText.string(using: &random, nonEmpty: true) })
+        }
+        for (firstPolicy, recordsPerDay) in [(ConflictPolicy.skip, 1...1), (.replace, 1...1), (.skip, 1...4), (.replace, 1...4)] {
+            let context = "seed \(seed), first \(firstPolicy), \(recordsPerDay) records a day"
+            let folder = try TemporaryFolder("replace-merged")
+            let store = try Logbook(path: folder.file("logbook.sqlite").path, timeZone: utc)
+            // Stored first: a record at noon on each of 10 days; the file: records on those and 10 more.
+            for index in 0..<10 {
+                let date = Date(timeIntervalSinceReferenceDate: noon + Double(index) * 86_400)
+                try store.history.save([ExerciseDay(date: date, day: try CalendarDay.storable(date, in: utc),
+                                                    exercises: [AdversarialText.string(using: &random, nonEmpty: true)])])
+            }
+            var days: [Day] = []
+            for index in 0..<20 { for _ in 0..<random.int(recordsPerDay) { days.append(record(onDay: index)) } }
+            days.shuffle(using: &random)
+            XCTAssertEqual(try importRecords(days, [], into: store, options: ImportOptions(onConflict: firstPolicy), &random).read, days.count)
+            let rows = try storedRows(store)
+            let records = try store.history.fetchAll().map { [$0.id.uuidString, "\($0.date.timeIntervalSinceReferenceDate)"] + $0.exercises }
+            XCTAssertEqual(records.map { $0.count - 2 }.reduce(0, +), 10 + days.map(\.exercises.count).reduce(0, +), "\(context): lost or doubled")
+            for round in 1...3 {
+                let again = try importRecords(days, [], into: store, options: ImportOptions(onConflict: .replace), &random)
+                XCTAssertEqual([again.inserted, again.replaced], [0, days.count], "\(context), round \(round)")
+                let after = try store.history.fetchAll().map { [$0.id.uuidString, "\($0.date.timeIntervalSinceReferenceDate)"] + $0.exercises }
+                XCTAssertTrue(after.map { $0.map { Array($0.utf8) } } == records.map { $0.map { Array($0.utf8) } },
+                              "\(context), round \(round): the records changed")
+                if recordsPerDay == 1...1 {
+                    XCTAssertTrue(try storedRows(store) == rows, "\(context), round \(round): the import wrote")
+                }
+            }
+            XCTAssertTrue(try store.check().isHealthy, context)
+        }
+        // A record merged into one the file also holds, whose exercises that one's own hold in a
+        // run: the replacement of the first drops them, so the merged one goes in again.
+        let store = try Logbook(path: try TemporaryFolder("replace-merged-run").file("logbook.sqlite").path, timeZone: utc)
+        let pair = [Day(id: UUID(), seconds: noon, exercises: ["Squat", "Row"]), Day(id: UUID(), seconds: noon + 60, exercises: ["Row"])]
+        for policy in [ConflictPolicy.skip, .replace, .replace] {
+            _ = try importRecords(pair, [], into: store, options: ImportOptions(onConflict: policy), &random)
+            XCTAssertEqual(try store.history.fetchAll().map(\.exercises), [["Squat", "Row", "Row"]], "after \(policy)")
+        }
+    }
+
     /// A stored record holding a value Logbook cannot read (another program's: a lowercase item
     /// id, a name that is not UTF-8) is replaced by the file's, which puts it right; the check of
     /// whether it was stored as given failed the import instead (helper-33).

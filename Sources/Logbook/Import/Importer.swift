@@ -197,6 +197,9 @@ private struct ImportWriter {
     /// How many of the records counted replaced were stored exactly as the file gives them, and
     /// so were not written (``isStoredAsGiven(_:_:)``).
     var unchangedReplacements = 0
+    /// The days of stored records with others merged into them that this import replaced,
+    /// dropping the exercises those brought (``isStillMerged(alias:day:date:exercises:)``).
+    var daysOfReplacedRecords: Set<CalendarDay> = []
 
     mutating func importDraft(_ input: DraftInput, record: RecordPlace, into summary: inout ImportSummary) throws {
         let id = input.id ?? idlessDraftID(input)
@@ -236,6 +239,31 @@ private struct ImportWriter {
         guard let stored, stored.utf8.elementsEqual(incoming.utf8) else { return false }
         unchangedReplacements += 1
         return true
+    }
+
+    /// Whether record `id` of the file, once merged into the record of `day` (its id an alias
+    /// there), is still there as the file gives it: its exercises a run of that record's, whose
+    /// date is no later than the one given (a merge keeps the earlier date), and that record not
+    /// replaced by this import (which dropped what was merged into it). Then its replacement is
+    /// taken as unchanged and writes nothing: merged again, its exercises were appended once more
+    /// by each import of the file with `replace` (helper-45).
+    ///
+    /// Logbook keeps no record of which exercises each merged record brought, so a replacement
+    /// whose exercises the day already holds in a run is taken as unchanged too, even when the
+    /// file changed the record to exactly those.
+    private func isStillMerged(alias id: UUID, day: CalendarDay, date: Date, exercises: [String]) throws -> Bool {
+        guard !daysOfReplacedRecords.contains(day), try aliasDay(of: id) == day, let key = try dayRecord(day),
+              let held = try storedIDAndDate(ofDayKey: key), held.date <= date else { return false }
+        let names: [String]
+        do {
+            names = try Tables.exerciseNames(ofDayKey: key, in: connection)
+        } catch is ColumnConversionError {
+            return false  // a value Logbook cannot read (another program's): merging again puts it right
+        }
+        guard names.count >= exercises.count else { return false }
+        return (0...(names.count - exercises.count)).contains { start in
+            zip(names[start...], exercises).allSatisfy { $0.utf8.elementsEqual($1.utf8) }
+        }
     }
 
     /// The content `read` makes of a stored record; nil when the record has a value Logbook cannot
@@ -319,10 +347,16 @@ private struct ImportWriter {
                     summary.replaced += 1
                     return
                 }
+                if !stored, try isStillMerged(alias: id, day: day, date: date, exercises: input.exercises) {
+                    unchangedReplacements += 1
+                    summary.replaced += 1
+                    return
+                }
                 if stored {
                     keptAliases = try mayHoldAliases() ? aliasesKept(replacing: id, with: day, record: record) : []
                     try tallies.countWaitingDays(in: connection)
                     try Tables.exerciseDays.delete(identity: id, in: connection)
+                    if !keptAliases.isEmpty { daysOfReplacedRecords.insert(day) }
                 } else {
                     // An id merged into another day's record (an alias) is a record of its own again,
                     // as the file gives it, whatever order the file's records come in: the alias goes,
