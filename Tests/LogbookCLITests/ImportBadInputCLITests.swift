@@ -699,6 +699,13 @@ final class ImportBadInputCLITests: XCTestCase {
             let end = text.range(of: "</dict>", options: isDraftKey ? .backwards : [])!.lowerBound
             text.insert(contentsOf: "<key>\(spelling)</key>\(value)\n", at: random.chance(0.5) ? place.lowerBound : end)
             try assertRefused("twice-\(round).plist", Data(text.utf8), mentioning: "holds the key \"\(key)\" twice")
+            // Named by the line and column of the later key's text, in either spelling (the refusal
+            // named no place: helper-47).
+            let stderr = try cli.run(["import", cli.folder.appendingPathComponent("twice-\(round).plist").path]).stderr
+            let numbers = try XCTUnwrap(stderr.firstMatch(of: /: line (\d+), column (\d+): a dictionary holds/), stderr)
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false)[Int(numbers.1)! - 1]
+            let named = String(String.UnicodeScalarView(line.unicodeScalars.dropFirst(Int(numbers.2)! - 1)))
+            XCTAssertTrue([key, spelling].contains { named.hasPrefix($0 + "</key>") }, "\(stderr) names \(named)")
         }
         // In a binary list: a second key object of the same text, ASCII or UTF-16 (patched over a
         // placeholder key of the same length, as only a hand-made file has it).
@@ -709,7 +716,7 @@ final class ImportBadInputCLITests: XCTestCase {
             let to = isUTF16 ? Data("version".utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }) : Data("version".utf8)
             let range = try XCTUnwrap(binary.range(of: from), "no placeholder in the binary list")
             binary.replaceSubrange(range, with: to)
-            try assertRefused("binary-twice-\(isUTF16).plist", binary, mentioning: "holds the key \"version\" twice")
+            try assertRefused("binary-twice-\(isUTF16).plist", binary, mentioning: "object ", ": a dictionary holds the key \"version\" twice")
         }
         // A key twice in different dictionaries is no repeat.
         let two = try PropertyListSerialization.data(fromPropertyList: [draft, draft.merging(["version": "9.1"]) { $1 }], format: .xml, options: 0)
@@ -829,6 +836,31 @@ final class ImportBadInputCLITests: XCTestCase {
             XCTAssertEqual(stored[id], value, "seed \(seed): the instant \(value) written by Foundation")
         }
         print("ImportBadInputCLITests (LOGBOOK_PLIST_DATE_SEED=\(seed)): XML property list dates exact or refused")
+    }
+
+    /// JSON, NDJSON and CSV in UTF-16 or UTF-32 (which Foundation's `JSONDecoder` reads, and a
+    /// spreadsheet's "Unicode text" is) are refused naming the encoding and how to convert them,
+    /// with or without a byte order mark, whatever the extension says (they were refused as JSON
+    /// that is no array, or an unexpected character '\x00': helper-47).
+    func testTextInUTF16OrUTF32IsRefusedNamingItsEncoding() throws {
+        let texts = ["json": #"[{"version":"1","whatsNew":"","checklist":[]}]"#,
+                     "ndjson": #"{"day":"2031-05-01","exercises":["Squat"]}"# + "\n",
+                     "csv": "day,exercise\r\n2031-05-01,Squat\r\n"]
+        let encodings: [(name: String, encoding: String.Encoding, mark: [UInt8])] = [
+            ("UTF-16LE", .utf16LittleEndian, [0xFF, 0xFE]), ("UTF-16BE", .utf16BigEndian, [0xFE, 0xFF]),
+            ("UTF-32LE", .utf32LittleEndian, [0xFF, 0xFE, 0x00, 0x00]), ("UTF-32BE", .utf32BigEndian, [0x00, 0x00, 0xFE, 0xFF]),
+        ]
+        for (format, text) in texts {
+            for (name, encoding, mark) in encodings {
+                let body = try XCTUnwrap(text.data(using: encoding))
+                for (marked, bytes) in [(true, Data(mark) + body), (false, body)] {
+                    for fileName in ["wide-\(name)-\(marked).\(format)", "wide-\(name)-\(marked).txt"] {
+                        try assertRefused(fileName, bytes, extra: fileName.hasSuffix(".txt") ? ["--kind", format == "json" ? "drafts" : "history"] : [],
+                                          mentioning: "it is text in \(name)\(marked ? " (by its byte order mark)" : ";")", "iconv -f \(name) -t UTF-8")
+                    }
+                }
+            }
+        }
     }
 
     func testMissingFileAndUnknownFormat() throws {

@@ -35,9 +35,9 @@ enum PropertyListStringScan {
             let markup = isBinary ? nil : markupFindings(inXML: bytes)
             if let problem = markup?.problem { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
-            if result.problem == nil, let key = isBinary ? firstRepeatedKey(inBinary: bytes) : markup?.repeatedKey {
-                result.problem = "a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only "
-                    + "the last value, so the file is refused rather than read without the first"
+            if result.problem == nil, let (place, key) = isBinary ? firstRepeatedKey(inBinary: bytes) : markup?.repeatedKey {
+                result.problem = "\(place): a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps "
+                    + "only the last value, so the file is refused rather than read without the first"
             }
             if result.problem == nil && result.longest > RecordLimits.textBytes {
                 result.problem = "holds a string of \(result.longest) bytes; text is limited to \(RecordLimits.textBytes >> 20) MiB"
@@ -118,8 +118,9 @@ enum PropertyListStringScan {
     }
 
     /// The first key that a dictionary of the binary list holds twice (the same key object twice,
-    /// or two string objects of the same text, ASCII or UTF-16), or nil.
-    private static func firstRepeatedKey(inBinary bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    /// or two string objects of the same text, ASCII or UTF-16), with the dictionary named as
+    /// "object N", or nil.
+    private static func firstRepeatedKey(inBinary bytes: UnsafeBufferPointer<UInt8>) -> (place: String, key: String)? {
         guard let layout = BinaryLayout(bytes), (1...8).contains(layout.referenceWidth) else { return nil }
         let (trailer, referenceWidth) = (layout.trailer, layout.referenceWidth)
         /// The text of the string object `object`, or nil for another kind of object.
@@ -143,7 +144,7 @@ enum PropertyListStringScan {
             for index in 0..<count {
                 guard let reference = integer(bytes, at: start + index * referenceWidth, width: referenceWidth),
                       let key = text(reference) else { continue }
-                if !keys.insert(Array(key.utf8)).inserted { return key }
+                if !keys.insert(Array(key.utf8)).inserted { return ("object \(object)", key) }
             }
         }
         return nil
@@ -241,9 +242,10 @@ enum PropertyListStringScan {
     /// What the parser would read past in an XML list's markup (``XMLPropertyListMarkup``): as a
     /// `problem`, "line L, column C: …", a `<date>` whose text is not a date and time that exist in
     /// the form the property list writers use, or anything after the root element; and the first
-    /// key a dictionary holds twice, entities and CDATA sections decoded. A list in UTF-16 is read
+    /// key a dictionary holds twice, entities and CDATA sections decoded, with the line and column
+    /// of its second `<key>`'s text. A list in UTF-16 is read
     /// as UTF-8 for this, and named in those lines and columns.
-    private static func markupFindings(inXML bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: String?) {
+    private static func markupFindings(inXML bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: (place: String, key: String)?) {
         if let bigEndian = utf16BigEndian(bytes) {
             let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
             let units = stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
@@ -256,7 +258,7 @@ enum PropertyListStringScan {
         return markupFindings(inUTF8: bytes)
     }
 
-    private static func markupFindings(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: String?) {
+    private static func markupFindings(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: (place: String, key: String)?) {
         let markup = XMLPropertyListMarkup(bytes)
         for range in markup.dates where !isPropertyListDate(bytes[range]) {
             let text = String(decoding: bytes[range], as: UTF8.self)
@@ -271,7 +273,9 @@ enum PropertyListStringScan {
         var keysSeen: [Int: Set<[UInt8]>] = [:]
         for (dictionary, content) in markup.keys {
             let key = decodedText(bytes[content])
-            if !keysSeen[dictionary, default: []].insert(key).inserted { return (nil, String(decoding: key, as: UTF8.self)) }
+            if !keysSeen[dictionary, default: []].insert(key).inserted {
+                return (nil, (place(of: content.lowerBound, in: bytes), String(decoding: key, as: UTF8.self)))
+            }
         }
         return (nil, nil)
     }
@@ -307,8 +311,8 @@ enum PropertyListStringScan {
                 }
                 let (characterBytes, consumed, isByteOrderMark) = character(in: bytes, at: position)
                 if first && isByteOrderMark {
-                    return Result(problem: "a <string> begins with U+FEFF, which the property list reader drops; "
-                                      + "refusing rather than changing the text (a binary property list keeps it)")
+                    return Result(problem: "\(place(of: open, in: bytes)): a <string> begins with U+FEFF, which the property list "
+                                      + "reader drops; refusing rather than changing the text (a binary property list keeps it)")
                 }
                 // An empty CDATA section is no character: the parser drops a U+FEFF after it too.
                 if characterBytes > 0 { first = false }

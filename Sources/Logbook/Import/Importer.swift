@@ -45,6 +45,14 @@ extension Logbook {
         }
     }
 
+    /// Refuses text in UTF-16 or UTF-32 (``WideTextEncoding``), naming its encoding.
+    private func refuseWideText(_ prefix: [UInt8], file: String) throws {
+        guard let encoding = WideTextEncoding(ofTextStartingWith: prefix) else { return }
+        throw ImportError(file: file, reason: "it is text in \(encoding.name)\(encoding.isMarked ? " (by its byte order mark)" : ""); "
+                            + "json, ndjson and csv are read in UTF-8, as the apps and 'logbook export' write them: convert it "
+                            + "first (iconv -f \(encoding.name) -t UTF-8)")
+    }
+
     private func importAll(from stream: ByteStream, file: String, options: ImportOptions) throws -> ImportSummary {
         var format = options.format
         if format == .auto {
@@ -56,14 +64,21 @@ extension Logbook {
                                     + "or pass --format")
             }
             let prefix = try stream.prefix(64)
-            guard let detected = ImportFormat.detect(name: file, prefix: prefix) else {
+            let detected = ImportFormat.detect(name: file, prefix: prefix)
+            if detected == nil || detected == .json || detected == .ndjson || detected == .csv {
+                try refuseWideText(prefix, file: file)
+            }
+            guard let detected else {
                 throw ImportError(file: file, reason: (prefix.isEmpty ? "it is empty, so its format cannot be told" : "cannot tell the format")
                                     + "; pass --format json|ndjson|csv|plist|sqlite")
             }
             format = detected
         }
         if format == .sqlite { return try merge(logbookAt: file, options: options) }
-        if format != .plist { try stream.skipByteOrderMark() }
+        if format != .plist {
+            try refuseWideText(try stream.prefix(4), file: file)
+            try stream.skipByteOrderMark()
+        }
         let source: any RecordSource = switch format {
         case .json, .auto, .sqlite: JSONRecordSource(file: file, stream: stream, isLines: false, kind: options.kind)
         case .ndjson: JSONRecordSource(file: file, stream: stream, isLines: true, kind: options.kind)
