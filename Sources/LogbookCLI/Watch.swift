@@ -3,7 +3,9 @@ import Logbook
 
 /// `--watch`: show a command's output, then show it again each time a commit from any process
 /// changes it, until Ctrl-C (which exits 0). A table is redrawn in place on a terminal; JSON,
-/// NDJSON and CSV write each new result set as it comes.
+/// NDJSON and CSV write each new result set as it comes, NDJSON each followed by the line
+/// `{"watch":{"rows":N}}`, its row count: without it one set's rows ran on into the next's, and
+/// a set that became empty printed nothing (helper-46).
 enum Watch {
     static let flag = Flag("--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
 
@@ -24,6 +26,7 @@ enum Watch {
             if !(last.map { output.utf8.elementsEqual($0.utf8) } ?? false) {
                 if redraw { try Console.write("\u{1B}[H\u{1B}[2J") }
                 try Console.write(output)
+                if format == .ndjson { try Console.write(#"{"watch":{"rows":\#(output.utf8.count { $0 == 0x0A })}}"# + "\n") }
                 // Checked: a result that fits stdout's buffer fails only here (`/dev/full`).
                 try Console.finish()
                 last = output

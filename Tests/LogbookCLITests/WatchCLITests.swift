@@ -26,17 +26,55 @@ final class WatchCLITests: XCTestCase {
             }
             return false
         }
-        XCTAssertTrue(waitFor("{\"count\":0}", within: 5), contents())
+        let end = #"{"watch":{"rows":1}}"# + "\n"
+        XCTAssertTrue(waitFor("{\"count\":0}\n" + end, within: 5), contents())
         try cli.run(["history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"])
-        XCTAssertTrue(waitFor("{\"count\":1}", within: 1.5), "the change from another process within a second: \(contents())")
+        XCTAssertTrue(waitFor("{\"count\":1}\n" + end, within: 1.5), "the change from another process within a second: \(contents())")
         try cli.run(["drafts", "add", "--version", "9"])
         usleep(400_000)
-        XCTAssertEqual(contents(), "{\"count\":0}\n{\"count\":1}\n", "a commit that leaves the count alone prints nothing")
+        XCTAssertEqual(contents(), "{\"count\":0}\n" + end + "{\"count\":1}\n" + end, "a commit that leaves the count alone prints nothing")
 
         watcher.interrupt()
         watcher.waitUntilExit()
         XCTAssertEqual(watcher.terminationReason, .exit)
         XCTAssertEqual(watcher.terminationStatus, 0)
+    }
+
+    /// In NDJSON each result set ends with `{"watch":{"rows":N}}`, so a script tells one set from
+    /// the next and sees a set that became empty (helper-46: a listing's sets ran together, and
+    /// the removal of its only record printed nothing).
+    func testEachNDJSONResultSetEndsWithItsRowCount() throws {
+        let cli = try CLIHarness()
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-06T08:00:00Z"])
+        let output = cli.folder.appendingPathComponent("watch.out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        let watcher = Process()
+        watcher.executableURL = CLIHarness.executable
+        watcher.arguments = ["--db", cli.database.path, "history", "list", "--where", #"exercises contains "Squat""#, "--watch", "--format", "ndjson"]
+        watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
+        watcher.standardOutput = try FileHandle(forWritingTo: output)
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        func sets() -> [String] {
+            ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.hasPrefix(#"{"watch""#) ? String($0) : "day " + ($0.firstMatch(of: /"day":"([0-9-]+)"/).map { String($0.1) } ?? "?") }
+        }
+        func waitFor(_ count: Int) -> Bool {
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline && sets().count < count { usleep(20_000) }
+            return sets().count >= count
+        }
+        XCTAssertTrue(waitFor(2), "\(sets())")
+        try cli.run(["-q", "history", "remove", "--day", "2026-01-06", "Squat"])
+        XCTAssertTrue(waitFor(3), "\(sets())")
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-07T08:00:00Z"])
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-08T08:00:00Z"])
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && !(sets().suffix(3) == ["day 2026-01-07", "day 2026-01-08", #"{"watch":{"rows":2}}"#]) { usleep(20_000) }
+        watcher.interrupt()
+        watcher.waitUntilExit()
+        XCTAssertEqual(watcher.terminationStatus, 0)
+        XCTAssertEqual(Array(sets().prefix(3)), ["day 2026-01-06", #"{"watch":{"rows":1}}"#, #"{"watch":{"rows":0}}"#])
+        XCTAssertEqual(Array(sets().suffix(3)), ["day 2026-01-07", "day 2026-01-08", #"{"watch":{"rows":2}}"#])
     }
 
     /// A watch whose output cannot be written (`/dev/full`) says so and exits 1 at its first
