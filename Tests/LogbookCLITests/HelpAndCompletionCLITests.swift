@@ -40,7 +40,7 @@ final class HelpAndCompletionCLITests: XCTestCase {
             (["logbook", "history", ""], "list add delete remove rename move"),
             (["logbook", "history", "list", "--fo"], "--format"),
             (["logbook", "history", "list", "--format", ""], "table json ndjson csv"),
-            (["logbook", "drafts", "show", "2.0", "--format", ""], "table json plist"),
+            (["logbook", "drafts", "show", "2.0", "--format", ""], "table json ndjson csv plist"),
             (["logbook", "--db", "x.sqlite", "repo"], "report"),
             (["logbook", "report", ""], "history exercises streaks drafts calendar"),
             (["logbook", "report", "history", "--by", ""], "day week month year"),
