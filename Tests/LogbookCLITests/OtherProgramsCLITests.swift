@@ -404,6 +404,28 @@ final class OtherProgramsCLITests: XCTestCase {
         }
     }
 
+    /// A file SQLite's integrity check finds damaged (here two indexes that another program gave
+    /// each other's pages) is refused by `repair` and its dry run, naming the check's finding and
+    /// writing nothing, and `check` fails: `repair` said "nothing to repair" and exited 0, though
+    /// `check` failed after it (helper-49, with bits flipped in an index page).
+    func testRepairRefusesAFileSQLiteFindsDamaged() throws {
+        let cli = try CLIHarness()
+        for version in ["1.0", "2.0"] { XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", version]).status, 0) }
+        XCTAssertEqual(try cli.run(["-q", "drafts", "submit", "1.0", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        try sqlite3(cli, """
+            PRAGMA writable_schema = ON;
+            UPDATE sqlite_schema SET rootpage = (SELECT sum(rootpage) FROM sqlite_schema WHERE name IN ('drafts_by_version', 'drafts_by_submitted_at')) - rootpage
+            WHERE name IN ('drafts_by_version', 'drafts_by_submitted_at');
+            """)
+        let before = cli.snapshot()
+        for arguments in [["repair"], ["repair", "--dry-run"]] {
+            XCTAssertFailure(try cli.run(arguments), status: 1,
+                             mentioning: "is damaged (SQLite's integrity check fails: row ", "missing from index drafts_by_")
+            XCTAssertEqual(cli.snapshot(), before, "\(arguments) wrote")
+        }
+        XCTAssertEqual(try cli.run(["check"]).status, 1)
+    }
+
     /// A file closed with committed pages still in its write-ahead log (the shell's
     /// `no_ckpt_on_close`, as a program killed after its commit leaves it): every command that
     /// writes nothing, and every refusal, leaves the file and its log byte for byte as they were,

@@ -176,6 +176,10 @@ final class StoredValueAuditTests: XCTestCase {
                     XCTAssertThrowsError(try store.repair()) { error in
                         guard case LogbookError.repairRefused = error else { return XCTFail("\(context): \(error)") }
                     }
+                } else if name == "logbook_id", let stored, UUID(text: stored)?.text != stored {
+                    // A number in the text column is text: the id is then not one (the test after next).
+                    XCTAssertEqual(problems.count, 1, context)
+                    XCTAssertTrue(problems.first?.hasPrefix("logbook_settings.value: 1 row is not the logbook's id") ?? false, "\(context): \(problems)")
                 } else {
                     XCTAssertEqual(problems, [], context)
                 }
@@ -252,5 +256,33 @@ final class StoredValueAuditTests: XCTestCase {
             let keepsSixtyDays = isWritten ? Int(value)! >= 60 : true
             XCTAssertEqual(left > 1, keepsSixtyDays, "\(context): \(left) of \(entries) entries and the new one left")
         }
+    }
+
+    /// The logbook's id gone or not an uppercase UUID, and a change-log entry at the largest row
+    /// key (after which new entries get random, lower keys the feed never sends), are named by
+    /// `check`, and `repair` refuses to guess: `changes` failed, or lost entries, while `check`
+    /// passed (helper-49). Seeded (`LOGBOOK_SETTINGS_SEED`): ids of every wrong shape.
+    func testCheckNamesALogbookIDThatIsNotOneAndAChangeLogAtTheLargestKey() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_SETTINGS_SEED", default: 0x4944))
+        let test = try TestStore()
+        try test.store.history.addDoneExercises(["Squat"], at: instant("2026-03-02T08:00:00Z"))
+        let plain = try Connection(path: test.store.path)
+        let good = try XCTUnwrap(plain.scalar("SELECT value FROM logbook_settings WHERE name = 'logbook_id'", as: String.self))
+        XCTAssertEqual(try test.store.check().storedValueProblems, [])
+        let wrong = ["a:b", good.lowercased(), String(good.dropLast()), good + "0", good.replacingOccurrences(of: "-", with: ":"), "", " " + good]
+        for value in wrong.shuffled(using: &random) {
+            try plain.run("UPDATE logbook_settings SET value = ? WHERE name = 'logbook_id'", [.text(value)])
+            let problems = try test.store.check().storedValueProblems
+            XCTAssertEqual(problems, ["logbook_settings.value: 1 row is not the logbook's id, an uppercase UUID (the change feed and "
+                                      + "'export --format postgres' name the logbook by it; a new one makes earlier change tokens refused) "
+                                      + "(name 'logbook_id': '\(value)')"], value.debugDescription)
+            XCTAssertThrowsError(try test.store.repair(dryRun: true), value.debugDescription)
+        }
+        try plain.run("DELETE FROM logbook_settings WHERE name = 'logbook_id'")
+        XCTAssertEqual(try test.store.check().storedValueProblems.first?.hasSuffix("(no row named 'logbook_id')"), true)
+        try plain.run("INSERT INTO logbook_settings (name, value) VALUES ('logbook_id', ?)", [.text(good)])
+        XCTAssertEqual(try test.store.check().storedValueProblems, [])
+        try plain.run("INSERT INTO change_log (seq, kind, pk) VALUES (9223372036854775807, 'day', 1)")
+        XCTAssertEqual(try test.store.check().storedValueProblems.first?.hasPrefix("change_log.seq: 1 row is not below 9223372036854775807"), true)
     }
 }

@@ -10,13 +10,23 @@ extension Logbook {
     /// Puts right, in one transaction, what other programs' writes can leave inconsistent: removes
     /// rows whose parent is gone, renumbers positions that are not 1…n (keeping their order),
     /// recomputes every key, and recounts every tally and day total. The database passes
-    /// `check()` after it (unless the file itself is damaged). A dry run reports and writes nothing.
+    /// `check()` after it. A dry run reports and writes nothing.
     ///
-    /// Throws ``LogbookError/repairRefused(path:problems:)``, writing nothing, while a row holds a
-    /// value Logbook cannot read (``CheckReport/storedValueProblems``): those need a person.
+    /// Throws ``LogbookError/damaged(path:reason:)``, writing nothing, when SQLite's integrity
+    /// check finds the file itself damaged (a page gone bad), which no recount puts right and which
+    /// can make a recount read wrong rows: it said "nothing to repair" there, and `check` still
+    /// failed (helper-49). Throws ``LogbookError/repairRefused(path:problems:)``, writing nothing,
+    /// while a row holds a value Logbook cannot read (``CheckReport/storedValueProblems``): those
+    /// need a person.
     @discardableResult
     public func repair(dryRun: Bool = false) throws -> RepairReport {
         RepairReport(changes: try database.write(dryRun: dryRun) { connection in
+            let integrity = try connection.integrityCheck()
+            guard integrity == ["ok"] else {
+                throw LogbookError.damaged(path: path, reason: "SQLite's integrity check fails: \(integrity[0].prefix(200))"
+                                            + (integrity.count > 1 ? " and \(integrity.count - 1) more" : "")
+                                            + "; repair recounts what other programs' writes leave inconsistent, not damaged pages")
+            }
             let unreadable = try StoredValueAudit.problems(in: connection)
             guard unreadable.isEmpty else { throw LogbookError.repairRefused(path: path, problems: unreadable) }
             return try DerivedDataAudit.repair(in: connection).lines

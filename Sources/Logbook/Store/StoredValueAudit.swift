@@ -43,6 +43,12 @@ enum StoredValueAudit {
         let lastKey = try faultyRows("exercise_days.pk", "FROM exercise_days WHERE pk = \(largestRowKey)",
                                      example: "'day ' || \(quoted("day"))",
                                      requirement: "below \(largestRowKey) (after it new days get random row keys)", in: connection)
+        // The same for the change log: an entry after one at the largest key gets a random, lower
+        // key, and a feed read past the old one never sends it (helper-49).
+        let lastEntry = try faultyRows("change_log.seq", "FROM change_log WHERE seq = \(largestRowKey)",
+                                       example: "'kind ' || \(quoted("kind")) || ' pk ' || quote(pk)",
+                                       requirement: "below \(largestRowKey) (after it new entries get random keys, which the change "
+                                           + "feed cannot follow: delete the entry)", in: connection)
         // An empty exercise name: Logbook saves none and imports none, so it would be refused too.
         let emptyNames = try faultyRows("exercises.name", "FROM exercises WHERE name = ''",
                                         example: "'day_pk ' || day_pk || ' position ' || quote(position)", order: "ORDER BY day_pk, position",
@@ -52,7 +58,7 @@ enum StoredValueAudit {
         let aliasedRecords = try faultyRows("exercise_day_aliases.id", "FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.id = a.id",
                                             example: "'id ' || a.id || ': the record of ' || \(quoted("d.day"))", order: "ORDER BY a.id",
                                             requirement: "an id no day record has (delete the merged id's row)", in: connection)
-        return problems + [emptyDays, lastKey, emptyNames, aliasedRecords].compactMap { $0 } + (try settingsProblems(in: connection))
+        return problems + [emptyDays, lastKey, lastEntry, emptyNames, aliasedRecords].compactMap { $0 } + (try settingsProblems(in: connection))
     }
 
     /// The rows `source` (`FROM … WHERE …`) selects, as one line of ``problems(in:)`` named `name`:
@@ -95,6 +101,18 @@ enum StoredValueAudit {
             problems.append(problem("logbook_settings.value", count: 1,
                                     requirement: "a whole number of days, 1 or more, as 'logbook changes --set-retention DAYS' writes it",
                                     examples: ["name '\(Logbook.retentionSettingName)': '\(retention.prefix(40))'"]))
+        }
+        // The logbook's id (migration 0008), which the change feed's tokens and a PostgreSQL
+        // export's source carry: gone, or not an uppercase UUID (a colon in it broke the feed's own
+        // tokens), those commands failed while the check passed (helper-49).
+        // (One stored other than as text is named above.)
+        let kind = try connection.scalar("SELECT typeof(value) FROM logbook_settings WHERE name = 'logbook_id'", as: String.self)
+        let id = kind == "text" ? try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'logbook_id'", as: String.self) : nil
+        if kind == nil || id.map({ UUID(text: $0)?.text != $0 }) == true {
+            problems.append(problem("logbook_settings.value", count: 1,
+                                    requirement: "the logbook's id, an uppercase UUID (the change feed and 'export --format postgres' "
+                                        + "name the logbook by it; a new one makes earlier change tokens refused)",
+                                    examples: [id.map { "name 'logbook_id': '\($0.prefix(40))'" } ?? "no row named 'logbook_id'"]))
         }
         return problems
     }

@@ -15,7 +15,8 @@ enum RepairCommand {
                 and day totals where they differ from a recount. Says what it changed on stderr; 'logbook check' \
                 passes afterwards. --dry-run says what it would change and writes nothing. Refuses, writing nothing, \
                 while a row holds a value Logbook cannot read (a day 2026-02-30, text where a date belongs), which \
-                'logbook check' names: only a person can say what was meant.
+                'logbook check' names: only a person can say what was meant; and a file SQLite's integrity check \
+                finds damaged (pages gone bad), which no recount mends: restore a backup.
                 """,
             options: [dryRun.spec],
             examples: ["logbook check || logbook repair", "logbook repair --dry-run"]),
