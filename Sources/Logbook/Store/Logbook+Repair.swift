@@ -13,18 +13,23 @@ extension Logbook {
     /// `check()` after it. A dry run reports and writes nothing.
     ///
     /// Throws ``LogbookError/damaged(path:reason:)``, writing nothing, when SQLite's integrity
-    /// check finds the file itself damaged (a page gone bad), which no recount puts right and which
-    /// can make a recount read wrong rows: it said "nothing to repair" there, and `check` still
-    /// failed (helper-49). Throws ``LogbookError/repairRefused(path:problems:)``, writing nothing,
+    /// check finds the file itself damaged (an index out of step with its table, a page gone bad;
+    /// not a row that breaks a `CHECK` or `NOT NULL`), which no recount puts right and which can
+    /// make a recount read wrong rows: it said "nothing to repair" there, and `check` still failed
+    /// (helper-49). Throws ``LogbookError/repairRefused(path:problems:)``, writing nothing,
     /// while a row holds a value Logbook cannot read (``CheckReport/storedValueProblems``): those
     /// need a person.
     @discardableResult
     public func repair(dryRun: Bool = false) throws -> RepairReport {
         RepairReport(changes: try database.write(dryRun: dryRun) { connection in
-            let integrity = try connection.integrityCheck()
-            guard integrity == ["ok"] else {
-                throw LogbookError.damaged(path: path, reason: "SQLite's integrity check fails: \(integrity[0].prefix(200))"
-                                            + (integrity.count > 1 ? " and \(integrity.count - 1) more" : "")
+            // A row that breaks its table's CHECK or NOT NULL (a derived row another program wrote)
+            // is for the recount below, or for a person when a record holds it; the rest is damage.
+            let damage = try connection.integrityCheck().filter {
+                $0 != "ok" && !$0.hasPrefix("CHECK constraint failed in ") && !$0.hasPrefix("NULL value in ")
+            }
+            if let first = damage.first {
+                throw LogbookError.damaged(path: path, reason: "SQLite's integrity check fails: \(first.prefix(200))"
+                                            + (damage.count > 1 ? " and \(damage.count - 1) more" : "")
                                             + "; repair recounts what other programs' writes leave inconsistent, not damaged pages")
             }
             let unreadable = try StoredValueAudit.problems(in: connection)
