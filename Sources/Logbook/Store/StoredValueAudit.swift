@@ -6,7 +6,8 @@ import SQLiteQuery
 /// (which Logbook refuses to read rather than repair) or longer than any field Logbook takes,
 /// `2026-02-30` as a day, a lowercase or malformed id, a date outside years 0001 to 9999, an
 /// empty exercise name, a day record with no exercise, a merged id that is also a record's id; and a setting in `logbook_settings`
-/// stored as a blob, or a change-log retention that is not a whole number of days, 1 or more. SQLite's column types and
+/// stored as a blob, a change-log retention that is not a whole number of days, 1 or more, a logbook id that is
+/// gone or is not an uppercase UUID, and a day row or change-log entry at the largest row key. SQLite's column types and
 /// `CHECK`s let such values in; a record holding one cannot be listed, exported or reported, and a
 /// setting held so stops what reads it (the change feed, every write for `comparison_keys`).
 /// `Logbook.check()` names them (table, column, row) and `Logbook.repair(dryRun:)` refuses to run
