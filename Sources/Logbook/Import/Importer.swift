@@ -64,11 +64,9 @@ extension Logbook {
                                     + "or pass --format")
             }
             let prefix = try stream.prefix(64)
-            let detected = ImportFormat.detect(name: file, prefix: prefix)
-            if detected == nil || detected == .json || detected == .ndjson || detected == .csv {
+            guard let detected = ImportFormat.detect(name: file, prefix: prefix) else {
+                // Text in UTF-16 or UTF-32 is told apart from no format at all (its text checked below otherwise).
                 try refuseWideText(prefix, file: file)
-            }
-            guard let detected else {
                 throw ImportError(file: file, reason: (prefix.isEmpty ? "it is empty, so its format cannot be told" : "cannot tell the format")
                                     + "; pass --format json|ndjson|csv|plist|sqlite")
             }
@@ -267,8 +265,16 @@ private struct ImportWriter {
     /// whose exercises the day already holds in a run is taken as unchanged too, even when the
     /// file changed the record to exactly those.
     private func isStillMerged(alias id: UUID, day: CalendarDay, date: Date, exercises: [String]) throws -> Bool {
-        guard !daysOfReplacedRecords.contains(day), try aliasDay(of: id) == day, let key = try dayRecord(day),
-              let held = try storedIDAndDate(ofDayKey: key), held.date <= date else { return false }
+        guard !daysOfReplacedRecords.contains(day) else { return false }
+        // The record `id` was merged into, when it is `day`'s: its row key and date.
+        let merged = try connection.cachedStatement("""
+            SELECT d.pk, d.date FROM exercise_day_aliases AS a JOIN exercise_days AS d ON d.pk = a.day_pk WHERE a.id = ? AND d.day = ?
+            """)
+        defer { merged.reset() }
+        try merged.bind(id, at: 1)
+        try merged.bind(day, at: 2)
+        guard try merged.step(), try merged.column(1, as: Date.self) <= date else { return false }
+        let key = try merged.column(0, as: Int64.self)
         let names: [String]
         do {
             names = try Tables.exerciseNames(ofDayKey: key, in: connection)

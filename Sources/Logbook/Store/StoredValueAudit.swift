@@ -107,9 +107,9 @@ enum StoredValueAudit {
         // export's source carry: gone, or not an uppercase UUID (a colon in it broke the feed's own
         // tokens), those commands failed while the check passed (helper-49).
         // (One stored other than as text is named above.)
-        let kind = try connection.scalar("SELECT typeof(value) FROM logbook_settings WHERE name = 'logbook_id'", as: String.self)
-        let id = kind == "text" ? try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'logbook_id'", as: String.self) : nil
-        if kind == nil || id.map({ UUID(text: $0)?.text != $0 }) == true {
+        let stored = try connection.scalar("SELECT value FROM logbook_settings WHERE name = 'logbook_id'", as: DatabaseValue.self)
+        let id: String? = if case .text(let text) = stored { text } else { nil }
+        if stored == nil || id.map({ UUID(text: $0)?.text != $0 }) == true {
             problems.append(problem("logbook_settings.value", count: 1,
                                     requirement: "the logbook's id, an uppercase UUID (the change feed and 'export --format postgres' "
                                         + "name the logbook by it; a new one makes earlier change tokens refused)",
