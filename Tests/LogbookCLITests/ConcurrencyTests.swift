@@ -63,6 +63,40 @@ final class ConcurrencyTests: XCTestCase {
         XCTAssertEqual(try Reliability.counts(cli).days, writes * daysPerFile)
     }
 
+    /// The reports made of several reads (the HTML page's cards, charts and tables; the calendar
+    /// and its summary) read them in one snapshot: beside imports of 40 consecutive days each,
+    /// every page and calendar counts as many active days as its longest streak, a multiple of 40
+    /// (each read apart, a page showed 120 active days and a longest streak of 160; helper-54).
+    func testReportsMadeOfSeveralReadsAgreeWithThemselvesBesideImports() throws {
+        let cli = try CLIHarness()
+        let daysPerFile = 40
+        let files = try (0..<writes).map { index -> URL in
+            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
+            try Reliability.writeHistory(days: (index * daysPerFile)..<((index + 1) * daysPerFile), to: url)
+            return url
+        }
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let range = ["--from", "2020-01-01", "--to", "2023-12-31"]
+        let reads = [["--time-zone", "UTC", "report", "--format", "html"] + range, ["--time-zone", "UTC", "report", "calendar"] + range]
+        var compared = 0
+        try Reliability.runSideBySide(cli, writes: files.map { ["import", $0.path] }, reads: reads) { arguments, result in
+            XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
+            guard arguments.contains("report") else { return }
+            let (active, streak): (String?, String?) = arguments.contains("calendar")
+                ? (result.stdout.firstMatch(of: /(\d+) active days?,/)?.1.description,
+                   result.stdout.firstMatch(of: /longest streak (\d+) days?/)?.1.description)
+                : (result.stdout.firstMatch(of: /<strong>(\d+) active days?<\/strong>/)?.1.description,
+                   result.stdout.firstMatch(of: /<strong>(\d+) days?<\/strong><span>longest streak/)?.1.description)
+            guard let active = active.flatMap({ Int($0) }) else { return XCTFail("\(arguments): no active days in \(result.stdout.suffix(300))") }
+            XCTAssertEqual(active % daysPerFile, 0, "\(arguments) saw \(active) active days")
+            guard active > 0 else { return }
+            XCTAssertEqual(streak.flatMap { Int($0) }, active, "\(arguments): \(active) active days, longest streak \(streak ?? "none")")
+            compared += 1
+        }
+        XCTAssertGreaterThan(compared, 0, "no report read the history while it grew")
+        print("ConcurrencyTests: \(compared) pages and calendars compared with themselves beside \(writes) imports")
+    }
+
     /// Several processes using a database that does not exist yet, at the same moment: one creates
     /// it, and all of them switch it to WAL, migrate it and write without a "database is locked".
     func testFirstUseByManyProcessesAtOnce() throws {

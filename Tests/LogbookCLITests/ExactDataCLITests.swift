@@ -304,9 +304,10 @@ final class ExactDataCLITests: XCTestCase {
         for _ in 0..<70 { try handle.write(contentsOf: chunk) }
         try handle.write(contentsOf: Data("</string><key>whatsNew</key><string></string></dict></plist>\n".utf8))
         try handle.close()
-        let started = Date()
-        XCTAssertFailure(try cli.run(["import", url.path]), status: 1, mentioning: url.path, "limited to 64 MiB")
-        XCTAssertLessThan(Date().timeIntervalSince(started), 60)
+        // The scan's message (the record decoder's names a record and field instead): refused
+        // before the list is parsed into values.
+        XCTAssertFailure(try cli.run(["import", url.path]), status: 1, mentioning: url.path,
+                         "holds a string of \(70 << 20) bytes; text is limited to 64 MiB")
     }
 
     // 9. Draft CSV rows that disagree, and byte order marks.

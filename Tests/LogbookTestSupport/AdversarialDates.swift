@@ -7,7 +7,7 @@ public enum AdversarialDates {
     /// Seconds since 2001-01-01 in `range` (seconds since 2001 too).
     public static func seconds(in range: ClosedRange<Double>, using random: inout SplitMix64) -> Double {
         let value: Double
-        switch random.int(0...7) {
+        switch random.int(0...8) {
         case 0:
             value = Double.random(in: range, using: &random)
         case 1:
@@ -35,6 +35,12 @@ public enum AdversarialDates {
             value = random.pick([0, -0.0, 1e-7, -1e-7, 5e-7, -5e-7, 1.5e-6, .leastNonzeroMagnitude,
                                  -.leastNonzeroMagnitude, 763_936_463.809_804_3, range.lowerBound, range.upperBound,
                                  range.lowerBound.nextUp, range.upperBound.nextDown])
+        case 7:
+            // The second before 2001 (-1 < s < 0), where the fraction past the whole second,
+            // 1 + s, does not fit a Double: often next to a half microsecond, else anywhere in it.
+            var near = -(Double(random.int(0...999_999)) + 0.5) / 1_000_000
+            for _ in 0..<random.int(0...3) { near = random.chance(0.5) ? near.nextUp : near.nextDown }
+            value = random.chance(0.7) ? near : -Double.random(in: 0..<1, using: &random)
         default:
             // Anywhere, as raw bits.
             value = Double(bitPattern: random.next())

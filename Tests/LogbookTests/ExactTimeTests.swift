@@ -76,6 +76,16 @@ final class ExactTimeTests: XCTestCase {
         // The case: 763936463.8098043 is exactly …463.80980432…, so .809804.
         XCTAssertEqual(Date(timeIntervalSinceReferenceDate: 763_936_463.809_804_3).iso8601Microseconds,
                        "2025-03-17T20:34:23.809804Z")
+        // The second before 2001, where 1 + seconds does not fit a Double (helper-52): a moment
+        // 0.5000000000000001 µs before 2001 is on 31 December, and near-ties round to the nearest.
+        XCTAssertEqual(Date(timeIntervalSinceReferenceDate: -5.000000000000001e-07).iso8601Microseconds,
+                       "2000-12-31T23:59:59.999999Z")
+        XCTAssertEqual(Date(timeIntervalSinceReferenceDate: -0.0019944999999999997).iso8601Microseconds,
+                       "2000-12-31T23:59:59.998006Z")
+        XCTAssertEqual(Date(timeIntervalSinceReferenceDate: -0.0009975000000000001).iso8601Microseconds,
+                       "2000-12-31T23:59:59.999002Z")
+        XCTAssertEqual(Date(timeIntervalSinceReferenceDate: -4.999999999999999e-07).iso8601Microseconds,
+                       "2001-01-01T00:00:00.000000Z")
         XCTAssertEqual(Date(iso8601: "2001-01-01T00:00:00.0000001Z"), Date(timeIntervalSinceReferenceDate: 1e-7))
         XCTAssertEqual(Date(iso8601: "2001-01-01T00:00:00.123456Z"), Date(timeIntervalSinceReferenceDate: 0.123456))
         XCTAssertEqual(Date(iso8601: "2000-12-31T23:59:59.9999999Z"), Date(timeIntervalSinceReferenceDate: -1e-7))

@@ -85,8 +85,16 @@ extension Date {
     /// `seconds` split into whole seconds and microseconds (0 ..< 1,000,000), rounded to the nearest
     /// microsecond in exact arithmetic, ties to even.
     static func roundedToMicroseconds(_ seconds: Double) -> (seconds: Int, microseconds: Int) {
+        if seconds < 0 && seconds > -1 {
+            // The second before 2001: its fraction past the whole second, 1 + seconds, would be
+            // rounded to 53 bits. Round the magnitude instead (to the nearest, ties to even, is
+            // symmetric about zero) and count back from the next whole second.
+            let magnitude = roundedToMicroseconds(-seconds)
+            let micros = magnitude.seconds * 1_000_000 + magnitude.microseconds
+            return micros == 0 ? (0, 0) : (-1, 1_000_000 - micros)
+        }
         let whole = seconds.rounded(.down)
-        let fraction = seconds - whole  // exact: both lie within one unit of each other
+        let fraction = seconds - whole  // exact: whole is 0, or within a factor of 2 of seconds (Sterbenz)
         let scaled = fraction * 1_000_000  // rounded once; the fused multiply-add gives what was lost
         let lost = (-scaled).addingProduct(fraction, 1_000_000)
         var micros = scaled.rounded(.down)

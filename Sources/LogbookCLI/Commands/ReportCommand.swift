@@ -63,13 +63,19 @@ enum ReportCommand {
             if name == "calendar" {
                 let (first, last, today) = try calendarRange(invocation, from: from, to: to)
                 let colour = format == .table && Console.stdoutIsTerminal && invocation.environment["NO_COLOR"] == nil
+                // Each result in one snapshot: the calendar's summary agrees with its days while
+                // other programs write.
                 try Watch.run(invocation, store: store, format: format) {
-                    try renderCalendar(store.reports, from: first, to: last, asOf: min(today, last), format: format, colour: colour)
+                    try store.readingOneSnapshot {
+                        try renderCalendar(store.reports, from: first, to: last, asOf: min(today, last), format: format, colour: colour)
+                    }
                 }
                 return
             }
             try Watch.run(invocation, store: store, format: format) {
-                try render(name, store.reports, period: by ?? .week, from: from, to: to, asOf: day, format: format)
+                try store.readingOneSnapshot {
+                    try render(name, store.reports, period: by ?? .week, from: from, to: to, asOf: day, format: format)
+                }
             }
         })
 
@@ -134,8 +140,8 @@ enum ReportCommand {
         case "history" where format == .table:
             // For people, a trend column: each period's exercises as a bar against the busiest
             // period's, found by a first read of the report, so that the rows stream in the second
-            // (held for the maximum, 3,650,000 days took 349 MB; helper-31). Another program's
-            // write between the two can only make a bar full.
+            // (held for the maximum, 3,650,000 days took 349 MB; helper-31); both in the caller's
+            // one snapshot.
             var busiest = 0
             try reports.history(by: period, from: from, to: to) { busiest = max(busiest, $0.exercises) }
             let maximum = busiest

@@ -28,14 +28,18 @@ struct HTMLReport {
     init(store: Logbook, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay, period: ReportPeriod?,
          timeZone: TimeZone) throws {
         let reports = store.reports
-        counts = try CalendarHeatmap.counts(reports, from: first, to: last)
-        (self.first, self.last) = (first, last)
-        self.period = period ?? (last.dayNumber - first.dayNumber > 2 * 371 ? .month : .week)
-        periods = try reports.history(by: self.period, from: first, to: last)
-        exercises = try reports.exercises(from: first, to: last)
-        streaks = try reports.streaks(from: first, to: last, asOf: asOf)
-        openDrafts = try store.drafts.fetch(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil },
-                                                            sortBy: [SortDescriptor(\.createdAt), SortDescriptor(\.version)]))
+        let period = period ?? (last.dayNumber - first.dayNumber > 2 * 371 ? .month : .week)
+        // One snapshot for the whole page, so that its cards, charts and tables agree while
+        // other programs write.
+        (counts, periods, exercises, streaks, openDrafts) = try store.readingOneSnapshot {
+            (try CalendarHeatmap.counts(reports, from: first, to: last),
+             try reports.history(by: period, from: first, to: last),
+             try reports.exercises(from: first, to: last),
+             try reports.streaks(from: first, to: last, asOf: asOf),
+             try store.drafts.fetch(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil },
+                                                    sortBy: [SortDescriptor(\.createdAt), SortDescriptor(\.version)])))
+        }
+        (self.first, self.last, self.period) = (first, last, period)
         made = Date()
         self.timeZone = timeZone
     }
