@@ -88,4 +88,41 @@ final class FilterLanguageTests: XCTestCase {
             XCTAssertEqual(position, 0..<7)
         }
     }
+
+    /// Only a number of four digits is a year beside a day or date field (`day == 15` was the
+    /// year 0015, with no row and no error; helper-53), and a mistake in a number or a date says
+    /// what it is: not a number, out of range, outside the years stored, or no day of the calendar.
+    func testNumbersAndDatesThatAreNotWhatTheySeemAreNamed() throws {
+        let test = try TestStore()
+        let utc = TimeZone(identifier: "UTC")!
+        let first = CalendarDay("0001-01-01")!
+        try test.store.history.save([ExerciseDay(date: first.start(in: utc) + 43_200, day: first, exercises: ["Row"])])
+        for filter in ["day == 0001", "date < 0002", "0001 == day"] {
+            XCTAssertEqual(try test.store.history.fetch(try test.store.history.query(where: filter, timeZone: utc)).count, 1, filter)
+        }
+        XCTAssertEqual(try test.store.history.fetch(try test.store.history.query(where: "exercises.count == 0001", timeZone: utc)).count, 1)
+        let mistakes: [(filter: String, message: String, at: Range<Int>)] = [
+            ("day == 15", "expected a day like 2026-01-31, found 15", 7..<9),
+            ("date < 7", "expected a date like 2026-01-31 or 2026-01-31T08:30:00Z, found 7", 7..<8),
+            ("day > 20260", "expected a day like 2026-01-31, found 20260", 6..<11),
+            ("day > -2026", "expected a day like 2026-01-31, found -2026", 6..<11),
+            ("exercises.count > 2.5.5", "'2.5.5' is neither a number nor a date", 18..<23),
+            ("exercises.count > 3-1", "'3-1' is neither a number nor a date", 18..<21),
+            ("exercises.count > 1Z", "'1Z' is neither a number nor a date", 18..<20),
+            ("exercises.count > 99999999999999999999", "number '99999999999999999999' is out of range", 18..<38),
+            ("date < 10000-01-01", "'10000-01-01' is no date Logbook reads", 7..<18),
+            ("date < 0001-01-01T00:00:00+01:00", "invalid date '0001-01-01T00:00:00+01:00': outside years 0001 to 9999", 7..<32),
+            ("date > 9999-12-31T23:00:00-05:00", "invalid date '9999-12-31T23:00:00-05:00': outside years 0001 to 9999", 7..<32),
+            ("date > 2026-02-29T00:00:00Z", "2026-02-29 is no day of the calendar", 7..<27),
+            ("day == 2026-04-31", "2026-04-31 is no day of the calendar", 7..<17),
+            ("date > 4000001d", "invalid date '4000001d': outside years 0001 to 9999", 7..<15),
+        ]
+        for (filter, expected, at) in mistakes {
+            XCTAssertThrowsError(try test.store.history.query(where: filter, timeZone: utc), filter) { error in
+                guard case LogbookError.invalidFilter(_, let message, let position) = error else { return XCTFail("\(filter): \(error)") }
+                XCTAssertTrue(message.contains(expected), "\(filter): \(message)")
+                XCTAssertEqual(position, at, filter)
+            }
+        }
+    }
 }

@@ -144,6 +144,27 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
         self = calendar
     }
 
+    /// Why ``init(_:)`` reads no date in `text`, for a message: what is wrong with a date written
+    /// in one of the forms (an instant outside the years Logbook stores, a day the calendar does not
+    /// have, a count of days past them), else the forms expected.
+    public static func problem(reading text: String) -> String {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        let word = text.lowercased()
+        let count = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)
+        let isCount = count.count >= 2 && "dwmy".contains(count.last!) && count.dropLast().allSatisfy { $0.isASCII && $0.isNumber }
+        if isCount || Date.reading(iso8601: text) == .outsideSupportedRange {
+            return "outside \(CalendarDay.supportedYearsText)"
+        }
+        // 2026-02-29 or 2026-04-31 (alone or before a time): each part in range, but no such day.
+        let dayText = text.prefix(10), parts = dayText.split(separator: "-", omittingEmptySubsequences: false)
+        if parts.count == 3, zip(parts, [4, 2, 2]).allSatisfy({ $0.count == $1 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+           let month = Int(parts[1]), (1...12).contains(month), let day = Int(parts[2]), (1...31).contains(day),
+           CalendarDay(dayText) == nil {
+            return "\(dayText) is no day of the calendar"
+        }
+        return "expected \(expectedForms)"
+    }
+
     /// `7d`, `2w`, `3m`, `1y`, with an optional ` ago`.
     private static func relative(_ word: String) -> DateExpression? {
         let trimmed = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)

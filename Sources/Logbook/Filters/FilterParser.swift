@@ -169,7 +169,12 @@ public struct FilterParser {
             return .literal(.string(text), at: at)
         case .number(let text):
             advance()
-            if let integer = Int64(text) { return .literal(.integer(integer), at: at) }
+            if let integer = Int64(text) {
+                // Four digits are a year beside a day or date field (`day >= 2026`); `day == 15`
+                // is no year, and is refused as no day.
+                let isYear = text.utf8.count == 4 && text.utf8.allSatisfy { (0x30...0x39).contains($0) } && integer > 0
+                return .literal(isYear ? .year(Int(integer)) : .integer(integer), at: at)
+            }
             // A whole number past Int64 is out of range (as a decimal it was named `1e+20`).
             let isWhole = text.drop { $0 == "-" }.allSatisfy { $0.isASCII && $0.isNumber }
             if !isWhole, let decimal = Double(text), decimal.isFinite {
@@ -180,11 +185,15 @@ public struct FilterParser {
                 }
                 return .literal(.decimal(decimal), at: at)
             }
-            // Digits with a date's punctuation past the year: a year of five digits or more.
-            if text.dropFirst().contains(where: { "-:T".contains($0) }) {
+            if isWhole || Double(text) != nil {
+                throw SyntaxError(message: "number '\(text)' is out of range", position: at)
+            }
+            // Five digits or more, then a date's punctuation: a year past 9999.
+            let year = text.prefix { $0.isASCII && $0.isNumber }
+            if year.count >= 5, let next = text.dropFirst(year.count).first, "-:T".contains(next) {
                 throw SyntaxError(message: "'\(text)' is no date Logbook reads: days run from 0001-01-01 to 9999-12-31", position: at)
             }
-            throw SyntaxError(message: "number '\(text)' is out of range", position: at)
+            throw SyntaxError(message: "'\(text)' is neither a number nor a date", position: at)
         case .temporal(let text):
             advance()
             return .literal(try dateLiteral(text, at: at), at: at)
@@ -210,7 +219,7 @@ public struct FilterParser {
     /// A date as ``DateExpression`` reads it, at the parser's clock and time zone.
     private func dateLiteral(_ text: String, at: Range<Int>) throws -> FilterLiteral {
         guard let expression = DateExpression(text) else {
-            throw SyntaxError(message: "invalid date '\(text)': expected \(DateExpression.expectedForms)", position: at)
+            throw SyntaxError(message: "invalid date '\(text)': \(DateExpression.problem(reading: text))", position: at)
         }
         let resolved: DateExpression.Resolved
         do {

@@ -66,7 +66,7 @@ extension Option where Value == DateExpression {
     static func date(_ name: String, valueName: String = "WHEN", help: String) -> Option {
         Option(spec: OptionSpec(name: name, valueName: valueName, help: help)) { text in
             guard let expression = DateExpression(text) else {
-                throw InvalidValue(noun: "date", expected: "expected \(DateExpression.expectedForms)")
+                throw InvalidValue(noun: "date", expected: DateExpression.problem(reading: text))
             }
             return expression
         }

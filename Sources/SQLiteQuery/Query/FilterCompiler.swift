@@ -110,8 +110,8 @@ struct FilterCompiler<Record> {
         return result
     }
 
-    /// A day or date field compared with whole days (a month, a week, a year, or a 4-digit whole
-    /// number read as a year; for a date field also a single day): `==` is within them, `<` before the first, `<=` up to the end of the
+    /// A day or date field compared with whole days (a month, a week, a year, or a whole number
+    /// written with four digits, read as a year; for a date field also a single day): `==` is within them, `<` before the first, `<=` up to the end of the
     /// last, `>` after the last, `>=` from the first; nil is never within them. Nil when the
     /// comparison is not of that shape.
     private mutating func dayRangeComparison(_ written: FilterOperator, _ lhs: FilterExpression,
@@ -131,7 +131,7 @@ struct FilterCompiler<Record> {
             // A date field against one day: that whole day, as against a range of days.
             (first, last) = (ProlepticGregorian.dayNumber(year: year, month: month, day: day),
                              ProlepticGregorian.dayNumber(year: year, month: month, day: day))
-        case .integer(let year) where (1...9999).contains(year):
+        case .year(let year):
             first = ProlepticGregorian.dayNumber(year: Int(year), month: 1, day: 1)
             last = ProlepticGregorian.dayNumber(year: Int(year), month: 12, day: 31)
         default: return nil
@@ -266,6 +266,8 @@ struct FilterCompiler<Record> {
             return .value(.text(text))
         case (.integer, .integer(let number)):
             return .value(.integer(number))
+        case (.integer, .year(let number)):
+            return .value(.integer(Int64(number)))
         case (.integer, .decimal(let number)):
             // SQLite compares a whole number with a REAL exactly: `exercises.count > 2.5` is 3 and up.
             return .value(.real(number))

@@ -54,8 +54,11 @@ public enum FilterOperator: String, Sendable, Equatable, CaseIterable {
 public enum FilterLiteral: Sendable, Equatable {
     /// Text in double quotes: a text field's value, or a UUID.
     case string(String)
-    /// A whole number that fits in 64 bits.
+    /// A whole number that fits in 64 bits (but one written with exactly four digits).
     case integer(Int64)
+    /// A whole number written with exactly four digits, 0001 to 9999: that year beside a day or
+    /// date field (`day >= 2026`), the number beside a whole-number field.
+    case year(Int)
     /// Any other finite number (a fraction, or a number with an exponent): compared with a
     /// whole-number field as the number it is (`exercises.count > 2.5` holds from 3 on);
     /// refused by the other kinds of field.
@@ -77,6 +80,7 @@ public enum FilterLiteral: Sendable, Equatable {
         switch self {
         case .string(let text): "\"\(text)\""
         case .integer(let value): String(value)
+        case .year(let year): String(format: "%04d", year)
         case .decimal(let value): String(value)
         case .bool(let value): String(value)
         case .null: "nil"
