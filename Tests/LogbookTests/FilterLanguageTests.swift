@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import LogbookTestSupport
 import XCTest
 
 /// The filter language (`--where`) from the library, without the CLI (issue 17, item 3).
@@ -73,6 +74,35 @@ final class FilterLanguageTests: XCTestCase {
             let found = try test.store.history.fetch(try test.store.history.query(where: "\(field) in [\(list.joined(separator: ", "))]",
                                                                                      timeZone: utc))
             XCTAssertEqual(found.map(\.id), [saved[1]], field)
+        }
+    }
+
+    /// `in` merges the whole days of its list into runs (consecutive days, a month and the days in
+    /// it, a year): seeded lists of days, months, weeks and years, often touching or overlapping,
+    /// select what the same items joined with `||` select (`LOGBOOK_FILTER_SEED`).
+    func testAListOfDaysSelectsWhatItsItemsJoinedWithOrSelect() throws {
+        let test = try TestStore()
+        let zone = TimeZone(identifier: "America/St_Johns")!
+        let start = CalendarDay("2025-12-20")!
+        let days = (0..<80).map { start.adding(days: $0)! }
+        try test.store.history.save(days.map { ExerciseDay(date: $0.start(in: zone) + 3_600 * Double($0.dayNumber % 24), day: $0, exercises: ["Row"]) })
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_FILTER_SEED", default: 0x1157))
+        for _ in 0..<60 {
+            let items = (0..<random.int(1...12)).map { _ -> String in
+                let day = start.adding(days: random.int(-5...85))!
+                switch random.int(0...5) {
+                case 0: return String(format: "%04d-%02d", day.year, day.month)
+                case 1: return String(day.description.prefix(4))
+                default: return day.description
+                }
+            }
+            for field in ["day", "date"] {
+                let list = "\(field) in [\(items.joined(separator: ", "))]"
+                let joined = items.map { "\(field) == \($0)" }.joined(separator: " || ")
+                let inList = try test.store.history.fetch(try test.store.history.query(where: list, timeZone: zone)).map(\.id)
+                let byOr = try test.store.history.fetch(try test.store.history.query(where: joined, timeZone: zone)).map(\.id)
+                XCTAssertEqual(inList, byOr, list)
+            }
         }
     }
 
