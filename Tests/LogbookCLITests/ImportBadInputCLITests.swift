@@ -532,7 +532,8 @@ final class ImportBadInputCLITests: XCTestCase {
 
     func testBadPropertyLists() throws {
         let full = try Data(contentsOf: CLIHarness.fixture("history.plist"))
-        try assertRefused("cut.plist", full.prefix(full.count - 40), mentioning: "not a valid property list")
+        try assertRefused("cut.plist", full.prefix(full.count - 40), mentioning: "not a valid binary property list",
+                          "its trailer (the last 32 bytes) does not describe its objects")
         var scribbled = full
         for index in 8..<200 { scribbled[index] = 0xFF }
         try assertRefused("scribbled.plist", scribbled, mentioning: "property list")
@@ -579,6 +580,39 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("set.plist", itemDraft(isDone: [0x09], title: [0xC0]), mentioning: "field 'checklist[0].title'", "expected a string, found a set")
         try assertRefused("integer-key.plist", Self.binaryPropertyList([[0xD1, 1, 2], [0x10, 3], ascii("x")]),
                           mentioning: "at the root, found a dictionary with a key that is not a string")
+    }
+
+    /// A list the parser refuses is named where it breaks (each was "not a valid property list
+    /// (truncated or corrupt): The operation could not be completed", naming no place; helper-52):
+    /// in XML by the parser's own words, which give the line; in a binary list, the parser's
+    /// message being about XML, by the object whose marker, length or member is wrong.
+    func testAPropertyListTheParserRefusesIsNamedWhereItBreaks() throws {
+        let xml = { (whatsNew: String) in
+            Data((#"<?xml version="1.0" encoding="UTF-8"?>\#n<plist version="1.0">\#n<dict>\#n<key>version</key><string>1</string>\#n"#
+                  + #"<key>whatsNew</key>\#n<string>\#(whatsNew)</string>\#n<key>checklist</key><array/>\#n</dict>\#n</plist>\#n"#).utf8)
+        }
+        try assertRefused("entity.plist", xml("&bogus;"), mentioning: "not a valid property list: Encountered unknown ampersand-escape sequence at line 6")
+        try assertRefused("surrogate.plist", xml("&#xD800;"), mentioning: "not a valid property list: Encountered unparseable Unicode sequence at line 6")
+        try assertRefused("tag.plist", xml("a</strin><string>"), mentioning: "not a valid property list: Close tag on line 6 does not match open tag string")
+        // One end tag too many: the parser's words, not "more follows the end" at the last line.
+        try assertRefused("closed.plist", xml("a</string><string>b</string></string>"), mentioning: "not a valid property list:", "line 6")
+        let ascii = { (text: String) in [0x50 | UInt8(text.utf8.count)] + Array(text.utf8) }
+        let draft: [[UInt8]] = [[0xD3, 1, 2, 3, 4, 5, 6], ascii("version"), ascii("whatsNew"), ascii("checklist"), ascii("1"), ascii(""), [0xA0]]
+        XCTAssertEqual(try PropertyListSerialization.propertyList(from: Self.binaryPropertyList(draft), format: nil) as? NSDictionary,
+                       ["version": "1", "whatsNew": "", "checklist": []] as NSDictionary, "the unbroken list is read")
+        var marker = draft
+        marker[4] = [0x7B, 0x31]
+        try assertRefused("marker.plist", Self.binaryPropertyList(marker),
+                          mentioning: "not a valid binary property list: object 4 (at byte 42): its type marker 0x7B is no property list type")
+        var member = draft
+        member[0][6] = 9
+        try assertRefused("member.plist", Self.binaryPropertyList(member),
+                          mentioning: "not a valid binary property list: object 0 (at byte 8): member 5 refers to an object the list does not have")
+        var long = draft
+        long[1] = [0x5F, 0x10, 0xF0] + Array("version".utf8)
+        try assertRefused("long.plist", Self.binaryPropertyList(long),
+                          mentioning: "not a valid binary property list: object 1 (at byte 15): its 240 characters run past the objects")
+        XCTAssertEqual(cli.snapshot(), before)
     }
 
     /// A binary property list of `objects` (each encoded, object references one byte), the first

@@ -150,6 +150,61 @@ enum PropertyListStringScan {
         return nil
     }
 
+    /// Where a binary list that the parser refused breaks, for the message: its trailer, or the
+    /// first object whose type marker is unknown, whose content runs past the objects, or that
+    /// refers to an object the list does not have, as "object N (at byte B): …". Nil when every
+    /// object is whole (the parser refused it for another reason).
+    static func binaryDamage(_ data: Data) -> String? {
+        data.withUnsafeBytes { buffer in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard let layout = BinaryLayout(bytes), (1...8).contains(layout.referenceWidth) else {
+                return "its trailer (the last 32 bytes) does not describe its objects: the file is cut short or damaged"
+            }
+            guard let root = integer(bytes, at: layout.trailer + 16, width: 8), root < layout.objectCount else {
+                return "its trailer names a root object the list does not have"
+            }
+            let end = layout.tableOffset
+            for object in 0..<layout.objectCount {
+                guard let offset = layout.offset(of: object, in: bytes), offset >= 8, offset < end else {
+                    return "object \(object): its offset lies outside the objects"
+                }
+                let marker = bytes[offset]
+                let place = "object \(object) (at byte \(offset))"
+                /// The object's content of `size` bytes from `start`, or why it runs past the objects.
+                func fits(_ start: Int, _ size: Int?) -> Bool { size.map { $0 >= 0 && $0 <= end - start } ?? false }
+                switch marker >> 4 {
+                case 0x0 where [0x00, 0x08, 0x09, 0x0F].contains(marker): continue
+                case 0x1 where marker & 0x0F <= 4, 0x2 where (2...3).contains(marker & 0x0F):
+                    if !fits(offset + 1, 1 << Int(marker & 0x0F)) { return "\(place): its number runs past the objects" }
+                case 0x3 where marker == 0x33:
+                    if !fits(offset + 1, 8) { return "\(place): its date runs past the objects" }
+                case 0x4, 0x5, 0x6:
+                    guard let (count, start) = length(bytes, marker: marker, at: offset) else { return "\(place): its length is not readable" }
+                    let (size, overflow) = count.multipliedReportingOverflow(by: marker >> 4 == 0x6 ? 2 : 1)
+                    if overflow || !fits(start, size) { return "\(place): its \(count) \(marker >> 4 == 0x4 ? "bytes" : "characters") run past the objects" }
+                case 0x8:
+                    if !fits(offset + 1, Int(marker & 0x0F) + 1) { return "\(place): its identifier runs past the objects" }
+                case 0xA, 0xC, 0xD:
+                    guard let (count, start) = length(bytes, marker: marker, at: offset) else { return "\(place): its length is not readable" }
+                    let (references, overflow) = count.multipliedReportingOverflow(by: marker >> 4 == 0xD ? 2 : 1)
+                    guard !overflow, fits(start, references.multipliedReportingOverflow(by: layout.referenceWidth).overflow
+                                                  ? nil : references * layout.referenceWidth) else {
+                        return "\(place): its \(count) members run past the objects"
+                    }
+                    for index in 0..<references {
+                        guard let reference = integer(bytes, at: start + index * layout.referenceWidth, width: layout.referenceWidth),
+                              reference < layout.objectCount else {
+                            return "\(place): member \(index) refers to an object the list does not have"
+                        }
+                    }
+                default:
+                    return "\(place): its type marker 0x\(String(marker, radix: 16, uppercase: true)) is no property list type"
+                }
+            }
+            return nil
+        }
+    }
+
     private static func unpaired(_ object: Int) -> Result {
         Result(problem: "object \(object) is UTF-16 text with an unpaired surrogate, which is not text; refusing rather than "
                    + "reading it as U+FFFD")

@@ -7,7 +7,8 @@
 ///
 /// Comments, CDATA sections, processing instructions and the document type declaration are
 /// skipped as XML defines them; a quoted attribute value may hold `>`. Where the markup is not
-/// well formed the walk stops, and the parser refuses the list.
+/// well formed (an end tag that does not close the element open there, included) the walk stops,
+/// and the parser refuses the list in its own words, which name the line.
 struct XMLPropertyListMarkup {
     /// The byte ranges of the `<date>` elements' texts, in document order.
     private(set) var dates: [Range<Int>] = []
@@ -20,7 +21,7 @@ struct XMLPropertyListMarkup {
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         var index = 0
-        var depth = 0
+        var openElements: [Slice<UnsafeBufferPointer<UInt8>>] = []
         var rootEnded = false
         var (openDictionaries, dictionaryCount, keyStart): ([Int], Int, Int?) = ([], 0, nil)
         while index < bytes.count {
@@ -53,18 +54,17 @@ struct XMLPropertyListMarkup {
                 guard let end = Self.tagEnd(in: bytes, from: index) else { return }
                 let tag = bytes[index..<end]
                 if bytes[index + 1] == Self.slash {
-                    depth -= 1
-                    guard depth >= 0 else { return }
-                    rootEnded = depth == 0
+                    guard let opened = openElements.popLast(), Self.name(of: tag).elementsEqual(opened) else { return }
+                    rootEnded = openElements.isEmpty
                     if Self.isTag(tag, named: Self.dictionaryName, closing: true) { _ = openDictionaries.popLast() }
                     if Self.isTag(tag, named: Self.keyName, closing: true), let start = keyStart, let dictionary = openDictionaries.last {
                         keys.append((dictionary, start..<index))
                         keyStart = nil
                     }
                 } else if bytes[end - 1] == Self.slash {
-                    rootEnded = depth == 0
+                    rootEnded = openElements.isEmpty
                 } else {
-                    depth += 1
+                    openElements.append(Self.name(of: tag))
                     if Self.isTag(tag, named: Self.dateName) {
                         let textEnd = bytes.firstIndex(of: [Self.tagOpen], from: end + 1) ?? bytes.count
                         dates.append(end + 1..<textEnd)
@@ -98,6 +98,12 @@ struct XMLPropertyListMarkup {
         let afterOpen = tag.dropFirst(closing ? 2 : 1)
         guard afterOpen.starts(with: name) else { return false }
         return afterOpen.dropFirst(name.count).first.map(isWhiteSpace) ?? true
+    }
+
+    /// The element name of `tag` (from its `<` to before its `>`), a start or an end tag.
+    private static func name(of tag: Slice<UnsafeBufferPointer<UInt8>>) -> Slice<UnsafeBufferPointer<UInt8>> {
+        let afterOpen = tag.dropFirst(tag.dropFirst().first == slash ? 2 : 1)
+        return afterOpen.prefix { !isWhiteSpace($0) && $0 != slash }
     }
 
     /// The `>` that ends the tag starting at `start`, past quoted attribute values.

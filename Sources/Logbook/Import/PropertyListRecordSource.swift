@@ -26,7 +26,7 @@ struct PropertyListRecordSource: RecordSource {
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ImportError(file: file, reason: "not a valid property list (truncated or corrupt): \(error.localizedDescription)")
+            throw ImportError(file: file, reason: Self.parseFailure(error, data: data))
         }
         if let dictionary = root as? [String: Any] {
             elements = [dictionary]
@@ -40,6 +40,20 @@ struct PropertyListRecordSource: RecordSource {
         if self.kind == .history && root is [String: Any] {
             throw ImportError(file: file, reason: "expected a history.plist (an array of [id, date, [names]]), found a dictionary")
         }
+    }
+
+    /// Why the parser refused `data`, naming the place: in a binary list the object where it
+    /// breaks, in XML the parser's own words, which name the line.
+    private static func parseFailure(_ error: Error, data: Data) -> String {
+        if data.starts(with: "bplist".utf8) {
+            // The parser's message for a binary list it cannot read is its XML fallback's ("Unexpected
+            // character b at line 1").
+            return "not a valid binary property list: " + (PropertyListStringScan.binaryDamage(data) ?? "cut short or damaged")
+        }
+        guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty else {
+            return "not a valid property list (cut short or damaged): \(error.localizedDescription)"
+        }
+        return "not a valid property list: \(detail)"
     }
 
     mutating func next() throws -> ImportedRecord? {
