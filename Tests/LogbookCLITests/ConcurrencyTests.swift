@@ -33,12 +33,7 @@ final class ConcurrencyTests: XCTestCase {
     func testReadersNeverSeeHalfAnImport() throws {
         let cli = try CLIHarness()
         let daysPerFile = 40
-        let files = try (0..<writes).map { index -> URL in
-            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
-            try Reliability.writeHistory(days: (index * daysPerFile)..<((index + 1) * daysPerFile), to: url)
-            return url
-        }
-        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let files = try importFiles(of: daysPerFile, in: cli)
         let exercisesPerFile = 3 * daysPerFile
         let reads = [["count", "history"], ["history", "list", "--format", "ndjson"],
                      ["export", "history", "--format", "csv"], ["report", "history", "--by", "year", "--format", "csv"],
@@ -70,12 +65,7 @@ final class ConcurrencyTests: XCTestCase {
     func testReportsMadeOfSeveralReadsAgreeWithThemselvesBesideImports() throws {
         let cli = try CLIHarness()
         let daysPerFile = 40
-        let files = try (0..<writes).map { index -> URL in
-            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
-            try Reliability.writeHistory(days: (index * daysPerFile)..<((index + 1) * daysPerFile), to: url)
-            return url
-        }
-        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        let files = try importFiles(of: daysPerFile, in: cli)
         let range = ["--from", "2020-01-01", "--to", "2023-12-31"]
         let reads = [["--time-zone", "UTC", "report", "--format", "html"] + range, ["--time-zone", "UTC", "report", "calendar"] + range]
         var compared = 0
@@ -95,6 +85,17 @@ final class ConcurrencyTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 0, "no report read the history while it grew")
         print("ConcurrencyTests: \(compared) pages and calendars compared with themselves beside \(writes) imports")
+    }
+
+    /// `writes` NDJSON files of `days` consecutive days each, one after another, in a new database.
+    private func importFiles(of days: Int, in cli: CLIHarness) throws -> [URL] {
+        let files = try (0..<writes).map { index -> URL in
+            let url = cli.folder.appendingPathComponent("part-\(index).ndjson")
+            try Reliability.writeHistory(days: (index * days)..<((index + 1) * days), to: url)
+            return url
+        }
+        XCTAssertEqual(try cli.run(["init"]).status, 0)
+        return files
     }
 
     /// Several processes using a database that does not exist yet, at the same moment: one creates
