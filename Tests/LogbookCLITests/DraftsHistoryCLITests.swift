@@ -286,6 +286,12 @@ final class DraftsHistoryCLITests: XCTestCase {
             .map { $0.dropLast().split(separator: ",").suffix(2).joined(separator: " ") } }  // CSV lines end in CRLF
         XCTAssertEqual(try csv(["--on", "2026-03-15"]), ["1 Bupree", "2 Squat", "3 squat"])
         XCTAssertEqual(try csv(["--exercise", "burpee"]).count, 3, "--exercise matches up to case and diacritics")
+        // --exercise is trimmed as the names it looks for were (helper-53), and a blank one refused.
+        XCTAssertEqual(try csv(["--exercise", " burpee\t"]).count, 3, "--exercise is trimmed as stored names are")
+        for blank in ["", " \n "] {
+            XCTAssertFailure(try cli.run(["export", "history", "--exercise", blank]), status: 2,
+                             mentioning: "invalid --exercise", "an exercise name cannot be empty or blank")
+        }
 
         let before = try Data(contentsOf: cli.database)
         let dry = try cli.run(["history", "remove", "--day", "2026-03-15", "Bupree", "--dry-run"])

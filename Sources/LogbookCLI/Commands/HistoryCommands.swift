@@ -5,8 +5,8 @@ enum HistoryCommands {
     /// A name typed as an argument, to store: without the ASCII spaces, tabs and line breaks around
     /// it, a slip of the keyboard, never part of it (other spaces, U+00A0, U+2028, …, are kept, as
     /// every other byte of a name is); a usage error when nothing is left, since an exercise name is
-    /// never empty. `role` says which argument it is (`exercise`, `new name`).
-    private static func storableName(_ argument: String, role: String, command: String) throws -> String {
+    /// never empty. `role` says which argument it is (`exercise`, `new name`, `--exercise`).
+    static func storableName(_ argument: String, role: String, command: String) throws -> String {
         let scalars = argument.unicodeScalars
         let isTyped = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
         guard let first = scalars.firstIndex(where: { !isTyped($0) }), let last = scalars.lastIndex(where: { !isTyped($0) }) else {

@@ -88,7 +88,9 @@ enum ListCommands {
             filters.append(.binary(op, .field("day", at: none),
                                    .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
         }
-        if let name = try invocation.arguments.value(of: exercise) {
+        if let typed = try invocation.arguments.value(of: exercise) {
+            // Trimmed as `history add` trims the name it stores (" Burpee " found nothing; "" nothing, exit 0).
+            let name = try HistoryCommands.storableName(typed, role: "--exercise", command: invocation.arguments.command)
             // Every stored spelling with the same letters up to case and diacritics, each found through the name index.
             let spellings = try invocation.readStore().history.exerciseNames(matching: name)
             let tests = (spellings.isEmpty ? [name] : spellings).map {
