@@ -127,7 +127,9 @@ public struct FilterParser {
     }
 
     private func tooDeep(_ position: Range<Int>) -> SyntaxError {
-        SyntaxError(message: "the expression nests deeper than \(Self.maximumDepth) levels", position: position)
+        SyntaxError(message: "the expression nests deeper than \(Self.maximumDepth) levels (each condition of a chain of && or || "
+                    + "is a level of its own, so a chain joins at most \(Self.maximumDepth - 1); a list with 'in' joins any number)",
+                    position: position)
     }
 
     private static func depth(of expression: FilterExpression) -> Int {
