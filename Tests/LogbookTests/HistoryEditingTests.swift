@@ -140,6 +140,31 @@ final class HistoryEditingTests: XCTestCase {
         }
     }
 
+    /// At the calendar's ends a record written in another zone, whose date falls on 0000-12-31 or
+    /// 10000-01-01 on the move's clock, moves keeping its distance from its day, as anywhere else:
+    /// told as on its own day (the clamped day), each such move was refused as a time the zone
+    /// "skipped", with times like -4:-56:-2 (helper-56).
+    func testARecordOffItsDayAtTheCalendarsEndsMovesKeepingItsDistance() throws {
+        let cases: [(zone: String, at: String, day: String, to: String)] = [
+            ("Etc/GMT+12", "0001-01-01T00:00:00Z", "0001-01-01", "0001-01-02"),
+            ("America/New_York", "0001-01-01T00:00:00Z", "0001-01-01", "0001-01-05"),
+            ("Asia/Tokyo", "9999-12-31T20:00:00Z", "9999-12-31", "9999-12-30"),
+            ("Etc/GMT-14", "9999-12-31T12:00:00Z", "9999-12-31", "9999-12-01"),
+        ]
+        for (zoneName, at, dayText, toText) in cases {
+            let utc = try TestStore(timeZone: TimeZone(identifier: "UTC")!)
+            let date = try XCTUnwrap(Date(iso8601: at))
+            let day = try XCTUnwrap(CalendarDay(dayText)), newDay = try XCTUnwrap(CalendarDay(toText))
+            try utc.store.history.save([ExerciseDay(date: date, day: day, exercises: ["Row"])])
+            let zone = try XCTUnwrap(TimeZone(identifier: zoneName))
+            let store = try Logbook(path: utc.store.path, timeZone: zone)
+            _ = try store.history.moveDay(day, to: newDay)
+            let moved = try XCTUnwrap(try store.history.fetch(day: newDay), zoneName)
+            XCTAssertEqual(moved.date.timeIntervalSinceReferenceDate - newDay.start(in: zone).timeIntervalSinceReferenceDate,
+                           date.timeIntervalSinceReferenceDate - day.start(in: zone).timeIntervalSinceReferenceDate, zoneName)
+        }
+    }
+
     /// Days on which a transition skipped the clock from before midnight to midnight or past it,
     /// with the seconds after that day's midnight the gap began and its length: a time of day in
     /// it has no instant on that day, and the time after the gap is on the next.

@@ -182,7 +182,9 @@ extension CalendarDay {
         }
         // Nor has a time of day that a transition skipped up to the next midnight (Toronto's
         // 1919-03-30 from 23:30, Singapore's 1981-12-31 from 23:30): the time after the gap is on the next day.
-        if CalendarDay(date, in: timeZone) == day, case let landed = CalendarDay(moved, in: timeZone), landed != newDay {
+        // Days told exactly: clamped into 0001 … 9999, an instant of 10000-01-01 there (the far side
+        // of a zone's offset) passed for one on its record's day, and each move of it for a gap.
+        if CalendarDay(exactly: date, in: timeZone) == day, let landed = CalendarDay(exactly: moved, in: timeZone), landed != newDay {
             let time = String(format: "%02d:%02d:%02d", whole / 3_600, whole / 60 % 60, whole % 60)
             throw LogbookError.invalidValue(field: "day", value: newDay.description,
                                             reason: "time zone \(timeZone.nameForPeople) skipped \(time) on that day (the time after "
