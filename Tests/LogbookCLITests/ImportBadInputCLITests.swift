@@ -615,20 +615,45 @@ final class ImportBadInputCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
-    /// A binary property list of `objects` (each encoded, object references one byte), the first
-    /// the root, as only a hand-made file holds some objects.
-    private static func binaryPropertyList(_ objects: [[UInt8]]) -> Data {
+    /// A binary property list of `objects` (each encoded, object references `referenceWidth`
+    /// bytes), the first the root, as only a hand-made file holds some objects; its offset table
+    /// gives `table`'s objects in turn (by default each object once).
+    private static func binaryPropertyList(_ objects: [[UInt8]], table: [Int]? = nil, referenceWidth: UInt8 = 1) -> Data {
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
         for object in objects {
             offsets.append(bytes.count)
             bytes += object
         }
-        let table = bytes.count
-        for offset in offsets { bytes += [UInt8(offset >> 8), UInt8(offset & 0xFF)] }
-        let bigEndian = { (value: Int) in (0..<8).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
-        bytes += [0, 0, 0, 0, 0, 0, 2, 1] + bigEndian(objects.count) + bigEndian(0) + bigEndian(table)
+        let tableStart = bytes.count
+        let entries = (table ?? Array(objects.indices)).map { offsets[$0] }
+        let bigEndian = { (value: Int, width: Int) in (0..<width).reversed().map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        for offset in entries { bytes += bigEndian(offset, 4) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, referenceWidth] + bigEndian(entries.count, 8) + bigEndian(0, 8) + bigEndian(tableStart, 8)
         return Data(bytes)
+    }
+
+    /// A binary list whose offset table points at one object many times (or into one another's
+    /// bytes) is refused before it is read over and over, each object's bytes once (a 64 KiB
+    /// list took minutes to scan; helper-55); a key that many dictionaries share is read once, and
+    /// a key of a megabyte is named by its start.
+    func testABinaryListWhoseTableRepeatsItsObjectsIsRefusedUnread() throws {
+        let twoBytes = { (value: Int) in [UInt8(value >> 8), UInt8(value & 0xFF)] }
+        let string = [0x5F, 0x11] + twoBytes(40_000) + [UInt8](repeating: 0x61, count: 40_000)
+        try assertRefused("one-string.plist", Self.binaryPropertyList([[0xA1] + twoBytes(1), string], table: [0] + Array(repeating: 1, count: 16_000),
+                                                                     referenceWidth: 2),
+                          mentioning: "its offset table points into the bytes of other objects, or at one object many times")
+        let members = 4_000
+        let array = [0xAF, 0x11] + twoBytes(members) + (0..<members).flatMap { _ in twoBytes(1) }
+        try assertRefused("one-array.plist", Self.binaryPropertyList([array, [0x7B, 0x31]], table: Array(repeating: 0, count: members) + [1],
+                                                                    referenceWidth: 2),
+                          mentioning: "not a valid binary property list: its offset table points into the bytes of other objects")
+        let key = [0x5F, 0x12, 0x00, 0x10, 0x00, 0x00] + [UInt8](repeating: 0x6B, count: 1 << 20)
+        let dictionaries = 2_000
+        let root = [0xAF, 0x11] + twoBytes(dictionaries) + (0..<dictionaries).flatMap { twoBytes(3 + $0) }
+        let shared = Self.binaryPropertyList([root, key, [0x10, 0x00]] + Array(repeating: [0xD1] + twoBytes(1) + twoBytes(2), count: dictionaries),
+                                             referenceWidth: 2)
+        try assertRefused("shared-key.plist", shared, mentioning: "record 1: field '\(String(repeating: "k", count: 60))…': unknown field")
     }
 
     /// Bytes that are not UTF-8 in a property list's text are refused, never read as something
@@ -716,7 +741,10 @@ final class ImportBadInputCLITests: XCTestCase {
                                                           format: format, options: 0)
             // A key with a control character is shown escaped (`OutputAndFileEdgesCLITests`).
             let isPlain = !key.unicodeScalars.contains { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
-            try assertRefused("unknown-\(round).plist", data, mentioning: "field '\(inItem ? "checklist[1]." : "")\(isPlain ? key + "'" : "")",
+            // A long key is named by its start.
+            let field = (inItem ? "checklist[1]." : "") + key
+            let shown = field.count > 80 ? field.prefix(60) + "…" : field
+            try assertRefused("unknown-\(round).plist", data, mentioning: isPlain ? "field '\(shown)'" : "field '\(inItem ? "checklist[1]." : "")",
                               "unknown field")
         }
         let xml = String(decoding: try PropertyListSerialization.data(fromPropertyList: [draft], format: .xml, options: 0), as: UTF8.self)

@@ -35,9 +35,8 @@ enum PropertyListStringScan {
             let markup = isBinary ? nil : markupFindings(inXML: bytes)
             if let problem = markup?.problem { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
-            if result.problem == nil, let (place, key) = isBinary ? firstRepeatedKey(inBinary: bytes) : markup?.repeatedKey {
-                result.problem = "\(place): a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps "
-                    + "only the last value, so the file is refused rather than read without the first"
+            if result.problem == nil {
+                result.problem = isBinary ? repeatedKeyProblem(inBinary: bytes) : markup?.repeatedKey.map(repeatedKey)
             }
             if result.problem == nil && result.longest > RecordLimits.textBytes {
                 result.problem = "holds a string of \(result.longest) bytes; text is limited to \(RecordLimits.textBytes >> 20) MiB"
@@ -46,7 +45,32 @@ enum PropertyListStringScan {
         }
     }
 
+    /// The problem of a dictionary at `place` that holds `key` twice.
+    private static func repeatedKey(_ place: String, _ key: String) -> String {
+        "\(place): a dictionary holds the key \"\(key.prefix(60))\" twice; the property list reader keeps only the last value, "
+            + "so the file is refused rather than read without the first"
+    }
+
     // MARK: Binary
+
+    /// The bytes a walk over a binary list's objects may read: the list's size. The objects of a
+    /// list that a writer made lie apart, each once in the offset table, so a walk that reads each
+    /// object's content once reads no more; a table that points into other objects' bytes, or at
+    /// one object many times, would make it read the file over and over (a 64 KiB list took
+    /// minutes; helper-55), and is refused instead.
+    private struct ReadingBudget {
+        private var left: Int
+        init(_ bytes: UnsafeBufferPointer<UInt8>) { left = bytes.count }
+
+        /// Takes `count` bytes from what is left; false once more is asked than the list holds.
+        mutating func spend(_ count: Int) -> Bool {
+            left -= count
+            return left >= 0
+        }
+
+        static let spent = "its offset table points into the bytes of other objects, or at one object many times, which no "
+            + "writer of property lists does; refusing rather than reading the file over and over"
+    }
 
     /// Where a binary list's objects are, from its trailer: the offset table and the widths of
     /// its entries and of the object references in arrays and dictionaries.
@@ -78,12 +102,14 @@ enum PropertyListStringScan {
         var result = Result()
         guard let layout = BinaryLayout(bytes) else { return result }
         let trailer = layout.trailer
+        var budget = ReadingBudget(bytes)
         for object in 0..<layout.objectCount {
             guard let offset = layout.offset(of: object, in: bytes) else { continue }
             let marker = bytes[offset]
             guard [0x50, 0x60, 0x70].contains(marker & 0xF0), let (count, start) = length(bytes, marker: marker, at: offset)
             else { continue }
             guard marker & 0xF0 == 0x60 else {
+                if marker & 0xF0 == 0x50, count <= trailer - start, !budget.spend(count) { return Result(problem: ReadingBudget.spent) }
                 if marker & 0xF0 == 0x50, count <= trailer - start,
                    let high = bytes[start..<start + count].first(where: { $0 > 0x7F }) {
                     return Result(problem: "object \(object) is ASCII text holding the byte 0x\(String(high, radix: 16, uppercase: true)), "
@@ -94,6 +120,7 @@ enum PropertyListStringScan {
             }
             // UTF-16BE units: 1 to 3 UTF-8 bytes each, a surrogate pair 4 bytes.
             guard count <= (trailer - start) / 2 else { continue }
+            guard budget.spend(2 * count) else { return Result(problem: ReadingBudget.spent) }
             var length = 0
             var index = 0
             while index < count {
@@ -117,34 +144,55 @@ enum PropertyListStringScan {
         return result
     }
 
-    /// The first key that a dictionary of the binary list holds twice (the same key object twice,
-    /// or two string objects of the same text, ASCII or UTF-16), with the dictionary named as
-    /// "object N", or nil.
-    private static func firstRepeatedKey(inBinary bytes: UnsafeBufferPointer<UInt8>) -> (place: String, key: String)? {
+    /// The problem of the first dictionary of the binary list that holds a key twice (the same key
+    /// object twice, or two string objects of the same text, ASCII or UTF-16), named as "object N",
+    /// or nil. Each key object's text is read once, however many dictionaries hold it.
+    private static func repeatedKeyProblem(inBinary bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard let layout = BinaryLayout(bytes), (1...8).contains(layout.referenceWidth) else { return nil }
         let (trailer, referenceWidth) = (layout.trailer, layout.referenceWidth)
-        /// The text of the string object `object`, or nil for another kind of object.
-        func text(_ object: Int) -> String? {
-            guard let offset = layout.offset(of: object, in: bytes),
-                  let (count, start) = length(bytes, marker: bytes[offset], at: offset) else { return nil }
-            switch bytes[offset] & 0xF0 {
-            case 0x50 where count <= trailer - start:
-                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
-            case 0x60 where count <= (trailer - start) / 2:
-                return String(decoding: (0..<count).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) }, as: UTF16.self)
-            default:
-                return nil
+        var budget = ReadingBudget(bytes)
+        /// Each key object read so far: the number of its text among `texts`, or -1 when it is no string.
+        var textOfObject: [Int: Int] = [:], numberOfText: [[UInt8]: Int] = [:], texts: [String] = []
+        /// The number of the text of the string object `object` (one number per distinct text),
+        /// nil for another kind of object; reading a new one may run out of `budget`.
+        func text(_ object: Int) -> Int?? {
+            if let known = textOfObject[object] { return known < 0 ? .some(nil) : known }
+            var text: String?
+            if let offset = layout.offset(of: object, in: bytes), let (count, start) = length(bytes, marker: bytes[offset], at: offset) {
+                switch bytes[offset] & 0xF0 {
+                case 0x50 where count <= trailer - start:
+                    guard budget.spend(count) else { return nil }
+                    text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<start + count]), as: UTF8.self)
+                case 0x60 where count <= (trailer - start) / 2:
+                    guard budget.spend(2 * count) else { return nil }
+                    text = String(decoding: (0..<count).map { UInt16(bytes[start + 2 * $0]) << 8 | UInt16(bytes[start + 2 * $0 + 1]) },
+                                  as: UTF16.self)
+                default:
+                    break
+                }
             }
+            guard let text else {
+                textOfObject[object] = -1
+                return .some(nil)
+            }
+            let number = numberOfText[Array(text.utf8)] ?? texts.count
+            if number == texts.count {
+                numberOfText[Array(text.utf8)] = number
+                texts.append(text)
+            }
+            textOfObject[object] = number
+            return number
         }
         for object in 0..<layout.objectCount {
             guard let offset = layout.offset(of: object, in: bytes), bytes[offset] & 0xF0 == 0xD0,
                   let (count, start) = length(bytes, marker: bytes[offset], at: offset),
                   count <= (trailer - start) / referenceWidth else { continue }
-            var keys = Set<[UInt8]>()
+            guard budget.spend(count * referenceWidth) else { return ReadingBudget.spent }
+            var keys = Set<Int>()
             for index in 0..<count {
-                guard let reference = integer(bytes, at: start + index * referenceWidth, width: referenceWidth),
-                      let key = text(reference) else { continue }
-                if !keys.insert(Array(key.utf8)).inserted { return ("object \(object)", key) }
+                guard let reference = integer(bytes, at: start + index * referenceWidth, width: referenceWidth) else { continue }
+                guard let key = text(reference) else { return ReadingBudget.spent }
+                if let key, !keys.insert(key).inserted { return repeatedKey("object \(object)", texts[key]) }
             }
         }
         return nil
@@ -164,16 +212,17 @@ enum PropertyListStringScan {
                 return "its trailer names a root object the list does not have"
             }
             let end = layout.tableOffset
+            var budget = ReadingBudget(bytes)
             for object in 0..<layout.objectCount {
                 guard let offset = layout.offset(of: object, in: bytes), offset >= 8, offset < end else {
                     return "object \(object): its offset lies outside the objects"
                 }
                 let marker = bytes[offset]
-                let place = "object \(object) (at byte \(offset))"
-                /// The object's content of `size` bytes from `start`, or why it runs past the objects.
+                var place: String { "object \(object) (at byte \(offset))" }
+                /// Whether `size` bytes from `start` (nil: more than an `Int` holds) lie within the objects.
                 func fits(_ start: Int, _ size: Int?) -> Bool { size.map { $0 >= 0 && $0 <= end - start } ?? false }
                 switch marker >> 4 {
-                case 0x0 where [0x00, 0x08, 0x09, 0x0F].contains(marker): continue
+                case 0x0 where marker == 0x00 || marker == 0x08 || marker == 0x09 || marker == 0x0F: continue
                 case 0x1 where marker & 0x0F <= 4, 0x2 where (2...3).contains(marker & 0x0F):
                     if !fits(offset + 1, 1 << Int(marker & 0x0F)) { return "\(place): its number runs past the objects" }
                 case 0x3 where marker == 0x33:
@@ -181,7 +230,9 @@ enum PropertyListStringScan {
                 case 0x4, 0x5, 0x6:
                     guard let (count, start) = length(bytes, marker: marker, at: offset) else { return "\(place): its length is not readable" }
                     let (size, overflow) = count.multipliedReportingOverflow(by: marker >> 4 == 0x6 ? 2 : 1)
-                    if overflow || !fits(start, size) { return "\(place): its \(count) \(marker >> 4 == 0x4 ? "bytes" : "characters") run past the objects" }
+                    if overflow || !fits(start, size) {
+                        return "\(place): its \(count) \(marker >> 4 == 0x6 ? "UTF-16 units" : marker >> 4 == 0x5 ? "characters" : "bytes") run past the objects"
+                    }
                 case 0x8:
                     if !fits(offset + 1, Int(marker & 0x0F) + 1) { return "\(place): its identifier runs past the objects" }
                 case 0xA, 0xC, 0xD:
@@ -191,6 +242,7 @@ enum PropertyListStringScan {
                                                   ? nil : references * layout.referenceWidth) else {
                         return "\(place): its \(count) members run past the objects"
                     }
+                    guard budget.spend(references * layout.referenceWidth) else { return ReadingBudget.spent }
                     for index in 0..<references {
                         guard let reference = integer(bytes, at: start + index * layout.referenceWidth, width: layout.referenceWidth),
                               reference < layout.objectCount else {

@@ -37,7 +37,8 @@ public struct ImportError: Error, Equatable, Sendable, CustomStringConvertible {
         if let line { place.append(column.map { "line \(line), column \($0)" } ?? "line \(line)") }
         var text = file
         if !place.isEmpty { text += ": " + place.joined(separator: ", ") }
-        if let field { text += ": field '\(field)'" }
+        // A key of a file's own making can be megabytes long: its start names it well enough.
+        if let field { text += ": field '\(field.count > 80 ? field.prefix(60) + "…" : field)'" }
         return text + ": " + reason
     }
 }
