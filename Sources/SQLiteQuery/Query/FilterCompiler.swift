@@ -55,12 +55,22 @@ struct FilterCompiler<Record> {
             let (element, kind, optional) = try scalarOperand(lhs)
             if kind == .day || kind == .date, !items.isEmpty {
                 // Each item as `==` takes it: a day, a month or a week is every instant on it. Whole
-                // days are merged into runs first, so that a list of consecutive days is one range
-                // (8,000 days, each a range of its own, took SQLite 20 s to prepare).
-                let runs = Self.runs(of: items.compactMap(Self.wholeDays))
-                let others = items.filter { Self.wholeDays(of: $0) == nil }
+                // days are merged into runs first, so that a list of consecutive days is one range,
+                // and a day field's single days are one `IN` list: SQLite prepares thousands of
+                // ranges joined by OR in quadratic time (8,000 days took 20 s).
+                var spans: [(first: Int, last: Int)] = [], others: [FilterExpression] = []
+                for item in items {
+                    if let days = Self.wholeDays(of: item) { spans.append(days) } else { others.append(item) }
+                }
+                var runs = Self.runs(of: spans), operands: [Operand] = []
+                if kind == .day, case let single = runs.filter({ $0.first == $0.last }), !single.isEmpty {
+                    runs.removeAll { $0.first == $0.last }
+                    let texts = single.map { Operand.value(.text(Self.dayText($0.first))) }
+                    operands.append(try operations.contains(Operand(expression: .value(.null), shape: .list(texts), isOptional: false,
+                                                                    comparisonKey: nil), element))
+                }
                 let merged = runs.map { FilterExpression.literal(.days(first: $0.first, last: $0.last), at: rhs.position) }
-                return anyOf(try (merged + others).map { try binary(.equal, lhs, $0, at: $0.position) })
+                return anyOf(operands + (try (merged + others).map { try binary(.equal, lhs, $0, at: $0.position) }))
             }
             let values = try items.map { try value($0, as: kind, optional: optional, for: "in") }
             return try operations.contains(Operand(expression: .value(.null), shape: .list(values), isOptional: false,
@@ -137,8 +147,8 @@ struct FilterCompiler<Record> {
             (first, last) = (ProlepticGregorian.dayNumber(year: year, month: month, day: day),
                              ProlepticGregorian.dayNumber(year: year, month: month, day: day))
         case .year(let year):
-            first = ProlepticGregorian.dayNumber(year: Int(year), month: 1, day: 1)
-            last = ProlepticGregorian.dayNumber(year: Int(year), month: 12, day: 31)
+            first = ProlepticGregorian.dayNumber(year: year, month: 1, day: 1)
+            last = ProlepticGregorian.dayNumber(year: year, month: 12, day: 31)
         default: return nil
         }
         let (field, _, optional) = try scalarOperand(fieldSide)
@@ -162,7 +172,6 @@ struct FilterCompiler<Record> {
         return try presentOnly([fieldSide], within)
     }
 
-    /// `operands[0] || operands[1] || …`; false when there are none.
     /// The day numbers, first to last, that a list item of whole days holds (a day, a month, a
     /// week, a year), or nil for any other item.
     private static func wholeDays(of item: FilterExpression) -> (first: Int, last: Int)? {
@@ -178,6 +187,12 @@ struct FilterCompiler<Record> {
         }
     }
 
+    /// Day number `dayNumber` as a day field holds it, `YYYY-MM-DD`.
+    private static func dayText(_ dayNumber: Int) -> String {
+        let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
+        return String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
     /// `spans` sorted and merged where they overlap or touch.
     private static func runs(of spans: [(first: Int, last: Int)]) -> [(first: Int, last: Int)] {
         var runs: [(first: Int, last: Int)] = []
@@ -191,6 +206,7 @@ struct FilterCompiler<Record> {
         return runs
     }
 
+    /// `operands[0] || operands[1] || …`; false when there are none.
     private func anyOf(_ operands: [Operand]) -> Operand {
         guard let first = operands.first else { return .boolean(.false) }
         return operands.dropFirst().reduce(first) { operations.or($0, $1) }
@@ -204,10 +220,7 @@ struct FilterCompiler<Record> {
         let lastDay = ProlepticGregorian.dayNumber(year: 9999, month: 12, day: 31)
         if let from, from > lastDay { return .boolean(.false) }
         if let through, through < firstDay { return .boolean(.false) }
-        func text(_ dayNumber: Int) -> Operand {
-            let (year, month, day) = ProlepticGregorian.date(ofDayNumber: dayNumber)
-            return .value(.text(String(format: "%04d-%02d-%02d", year, month, day)))
-        }
+        func text(_ dayNumber: Int) -> Operand { .value(.text(Self.dayText(dayNumber))) }
         return try bounded(field, from.flatMap { $0 >= firstDay ? (.greaterOrEqual, text($0)) : nil },
                            through.flatMap { $0 <= lastDay ? (.lessOrEqual, text($0)) : nil })
     }
