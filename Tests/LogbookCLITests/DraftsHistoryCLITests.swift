@@ -264,6 +264,13 @@ final class DraftsHistoryCLITests: XCTestCase {
                          mentioning: "--on gives both ends")
         XCTAssertFailure(try cli.run(paris + ["history", "list", "--since", "fortnight"]), status: 2,
                          mentioning: "invalid date 'fortnight' for '--since <when>'", "2026-W47")
+        // A date of a known form says what is wrong with it, as typed, once (it said "invalid date
+        // '108000m' for '--from <when>': invalid date '108000m': …" for 9000y; helper-55).
+        for (typed, reason) in [("9000y", "outside years 0001 to 9999"), ("0000-01-01", "outside years 0001 to 9999"),
+                                ("10000-01-01", "outside years 0001 to 9999"), ("2026-02-29", "2026-02-29 is no day of the calendar")] {
+            let result = try cli.run(paris + ["history", "list", "--from", typed])
+            XCTAssertFailure(result, status: 2, mentioning: "invalid date '\(typed)' for '--from <when>': \(reason) (see")
+        }
         let badMonth = try cli.run(paris + ["history", "list", "--where", "day >= 2026-13"])
         XCTAssertEqual(badMonth.status, 2)
         XCTAssertTrue(badMonth.stderr.contains("invalid --where: invalid date '2026-13'"), badMonth.stderr)

@@ -146,6 +146,8 @@ final class FilterLanguageTests: XCTestCase {
             ("date > 2026-02-29T00:00:00Z", "2026-02-29 is no day of the calendar", 7..<27),
             ("day == 2026-04-31", "2026-04-31 is no day of the calendar", 7..<17),
             ("date > 4000001d", "invalid date '4000001d': outside years 0001 to 9999", 7..<15),
+            ("day == 0000-01-01", "invalid date '0000-01-01': outside years 0001 to 9999", 7..<17),
+            ("day == 0000-06", "invalid date '0000-06': outside years 0001 to 9999", 7..<14),
         ]
         for (filter, expected, at) in mistakes {
             XCTAssertThrowsError(try test.store.history.query(where: filter, timeZone: utc), filter) { error in

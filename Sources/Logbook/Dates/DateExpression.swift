@@ -152,7 +152,10 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
         let word = text.lowercased()
         let count = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)
         let isCount = count.count >= 2 && "dwmy".contains(count.last!) && count.dropLast().allSatisfy { $0.isASCII && $0.isNumber }
-        if isCount || Date.reading(iso8601: text) == .outsideSupportedRange {
+        // A year of other than four digits, or 0000, before a month: `0000-01-01`, `10000-06`.
+        let year = text.prefix { $0.isASCII && $0.isNumber }
+        let isYearOutside = year.count >= 4 && text.dropFirst(year.count).first == "-" && !CalendarDay.supportedYears.contains(Int(year) ?? 0)
+        if isCount || isYearOutside || Date.reading(iso8601: text) == .outsideSupportedRange {
             return "outside \(CalendarDay.supportedYearsText)"
         }
         // 2026-02-29 or 2026-04-31 (alone or before a time): each part in range, but no such day.

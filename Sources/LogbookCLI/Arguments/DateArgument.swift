@@ -31,7 +31,10 @@ extension Invocation {
         do {
             return try expression.resolved(now: Date(), in: try timeZone())
         } catch let error as LogbookError {
-            throw UsageError(message: "invalid date '\(expression)' for '\(option.spec.usage)': \(error)", command: arguments.command)
+            // As typed (`9000y`, not the `108000m` it reads as), with the reason alone.
+            let typed = arguments.texts(named: option.spec.name).last ?? expression.description
+            let reason = if case .invalidValue(_, _, let reason) = error { reason } else { "\(error)" }
+            throw UsageError(message: "invalid date '\(typed)' for '\(option.spec.usage)': \(reason)", command: arguments.command)
         }
     }
 
