@@ -32,7 +32,7 @@ final class OneSnapshotTests: XCTestCase {
         XCTAssertEqual(try reader.drafts.count(), 1)
     }
 
-    func testTheAsyncFormReadsOneSnapshotOffTheCallersThread() async throws {
+    func testTheAsyncFormReadsOneSnapshot() async throws {
         let folder = try TemporaryFolder("logbook-snapshot")
         let path = folder.file("s.sqlite").path
         let reader = try Logbook(path: path, timeZone: utc)
@@ -48,8 +48,26 @@ final class OneSnapshotTests: XCTestCase {
         XCTAssertEqual(after, 2)
     }
 
-    /// A store without read connections reads on its writer: a write inside is refused, not
-    /// taken into the read's transaction.
+    /// A call inside another reads in the outer one's snapshot.
+    func testACallInsideAnotherReadsInItsSnapshot() throws {
+        let folder = try TemporaryFolder("logbook-snapshot")
+        let path = folder.file("s.sqlite").path
+        let reader = try Logbook(path: path, timeZone: utc)
+        let writer = try Logbook(path: path, timeZone: utc)
+        _ = try writer.history.addDoneExercise("Squat", at: Date(iso8601: "2026-01-01T12:00:00Z"))
+        let counts = try reader.readingOneSnapshot {
+            let outer = try reader.history.count()
+            let inner = try reader.readingOneSnapshot {
+                _ = try writer.history.addDoneExercise("Squat", at: Date(iso8601: "2026-01-02T12:00:00Z"))
+                return try reader.history.count()
+            }
+            return [outer, inner, try reader.history.count()]
+        }
+        XCTAssertEqual(counts, [1, 1, 1])
+    }
+
+    /// A store without read connections reads on its writer, as does a call inside a write: a
+    /// write inside is refused, not taken into the read's transaction.
     func testAWriteInsideOnAStoreWithoutReadConnectionsIsRefused() throws {
         let store = try Logbook(path: ":memory:", timeZone: utc)
         XCTAssertThrowsError(try store.readingOneSnapshot {
@@ -58,5 +76,14 @@ final class OneSnapshotTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("a write from inside a read"), "\(error)")
         }
         XCTAssertEqual(try store.history.count(), 0)
+
+        let folder = try TemporaryFolder("logbook-snapshot")
+        let file = try Logbook(path: folder.file("s.sqlite").path, timeZone: utc)
+        XCTAssertThrowsError(try file.underlyingDatabase.write { _ in
+            try file.readingOneSnapshot { _ = try file.history.addDoneExercise("Squat", at: Date(iso8601: "2026-01-01T12:00:00Z")) }
+        }) { error in
+            XCTAssertTrue("\(error)".contains("a write from inside a read"), "\(error)")
+        }
+        XCTAssertEqual(try file.history.count(), 0)
     }
 }

@@ -54,10 +54,12 @@ public enum FilterOperator: String, Sendable, Equatable, CaseIterable {
 public enum FilterLiteral: Sendable, Equatable {
     /// Text in double quotes: a text field's value, or a UUID.
     case string(String)
-    /// A whole number that fits in 64 bits (but one written with exactly four digits).
+    /// A whole number that fits in 64 bits, compared with a whole-number field; beside a day or
+    /// date field it is refused (a year there is ``year(_:)``).
     case integer(Int64)
-    /// A whole number written with exactly four digits, 0001 to 9999: that year beside a day or
-    /// date field (`day >= 2026`), the number beside a whole-number field.
+    /// A whole number written with exactly four digits, 0001 to 9999 (the parser makes `0000`
+    /// an ``integer(_:)``): that year beside a day or date field (`day >= 2026`), the number
+    /// beside a whole-number field.
     case year(Int)
     /// Any other finite number (a fraction, or a number with an exponent): compared with a
     /// whole-number field as the number it is (`exercises.count > 2.5` holds from 3 on);
