@@ -118,6 +118,40 @@ final class FullDiskCLITests: XCTestCase {
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
     }
 
+    /// A backup onto an earlier copy on a full disk fails saying so, with the earlier copy byte for
+    /// byte as it was and nothing beside it, and the next backup with room replaces it. (The look
+    /// at whether the target is a Logbook database opened it as a store, which left a `-wal` and a
+    /// `-shm` beside it when the disk was full, called it "something other than a Logbook
+    /// database", and refused every later backup to the path; helper-51.) Seeded
+    /// (`LOGBOOK_FULL_DISK_SEED`): the free space.
+    func testABackupOntoAnEarlierCopyOnAFullDiskLeavesItAndNothingElse() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["import", CLIHarness.fixture("history.plist").path]).status, 0)
+        let disk = try mountSmallDisk(bytes: 2 << 20)
+        let copy = disk.appendingPathComponent("copy.sqlite")
+        XCTAssertEqual(try cli.run(["backup", copy.path]).status, 0)
+        XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0)
+        var refused = 0
+        for level in 0..<6 {
+            let free = [0, 4_096 * random.int(1...8), random.int(0...(64 << 10))][level % 3]
+            let earlier = try Data(contentsOf: copy)
+            let filler = try fill(disk, leaving: free)
+            let result = try cli.run(["backup", copy.path])
+            try FileManager.default.removeItem(at: filler)
+            let context = "seed \(seed), \(free) bytes free"
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: disk.path), ["copy.sqlite"], context)
+            if result.status != 0 {
+                XCTAssertFailure(result, status: 1, mentioning: "disk is full")
+                XCTAssertEqual(try Data(contentsOf: copy), earlier, "\(context): the earlier copy changed")
+                refused += 1
+            }
+            XCTAssertEqual(try cli.run(["backup", copy.path]).status, 0, "\(context): the next backup with room")
+        }
+        XCTAssertGreaterThan(refused, 0, "seed \(seed): no backup met a full disk")
+    }
+
     /// Migrating a file of an earlier version needs room for a copy of what a migration rebuilds
     /// (0017: the exercises table and its index, in the write-ahead log until it commits). On a
     /// disk without it, `logbook migrate` fails with one line that says the disk is full, the file

@@ -122,15 +122,28 @@ extension Logbook {
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
             throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }
-        if stat(target, &status) == 0 && status.st_size > 0 && !Self.isLogbookDatabase(target, timeZone: timeZone) {
+        if stat(target, &status) == 0 && status.st_size > 0, try !Self.isLogbookDatabase(target, named: path) {
             throw BackupError.targetIsNotALogbook(target: path)
         }
     }
 
-    /// Whether the file at `path` is a Logbook database, of this schema version or an older one:
-    /// one with Logbook's migration history.
-    private static func isLogbookDatabase(_ path: String, timeZone: TimeZone) -> Bool {
-        ((try? Logbook.inspect(path: path, timeZone: timeZone).schemaVersion()) ?? 0) > 0
+    /// Whether the file at `path` (the target `target` names) is a Logbook database, of this
+    /// schema version or an older one: one with Logbook's migration history. Read as a file
+    /// nothing changes, so that the look takes no lock and leaves nothing beside it (opened as a
+    /// store, it left a `-wal` and a `-shm` there, which a full disk or a signal kept, and every
+    /// later backup to the path was refused; helper-51). A file that cannot be read is named so.
+    private static func isLogbookDatabase(_ path: String, named target: String) throws -> Bool {
+        var options = Connection.Options()
+        (options.readOnly, options.immutable) = (true, true)
+        let connection: Connection
+        do {
+            connection = try Connection(path: path, options: options)
+        } catch let error as SQLiteError where error.isNotADatabaseOrCorrupt {
+            return false
+        } catch {
+            throw BackupError.cannotWrite(target: target, reason: "cannot read it to tell whether it is a Logbook database: \(error)")
+        }
+        return ((try? Schema.migrator().currentVersion(of: connection)) ?? 0) > 0
     }
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.

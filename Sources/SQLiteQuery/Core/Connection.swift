@@ -19,6 +19,10 @@ public final class Connection {
         public var readOnly = false
         /// Create the file when it does not exist (ignored for read-only connections).
         public var createIfMissing = true
+        /// With ``readOnly``: read the file as one nothing changes meanwhile (SQLite's `immutable`
+        /// URI parameter), taking no lock and creating nothing beside it (no `-wal`, no `-shm`),
+        /// and reading no write-ahead log: for a look at a file that no connection has open.
+        public var immutable = false
         /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
         public var busyTimeoutMilliseconds: Int32 = 5_000
         /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
@@ -98,9 +102,14 @@ public final class Connection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if creates { flags |= SQLITE_OPEN_CREATE }
+        var name = path
+        if options.immutable && options.readOnly && !Self.isPrivateDatabase(path) {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?immutable=1"
+        }
         logFoundAtOpen = LogFoundAtOpen(besideDatabaseAt: path)
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(handle)
@@ -133,6 +142,20 @@ public final class Connection {
             throw error
         }
         try registerStandardFunctions()
+    }
+
+    /// `path` as the path of a `file:` URI: `%`, `?` and `#` escaped, the rest as it is.
+    private static func uriPath(_ path: String) -> String {
+        var escaped = ""
+        for character in path.unicodeScalars {
+            switch character {
+            case "%": escaped += "%25"
+            case "?": escaped += "%3F"
+            case "#": escaped += "%23"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 
     deinit {
