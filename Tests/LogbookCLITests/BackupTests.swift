@@ -35,6 +35,24 @@ final class BackupTests: XCTestCase {
                                      "migrations: ok", "file: ok", "schema: ok", "stored values: ok", "derived data: ok"], file: file, line: line)
     }
 
+    /// A backup replaces an earlier copy at any spelling of its path, and leaves nothing beside
+    /// it: the look at the earlier copy reads it as an immutable file, whose name SQLite takes as
+    /// a URI (`//tmp/x` was read as the host `tmp`; helper-57), with `?`, `#` and `%` in it.
+    func testABackupReplacesAnEarlierCopyAtAnySpellingOfItsPath() throws {
+        let cli = try loadedHarness()
+        let folder = cli.folder.appendingPathComponent("copies")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in ["copy.sqlite", "a?b#c%41 é.sqlite"] {
+            let path = folder.appendingPathComponent(name).path
+            for spelling in [path, "/" + path, path, "/" + path] {
+                let result = try cli.run(["backup", spelling])
+                XCTAssertEqual(result.status, 0, "\(spelling): \(result.stderr)")
+            }
+            try assertHealthy(cli, URL(fileURLWithPath: path))
+        }
+        XCTAssertEqual(try contents(of: folder), ["a?b#c%41 é.sqlite", "copy.sqlite"])
+    }
+
     func testCopyIsCompleteCheckedAndAlone() throws {
         let cli = try loadedHarness()
         let copy = cli.folder.appendingPathComponent("backups/logbook-copy.sqlite")

@@ -255,6 +255,29 @@ final class ImportBadInputCLITests: XCTestCase {
                           mentioning: "record 1: field 'exercises[1]': an exercise name cannot be empty")
         try assertRefused("blank.csv", text("day,exercise\n2030-01-03,Squat\n2030-01-04,\n"),
                           mentioning: "record 2, line 3: field 'exercise': an exercise name cannot be empty")
+        // The member as the file names it (it was 'exercises[0]'; helper-58).
+        try assertRefused("blank.ndjson", text(#"{"day":"2030-01-05","exercise":""}"# + "\n"),
+                          mentioning: "record 1, line 1: field 'exercise': an exercise name cannot be empty")
+    }
+
+    /// A record with a day and no time is dated at the day's midnight in the time zone, which for
+    /// 0001-01-01 east of Greenwich is in year 0000, before every instant the store keeps: it is
+    /// refused naming the day, as `history add` refuses it (it was stored, and every listing and
+    /// export of the file then failed on it; helper-58); given a date, it is taken.
+    func testADayWhoseMidnightIsBeforeTheFirstInstantIsRefused() throws {
+        let tokyo = ["--time-zone", "Asia/Tokyo"]
+        for (name, body) in [("first.csv", "day,exercise\n0001-01-01,Squat\n"),
+                             ("first.ndjson", #"{"day":"0001-01-01","exercise":"Squat"}"# + "\n"),
+                             ("first.json", #"[{"day":"0001-01-01","exercises":["Squat"]}]"#)] {
+            try assertRefused(name, text(body), extra: tokyo,
+                              mentioning: "record 1", "field 'day'", "'0001-01-01': it starts at 0000-12-31T14:41:01Z in time zone Asia/Tokyo",
+                              "outside the instants Logbook stores; give the record a date")
+        }
+        let file = cli.folder.appendingPathComponent("dated.csv")
+        try text("day,date,exercise\n0001-01-01,0001-01-01T00:00:00Z,Squat\n").write(to: file)
+        let dated = try cli.run(tokyo + ["import", file.path])
+        XCTAssertEqual(dated.status, 0, dated.stderr)
+        XCTAssertEqual(try cli.run(tokyo + ["history", "list", "--on", "0001-01-01", "--format", "csv"]).status, 0)
     }
 
     /// Records are numbered as the file holds them, whichever step finds the problem: consecutive
@@ -273,7 +296,7 @@ final class ImportBadInputCLITests: XCTestCase {
         // A problem in a record that would have joined the one before it is named at its own place,
         // and a record with no exercise is refused there too (joined, it had added nothing).
         try assertRefused("empty-name.ndjson", text((joined + [#"{"day":"2030-02-02","exercise":""}"#]).joined(separator: "\n") + "\n"),
-                          mentioning: "record 4, line 4: field 'exercises[0]': an exercise name cannot be empty")
+                          mentioning: "record 4, line 4: field 'exercise': an exercise name cannot be empty")
         try assertRefused("none-joined.ndjson", text((joined + [#"{"day":"2030-02-02","exercises":[]}"#]).joined(separator: "\n") + "\n"),
                           mentioning: "record 4, line 4: field 'exercises': at least one exercise is needed")
         try assertRefused("empty-first.ndjson", text(([#"{"day":"2030-02-01","exercises":["Squat",""]}"#] + joined).joined(separator: "\n") + "\n"),

@@ -314,9 +314,16 @@ private struct ImportWriter {
             try ExerciseDay.validate(exercises: input.exercises)
             guard let date = input.date else {
                 guard let day = input.day else { throw FieldError(field: "day", reason: "missing: a record needs a day or a date") }
-                // Its date will be the day's first instant, which must fall on it.
+                // Its date will be the day's first instant, which must fall on it and be one the store
+                // keeps (0001-01-01 east of Greenwich starts in year 0000, and was stored, unreadable).
                 if let reason = day.skippedDayReason(in: timeZone) {
                     throw LogbookError.invalidValue(field: "day", value: day.description, reason: reason + "; give the record a date")
+                }
+                let start = day.start(in: timeZone)
+                guard start.isSupported else {
+                    throw LogbookError.invalidValue(field: "day", value: day.description,
+                                                    reason: "it starts at \(start.textForMessages) in time zone \(timeZone.nameForPeople), "
+                                                        + "outside the instants Logbook stores; give the record a date")
                 }
                 return day
             }

@@ -48,6 +48,8 @@ enum JSONRecordDecoding {
             guard case .string(let text) = single else {
                 throw FieldError(field: "exercise", reason: "expected a string, found \(single.kindDescription)")
             }
+            // Named as the member it is (the library's check names `exercises[0]`), as CSV's column.
+            guard !text.isEmpty else { throw FieldError(field: "exercise", reason: "an exercise name cannot be empty") }
             exercises = [text]
         } else {
             for (index, name) in try array(value, "exercises").enumerated() {

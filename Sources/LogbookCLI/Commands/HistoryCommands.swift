@@ -7,11 +7,18 @@ enum HistoryCommands {
     /// every other byte of a name is); a usage error when nothing is left, since an exercise name is
     /// never empty. `role` says which argument it is (`exercise`, `new name`, `--exercise`).
     static func storableName(_ argument: String, role: String, command: String) throws -> String {
-        let scalars = argument.unicodeScalars
-        let isTyped = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
-        guard let first = scalars.firstIndex(where: { !isTyped($0) }), let last = scalars.lastIndex(where: { !isTyped($0) }) else {
+        let name = trimmed(argument)
+        guard !name.isEmpty else {
             throw UsageError(message: "invalid \(role) '\(argument)': an exercise name cannot be empty or blank", command: command)
         }
+        return name
+    }
+
+    /// `argument` without the ASCII spaces, tabs and line breaks around it.
+    static func trimmed(_ argument: String) -> String {
+        let scalars = argument.unicodeScalars
+        let isTyped = { (scalar: Unicode.Scalar) in scalar == " " || scalar == "\t" || scalar == "\r" || scalar == "\n" }
+        guard let first = scalars.firstIndex(where: { !isTyped($0) }), let last = scalars.lastIndex(where: { !isTyped($0) }) else { return "" }
         return String(scalars[first...last])
     }
     private static let doneAt = Option<DateExpression>.date("--at", help: "When they were done (default: now): 2026-11-19 07:30, yesterday, ….")

@@ -88,11 +88,17 @@ enum ListCommands {
             filters.append(.binary(op, .field("day", at: none),
                                    .literal(.day(year: day.year, month: day.month, day: day.day), at: none), at: none))
         }
-        if let typed = try invocation.arguments.value(of: exercise) {
-            // Trimmed as `history add` trims the name it stores (" Burpee " found nothing; "" nothing, exit 0).
-            let name = try HistoryCommands.storableName(typed, role: "--exercise", command: invocation.arguments.command)
-            // Every stored spelling with the same letters up to case and diacritics, each found through the name index.
-            let spellings = try invocation.readStore().history.exerciseNames(matching: name)
+        if let name = try invocation.arguments.value(of: exercise) {
+            guard !name.isEmpty else {
+                throw UsageError(message: "invalid --exercise '': an exercise name cannot be empty", command: invocation.arguments.command)
+            }
+            // Every stored spelling with the same letters up to case and diacritics, each found through the name index;
+            // a name as typed first (an import keeps " Plank " as the file gives it), else trimmed as `history add`
+            // trims the names it stores (" Burpee " found nothing; helper-53).
+            let history = try invocation.readStore().history
+            var spellings = try history.exerciseNames(matching: name)
+            let trimmed = HistoryCommands.trimmed(name)
+            if spellings.isEmpty && trimmed != name && !trimmed.isEmpty { spellings = try history.exerciseNames(matching: trimmed) }
             let tests = (spellings.isEmpty ? [name] : spellings).map {
                 FilterExpression.binary(.contains, .field("exercises", at: none), .literal(.string($0), at: none), at: none)
             }

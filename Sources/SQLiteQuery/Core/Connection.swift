@@ -105,7 +105,8 @@ public final class Connection {
         var name = path
         if options.immutable && options.readOnly && !Self.isPrivateDatabase(path) {
             flags |= SQLITE_OPEN_URI
-            name = "file:" + Self.uriPath(path) + "?immutable=1"
+            // An absolute path after an empty authority: `file://` and `//x` would read `x` as a host.
+            name = (path.hasPrefix("/") ? "file://" : "file:") + Self.uriPath(path) + "?immutable=1"
         }
         logFoundAtOpen = LogFoundAtOpen(besideDatabaseAt: path)
         var handle: OpaquePointer?
