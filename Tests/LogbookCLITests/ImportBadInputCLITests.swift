@@ -656,6 +656,39 @@ final class ImportBadInputCLITests: XCTestCase {
         return Data(bytes)
     }
 
+    /// A history.plist whose days share one array of names (as Python's `plistlib` writes a list
+    /// object referenced twice) is read as the days it holds; one whose shared arrays come to
+    /// far more values than its bytes (2,000 days sharing 2,000 names: 4 million names from 30 KB;
+    /// a 694 KB file grew an import to gigabytes and was killed; helper-57), an array that holds
+    /// itself, or nesting past 1,000 levels, is refused before it is parsed.
+    func testABinaryListOfSharedArraysIsReadAsItsValuesOrRefusedWhenTheyOutgrowIt() throws {
+        let twoBytes = { (value: Int) in [UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func history(days: Int, names: Int) -> Data {
+            let ascii = Array("Burpee".utf8)
+            var objects: [[UInt8]] = [[0xAF, 0x11] + twoBytes(days) + (0..<days).flatMap { twoBytes(3 + 3 * $0) },
+                                      (names < 15 ? [0xA0 | UInt8(names)] : [0xAF, 0x11] + twoBytes(names)) + (0..<names).flatMap { _ in twoBytes(2) },
+                                      [0x50 | UInt8(ascii.count)] + ascii]
+            for day in 0..<days {
+                let id = Array(String(format: "00000000-0000-4000-8000-%012d", day).utf8)
+                let seconds = (Double(day) * 86_400 + 43_200).bitPattern
+                objects += [[0xA3] + twoBytes(4 + 3 * day) + twoBytes(5 + 3 * day) + twoBytes(1),
+                            [0x5F, 0x10, UInt8(id.count)] + id, [0x33] + (0..<8).reversed().map { UInt8(seconds >> ($0 * 8) & 0xFF) }]
+            }
+            return Self.binaryPropertyList(objects, referenceWidth: 2)
+        }
+        let shared = cli.folder.appendingPathComponent("shared.plist")
+        try history(days: 2_000, names: 3).write(to: shared)
+        let imported = try cli.run(["--time-zone", "UTC", "import", shared.path])
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertEqual(try cli.run(["count", "history", "--where", "day < 2007-01-01 && exercises.count == 3"]).stdout, "2000\n")
+        before = cli.snapshot()
+        try assertRefused("amplified.plist", history(days: 2_000, names: 2_000),
+                          mentioning: "object 0 (at byte 8) comes to more than", "values once the arrays and dictionaries it shares are read")
+        try assertRefused("itself.plist", Self.binaryPropertyList([[0xA1, 0]]), mentioning: "object 0 (at byte 8) holds itself")
+        let deep = (0..<1_200).map { $0 == 1_199 ? [0xA0] : [0xA1] + twoBytes($0 + 1) }
+        try assertRefused("deep.plist", Self.binaryPropertyList(deep, referenceWidth: 2), mentioning: "nest deeper than 1000 levels")
+    }
+
     /// A binary list whose offset table points at one object many times (or into one another's
     /// bytes) is refused before it is read over and over, each object's bytes once (a 64 KiB
     /// list took minutes to scan; helper-55); a key that many dictionaries share is read once, and

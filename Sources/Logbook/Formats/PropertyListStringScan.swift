@@ -35,6 +35,7 @@ enum PropertyListStringScan {
             let markup = isBinary ? nil : markupFindings(inXML: bytes)
             if let problem = markup?.problem { return Result(problem: problem) }
             var result = isBinary ? scanBinary(bytes) : scanXML(bytes)
+            if result.problem == nil && isBinary { result.problem = expansionProblem(inBinary: bytes) }
             if result.problem == nil {
                 result.problem = isBinary ? repeatedKeyProblem(inBinary: bytes) : markup?.repeatedKey.map(repeatedKey)
             }
@@ -142,6 +143,62 @@ enum PropertyListStringScan {
             result.longest = max(result.longest, length)
         }
         return result
+    }
+
+    /// How deep a binary list's arrays and dictionaries may nest: the apps' files nest five levels.
+    private static let maximumNesting = 1_000
+
+    /// Why a binary list cannot be read into memory as it is, or nil: an array or dictionary that
+    /// holds itself, nesting past ``maximumNesting``, or containers shared by so many references
+    /// that, each read out wherever it is referenced (as the parser and a record reader read
+    /// them), the list comes to more values than four per byte of the file and a million more
+    /// (a 694 KB history.plist whose 10,000 days share one array of 10,000 names is 100 million
+    /// names: the import grew to gigabytes and was killed; helper-57). Writers share strings,
+    /// numbers and dates, and a list shared a few times stays far below that. One walk from the
+    /// root, each container's members read twice at most.
+    private static func expansionProblem(inBinary bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let layout = BinaryLayout(bytes), (1...8).contains(layout.referenceWidth),
+              let root = integer(bytes, at: layout.trailer + 16, width: 8), root < layout.objectCount else { return nil }
+        let limit = 4 * bytes.count + 1_000_000
+        /// The references of a container object: where they start and how many; nil for any other object.
+        func members(_ object: Int) -> (start: Int, count: Int)? {
+            guard let offset = layout.offset(of: object, in: bytes), [0xA0, 0xC0, 0xD0].contains(bytes[offset] & 0xF0),
+                  let (count, start) = length(bytes, marker: bytes[offset], at: offset) else { return nil }
+            let references = bytes[offset] & 0xF0 == 0xD0 ? 2 * count : count
+            guard references <= (layout.trailer - start) / layout.referenceWidth else { return nil }
+            return (start, references)
+        }
+        func reference(_ members: (start: Int, count: Int), _ index: Int) -> Int? {
+            integer(bytes, at: members.start + index * layout.referenceWidth, width: layout.referenceWidth).flatMap { $0 < layout.objectCount ? $0 : nil }
+        }
+        func place(_ object: Int) -> String { "object \(object) (at byte \(layout.offset(of: object, in: bytes) ?? 0))" }
+        // The values each object comes to, read out: -1 not yet walked, -2 on the walk's path.
+        var values = [Int](repeating: -1, count: layout.objectCount)
+        var path: [(object: Int, members: (start: Int, count: Int)?, next: Int)] = [(root, members(root), 0)]
+        values[root] = -2
+        while let (object, held, next) = path.last {
+            if let held, next < held.count {
+                path[path.count - 1].next += 1
+                guard let child = reference(held, next) else { continue }  // the parser refuses it
+                if values[child] == -2 { return "\(place(child)) holds itself, through its members, which no property list can" }
+                guard values[child] == -1 else { continue }
+                guard path.count < maximumNesting else { return "its arrays and dictionaries nest deeper than \(maximumNesting) levels" }
+                values[child] = -2
+                path.append((child, members(child), 0))
+                continue
+            }
+            var total = 1
+            if let held {
+                for index in 0..<held.count { total += reference(held, index).map { max(values[$0], 0) } ?? 0 }
+            }
+            if total > limit {
+                return "\(place(object)) comes to more than \(limit) values once the arrays and dictionaries it shares are read "
+                    + "wherever they are referenced, which no writer of property lists makes; refusing rather than reading it"
+            }
+            values[object] = total
+            path.removeLast()
+        }
+        return nil
     }
 
     /// The problem of the first dictionary of the binary list that holds a key twice (the same key
