@@ -700,7 +700,7 @@ final class ImportBadInputCLITests: XCTestCase {
                                                                      referenceWidth: 2),
                           mentioning: "its offset table points into the bytes of other objects, or at one object many times")
         let members = 4_000
-        let array = [0xAF, 0x11] + twoBytes(members) + (0..<members).flatMap { _ in twoBytes(1) }
+        let array = [0xAF, 0x11] + twoBytes(members) + (0..<members).flatMap { _ in twoBytes(members) }
         try assertRefused("one-array.plist", Self.binaryPropertyList([array, [0x7B, 0x31]], table: Array(repeating: 0, count: members) + [1],
                                                                     referenceWidth: 2),
                           mentioning: "not a valid binary property list: its offset table points into the bytes of other objects")
