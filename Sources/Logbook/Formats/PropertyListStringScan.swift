@@ -172,30 +172,33 @@ enum PropertyListStringScan {
             integer(bytes, at: members.start + index * layout.referenceWidth, width: layout.referenceWidth).flatMap { $0 < layout.objectCount ? $0 : nil }
         }
         func place(_ object: Int) -> String { "object \(object) (at byte \(layout.offset(of: object, in: bytes) ?? 0))" }
-        // The values each object comes to, read out: -1 not yet walked, -2 on the walk's path.
-        var values = [Int](repeating: -1, count: layout.objectCount)
+        // The values each object comes to, read out (at most `limit`, below `onPath`): 0 not yet
+        // walked, `onPath` on the walk's path. Four bytes an object: a list of 512 MiB may hold
+        // a hundred million.
+        let onPath = UInt32.max
+        var values = [UInt32](repeating: 0, count: layout.objectCount)
         var path: [(object: Int, members: (start: Int, count: Int)?, next: Int)] = [(root, members(root), 0)]
-        values[root] = -2
+        values[root] = onPath
         while let (object, held, next) = path.last {
             if let held, next < held.count {
                 path[path.count - 1].next += 1
                 guard let child = reference(held, next) else { continue }  // the parser refuses it
-                if values[child] == -2 { return "\(place(child)) holds itself, through its members, which no property list can" }
-                guard values[child] == -1 else { continue }
+                if values[child] == onPath { return "\(place(child)) holds itself, through its members, which no property list can" }
+                guard values[child] == 0 else { continue }
                 guard path.count < maximumNesting else { return "its arrays and dictionaries nest deeper than \(maximumNesting) levels" }
-                values[child] = -2
+                values[child] = onPath
                 path.append((child, members(child), 0))
                 continue
             }
             var total = 1
             if let held {
-                for index in 0..<held.count { total += reference(held, index).map { max(values[$0], 0) } ?? 0 }
+                for index in 0..<held.count { total += reference(held, index).map { Int(values[$0] == onPath ? 0 : values[$0]) } ?? 0 }
             }
             if total > limit {
                 return "\(place(object)) comes to more than \(limit) values once the arrays and dictionaries it shares are read "
                     + "wherever they are referenced, which no writer of property lists makes; refusing rather than reading it"
             }
-            values[object] = total
+            values[object] = UInt32(total)
             path.removeLast()
         }
         return nil
