@@ -5,7 +5,7 @@ enum HistoryCommands {
     /// A name typed as an argument, to store: without the ASCII spaces, tabs and line breaks around
     /// it, a slip of the keyboard, never part of it (other spaces, U+00A0, U+2028, …, are kept, as
     /// every other byte of a name is); a usage error when nothing is left, since an exercise name is
-    /// never empty. `role` says which argument it is (`exercise`, `new name`, `--exercise`).
+    /// never empty. `role` says which argument it is (`exercise`, `new name`).
     static func storableName(_ argument: String, role: String, command: String) throws -> String {
         let name = trimmed(argument)
         guard !name.isEmpty else {
