@@ -149,13 +149,11 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
     /// have, a count of days past them), else the forms expected.
     public static func problem(reading text: String) -> String {
         let text = text.trimmingCharacters(in: .whitespaces)
-        let word = text.lowercased()
-        let count = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)
-        let isCount = count.count >= 2 && "dwmy".contains(count.last!) && count.dropLast().allSatisfy { $0.isASCII && $0.isNumber }
-        // A year of other than four digits, or 0000, before a month: `0000-01-01`, `10000-06`.
+        // A count of the form past the days stored (`4000001d`), or a year of other than four
+        // digits, or 0000, before a month (`0000-01-01`, `10000-06`).
         let year = text.prefix { $0.isASCII && $0.isNumber }
         let isYearOutside = year.count >= 4 && text.dropFirst(year.count).first == "-" && !CalendarDay.supportedYears.contains(Int(year) ?? 0)
-        if isCount || isYearOutside || Date.reading(iso8601: text) == .outsideSupportedRange {
+        if countAndUnit(text.lowercased()) != nil || isYearOutside || Date.reading(iso8601: text) == .outsideSupportedRange {
             return "outside \(CalendarDay.supportedYearsText)"
         }
         // 2026-02-29 or 2026-04-31 (alone or before a time): each part in range, but no such day.
@@ -170,16 +168,22 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
 
     /// `7d`, `2w`, `3m`, `1y`, with an optional ` ago`.
     private static func relative(_ word: String) -> DateExpression? {
-        let trimmed = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)
-        guard let unit = trimmed.last, "dwmy".contains(unit), trimmed.count >= 2,
-              trimmed.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }), let count = Int(trimmed.dropLast()),
-              count <= 4_000_000 else { return nil }
+        guard let (digits, unit) = countAndUnit(word), let count = Int(digits), count <= 4_000_000 else { return nil }
         switch unit {
         case "d": return .daysFromToday(-count)
         case "w": return .daysFromToday(-7 * count)
         case "m": return .monthsBeforeToday(count)
         default: return .monthsBeforeToday(12 * count)
         }
+    }
+
+    /// The digits and the unit of `7d`, `2w`, `3m`, `1y` (lowercase), with an optional ` ago`, of
+    /// any number of digits; nil for another form.
+    private static func countAndUnit(_ word: String) -> (digits: Substring, unit: Character)? {
+        let trimmed = (word.hasSuffix("ago") ? String(word.dropLast(3)) : word).trimmingCharacters(in: .whitespaces)
+        guard let unit = trimmed.last, "dwmy".contains(unit), trimmed.count >= 2,
+              trimmed.dropLast().allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return (Substring(trimmed).dropLast(), unit)
     }
 
     /// `2026`, `2026-11`, `2026-W47`, `2026-11-19`, a wall-clock time, or an ISO-8601 instant.

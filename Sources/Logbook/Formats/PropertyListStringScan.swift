@@ -97,6 +97,13 @@ enum PropertyListStringScan {
                   offset < trailer else { return nil }
             return offset
         }
+
+        /// The object that member `index` of an array or dictionary refers to, its references
+        /// starting at byte `start`; nil when the reference cannot be read or names no object.
+        func reference(_ index: Int, from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+            guard let object = integer(bytes, at: start + index * referenceWidth, width: referenceWidth), object < objectCount else { return nil }
+            return object
+        }
     }
 
     private static func scanBinary(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
@@ -110,11 +117,12 @@ enum PropertyListStringScan {
             guard [0x50, 0x60, 0x70].contains(marker & 0xF0), let (count, start) = length(bytes, marker: marker, at: offset)
             else { continue }
             guard marker & 0xF0 == 0x60 else {
-                if marker & 0xF0 == 0x50, count <= trailer - start, !budget.spend(count) { return Result(problem: ReadingBudget.spent) }
-                if marker & 0xF0 == 0x50, count <= trailer - start,
-                   let high = bytes[start..<start + count].first(where: { $0 > 0x7F }) {
-                    return Result(problem: "object \(object) is ASCII text holding the byte 0x\(String(high, radix: 16, uppercase: true)), "
-                                      + "which is not ASCII; refusing rather than reading it as Latin-1")
+                if marker & 0xF0 == 0x50, count <= trailer - start {
+                    guard budget.spend(count) else { return Result(problem: ReadingBudget.spent) }
+                    if let high = bytes[start..<start + count].first(where: { $0 > 0x7F }) {
+                        return Result(problem: "object \(object) is ASCII text holding the byte 0x\(String(high, radix: 16, uppercase: true)), "
+                                          + "which is not ASCII; refusing rather than reading it as Latin-1")
+                    }
                 }
                 result.longest = max(result.longest, count)
                 continue
@@ -168,9 +176,6 @@ enum PropertyListStringScan {
             guard references <= (layout.trailer - start) / layout.referenceWidth else { return nil }
             return (start, references)
         }
-        func reference(_ members: (start: Int, count: Int), _ index: Int) -> Int? {
-            integer(bytes, at: members.start + index * layout.referenceWidth, width: layout.referenceWidth).flatMap { $0 < layout.objectCount ? $0 : nil }
-        }
         func place(_ object: Int) -> String { "object \(object) (at byte \(layout.offset(of: object, in: bytes) ?? 0))" }
         // The values each object comes to, read out (at most `limit`, below `onPath`): 0 not yet
         // walked, `onPath` on the walk's path. Four bytes an object: a list of 512 MiB may hold
@@ -182,7 +187,7 @@ enum PropertyListStringScan {
         while let (object, held, next) = path.last {
             if let held, next < held.count {
                 path[path.count - 1].next += 1
-                guard let child = reference(held, next) else { continue }  // the parser refuses it
+                guard let child = layout.reference(next, from: held.start, in: bytes) else { continue }  // the parser refuses it
                 if values[child] == onPath { return "\(place(child)) holds itself, through its members, which no property list can" }
                 guard values[child] == 0 else { continue }
                 guard path.count < maximumNesting else { return "its arrays and dictionaries nest deeper than \(maximumNesting) levels" }
@@ -192,7 +197,7 @@ enum PropertyListStringScan {
             }
             var total = 1
             if let held {
-                for index in 0..<held.count { total += reference(held, index).map { Int(values[$0] == onPath ? 0 : values[$0]) } ?? 0 }
+                for index in 0..<held.count { total += layout.reference(index, from: held.start, in: bytes).map { Int(values[$0] == onPath ? 0 : values[$0]) } ?? 0 }
             }
             if total > limit {
                 return "\(place(object)) comes to more than \(limit) values once the arrays and dictionaries it shares are read "
@@ -250,7 +255,7 @@ enum PropertyListStringScan {
             guard budget.spend(count * referenceWidth) else { return ReadingBudget.spent }
             var keys = Set<Int>()
             for index in 0..<count {
-                guard let reference = integer(bytes, at: start + index * referenceWidth, width: referenceWidth) else { continue }
+                guard let reference = layout.reference(index, from: start, in: bytes) else { continue }
                 guard let key = text(reference) else { return ReadingBudget.spent }
                 if let key, !keys.insert(key).inserted { return repeatedKey("object \(object)", texts[key]) }
             }
@@ -304,8 +309,7 @@ enum PropertyListStringScan {
                     }
                     guard budget.spend(references * layout.referenceWidth) else { return ReadingBudget.spent }
                     for index in 0..<references {
-                        guard let reference = integer(bytes, at: start + index * layout.referenceWidth, width: layout.referenceWidth),
-                              reference < layout.objectCount else {
+                        guard layout.reference(index, from: start, in: bytes) != nil else {
                             return "\(place): member \(index) refers to an object the list does not have"
                         }
                     }

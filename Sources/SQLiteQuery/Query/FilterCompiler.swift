@@ -139,18 +139,10 @@ struct FilterCompiler<Record> {
         }
         guard case .field(let name, let at) = fieldSide, case .literal(let literal, _) = literalSide,
               let kind = schema.field(named: name)?.kind, kind == .day || kind == .date else { return nil }
-        let first: Int, last: Int
-        switch literal {
-        case .days(let from, let to): (first, last) = (from, to)
-        case .day(let year, let month, let day) where kind == .date:
-            // A date field against one day: that whole day, as against a range of days.
-            (first, last) = (ProlepticGregorian.dayNumber(year: year, month: month, day: day),
-                             ProlepticGregorian.dayNumber(year: year, month: month, day: day))
-        case .year(let year):
-            first = ProlepticGregorian.dayNumber(year: year, month: 1, day: 1)
-            last = ProlepticGregorian.dayNumber(year: year, month: 12, day: 31)
-        default: return nil
-        }
+        // A day field against one day is a plain comparison of its text; a date field against one
+        // day means that whole day, as against a range of days.
+        if case .day = literal, kind == .day { return nil }
+        guard let (first, last) = Self.wholeDays(of: literalSide) else { return nil }
         let (field, _, optional) = try scalarOperand(fieldSide)
         // The days the comparison holds on, from one through another (nil: no bound).
         let days: (from: Int?, through: Int?)
