@@ -11,7 +11,7 @@ import Logbook
 enum ScaleCurve {
     static func run(sizes: [Int], executable: String, folder: (String) -> String) throws {
         write("logbook-bench --scale: \(sizes.map(String.init).joined(separator: ", ")) exercises, 5 a day")
-        write(["exercises", "import µs/ex", "raw µs/ex", "peak MiB", "file MiB", "range ms", "count ms"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
+        write(["exercises", "import µs/ex", "raw µs/ex", "peak MiB", "file MiB", "range ms/raw", "count ms/raw"].map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }
                 .joined() + "reports (s): " + reports.map(\.name).joined(separator: " | ") + " | CLI by day, csv | "
               + RawTotalsScan.scans.map(\.name).joined(separator: " | "))
         for size in sizes {
@@ -26,31 +26,14 @@ enum ScaleCurve {
             let store = try Logbook(path: database, timeZone: TimeZone(identifier: "UTC")!)
             guard try store.history.count() == dayCount else { throw ScaleError.wrongCount(size) }
             let last = SampleData.firstDay.adding(days: dayCount - 1)!
-            let probes = 200
-            var random = SampleData(seed: UInt64(size))
-            let range = try seconds {
-                for _ in 0..<probes {
-                    let first = SampleData.firstDay.adding(days: random.below(dayCount - 30))!, end = first.adding(days: 29)!
-                    let found = try store.history.fetch(FetchDescriptor(
-                        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= end }, sortBy: [SortDescriptor(\.day)]))
-                    guard found.count == 30 else { throw ScaleError.wrongCount(size) }
-                }
-            } / Double(probes)
-            let count = try seconds {
-                for _ in 0..<probes {
-                    let first = SampleData.firstDay.adding(days: random.below(dayCount - 365))!, end = first.adding(days: 364)!
-                    let name = SampleData.exerciseNames[random.below(SampleData.exerciseNames.count)]
-                    _ = try store.history.fetchCount(FetchDescriptor(
-                        predicate: #Predicate<ExerciseDay> { $0.day >= first && $0.day <= end && $0.exercises.contains(name) }))
-                }
-            } / Double(probes)
+            let latency = try ProbeLatency.measure(store, RawEngine(path: database), first: SampleData.firstDay, days: dayCount, seed: UInt64(size))
             let reportTimes = try reports.map { report in try seconds { try report.run(store, last) } }
                 // As a script gets it: a process of its own, which also checks the tallies, and every row printed.
                 + [runProcess(executable, ["--db", database, "report", "history", "--by", "day", "--format", "csv"]).seconds]
                 + RawTotalsScan.scans.map { RawTotalsScan.time($0.sql, in: database) }
             let cells = [String(size), String(format: "%.2f", imported.seconds / Double(size) * 1e6),
                          String(format: "%.2f", rawInsert / Double(size) * 1e6), String(imported.peakKiB / 1024),
-                         String(fileSize / 1_048_576), String(format: "%.3f", range * 1000), String(format: "%.3f", count * 1000)]
+                         String(fileSize / 1_048_576), latency.range.cell, latency.count.cell]
             write(cells.map { $0.padding(toLength: 13, withPad: " ", startingAt: 0) }.joined()
                   + reportTimes.map { String(format: "%.3f", $0) }.joined(separator: " | "))
             try? FileManager.default.removeItem(atPath: database)
@@ -58,8 +41,9 @@ enum ScaleCurve {
     }
 
     /// `logbook-bench --reports FILE [--runs N]`: each report on an existing logbook, timed N times
-    /// (default 2: the first call on a connection also checks that the tallies are current); only
-    /// the one named `only` when given.
+    /// (default 2: the first call on a connection also checks that the tallies are current), then
+    /// the range and count probes beside the raw engine (``ProbeLatency``) when the history spans
+    /// more than a year; only the one named `only` when given ("probes" for the two probes).
     static func timeReports(of path: String, runs: Int, only: String?) throws {
         let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
         let last = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day, order: .reverse)], fetchLimit: 1)).first?.day
@@ -71,6 +55,11 @@ enum ScaleCurve {
         }
         for (name, run) in reports { try time(name) { try seconds { try run(store, last) } } }
         for (name, sql) in RawTotalsScan.scans { time(name) { RawTotalsScan.time(sql, in: path) } }
+        guard only == nil || only == "probes", let first = try store.history.fetch(FetchDescriptor(sortBy: [SortDescriptor(\.day)], fetchLimit: 1)).first?.day,
+              case let span = last.dayNumber - first.dayNumber + 1, span > 366 else { return }
+        let latency = try ProbeLatency.measure(store, RawEngine(path: path), first: first, days: span, seed: 1)
+        write("range ms    \(latency.range.cell) (Logbook/raw, 30 days with their exercises)")
+        write("count ms    \(latency.count.cell) (Logbook/raw, days of 365 with one exercise)")
     }
 
     private enum ScaleError: Error {
