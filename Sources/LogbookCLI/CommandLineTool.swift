@@ -23,6 +23,7 @@ enum CommandLineTool {
 
     private static func run(_ arguments: [String], environment: [String: String], created: CreatedDatabase) -> Int32 {
         var commandName: String?
+        var databasePath: String?
         do {
             let (command, rest) = try resolve(arguments)
             commandName = command?.spec.name
@@ -38,6 +39,7 @@ enum CommandLineTool {
             } else {
                 if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
                 let invocation = Invocation(arguments: parsed, environment: environment, created: created)
+                databasePath = try? invocation.databasePath()
                 if let path = try OutputFile.path(parsed) {
                     if parsed.isSet(Watch.flag) {
                         throw UsageError(message: "--watch redraws on the terminal: it takes no -o", command: command.spec.name)
@@ -75,6 +77,9 @@ enum CommandLineTool {
             return 1
         } catch let error as CommandFailure {
             Console.printError("logbook: error: \(error.message)")
+            return 1
+        } catch let error as LogbookError where error.leavesOutTheDatabase {
+            Console.printError("logbook: error: " + (databasePath.map { "\($0): " } ?? "") + error.description)
             return 1
         } catch {
             Console.printError("logbook: error: \(error)")

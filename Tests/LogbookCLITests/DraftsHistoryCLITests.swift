@@ -93,7 +93,11 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["--time-zone", "Mars/Olympus", "history", "add", "Squat"]), status: 2,
                          mentioning: "unknown time zone 'Mars/Olympus'")
         XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid date '2026-02-30' for '--day <day>'")
-        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-03"]), status: 1, mentioning: "no exercises recorded on 2026-02-03")
+        // A record that is not there is named with the file it is not in.
+        XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-03"]), status: 1,
+                         mentioning: "logbook: error: \(cli.database.path): no exercises recorded on 2026-02-03")
+        XCTAssertFailure(try cli.run(["drafts", "show", "9.9"]), status: 1,
+                         mentioning: "logbook: error: \(cli.database.path): no draft with id or version '9.9'")
         XCTAssertFailure(try cli.run(["history", "add", ""]), status: 2, mentioning: "invalid exercise '': an exercise name cannot be empty")
         XCTAssertFailure(try cli.run(["history", "add", "Squat", " \t "]), status: 2, mentioning: "invalid exercise ' \\t '", "empty or blank")
         XCTAssertFailure(try cli.run(["history", "rename", "Squat", "  "]), status: 2, mentioning: "invalid new name '  '", "empty or blank")
@@ -338,6 +342,12 @@ final class DraftsHistoryCLITests: XCTestCase {
         let byPosition = try cli.run(["history", "remove", "--day", "2026-03-20", "1"])
         XCTAssertTrue(byPosition.stderr.contains("removed 1 exercise ('2') on 2026-03-20"), byPosition.stderr)
         XCTAssertEqual(try csv(["--on", "2026-03-20"]), ["1 Row"])
+        // Only digits make a position: '+1' and '-1', which Swift's Int reads as numbers, are names.
+        for name in ["+1", "-1", "Row"] { XCTAssertEqual(try cli.run(["-q", "history", "add", name, "--at", "2026-03-21 09:00"]).status, 0) }
+        let signed = try cli.run(["history", "remove", "--day", "2026-03-21", "+1", "-1"])
+        XCTAssertTrue(signed.stderr.contains("removed 2 exercises ('+1', '-1') on 2026-03-21"), signed.stderr)
+        XCTAssertEqual(try csv(["--on", "2026-03-21"]), ["1 Row"])
+        XCTAssertEqual(try cli.run(["-q", "history", "delete", "--day", "2026-03-21"]).status, 0)
         let deleted = try cli.run(["history", "delete", "--day", "2026-03-20"])
         XCTAssertEqual(deleted.status, 0)
         XCTAssertEqual(deleted.stderr, "logbook: deleted 2026-03-20 (1 exercise)\n", "one exercise, not '1 exercises' (helper-33)")

@@ -63,8 +63,8 @@ enum HistoryCommands {
         spec: CommandSpec(
             name: "history remove", abstract: "Remove exercises from one day's record, by position or by name.",
             discussion: """
-                Each EXERCISE is a 1-based position in the day's list or a name (every exercise of that name goes); \
-                with --names each is a name, for names that are numbers. A day left without exercises is deleted. \
+                Each EXERCISE is a 1-based position in the day's list, written in digits, or a name (every exercise of \
+                that name goes: '+1' and '-1' are names); with --names each is a name, for names that are numbers. A day left without exercises is deleted. \
                 Says which exercises went. One transaction.
                 """,
             positionals: [PositionalSpec(name: "exercise", arity: .oneOrMore, help: "Positions (from 1) or names.")],
@@ -78,11 +78,17 @@ enum HistoryCommands {
             let targets = invocation.arguments.positionals
             let byName = invocation.arguments.isSet(names)
             let edit = try invocation.writeStore().history.removeExercises(
-                atPositions: byName ? [] : targets.compactMap { Int($0) }, named: byName ? targets : targets.filter { Int($0) == nil },
+                atPositions: byName ? [] : targets.compactMap(position), named: byName ? targets : targets.filter { position($0) == nil },
                 from: calendarDay, dryRun: isDryRun)
             let shown = edit.removedExercises.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
             report(edit, verb: "removed", dryRun: isDryRun, detail: " (\(shown)\(edit.removedExercises.count > 5 ? ", …" : ""))")
         })
+
+    /// An argument of `history remove` as a position: digits only (`1`, `01`), so that `+1`, `-1`
+    /// and ` 1`, which Swift's `Int` reads as numbers too, are names.
+    private static func position(_ argument: String) -> Int? {
+        argument.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int(argument) : nil
+    }
 
     static let rename = Command(
         spec: CommandSpec(
