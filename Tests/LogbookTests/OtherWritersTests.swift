@@ -382,7 +382,7 @@ final class OtherWritersTests: XCTestCase {
             """)
         let problems = try store.check().derivedDataProblems
         XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: 2 rows whose exercise_days row is gone") }, "\(problems)")
-        XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 days are not 1 to n") }, "\(problems)")
+        XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 day are not 1 to n") }, "\(problems)")
         // The deleted day, the deleted row and the NFD rename marked their days: Logbook's next
         // write recounts them, so their tallies are no problem (reports count those days from the
         // rows meanwhile).
@@ -396,6 +396,7 @@ final class OtherWritersTests: XCTestCase {
         XCTAssertEqual(try store.check().derivedDataProblems.count, problems.count, "a dry run writes nothing")
         let report = try store.repair()
         XCTAssertEqual(report.changes, dry.changes)
+        XCTAssertTrue(report.changes.contains("renumbered the exercises positions of 1 day"), "one day, not '1 parents': \(report.changes)")
         let after = try store.check()
         XCTAssertTrue(after.isHealthy, "\(after)")
         XCTAssertEqual(try store.repair().changes, [], "a second repair has nothing to do")
@@ -424,8 +425,8 @@ final class OtherWritersTests: XCTestCase {
                 XCTAssertTrue(detail.hasPrefix("exercises.position \(value.replacingOccurrences(of: "X'", with: "X'"))"), "\(value): \(detail)")
             }
             let problems = try store.check().derivedDataProblems
-            XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 days are not 1 to n") }, "\(value): \(problems)")
-            XCTAssertTrue(problems.contains { $0.hasPrefix("checklist_items: the positions of 1 drafts are not 1 to n") }, "\(value): \(problems)")
+            XCTAssertTrue(problems.contains { $0.hasPrefix("exercises: the positions of 1 day are not 1 to n") }, "\(value): \(problems)")
+            XCTAssertTrue(problems.contains { $0.hasPrefix("checklist_items: the positions of 1 draft are not 1 to n") }, "\(value): \(problems)")
             try store.repair()
             XCTAssertTrue(try store.check().isHealthy, value)
             XCTAssertEqual(try store.history.fetch(day: day)?.exercises, ["A", "B", "C"], value)

@@ -358,6 +358,33 @@ final class WaitingDaysTests: XCTestCase {
         }
     }
 
+    /// Another program lowers the mark and, in the same write, inserts as many exercise rows into a
+    /// tallied day as the days the lowered mark shows waiting count: the rows then equal the years'
+    /// totals plus the waiting days', as when the tallies are current. The tallied days above the
+    /// mark have their bits in the month days, which no waiting day has, so the reports see the
+    /// tallies behind and count from the rows (helper-60).
+    func testALoweredMarkThatBalancesInsertedRowsIsSeen() throws {
+        for lowered in 0...2 {
+            let test = try TestStore()
+            let history = test.store.history
+            for (day, exercises) in [("2024-12-01", ["Squat"]), ("2025-02-01", ["Run"]), ("2025-03-01", ["Row", "Plank"])] {
+                try history.save([ExerciseDay(date: CalendarDay(day)!.start(in: utc) + 60, day: CalendarDay(day)!, exercises: exercises)])
+            }
+            _ = try history.renameExercise("Run", to: "Running")  // a recount: every day tallied
+            XCTAssertEqual(try waiting(test.store).days, 0)
+            let connection = try Connection(path: test.store.path)
+            let balance = try XCTUnwrap(connection.scalar(
+                "SELECT count(*) FROM exercises WHERE day_pk > \(lowered)", as: Int.self))
+            try connection.execute("""
+                UPDATE logbook_settings SET value = '\(lowered)' WHERE name = 'tallied_through';
+                WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(balance))
+                INSERT INTO exercises (day_pk, position, name, name_key) SELECT 1, 10 + i, 'Lunge', 'Lunge' FROM n;
+                """)
+            XCTAssertFalse(try test.store.database.read { try ExerciseTallies.areCurrent(in: $0) }, "mark lowered to \(lowered)")
+            try assertReportsAreExact(test.store, try history.fetchAll(), step: "mark lowered to \(lowered), \(balance) rows inserted")
+        }
+    }
+
     /// A day another program stored under a text that is no calendar day, above the mark, does
     /// not stop the write that counts the waiting days: it is left out, as a recount leaves it,
     /// and `check` names it.

@@ -10,11 +10,11 @@ enum DerivedDataAudit {
         ("exercises", "day_pk", "exercise_days"), ("exercise_day_aliases", "day_pk", "exercise_days"),
         ("checklist_items", "draft_pk", "drafts"),
     ]
-    /// Child tables whose rows are ordered 1…n per parent, and how a parent (by its row key `pk`)
-    /// is named for people.
-    private static let ordered: [(table: String, parentColumn: String, parents: String, parentName: String)] = [
-        ("exercises", "day_pk", "days", "(SELECT day FROM exercise_days WHERE pk = misnumbered.pk)"),
-        ("checklist_items", "draft_pk", "drafts",
+    /// Child tables whose rows are ordered 1…n per parent, the word for a parent, and how one (by
+    /// its row key `pk`) is named for people.
+    private static let ordered: [(table: String, parentColumn: String, parentNoun: String, parentName: String)] = [
+        ("exercises", "day_pk", "day", "(SELECT day FROM exercise_days WHERE pk = misnumbered.pk)"),
+        ("checklist_items", "draft_pk", "draft",
          "(SELECT 'draft ' || id || ' (' || quote(version) || ')' FROM drafts WHERE pk = misnumbered.pk)"),
     ]
 
@@ -25,13 +25,13 @@ enum DerivedDataAudit {
             let count = try orphanCount(table, parentColumn, parent, in: connection)
             if count > 0 { problems.append("\(table): \(rows(count)) whose \(parent) row is gone") }
         }
-        for (table, parentColumn, parents, parentName) in ordered {
+        for (table, parentColumn, parentNoun, parentName) in ordered {
             let count = try misnumberedParents(table, parentColumn, in: connection).count
             if count > 0 {
                 let names = try texts("""
                     SELECT coalesce(\(parentName), 'row key ' || pk) FROM (\(misnumberedParentsSQL(table, parentColumn))) AS misnumbered LIMIT 3
                     """, in: connection)
-                problems.append("\(table): the positions of \(count) \(parents) are not 1 to n (\(names.joined(separator: ", ")))")
+                problems.append("\(table): the positions of \(counted(count, parentNoun)) are not 1 to n (\(names.joined(separator: ", ")))")
             }
         }
         for column in ComparisonKeyRefresh.columns {
@@ -46,6 +46,9 @@ enum DerivedDataAudit {
         }
         return problems.map { $0 + " (run 'logbook repair')" }
     }
+
+    /// `count` of `noun`, in words: "1 day", "2 days".
+    private static func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
 
     /// `count` rows (of `table`), in words: "1 row", "2 exercises rows".
     private static func rows(_ count: Int, of table: String? = nil) -> String {
@@ -64,12 +67,12 @@ enum DerivedDataAudit {
             try connection.execute("DELETE FROM \(table) WHERE \(parentColumn) NOT IN (SELECT pk FROM \(parent))")
             if connection.changes > 0 { changes.lines.append("removed \(rows(connection.changes, of: table)) whose \(parent) row was gone") }
         }
-        for (table, parentColumn, _, _) in ordered {
+        for (table, parentColumn, parentNoun, _) in ordered {
             let renumbered = try renumber(table, parentColumn, in: connection)
-            if renumbered > 0 { changes.lines.append("renumbered the \(table) positions of \(renumbered) parents") }
+            if renumbered > 0 { changes.lines.append("renumbered the \(table) positions of \(counted(renumbered, parentNoun))") }
         }
         let keys = try connection.refreshComparisonKeys(ComparisonKeyRefresh.columns)
-        if keys > 0 { changes.lines.append("recomputed \(keys) keys") }
+        if keys > 0 { changes.lines.append("recomputed \(counted(keys, "key"))") }
         let stale = try ExerciseTallies.mismatches(in: connection).reduce(0) { $0 + $1.rows }
         let marked = try connection.scalar("SELECT count(*) FROM exercise_tallies_stale", as: Int.self) ?? 0
         if stale > 0 {

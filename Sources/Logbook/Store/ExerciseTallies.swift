@@ -528,8 +528,13 @@ struct ExerciseTallies {
         }
     }
 
-    /// The SQL of ``areCurrent(in:)``: true when no day is marked stale and the exercise rows are
-    /// as many as the years' totals and the waiting days' totals count.
+    /// The SQL of ``areCurrent(in:)``: true when no day is marked stale, the exercise rows are as
+    /// many as the years' totals and the waiting days' totals count, and no day above the mark
+    /// has its bit in the month days (``MonthDays``), as only a tallied day does: a mark another
+    /// program lowered shows tallied days waiting, counted twice, which exercise rows it inserted
+    /// in the same write (no trigger sees an insert) could balance in the count (helper-60).
+    /// Logbook's own writes leave at most ``TalliedThrough/waitingRowKeyLimit`` days above the
+    /// mark, each read by its row key; a lowered mark's first tallied day ends the search.
     ///
     /// The rows are counted in the table itself (`NOT INDEXED`), not in the name index SQLite
     /// would choose for having fewer pages. SQLite reads either B-tree a page at a time, but the
@@ -545,6 +550,7 @@ struct ExerciseTallies {
                = (SELECT coalesce(sum(exercises), 0) FROM exercise_period_totals WHERE period = 'year')
                  + (SELECT coalesce(sum(t.exercises), 0) FROM exercise_days AS d JOIN exercise_day_totals AS t ON t.day = d.day
                     WHERE d.pk > \(TalliedThrough.sql))
+           AND NOT EXISTS (SELECT 1 FROM exercise_days AS d WHERE d.pk > \(TalliedThrough.sql) AND \(MonthDays.isSetSQL("d.day")))
         """
 
     /// Recounts the days, months and years (and the weeks', months' and years' totals) of the days

@@ -37,6 +37,14 @@ enum MonthDays {
     /// The bit of `day` in its month's `days`.
     static func bit(of day: CalendarDay) -> Int { 1 << (day.day - 1) }
 
+    /// SQL true when the day whose text is in the column `day` has its bit set.
+    static func isSetSQL(_ day: String) -> String {
+        """
+        EXISTS (SELECT 1 FROM exercise_month_days WHERE start = \(ReportPeriod.month.startSQL(of: day)) \
+        AND (days >> (CAST(substr(\(day), 9, 2) AS INTEGER) - 1)) & 1)
+        """
+    }
+
     /// Tells whether days have their bit, reading a month's row once for a run of days in it.
     struct Reader {
         private var month: (start: CalendarDay, days: Int?)?
