@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// Which of stdin, stdout and stderr the process started without (`>&-`, `<&-`). Each is opened
 /// on `/dev/null` at once, so that no file the tool opens later takes its number: `-o`'s file
@@ -47,7 +48,7 @@ enum StandardDescriptors {
 
     /// The descriptor `path` spells (`/dev/./stdout` and `//dev/stdout` count), or nil.
     private static func spelledDescriptor(_ given: String) -> Int32? {
-        let path = given.hasPrefix("/") ? "/" + given.split(separator: "/").filter { $0 != "." }.joined(separator: "/") : given
+        let path = given.hasPrefix("/") ? "/" + given.split(atEvery: "/").filter { !$0.isEmpty && $0 != "." }.joined(separator: "/") : given
         return switch path {
         case "/dev/stdin": STDIN_FILENO
         case "/dev/stdout": STDOUT_FILENO

@@ -77,6 +77,36 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: nul.folder.appendingPathComponent("nul.sql").path))
     }
 
+    /// A `--source` of any text is one string literal in the script: a quote that a combining
+    /// mark follows, or that comes after a prepended mark, is doubled too (it was left single, and
+    /// the text after it ran as SQL: helper-61). Seeded; each source loads as itself, byte for
+    /// byte, in both scripts (`export` and `changes`), and nothing else runs.
+    func testASourceOfAnyTextIsOneLiteral() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-05T10:00:00Z"]).status, 0)
+        _ = try postgres.query("CREATE TABLE victims (x int)")
+        let pieces = ["'", "'\u{301}", "\u{600}'", "'\u{200D}", "'\u{FE0F}", ";", "--", " ", "DROP TABLE victims;", "COMMIT;",
+                      "\\", "\"", "e\u{301}", "\u{1F600}", "$$", "E'", "\u{5B0}", "x"]
+        var sources = ["O'\u{301}Brien", "x\u{600}' OR true; DROP TABLE victims; COMMIT; --"]
+        for _ in 0..<12 { sources.append((0..<random.int(1...8)).map { _ in random.pick(pieces) }.joined()) }
+        let hex = { (text: String) in text.utf8.map { String(format: "%02x", $0) }.joined() }
+        for (index, source) in sources.enumerated() {
+            let command = index % 2 == 0 ? ["export", "history", "--format", "postgres"] : ["changes", "--format", "postgres"]
+            let script = cli.folder.appendingPathComponent("source-\(index).sql")
+            let result = try cli.run(command + ["--source", source, "-o", script.path])
+            XCTAssertEqual(result.status, 0, "seed \(seed): \(result.stderr)")
+            try postgres.load(script)
+            XCTAssertEqual(try postgres.query("""
+                SELECT count(*) FROM logbook_exercise_days WHERE encode(convert_to(source, 'UTF8'), 'hex') = '\(hex(source))'
+                """), ["1"], "seed \(seed): source \(source.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        XCTAssertEqual(try postgres.query("SELECT count(*) FROM victims"), ["0"], "seed \(seed)")
+        XCTAssertEqual(try postgres.query("SELECT count(DISTINCT source) FROM logbook_exercise_days"), [String(Set(sources).count)])
+    }
+
     /// `export drafts --format csv --csv-header snake_case` loads with the server's own
     /// `COPY … FROM 'file' (FORMAT csv, HEADER match)`: every cell as the logbook's camelCase
     /// export holds it, `""` as empty text, an empty field as NULL, a What's New holding a line

@@ -1,3 +1,5 @@
+import SQLiteQuery
+
 /// Text for PostgreSQL: fields of `COPY … FROM stdin` in its text format, and string literals.
 enum PostgresText {
     /// `value` as one field of a text-format COPY line: backslash, tab, line feed and carriage
@@ -21,9 +23,10 @@ enum PostgresText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// `value` as a standard SQL string literal (quotes doubled; `standard_conforming_strings` on).
+    /// `value` as a standard SQL string literal (quotes doubled, scalar by scalar, so that one a
+    /// combining mark follows is doubled too; `standard_conforming_strings` on).
     static func literal(_ value: String) -> String {
-        "'" + value.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        "'" + value.replacingEvery("'", with: "''") + "'"
     }
 
     /// `value` for a `--` comment: control characters (a line break would end the comment) dropped.

@@ -1,3 +1,5 @@
+import SQLiteQuery
+
 /// The hand-written argument parser: a command's arguments, parsed against its ``CommandSpec``.
 ///
 /// Options are `--name value`, `--name=value`, `-x value` or a flag `--name`; `--` ends options;
@@ -69,8 +71,9 @@ enum ArgumentParser {
     }
 
     private static func split(_ argument: String) -> (name: String, value: String?) {
-        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
-        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+        // At the first `=` scalar: `--version=\u{301}x` (a value that starts with a combining mark).
+        guard argument.hasPrefix("--"), let (name, value) = argument.split(atFirst: "=") else { return (argument, nil) }
+        return (name, value)
     }
 
     private static func find(_ name: String, in specs: [OptionSpec]) -> OptionSpec? {

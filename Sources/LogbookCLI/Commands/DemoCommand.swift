@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// `logbook demo`: a guided tour on sample data built into the binary. Each step prints its command
 /// line, then runs it in this process exactly as if typed.
@@ -139,6 +140,6 @@ enum DemoCommand {
 
     private static func quoted(_ argument: String) -> String {
         let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_.:/+=@".contains($0) }
-        return plain && !argument.isEmpty ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return plain && !argument.isEmpty ? argument : "'" + argument.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// `query SQL [-p NAME=VALUE]…`: any read-only SQL, every output format.
 enum QueryCommand {
@@ -23,12 +24,12 @@ enum QueryCommand {
             let format = try invocation.arguments.format(formatOption, orElse: .table)
             var parameters: [String: DatabaseValue] = [:]
             for pair in try invocation.arguments.values(of: parameter) {
-                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                // At the first `=` scalar, as ArgumentParser splits `--name=value`.
+                guard var (name, given) = pair.split(atFirst: "="), !name.isEmpty else {
                     throw UsageError(message: "invalid parameter '\(pair)': expected NAME=VALUE", command: "query")
                 }
-                var name = String(pair[..<equals])
                 if let first = name.first, ":@$".contains(first) { name.removeFirst() }
-                guard parameters.updateValue(value(String(pair[pair.index(after: equals)...])), forKey: name) == nil else {
+                guard parameters.updateValue(value(given), forKey: name) == nil else {
                     throw UsageError(message: "parameter '\(name)' is given twice: give each once", command: "query")
                 }
             }

@@ -12,8 +12,9 @@ package enum DatabasePath {
     /// - `..` after a name that is no folder (nothing, or a file), which SQLite takes as "drop
     ///   that name" where the system finds no such path.
     package static func refusal(of path: String) -> String? {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        if path.hasSuffix("/") || components.last == "." || components.last == ".." {
+        // At every `/` scalar, as the system reads the path (`String.split(atEvery:)`).
+        let components = path.split(atEvery: "/")
+        if path.ends(with: "/") || components.last == "." || components.last == ".." {
             return "a folder's path, not a database file's"
         }
         for (index, component) in components.enumerated() where component == ".." && index > 0 {

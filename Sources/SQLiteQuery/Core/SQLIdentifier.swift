@@ -1,7 +1,8 @@
 extension String {
-    /// This text as an SQL identifier: in double quotes, each `"` doubled, so that any table or
-    /// column name another program chose names only itself.
-    public var quotedSQLIdentifier: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// This text as an SQL identifier: in double quotes, each `"` doubled (scalar by scalar,
+    /// `replacingEvery(_:with:)`: one a combining mark follows too), so that any table or column
+    /// name another program chose names only itself.
+    public var quotedSQLIdentifier: String { "\"" + replacingEvery("\"", with: "\"\"") + "\"" }
 }
 
 extension String {
