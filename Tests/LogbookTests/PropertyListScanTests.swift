@@ -17,13 +17,17 @@ final class PropertyListScanTests: XCTestCase {
     }
 
     /// Every sequence of up to four pieces (empty and non-empty CDATA sections, U+FEFF raw, as
-    /// entities and in CDATA, plain text, an entity), checked against Foundation's own parser: the
+    /// entities and in CDATA, plain text, an entity, character references with and without
+    /// digits), checked against Foundation's own parser: the
     /// scan refuses exactly the strings the parser would not read as written. (A U+FEFF after an
     /// empty CDATA section was dropped by the parser and passed the scan.)
     func testTheScanRefusesExactlyWhatTheParserChanges() throws {
         let pieces: [(xml: String, text: String)] = [
             ("<![CDATA[]]>", ""), ("<![CDATA[\u{FEFF}]]>", "\u{FEFF}"), ("\u{FEFF}", "\u{FEFF}"), ("&#xFEFF;", "\u{FEFF}"),
             ("&#65279;", "\u{FEFF}"), ("x", "x"), ("<![CDATA[x]]>", "x"), ("&amp;", "&"),
+            // A reference without digits names no character; the parser reads U+0000 (helper-61).
+            // One with them names its own, U+0000 too.
+            ("&#x;", "&#x;"), ("&#;", "&#;"), ("&#0;", "\u{0}"),
         ]
         var sequences: [[Int]] = [[]], longest: [[Int]] = [[]]
         for _ in 0..<4 {

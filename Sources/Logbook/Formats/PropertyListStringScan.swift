@@ -8,7 +8,8 @@ import Foundation
 ///   and ASCII text with a byte over 0x7F (the parser reads it as Latin-1);
 /// - in an XML list, bytes that are not UTF-8 where it is in UTF-8 (the parser's error names no
 ///   place), and bytes over 0x7F where it says it is in ASCII (the parser read them as Latin-1);
-/// - in an XML list, a string that begins with U+FEFF (the parser drops it);
+/// - in an XML list, a string that begins with U+FEFF (the parser drops it), and a character
+///   reference without digits, `&#;` or `&#x;` (the parser reads U+0000);
 /// - in an XML list, a `<date>` whose text is not a date and time that exist, written
 ///   `YYYY-MM-DDTHH:MM:SSZ` (the parser reads `2026-02-30T00:00:00Z` as March 2nd), and anything
 ///   after the root element (the parser drops it, a second property list's records too): see
@@ -479,6 +480,11 @@ enum PropertyListStringScan {
                     length += 1
                     position += 1
                     continue
+                }
+                if let reference = ["&#;", "&#x;"].first(where: { bytes[position...].starts(with: $0.utf8) }) {
+                    return Result(problem: "\(place(of: position, in: bytes)): the character reference \(reference) has no digits, "
+                                      + "which the property list reader reads as U+0000; refusing rather than reading a character "
+                                      + "the file does not name")
                 }
                 let (characterBytes, consumed, isByteOrderMark) = character(in: bytes, at: position)
                 if first && isByteOrderMark {
