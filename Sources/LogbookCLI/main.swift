@@ -19,6 +19,11 @@ for interruption in [SIGINT, SIGTERM, SIGHUP] {
     }
 }
 signal(SIGXFSZ, SIG_IGN)
+// A pipe whose reader has gone is a failed write (EPIPE), not death by SIGPIPE: on stdout the
+// command stops quietly with status 141, as SIGPIPE would have ended it (`| head`); on stderr it
+// changes nothing, so a write whose confirmation found no reader (`2>&1 | grep -q`) exits 0 after
+// its commit, as with a closed stderr (it died with 141, and a script retrying added twice).
+signal(SIGPIPE, SIG_IGN)
 
 // Text given as an argument is stored byte for byte: an argument that is not UTF-8 (typed on a
 // Latin-1 terminal, say) is refused, where `CommandLine.arguments` would hold it with U+FFFD.

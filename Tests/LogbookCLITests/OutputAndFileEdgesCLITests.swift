@@ -276,6 +276,17 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertTrue(day.stdout.hasSuffix(#""exercises":["Zed"]}"# + "\n"), "\(redirect): \(day.stdout)")
             XCTAssertEqual(try shell(cli, "$LOGBOOK --db \"$DB\" bogus \(redirect)").status, 2, redirect)
         }
+        // So does a stderr pipe whose reader has gone (`2>&1 | grep -q`, a log shipper that died):
+        // the confirmation after the commit died of SIGPIPE, exit 141 (helper-59). The tool is
+        // run with SIGPIPE at its default, as a shell starts it (this test process may ignore it,
+        // which the tool would inherit), after the reader has closed the pipe.
+        let piped = try shell(cli, """
+            { sleep 0.3; env --default-signal=PIPE $LOGBOOK --db "$DB" history add Zed --at 2030-05-03T08:00:00Z 2>&1 >/dev/null; \
+              echo $? > status.txt; } | { exec 0<&-; sleep 0.6; }; cat status.txt
+            """)
+        XCTAssertEqual(piped.stdout, "0\n", "a committed write exits 0 though its confirmation found no reader")
+        let day = try cli.run(["history", "list", "--on", "2030-05-03", "--format", "ndjson"])
+        XCTAssertTrue(day.stdout.hasSuffix(#""exercises":["Zed"]}"# + "\n"), day.stdout)
         let before = cli.snapshot()
         let fromClosed = try shell(cli, "$LOGBOOK --db new.sqlite import /dev/stdin --format ndjson --kind history <&-")
         XCTAssertEqual(fromClosed.status, 1)
