@@ -40,7 +40,7 @@ enum ProbeLatency {
         }, raw: {
             rawDays = ranges.map { engine.days(from: $0.from, to: $0.to) }
         })
-        guard logbookDays == rawDays else { throw Disagreement(probe: "range") }
+        guard logbookDays == rawDays, rawDays.contains(where: { !$0.isEmpty }) else { throw Disagreement(probe: "range") }
         var logbookCounts: [Int] = [], rawCounts: [Int] = []
         let count = try pairedMedians(runs: runs, logbook: {
             logbookCounts = try counts.map { from, to, name in
@@ -50,7 +50,7 @@ enum ProbeLatency {
         }, raw: {
             rawCounts = counts.map { engine.countDays(with: $0.name, from: $0.from, to: $0.to) }
         })
-        guard logbookCounts == rawCounts else { throw Disagreement(probe: "count") }
+        guard logbookCounts == rawCounts, rawCounts.contains(where: { $0 > 0 }) else { throw Disagreement(probe: "count") }
         return (Pair(logbook: range.logbook / Double(probes), raw: range.raw / Double(probes)),
                 Pair(logbook: count.logbook / Double(probes), raw: count.raw / Double(probes)))
     }

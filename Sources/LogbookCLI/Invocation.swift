@@ -33,15 +33,15 @@ struct Invocation {
         // name another file in each folder the command runs from.
         // Folders joined without their trailing slashes (`HOME=/` gave `//.local/…`).
         func folder(_ path: String) -> String { String(path.reversed().drop { $0 == "/" }.reversed()) }
-        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? folder(homeFolder()) + "/.local/share"
+        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.begins(with: "/") ? $0 : nil } ?? folder(homeFolder()) + "/.local/share"
         return folder(dataHome) + "/logbook/logbook.sqlite"
     }
 
     /// `$HOME` when it is an absolute path, else the home folder of the user's account; a usage
     /// error when neither names one (an empty `$HOME` put the database under `/.local`).
     private func homeFolder() throws -> String {
-        if let home = environment["HOME"], home.hasPrefix("/") { return home }
-        if let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir.map({ String(cString: $0) }), folder.hasPrefix("/") {
+        if let home = environment["HOME"], home.begins(with: "/") { return home }
+        if let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir.map({ String(cString: $0) }), folder.begins(with: "/") {
             return folder
         }
         throw UsageError(message: "cannot tell your home folder ($HOME is not an absolute path): give the database with --db or $LOGBOOK_DB",

@@ -6,7 +6,8 @@ import XCTest
 /// A separator the command line or a path gives (`=` in `--name=value` and `-p name=value`, `/`
 /// in `-o` and `--db`) is found though a combining mark follows it, as the system and the user
 /// see it; Swift's `Character` search passed over it (helper-61): `--version=\u{301}x` was an
-/// unknown option, and `-o d/\u{301}x.json` was written "in the current folder" and failed.
+/// unknown option, and `-o d/\u{301}x.json` was written "in the current folder" and failed; a
+/// link to `/\u{301}t/x.json` was followed as a relative one (helper-62).
 /// Seeded: the marks and the text after them.
 final class GluedSeparatorsCLITests: XCTestCase {
     func testASeparatorAMarkFollowsStillSeparates() throws {
@@ -34,6 +35,17 @@ final class GluedSeparatorsCLITests: XCTestCase {
             XCTAssertEqual(exported.status, 0, "\(context): \(exported.stderr)")
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 1, context)
             XCTAssertTrue(FileManager.default.fileExists(atPath: output), context)
+
+            // A link whose target begins with `/` and a mark is absolute: its folder is not there
+            // (at the root), so the export fails; the same folder beside the link, which the
+            // target read as relative named, gets nothing.
+            let links = cli.folder.appendingPathComponent("links-\(round)")
+            let folderName = random.pick(marks) + "logbook-none-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: links.path + "/" + folderName, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: links.path + "/link", withDestinationPath: "/" + folderName + "/x.json")
+            let throughLink = try cli.run(["export", "drafts", "--format", "json", "-o", links.path + "/link"])
+            XCTAssertEqual(throughLink.status, 1, "\(context): \(throughLink.stderr)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: links.path + "/" + folderName), [], context)
 
             let database = cli.folder.path + "/new-\(round)/" + random.pick(marks) + "db.sqlite"
             let created = try cli.run(["--db", database, "-q", "history", "add", "Squat"], useDatabase: false)

@@ -138,7 +138,7 @@ public final class FileReplacement {
     }
 
     private static func absolute(_ path: String) -> String {
-        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        path.begins(with: "/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     /// Removes temporaries of `name` in `folder` whose writing process is gone (killed mid-write).

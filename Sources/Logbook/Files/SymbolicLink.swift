@@ -12,7 +12,8 @@ package enum SymbolicLink {
         let count = readlink(path, &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
         let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return destination.hasPrefix("/") ? destination : PathParts(path).sibling(destination)
+        // Absolute by its first scalar: `/\u{301}t` is, though its first Character is no `/`.
+        return destination.begins(with: "/") ? destination : PathParts(path).sibling(destination)
     }
 
     /// `path` with every symbolic link along its last component followed (the folders are kept as

@@ -139,7 +139,9 @@ enum DemoCommand {
     ]
 
     private static func quoted(_ argument: String) -> String {
-        let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_.:/+=@".contains($0) }
+        // Scalar by scalar: a Character is a letter by its first scalar, which lets a quote or a
+        // space joined to a prepended letter (U+0D4E) through.
+        let plain = argument.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || "-_.:/+=@".unicodeScalars.contains($0) }
         return plain && !argument.isEmpty ? argument : "'" + argument.replacingEvery("'", with: "'\\''") + "'"
     }
 }

@@ -85,7 +85,8 @@ enum HistoryCommands {
         })
 
     /// An argument of `history remove` as a position: digits only (`1`, `01`), so that `+1`, `-1`
-    /// and ` 1`, which Swift's `Int` reads as numbers too, are names.
+    /// and ` 1`, which Swift's `Int` reads as numbers too, are names (and so are digits past `Int`,
+    /// which no day's list reaches).
     private static func position(_ argument: String) -> Int? {
         argument.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int(argument) : nil
     }

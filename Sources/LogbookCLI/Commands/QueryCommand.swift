@@ -25,7 +25,7 @@ enum QueryCommand {
             var parameters: [String: DatabaseValue] = [:]
             for pair in try invocation.arguments.values(of: parameter) {
                 // At the first `=` scalar, as ArgumentParser splits `--name=value`.
-                guard var (name, given) = pair.split(atFirst: "="), !name.isEmpty else {
+                guard case (var name, let given)? = pair.split(atFirst: "="), !name.isEmpty else {
                     throw UsageError(message: "invalid parameter '\(pair)': expected NAME=VALUE", command: "query")
                 }
                 if let first = name.first, ":@$".contains(first) { name.removeFirst() }

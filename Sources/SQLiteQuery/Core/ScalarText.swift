@@ -32,6 +32,10 @@ extension String {
         unicodeScalars.lastIndex(of: separator).map(split(at:))
     }
 
+    /// Whether the first scalar is `scalar` (`"/\u{301}t"` is an absolute path, which
+    /// `hasPrefix("/")` denies).
+    package func begins(with scalar: Unicode.Scalar) -> Bool { unicodeScalars.first == scalar }
+
     /// Whether the last scalar is `scalar` (`"a\u{600}/"` ends in `/`, which `hasSuffix` denies).
     package func ends(with scalar: Unicode.Scalar) -> Bool { unicodeScalars.last == scalar }
 
