@@ -403,6 +403,34 @@ final class DraftsHistoryCLITests: XCTestCase {
         }
     }
 
+    /// An instant whose day, in the time zone, is outside years 0001 to 9999 names no day: every
+    /// day option refuses it as a usage error naming the option, the file as it was (the day
+    /// options took the calendar's last or first day, so `history delete --day
+    /// 9999-12-31T20:00:00Z` in Asia/Tokyo deleted 9999-12-31; `history add --at` said so with
+    /// exit 1 and no option: helper-64).
+    func testAnInstantWhoseDayIsOutsideTheCalendarNamesNoDay() throws {
+        let cli = try CLIHarness()
+        for (zone, day, instant, year) in [("Asia/Tokyo", "9999-12-31", "9999-12-31T20:00:00Z", "10000-01-01"),
+                                           ("America/New_York", "0001-01-01", "0001-01-01T02:00:00Z", "0000-12-31")] {
+            XCTAssertEqual(try cli.run(["-q", "--time-zone", zone, "history", "add", "Edge", "--at", "\(day) 10:00"]).status, 0)
+            let before = cli.snapshot()
+            let reason = "it falls on \(year) in time zone \(zone), outside years 0001 to 9999"
+            for (command, usage) in [(["history", "delete", "--day", instant], "--day <day>"),
+                                     (["history", "remove", "--day", instant, "1"], "--day <day>"),
+                                     (["history", "move", "--day", day, "--to", instant], "--to <day>"),
+                                     (["history", "list", "--on", instant], "--on <when>"),
+                                     (["history", "list", "--from", instant], "--from <when>"),
+                                     (["export", "history", "--to", instant], "--to <when>"),
+                                     (["report", "streaks", "--as-of", instant], "--as-of <day>"),
+                                     (["history", "add", "Late", "--at", instant], "--at <when>")] {
+                XCTAssertFailure(try cli.run(["--time-zone", zone] + command), status: 2,
+                                 mentioning: "invalid date '\(instant)' for '\(usage)': \(reason)")
+            }
+            XCTAssertEqual(cli.snapshot(), before, zone)
+        }
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "2\n")
+    }
+
     /// Table columns line up as terminals draw them: a Hangul or CJK character or an emoji takes
     /// two columns, a combining mark none (they were counted one each; helper-3); a carriage return
     /// ends a cell's first line as a line feed does (`cr\rx` showed as `crx`, a name it is not);

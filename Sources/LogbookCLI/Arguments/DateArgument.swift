@@ -31,11 +31,38 @@ extension Invocation {
         do {
             return try expression.resolved(now: Date(), in: try timeZone())
         } catch let error as LogbookError {
-            // As typed (`9000y`, not the `108000m` it reads as), with the reason alone.
-            let typed = arguments.texts(named: option.spec.name).last ?? expression.description
-            let reason = if case .invalidValue(_, _, let reason) = error { reason } else { "\(error)" }
-            throw UsageError(message: "invalid date '\(typed)' for '\(option.spec.usage)': \(reason)", command: arguments.command)
+            throw invalidDate(option, error)
         }
+    }
+
+    /// The day `date` falls on in the time zone, read for `option`: a usage error naming the
+    /// option when that day is outside years 0001 to 9999 (an instant near either end, in a zone
+    /// ahead of or behind UTC), which the day options took as the calendar's last or first day
+    /// (`history delete --day 9999-12-31T20:00:00Z` in Asia/Tokyo deleted 9999-12-31: helper-64).
+    func day(of date: Date, for option: Option<DateExpression>) throws -> CalendarDay {
+        do {
+            return try CalendarDay.storable(date, in: try timeZone())
+        } catch let error as LogbookError {
+            throw invalidDate(option, error)
+        }
+    }
+
+    /// The first and last day of what `option` says: an instant's day both, each as
+    /// ``day(of:for:)`` reads it.
+    private func days(_ resolved: DateExpression.Resolved, for option: Option<DateExpression>) throws -> (first: CalendarDay, last: CalendarDay) {
+        if case .instant(let date) = resolved {
+            let day = try day(of: date, for: option)
+            return (day, day)
+        }
+        let zone = try timeZone()
+        return (resolved.firstDay(in: zone), resolved.lastDay(in: zone))
+    }
+
+    /// `option`'s value refused for `error`'s reason, as typed (`9000y`, not the `108000m` it reads as).
+    private func invalidDate(_ option: Option<DateExpression>, _ error: LogbookError) -> UsageError {
+        let typed = arguments.texts(named: option.spec.name).last ?? (try? arguments.value(of: option))?.description ?? ""
+        let reason = if case .invalidValue(_, _, let reason) = error { reason } else { "\(error)" }
+        return UsageError(message: "invalid date '\(typed)' for '\(option.spec.usage)': \(reason)", command: arguments.command)
     }
 
     /// A date option's instant (a day's is its start in the time zone), or nil when not given. A
@@ -60,8 +87,7 @@ extension Invocation {
     /// A date option that names one day (`2026-11-19`, `yesterday`, `monday`), or nil when not given.
     func day(_ option: Option<DateExpression>) throws -> CalendarDay? {
         guard let resolved = try resolved(option) else { return nil }
-        let zone = try timeZone()
-        let (first, last) = (resolved.firstDay(in: zone), resolved.lastDay(in: zone))
+        let (first, last) = try days(resolved, for: option)
         guard first == last else {
             throw UsageError(message: "'\(option.spec.name)' takes one day, not \(first) to \(last)", command: arguments.command)
         }
@@ -71,7 +97,6 @@ extension Invocation {
     /// The days `--from`, `--to`, `--on` and `--since` select (each end nil when open); a usage
     /// error when they contradict each other or the first is after the last.
     func dayRange() throws -> (from: CalendarDay?, to: CalendarDay?) {
-        let zone = try timeZone()
         let from = try resolved(DayRangeOptions.from), to = try resolved(DayRangeOptions.to)
         let on = try resolved(DayRangeOptions.on), since = try resolved(DayRangeOptions.since)
         let command = arguments.command
@@ -81,7 +106,9 @@ extension Invocation {
         if from != nil && since != nil {
             throw UsageError(message: "--since is --from: give one of them", command: command)
         }
-        let first = (on ?? from ?? since)?.firstDay(in: zone), last = (on ?? to)?.lastDay(in: zone)
+        let start = on.map { ($0, DayRangeOptions.on) } ?? from.map { ($0, DayRangeOptions.from) } ?? since.map { ($0, DayRangeOptions.since) }
+        let end = on.map { ($0, DayRangeOptions.on) } ?? to.map { ($0, DayRangeOptions.to) }
+        let first = try start.map { try days($0, for: $1).first }, last = try end.map { try days($0, for: $1).last }
         if let first, let last, first > last {
             throw UsageError(message: "the range starts on \(first), after its end \(last)", command: command)
         }

@@ -36,6 +36,8 @@ enum HistoryCommands {
             examples: ["logbook history add Squat Burpee", "logbook --time-zone America/New_York history add Squat --at 2026-01-31T23:47:00-05:00"]),
         run: { invocation in
             let date = try invocation.date(doneAt)
+            // A day outside the calendar is refused here, as a usage error naming --at.
+            if let date { _ = try invocation.day(of: date, for: doneAt) }
             let names = try invocation.arguments.positionals.map { try storableName($0, role: "exercise", command: "history add") }
             let history = try invocation.writeStore().history
             let hints = try history.knownExercises(resembling: Set(names).sorted()).map {
