@@ -31,6 +31,28 @@ final class CheckCLITests: XCTestCase {
         }
     }
 
+    /// A file of the first release, behind this logbook's migrations: `check` fails naming the
+    /// migrations to apply (its "migrations:" line said "ok"), and a merge of it names the command
+    /// that migrates it, not the one that would migrate this logbook (helper-64).
+    func testAnOlderFileIsNamedAsBehindByCheckAndMerge() throws {
+        let cli = try CLIHarness()
+        let old = cli.folder.appendingPathComponent("old.sqlite").path
+        try FileManager.default.copyItem(atPath: CLIHarness.fixture("logbook-0.1.sqlite3").path, toPath: old)
+        XCTAssertEqual(chmod(old, 0o644), 0)
+        let checked = try cli.run(["--db", old, "check"], useDatabase: false)
+        XCTAssertEqual(checked.status, 1, checked.stdout)
+        let migrations = checked.lines.first { $0.hasPrefix("migrations:") } ?? ""
+        // The first release wrote schema version 5; this logbook's is the one --version names.
+        let latest = try XCTUnwrap(Int(try XCTUnwrap(try cli.run(["--version"]).stdout.split(separator: " ").last).dropLast(2)))
+        XCTAssertTrue(migrations.hasPrefix("migrations: \(latest - 5) migrations to apply (versions 6 to \(latest)); "
+                                           + "'logbook migrate' applies them"), migrations)
+        XCTAssertEqual(try cli.run(["-q", "init"]).status, 0)
+        let before = cli.snapshot()
+        XCTAssertFailure(try cli.run(["import", old]), status: 1, mentioning: "run 'logbook --db \(old) migrate' first")
+        XCTAssertFalse(try cli.run(["import", old]).stderr.contains("run 'logbook migrate'"), "advice that migrates this logbook")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     func testTablesIndexesAndTriggersDroppedOrChangedByAnotherProgram() throws {
         let cli = try loaded()
         // Each change through a connection closed at once: reading the file's bytes (snapshot) in a

@@ -112,8 +112,12 @@ extension Logbook {
         let other: Logbook
         do {
             other = try Logbook.openForReading(path: path, timeZone: timeZone)
+        } catch LogbookError.migration(_, .pendingMigrations(let identifiers)) {
+            // The migration error's own advice ("run 'logbook migrate'") would migrate this logbook, not the other.
+            throw ImportError(file: path, reason: "it needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
+                                + "run 'logbook --db \(path) migrate' first (or merge a migrated copy)")
         } catch LogbookError.migration(_, let error) {
-            throw ImportError(file: path, reason: "\(error); run 'logbook --db \(path) migrate' first (or merge a migrated copy)")
+            throw ImportError(file: path, reason: "\(error)")
         }
         // A damaged file reads differently by each path to its rows (an index that no longer
         // matches its table gives one day to the export and another to a merge), so a merge reads

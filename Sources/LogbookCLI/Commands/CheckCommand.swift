@@ -20,7 +20,14 @@ enum CheckCommand {
             try Console.print("integrity: \(report.integrity.joined(separator: "; "))")
             try Console.print("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
             try Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
-            try Console.print("migrations: \(report.migrationProblems.isEmpty ? "ok" : report.migrationProblems.joined(separator: "; "))")
+            // A file behind this logbook's schema is named as what fails the check (it read "ok").
+            let pending = report.latestKnownVersion - report.schemaVersion
+            let migrations = !report.migrationProblems.isEmpty ? report.migrationProblems.joined(separator: "; ")
+                : pending > 0 && report.schemaVersion > 0
+                ? "\(plural(pending, "migration")) to apply (versions \(report.schemaVersion + 1) to \(report.latestKnownVersion)); "
+                    + "'logbook migrate' applies them, as the first writing command does"
+                : "ok"
+            try Console.print("migrations: \(migrations)")
             try Console.print("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
             let foreignTriggers = report.foreignTriggers.isEmpty ? ""
                 : "; another program's triggers run inside Logbook's writes and can change what they store: "
