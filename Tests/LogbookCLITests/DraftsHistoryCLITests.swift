@@ -90,6 +90,17 @@ final class DraftsHistoryCLITests: XCTestCase {
                          mentioning: "invalid date '31/01/2026'")
         XCTAssertFailure(try cli.run(["drafts", "edit", first]), status: 2, mentioning: "nothing to change")
         XCTAssertFailure(try cli.run(["drafts", "add"]), status: 2, mentioning: "missing '--version <v>'")
+        // An option a command cannot run without is named so by its usage line, without brackets
+        // (they showed it optional: helper-64), and missing is a usage error before it runs.
+        for (command, usage, missing) in [(["drafts", "add"], "logbook drafts add --version <v> [", ["drafts", "add", "--item", "x"]),
+                                          (["history", "delete"], "logbook history delete --day <day>", ["history", "delete"]),
+                                          (["history", "remove"], "logbook history remove --day <day> [", ["history", "remove", "1"]),
+                                          (["history", "move"], "logbook history move --day <day> --to <day> [", ["history", "move", "--day", "2026-02-03"])] {
+            let help = try cli.run(command + ["--help"])
+            XCTAssertTrue(help.stdout.contains("USAGE: " + usage), help.stdout)
+            XCTAssertFailure(try cli.run(missing), status: 2, mentioning: "missing '--")
+        }
+        XCTAssertTrue(try cli.run(["help", "--man"]).stdout.contains("logbook history move \\-\\-day"), "the manual page's usage line too")
         XCTAssertFailure(try cli.run(["--time-zone", "Mars/Olympus", "history", "add", "Squat"]), status: 2,
                          mentioning: "unknown time zone 'Mars/Olympus'")
         XCTAssertFailure(try cli.run(["history", "delete", "--day", "2026-02-30"]), status: 2, mentioning: "invalid date '2026-02-30' for '--day <day>'")

@@ -56,6 +56,9 @@ enum ArgumentParser {
             parsed.record(option.name, value)
         }
         if parsed.isSet(GlobalOptions.help) || asksForVersion(parsed, spec) { return parsed }
+        for option in spec.options where spec.requiredOptions.contains(option.name) && !parsed.isGiven(option) {
+            throw UsageError(message: "missing '\(option.usage)'", command: spec.name)
+        }
         try checkPositionals(parsed.positionals, for: spec)
         return parsed
     }

@@ -48,7 +48,17 @@ struct CommandSpec: Sendable {
     var discussion: String? = nil
     var positionals: [PositionalSpec] = []
     var options: [OptionSpec] = []
+    /// The names of the options the command cannot run without (`--day`): shown without brackets
+    /// in its usage, and each one missing a usage error before it runs (``ArgumentParser``).
+    var requiredOptions: [String] = []
     var examples: [String] = []
+
+    /// `logbook history move --day <day> --to <day> [--dry-run]`: the required options bare, the
+    /// others in brackets, then the positionals (the help's and the manual page's usage line).
+    var usage: String {
+        (["logbook", name] + options.map { requiredOptions.contains($0.name) ? $0.usage : "[\($0.usage)]" } + positionals.map(\.usage))
+            .joined(separator: " ")
+    }
 }
 
 /// A mistake on the command line: rendered as one `logbook: error:` line, exit status 2.

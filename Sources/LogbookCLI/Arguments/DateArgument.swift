@@ -94,6 +94,13 @@ extension Invocation {
         return first
     }
 
+    /// A day option the command's spec requires (``CommandSpec/requiredOptions``), which the
+    /// parser has checked is given.
+    func requiredDay(_ option: Option<DateExpression>) throws -> CalendarDay {
+        guard let day = try day(option) else { preconditionFailure("\(option.spec.name) is not a required option of \(arguments.command)") }
+        return day
+    }
+
     /// The days `--from`, `--to`, `--on` and `--since` select (each end nil when open); a usage
     /// error when they contradict each other or the first is after the last.
     func dayRange() throws -> (from: CalendarDay?, to: CalendarDay?) {

@@ -4,9 +4,7 @@ enum HelpText {
     static func command(_ spec: CommandSpec) -> String {
         var lines = ["OVERVIEW: \(spec.abstract)"]
         if let discussion = spec.discussion { lines += ["", discussion] }
-        let optionUsage = spec.options.map { "[\($0.usage)]" }
-        let usage = (["logbook", spec.name] + optionUsage + spec.positionals.map(\.usage)).joined(separator: " ")
-        lines += ["", "USAGE: \(usage)"]
+        lines += ["", "USAGE: \(spec.usage)"]
         if !spec.positionals.isEmpty {
             lines += ["", "ARGUMENTS:"] + spec.positionals.map { row($0.usage, $0.help) }
         }

@@ -22,8 +22,7 @@ enum ManPage {
             lines.append(".SS \"\(text(spec.name))\"")
             lines.append(text(spec.abstract))
             if let discussion = spec.discussion { lines += [".PP", text(discussion)] }
-            let usage = (["logbook", spec.name] + spec.options.map { "[\($0.usage)]" } + spec.positionals.map(\.usage)).joined(separator: " ")
-            lines += [".PP", ".B Usage:", text(usage)]
+            lines += [".PP", ".B Usage:", text(spec.usage)]
             for option in spec.options { lines += item(option) }
             for example in spec.examples { lines += [".PP", ".nf", text(example), ".fi"] }
         }

@@ -24,6 +24,13 @@ struct ParsedArguments {
         try given[option.spec.name]?.last.map { try convert($0, option) }
     }
 
+    /// The value of an option the command's spec requires (``CommandSpec/requiredOptions``), which
+    /// the parser has checked is given.
+    func requiredValue<Value>(of option: Option<Value>) throws -> Value {
+        guard let value = try value(of: option) else { preconditionFailure("\(option.spec.name) is not a required option of \(command)") }
+        return value
+    }
+
     /// Every value of a repeatable option, in order.
     func values<Value>(of option: Option<Value>) throws -> [Value] {
         try (given[option.spec.name] ?? []).map { try convert($0, option) }

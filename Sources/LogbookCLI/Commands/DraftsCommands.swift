@@ -19,13 +19,11 @@ enum DraftsCommands {
     static let add = Command(
         spec: CommandSpec(
             name: "drafts add", abstract: "Create a draft; print its id.",
-            options: [version.spec, whatsNew.spec, item.spec],
+            options: [version.spec, whatsNew.spec, item.spec], requiredOptions: [version.spec.name],
             examples: ["logbook drafts add --version 2.5.0 --item 'Screenshots' --item 'Release notes'",
                        "git log --oneline v2.4.0.. | logbook drafts add --version 2.5.0 --whats-new -"]),
         run: { invocation in
-            guard let versionText = try invocation.arguments.value(of: version) else {
-                throw UsageError(message: "missing '--version <v>'", command: "drafts add")
-            }
+            let versionText = try invocation.arguments.requiredValue(of: version)
             let store = try invocation.writeStore()
             let draft = ReleaseDraft(version: versionText, whatsNew: try invocation.text(whatsNew) ?? "",
                                      checklist: try invocation.arguments.values(of: item).map { ChecklistItem(title: $0) })

@@ -51,12 +51,10 @@ enum HistoryCommands {
     static let delete = Command(
         spec: CommandSpec(
             name: "history delete", abstract: "Delete one day's record and its exercises.",
-            options: [day.spec],
+            options: [day.spec], requiredOptions: [day.spec.name],
             examples: ["logbook history delete --day 2026-01-31"]),
         run: { invocation in
-            guard let calendarDay = try invocation.day(day) else {
-                throw UsageError(message: "missing '\(day.spec.usage)'", command: "history delete")
-            }
+            let calendarDay = try invocation.requiredDay(day)
             let record = try invocation.writeStore().history.delete(day: calendarDay)
             Console.note("logbook: deleted \(record.day) (\(plural(record.exercises.count, "exercise")))")
         })
@@ -70,12 +68,10 @@ enum HistoryCommands {
                 Says which exercises went. One transaction.
                 """,
             positionals: [PositionalSpec(name: "exercise", arity: .oneOrMore, help: "Positions (from 1) or names.")],
-            options: [day.spec, names.spec, dryRun.spec],
+            options: [day.spec, names.spec, dryRun.spec], requiredOptions: [day.spec.name],
             examples: ["logbook history remove --day 2026-03-14 Bupree", "logbook history remove --day yesterday 2"]),
         run: { invocation in
-            guard let calendarDay = try invocation.day(day) else {
-                throw UsageError(message: "missing '\(day.spec.usage)'", command: "history remove")
-            }
+            let calendarDay = try invocation.requiredDay(day)
             let isDryRun = invocation.arguments.isSet(dryRun)
             let targets = invocation.arguments.positionals
             let byName = invocation.arguments.isSet(names)
@@ -117,13 +113,10 @@ enum HistoryCommands {
                 The record keeps its time of day on the clock of --time-zone. When the other day has a record, the \
                 exercises are appended to it. One transaction.
                 """,
-            options: [day.spec, newDay.spec, dryRun.spec],
+            options: [day.spec, newDay.spec, dryRun.spec], requiredOptions: [day.spec.name, newDay.spec.name],
             examples: ["logbook history move --day 2026-03-14 --to 2026-03-13"]),
         run: { invocation in
-            guard let source = try invocation.day(day), let target = try invocation.day(newDay) else {
-                throw UsageError(message: "give the day and where it goes: '\(day.spec.usage)' and '\(newDay.spec.usage)'",
-                                 command: "history move")
-            }
+            let source = try invocation.requiredDay(day), target = try invocation.requiredDay(newDay)
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.moveDay(source, to: target, dryRun: isDryRun)
             guard source != target else { return Console.note("logbook: nothing to move: the record is already on \(target)") }
