@@ -281,7 +281,9 @@ final class ExactDataCLITests: XCTestCase {
 
         let before = cli.snapshot()
         let late = try cli.run(["--time-zone", "Pacific/Kiritimati", "history", "add", "Squat", "--at", "9999-12-31T23:59:59.999999Z"])
-        XCTAssertFailure(late, status: 1, mentioning: "invalid date '9999-12-31T23:59:59.999969Z'", "10000-01-01", "Pacific/Kiritimati")
+        // A usage error naming --at and the value as typed (it was exit 1, naming the instant read).
+        XCTAssertFailure(late, status: 2, mentioning: "invalid date '9999-12-31T23:59:59.999999Z' for '--at <when>'", "10000-01-01",
+                         "Pacific/Kiritimati")
         let file = try write(#"{"id":"00000000-0000-0000-0000-000000000009","date":"9999-12-31T23:00:00Z","exercises":["a"]}"# + "\n",
                              to: "late.ndjson", in: cli)
         let imported = try cli.run(["--time-zone", "Pacific/Kiritimati", "import", file])

@@ -30,6 +30,8 @@ extension Database {
     /// it runs in place, with no hand-off between threads (a hand-off costs 10 to 20 µs each way
     /// on a virtual machine, more than a tenth of a 30-day fetch: README, Performance). While every
     /// read connection is in use the task suspends, holding no thread, until one is given back.
+    /// Every 16th read on a thread yields it once when done, so reads awaited in a loop leave other
+    /// tasks (a write's caller) a turn.
     /// Without read connections (reads share the writer, and may wait behind its write) the work
     /// goes to the queue, as ``perform(_:)``.
     public func performReading<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
@@ -41,10 +43,25 @@ extension Database {
             throw reportError(error)
         }
         defer { readers.giveBack(connection) }
-        return try await cancellable { cancellation in
+        let result = try await cancellable { cancellation in
             try Self.run({ try self.using(connection, work) }, watchedBy: cancellation)
         }
+        // Having run in place, every 16th read on a thread gives it up once before it returns:
+        // tasks that await reads in a loop on every thread of the cooperative pool (two on two
+        // cores) left no thread for a write's caller to resume on, so a write waited until the
+        // loops ended, or for ever when they waited for it (helper-63). A yield costs about as
+        // much as a hand-off (17 µs, a fifth of a 30-day fetch, when every read yielded).
+        let thread = ThreadState.current
+        thread.readsSinceYield += 1
+        if thread.readsSinceYield >= Self.readsBetweenYields {
+            thread.readsSinceYield = 0
+            await Task.yield()
+        }
+        return result
     }
+
+    /// How many `async` reads run in place on a thread before one yields it (``performReading(_:)``).
+    static let readsBetweenYields = 16
 
     /// Runs `work`, which writes, as ``perform(_:)`` does, one such call at a time: the others
     /// wait suspended, in the order they came, holding no thread, instead of each holding one of

@@ -10,6 +10,9 @@ final class ThreadState {
     var cancellation: Cancellation?
     /// Why writes are refused on this thread now, by database (``Database/refusingWrites(because:_:)``).
     var writeRefusals: [ObjectIdentifier: String] = [:]
+    /// `async` reads that ran in place on this thread since one of them last yielded it
+    /// (``Database/performReading(_:)``).
+    var readsSinceYield = 0
 
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
