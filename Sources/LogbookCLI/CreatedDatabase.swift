@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// The database file, and the folders for it, that one run of a command created (with `O_EXCL`,
 /// so that of two runs that start on a missing file only the one that made it owns it). When the

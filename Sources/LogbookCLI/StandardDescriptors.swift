@@ -48,7 +48,7 @@ enum StandardDescriptors {
 
     /// The descriptor `path` spells (`/dev/./stdout` and `//dev/stdout` count), or nil.
     private static func spelledDescriptor(_ given: String) -> Int32? {
-        let path = given.hasPrefix("/") ? "/" + given.split(atEvery: "/").filter { !$0.isEmpty && $0 != "." }.joined(separator: "/") : given
+        let path = given.begins(with: "/") ? "/" + given.split(atEvery: "/").filter { !$0.isEmpty && $0 != "." }.joined(separator: "/") : given
         return switch path {
         case "/dev/stdin": STDIN_FILENO
         case "/dev/stdout": STDOUT_FILENO

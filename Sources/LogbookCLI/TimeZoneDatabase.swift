@@ -53,7 +53,7 @@ enum TimeZoneDatabase {
     /// The regular file of zone `name` in `folder`, or nil: a name that climbs out (`..`) or is a
     /// path of its own (`/…`) is none.
     private static func zoneFile(_ name: String, in folder: String) -> String? {
-        guard !name.isEmpty, !name.hasPrefix("/"), !name.split(atEvery: "/").contains("..") else { return nil }
+        guard !name.isEmpty, !name.begins(with: "/"), !name.split(atEvery: "/").contains("..") else { return nil }
         var status = stat()
         let path = folder + "/" + name
         return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG ? path : nil

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Replaces a regular file whole: the new content goes to a temporary file beside it, which is
 /// renamed over it only once complete, so readers see the old file or the whole new one, and a

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Why SQLite could not write a database, told from its file, its folder and its side files as
 /// they are now: a message names the one to change, where "read-only" alone sent a user to a file

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// Following symbolic links one at a time, read with `readlink`: what `-o`, `backup` and a new
 /// `--db` write to, and whether a path names a descriptor (`/dev/stdout` is a link).

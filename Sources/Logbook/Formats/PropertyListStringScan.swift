@@ -466,6 +466,9 @@ enum PropertyListStringScan {
     private static let openTag = Array("<string>".utf8), closeTag = Array("</string>".utf8)
     private static let cdataStart = XMLPropertyListMarkup.cdataStart, cdataEnd = XMLPropertyListMarkup.cdataEnd
 
+    /// Character references that name no character, which the parser reads as U+0000.
+    private static let referencesWithoutDigits = ["&#;", "&#x;"]
+
     private static func scanXML(_ bytes: UnsafeBufferPointer<UInt8>) -> Result {
         var result = Result()
         var index = 0
@@ -481,7 +484,7 @@ enum PropertyListStringScan {
                     position += 1
                     continue
                 }
-                if let reference = ["&#;", "&#x;"].first(where: { bytes[position...].starts(with: $0.utf8) }) {
+                if byte == UInt8(ascii: "&"), let reference = referencesWithoutDigits.first(where: { bytes[position...].starts(with: $0.utf8) }) {
                     return Result(problem: "\(place(of: position, in: bytes)): the character reference \(reference) has no digits, "
                                       + "which the property list reader reads as U+0000; refusing rather than reading a character "
                                       + "the file does not name")

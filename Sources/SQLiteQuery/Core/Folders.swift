@@ -10,11 +10,9 @@ enum Folders {
             guard status.st_mode & S_IFMT == S_IFDIR else { throw Refusal(reason: "\(folder) is not a folder") }
             return
         }
-        // The folder above, split by hand (NSString's path methods trap on one character on Linux),
-        // at the last `/` scalar as the system splits it (`String.split(atLast:)`).
-        var path = folder
-        while path.unicodeScalars.count > 1, path.ends(with: "/") { path.unicodeScalars.removeLast() }
-        if let (above, _) = path.split(atLast: "/"), !above.isEmpty { try create(above) }
+        // The folder above (`/` for one at the root, which is there), as ``PathParts`` splits it.
+        let above = PathParts(folder).folder
+        if !above.isEmpty { try create(above) }
         guard mkdir(folder, 0o755) == 0 || errno == EEXIST else {
             throw Refusal(reason: "\(folder): \(String(cString: strerror(errno)))")
         }

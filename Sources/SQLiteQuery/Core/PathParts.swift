@@ -1,5 +1,3 @@
-import SQLiteQuery
-
 /// A path's folder and last name, split at its last `/` (trailing slashes dropped), without
 /// Foundation's `NSString` path methods: on Linux `deletingLastPathComponent` traps on a path of
 /// one character, so `-o x`, `--db d` and `import e` crashed. Split at the last `/` scalar, as
