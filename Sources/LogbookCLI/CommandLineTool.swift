@@ -62,7 +62,8 @@ enum CommandLineTool {
             Console.printError("logbook: error: cannot write to standard output: \(String(cString: strerror(failure.code)))")
             return 1
         } catch let error as UsageError {
-            let hint = error.command.map { " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
+            // (A line with no command word parses against a command of no name.)
+            let hint = error.command.flatMap { $0.isEmpty ? nil : " (see 'logbook \($0) --help')" } ?? " (see 'logbook --help')"
             Console.printError("logbook: error: \(error.message)\(hint)")
             for line in error.detail { Console.printError(line) }
             return 2
@@ -128,11 +129,15 @@ enum CommandLineTool {
         if let command = Commands.all.first(where: { $0.spec.name == name }) {
             return (command, rest)
         }
+        // The options of a line with no command are global ones, each with its value: `logbook
+        // --db` is a missing value, `logbook --bogus` an unknown option, before help or a command.
+        _ = try ArgumentParser.parse(rest, for: CommandSpec(name: name, abstract: ""))
         if rest.contains("--help") || rest.contains("-h") {
             try Console.write(HelpText.group(name))
             return (nil, [])
         }
-        if name.isEmpty && rest.contains("--version") {
+        // Anywhere on the line, as every command takes it: `logbook history --version`.
+        if rest.contains("--version") {
             try Console.print(versionLine)
             return (nil, [])
         }

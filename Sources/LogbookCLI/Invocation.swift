@@ -76,9 +76,10 @@ struct Invocation {
     /// read it; a path (`:/etc/localtime`, `/usr/share/zoneinfo/Europe/Paris`) is the zone whose
     /// file it names, links followed, in the tz database's folder.
     func timeZone() throws -> TimeZone {
-        if let name = try arguments.value(of: GlobalOptions.timeZone) {
+        if let given = try arguments.value(of: GlobalOptions.timeZone) {
+            let name = TimeZoneDatabase.outsidePosixFolder(given)
             guard let zone = TimeZone(identifier: name), TimeZoneDatabase.holds(name) else {
-                throw UsageError(message: "unknown time zone '\(name)' for '--time-zone <tz>'\(Self.whyNotAZone(name)) "
+                throw UsageError(message: "unknown time zone '\(given)' for '--time-zone <tz>'\(Self.whyNotAZone(name)) "
                                     + "(use an IANA name such as Europe/Paris)",
                                  command: arguments.command)
             }
@@ -88,6 +89,7 @@ struct Invocation {
             var identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
             if identifier.isEmpty { return TimeZone(identifier: "UTC") ?? .gmt }
             let isPath = identifier.hasPrefix("/")
+            if !isPath { identifier = TimeZoneDatabase.outsidePosixFolder(identifier) }
             if isPath {
                 guard let zoneName = TimeZoneDatabase.name(ofZoneFileAt: identifier) else {
                     throw CommandFailure("$TZ '\(name)' names no zone file in the tz database (\(TimeZoneDatabase.folder)), so Logbook "

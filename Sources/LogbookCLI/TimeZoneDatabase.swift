@@ -26,11 +26,17 @@ enum TimeZoneDatabase {
     /// elsewhere (a copy of a zone's file), whose zone has no name to give.
     static func name(ofZoneFileAt path: String) -> String? {
         guard let resolved = realPath(path), let base = realPath(folder), resolved.hasPrefix(base + "/") else { return nil }
-        var name = String(resolved.dropFirst(base.count + 1))
-        // `posix/` holds the same zones (links to them here, copies on some systems); `right/`,
-        // with leap seconds, is another reckoning, and stays a name Foundation does not know.
-        if name.hasPrefix("posix/") { name.removeFirst("posix/".count) }
+        let name = outsidePosixFolder(String(resolved.dropFirst(base.count + 1)))
         return zoneFile(name, in: folder) != nil ? name : nil
+    }
+
+    /// `name` without a leading `posix/`, the folder that holds the same zones again (links to
+    /// them here, copies on some systems), which the C library and `date` read `TZ=posix/Europe/Paris`
+    /// from and Foundation knows by their names alone. `right/`, with leap seconds, is another
+    /// reckoning, and stays a name Foundation does not know.
+    static func outsidePosixFolder(_ name: String) -> String {
+        let folder = "posix/".unicodeScalars
+        return name.unicodeScalars.starts(with: folder) ? String(name.unicodeScalars.dropFirst(folder.count)) : name
     }
 
     /// `path` with every symbolic link followed, or nil when it names nothing.

@@ -139,7 +139,8 @@ final class DraftsHistoryCLITests: XCTestCase {
     /// does. Seeded: zones picked from the database folder, each given an instant at random, must
     /// file `history add` under the day `TZ=zone date` shows, in `$TZ` (as the name, as the path of
     /// the zone's file and as `:` and a link to it, the way `:/etc/localtime` names the system's
-    /// zone, which was refused) and in `--time-zone`; every
+    /// zone, which was refused, and in the `posix/` folder, which was refused too) and in
+    /// `--time-zone`; every
     /// abbreviation Foundation knows and the database has no zone for (`BST`, which Foundation
     /// reads as Asia/Dhaka) is refused in both.
     func testTimeZoneNamesAreTheZonesDateReadsAndFileTheSameDay() throws {
@@ -165,9 +166,14 @@ final class DraftsHistoryCLITests: XCTestCase {
             // A path in $TZ, as `:/etc/localtime` is: the zone's file, or a link to it.
             let link = cli.folder.appendingPathComponent("localtime-\(sample)").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/" + zone)
-            for (way, arguments, environment) in [("$TZ", [String](), ["TZ": zone]), ("--time-zone", ["--time-zone", zone], [:]),
-                                                  ("$TZ as a path", [], ["TZ": folder + "/" + zone]), ("$TZ as :link", [], ["TZ": ":" + link])] {
-                let database = cli.folder.appendingPathComponent("zone-\(sample)-\(way.count).sqlite").path
+            var ways = [("$TZ", [String](), ["TZ": zone]), ("--time-zone", ["--time-zone", zone], [:]),
+                        ("$TZ as a path", [], ["TZ": folder + "/" + zone]), ("$TZ as :link", [], ["TZ": ":" + link])]
+            // `posix/` holds the same zones again, which `date` reads `TZ=posix/Asia/Tokyo` from.
+            if FileManager.default.fileExists(atPath: folder + "/posix/" + zone) {
+                ways += [("$TZ in posix/", [], ["TZ": "posix/" + zone]), ("--time-zone in posix/", ["--time-zone", "posix/" + zone], [:])]
+            }
+            for (number, (way, arguments, environment)) in ways.enumerated() {
+                let database = cli.folder.appendingPathComponent("zone-\(sample)-\(number).sqlite").path
                 let added = try cli.run(["--db", database, "-q"] + arguments + ["history", "add", "Squat", "--at", date],
                                         environment: environment, useDatabase: false)
                 XCTAssertEqual(added.status, 0, "seed \(seed): \(way) \(zone): \(added.stderr)")

@@ -182,6 +182,11 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["init", "extra"]), status: 2, mentioning: "unexpected argument 'extra'")
         XCTAssertFailure(try cli.run(["check", "--db"], useDatabase: false), status: 2, mentioning: "missing value for '--db <path>'")
         XCTAssertFailure(try cli.run(["drafts"]), status: 2, mentioning: "'drafts' needs a subcommand")
+        // A line with no command still has its options read: a global one's missing value, an unknown one.
+        XCTAssertFailure(try cli.run(["--db"], useDatabase: false), status: 2, mentioning: "missing value for '--db <path>'")
+        XCTAssertFailure(try cli.run(["history", "--time-zone"]), status: 2, mentioning: "missing value for '--time-zone <tz>'",
+                         "see 'logbook history --help'")
+        XCTAssertFailure(try cli.run(["--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'", "(see 'logbook --help')")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
     }
 
@@ -197,6 +202,18 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertTrue(initHelp.stdout.contains("EXAMPLES:"))
         let groupHelp = try cli.run(["drafts", "--help"])
         XCTAssertTrue(groupHelp.stdout.contains("submit"), groupHelp.stdout)
+        // A group's help lists the global options as a command's does, short forms too, and each works there.
+        func globalOptions(_ help: String) -> [Substring] {
+            Array(help.split(separator: "\n", omittingEmptySubsequences: false)
+                .drop { $0 != "GLOBAL OPTIONS:" }.dropFirst().prefix { !$0.isEmpty })
+        }
+        let globals = globalOptions(groupHelp.stdout)
+        XCTAssertEqual(globals, globalOptions(initHelp.stdout))
+        for option in ["  -h, --help ", "  -q, --quiet ", "  --version "] {
+            XCTAssertTrue(globals.contains { $0.hasPrefix(option) }, "\(option) in \(globals)")
+        }
+        XCTAssertEqual(try cli.run(["drafts", "--version"]).stdout, try cli.run(["--version"]).stdout)
+        XCTAssertEqual(try cli.run(["drafts", "-h"]).stdout, groupHelp.stdout)
         let version = try cli.run(["--version"])
         XCTAssertEqual(version.status, 0)
         let latest = try Schema.migrator().latestVersion

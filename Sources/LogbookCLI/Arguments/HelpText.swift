@@ -42,7 +42,7 @@ enum HelpText {
             let abstract = Commands.all.first { $0.spec.name == name }?.spec.abstract ?? Commands.groups[name] ?? ""
             lines.append(row(word, abstract))
         }
-        lines += ["", "GLOBAL OPTIONS:"] + GlobalOptions.all.map { row($0.usage, $0.help) }
+        lines += ["", "GLOBAL OPTIONS:"] + GlobalOptions.all.map(optionRow)
         lines += ["", "See 'logbook <subcommand> --help' for the options of each."]
         return lines.joined(separator: "\n") + "\n"
     }
