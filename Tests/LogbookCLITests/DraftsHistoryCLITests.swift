@@ -345,6 +345,8 @@ final class DraftsHistoryCLITests: XCTestCase {
             let result = try cli.run(dryRun + ["--dry-run"])
             XCTAssertEqual(result.status, 0, result.stderr)
             XCTAssertTrue(result.stderr.contains("dry run, nothing written"), result.stderr)
+            // A record the edit would empty is said to be one that would be deleted, not one that was.
+            if result.stderr.contains("record of") { XCTAssertTrue(result.stderr.hasSuffix(" would be deleted\n"), result.stderr) }
             XCTAssertEqual(cli.snapshot(), snapshot, dryRun.joined(separator: " "))
         }
         XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-15", "4"]), status: 1,
@@ -361,6 +363,14 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(try csv(["--on", "2026-03-20"]), ["1 Row"])
         // Only digits make a position: '+1' and '-1', which Swift's Int reads as numbers, are names.
         for name in ["+1", "-1", "Row"] { XCTAssertEqual(try cli.run(["-q", "history", "add", name, "--at", "2026-03-21 09:00"]).status, 0) }
+        // Digits past Int are a position too, which no list reaches, not a name: refused, nothing written.
+        let huge = "99999999999999999999"
+        XCTAssertEqual(try cli.run(["-q", "history", "add", huge, "--at", "2026-03-21 09:00"]).status, 0)
+        let beforeHuge = cli.snapshot()
+        XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-21", huge]), status: 2,
+                         mentioning: "no day's list reaches position \(huge)", "--names")
+        XCTAssertEqual(cli.snapshot(), beforeHuge)
+        XCTAssertEqual(try cli.run(["-q", "history", "remove", "--day", "2026-03-21", "--names", huge]).status, 0)
         let signed = try cli.run(["history", "remove", "--day", "2026-03-21", "+1", "-1"])
         XCTAssertTrue(signed.stderr.contains("removed 2 exercises ('+1', '-1') on 2026-03-21"), signed.stderr)
         XCTAssertEqual(try csv(["--on", "2026-03-21"]), ["1 Row"])

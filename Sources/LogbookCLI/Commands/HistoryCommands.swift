@@ -75,6 +75,10 @@ enum HistoryCommands {
             let isDryRun = invocation.arguments.isSet(dryRun)
             let targets = invocation.arguments.positionals
             let byName = invocation.arguments.isSet(names)
+            if !byName, let huge = targets.first(where: { isDigits($0) && position($0) == nil }) {
+                throw UsageError(message: "no day's list reaches position \(huge) (give --names to remove an exercise of that name)",
+                                 command: "history remove")
+            }
             let edit = try invocation.writeStore().history.removeExercises(
                 atPositions: byName ? [] : targets.compactMap(position), named: byName ? targets : targets.filter { position($0) == nil },
                 from: calendarDay, dryRun: isDryRun)
@@ -83,10 +87,14 @@ enum HistoryCommands {
         })
 
     /// An argument of `history remove` as a position: digits only (`1`, `01`), so that `+1`, `-1`
-    /// and ` 1`, which Swift's `Int` reads as numbers too, are names (and so are digits past `Int`,
-    /// which no day's list reaches).
+    /// and ` 1`, which Swift's `Int` reads as numbers too, are names. Nil for digits past `Int`
+    /// too, which the command refuses: no day's list reaches them, and they are no name.
     private static func position(_ argument: String) -> Int? {
-        argument.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } ? Int(argument) : nil
+        isDigits(argument) ? Int(argument) : nil
+    }
+
+    private static func isDigits(_ argument: String) -> Bool {
+        !argument.isEmpty && argument.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     static let rename = Command(
@@ -130,7 +138,8 @@ enum HistoryCommands {
     private static func report(_ edit: HistoryEdit, verb: String, dryRun: Bool, detail: String = "", namesDays: Bool = true) {
         let exercises = plural(edit.exercises, "exercise")
         let days = !namesDays ? "" : edit.days.count == 1 ? " on \(edit.days[0])" : " on \(edit.days.count) days"
-        let deleted = edit.deletedDays.isEmpty ? "" : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) deleted"
+        let deleted = edit.deletedDays.isEmpty ? ""
+            : "; record of \(edit.deletedDays.map(\.description).joined(separator: ", ")) \(dryRun ? "would be deleted" : "deleted")"
         Console.note("logbook: \(dryRun ? "dry run, nothing written: would have " : "")\(verb) \(exercises)\(detail)\(days)\(deleted)")
     }
 }
