@@ -235,4 +235,84 @@ final class DraftRepositoryTests: XCTestCase {
                        submitted.timeIntervalSinceReferenceDate.bitPattern)
         XCTAssertThrowsError(try test.store.drafts.save(ReleaseDraft(version: "x", submittedAt: .init(timeIntervalSince1970: 1e15))))
     }
+
+    /// An editing call whose change leaves the draft's stored values as they are (an item checked
+    /// again, moved onto its own place, a text set to its own bytes, no items added) writes
+    /// nothing: the file and its log byte for byte, `updatedAt` kept (it was stamped, and the
+    /// change logged for the feed). A text set to its NFC/NFD twin, which Swift's `==` calls equal,
+    /// is a change, stored byte for byte. The oracle compares the drafts' JSON encodings, which
+    /// keep every text's bytes and every date's `Double`. Seeded (`LOGBOOK_NO_OP_DRAFT_SEED`).
+    func testAnEditingCallThatChangesNothingWritesNothing() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_NO_OP_DRAFT_SEED", default: 0xD7AF_7)
+        var random = SplitMix64(seed: seed)
+        let clock = TestClock(instant("2026-01-01T10:00:00Z"))
+        let test = try TestStore(now: { clock.now })
+        let drafts = test.store.drafts
+        let files = [test.store.path, test.store.path + "-wal"]
+        let snapshot = { files.map { FileManager.default.contents(atPath: $0) } }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let text = { (random: inout SplitMix64) in AdversarialText.string(using: &random, maxPieces: 3) }
+        var draft = try drafts.save(ReleaseDraft(version: "1.0", whatsNew: text(&random),
+                                                 checklist: (0..<4).map { _ in ChecklistItem(title: text(&random), isDone: random.chance(0.5)) }))
+        var unchanged = 0, changed = 0
+        for step in 0..<PropertyTestSettings.scaled(120, by: "LOGBOOK_PROPERTY_SCALE") {
+            clock.advance(by: 1)
+            var expected = draft
+            let count = draft.checklist.count, position = random.int(1...count), other = random.int(1...count)
+            let pick = { (random: inout SplitMix64, current: String) in
+                [current, AdversarialText.twin(of: current), text(&random)][random.int(0...2)]
+            }
+            let call: String
+            let edit: () throws -> ReleaseDraft
+            switch random.int(0...5) {
+            case 0:
+                expected.version = pick(&random, draft.version)
+                call = "edit(version:)"
+                edit = { [expected] in try drafts.edit(draft.id, version: expected.version) }
+            case 1:
+                expected.whatsNew = pick(&random, draft.whatsNew)
+                call = "edit(whatsNew:)"
+                edit = { [expected] in try drafts.edit(draft.id, whatsNew: expected.whatsNew) }
+            case 2:
+                let done = random.chance(0.5)
+                expected.checklist[position - 1].isDone = done
+                call = "setItem(at: \(position), done: \(done))"
+                edit = { try drafts.setItem(at: position, done: done, in: draft.id) }
+            case 3:
+                let item = expected.checklist.remove(at: position - 1)
+                expected.checklist.insert(item, at: other - 1)
+                call = "moveItem(from: \(position), to: \(other))"
+                edit = { try drafts.moveItem(from: position, to: other, in: draft.id) }
+            case 4:
+                let done = random.chance(0.5)
+                expected.checklist[position - 1].isDone = done
+                call = "setItem(id, done: \(done))"
+                edit = { try drafts.setItem(draft.checklist[position - 1].id, done: done, in: draft.id) }
+            default:
+                let item = expected.checklist.remove(at: position - 1)
+                expected.checklist.insert(item, at: other - 1)
+                call = "moveItem(id, to: \(other))"
+                edit = { try drafts.moveItem(draft.checklist[position - 1].id, to: other, in: draft.id) }
+            }
+            let context = "seed \(seed), step \(step): \(call)"
+            let before = snapshot()
+            let returned = try edit()
+            let stored = try XCTUnwrap(drafts.fetch(id: draft.id))
+            XCTAssertEqual(try encoder.encode(returned), try encoder.encode(stored), context)
+            if try encoder.encode(expected) == encoder.encode(draft) {
+                unchanged += 1
+                XCTAssertEqual(try encoder.encode(stored), try encoder.encode(draft), "\(context): a change that changes nothing")
+                XCTAssertTrue(snapshot() == before, "\(context): a change that changes nothing wrote to the file")
+            } else {
+                changed += 1
+                expected.updatedAt = clock.now
+                XCTAssertEqual(try encoder.encode(stored), try encoder.encode(expected), context)
+            }
+            draft = stored
+        }
+        XCTAssertGreaterThan(unchanged, 10)
+        XCTAssertGreaterThan(changed, 10)
+        print("DraftRepositoryTests (LOGBOOK_NO_OP_DRAFT_SEED=\(seed)): \(unchanged) calls that changed nothing, \(changed) that did")
+    }
 }

@@ -235,7 +235,7 @@ final class WritesThatChangeNothingTests: XCTestCase {
             _ = try store.history.addDoneExercise("Plank", at: then + Double(random.next() % 400) * 86_400)
             return ("adding an exercise", .change)
         case 13 where drafts.count > 1:
-            _ = try store.drafts.edit(drafts[0].id, whatsNew: "Edited \(random.next() % 1_000)")
+            _ = try store.drafts.edit(drafts[0].id, whatsNew: "Edited \(random.next())")
             return ("editing a draft", .change)
         case 14 where drafts.count > 2:
             _ = try store.drafts.delete(drafts[Int(random.next() % UInt64(drafts.count))].id)

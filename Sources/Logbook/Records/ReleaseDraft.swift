@@ -18,7 +18,7 @@ public struct ReleaseDraft: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When the draft last changed: stored as given by `DraftRepository.save(_:)`, set to the store's clock
     /// by the editing calls (`DraftRepository.edit(_:version:whatsNew:)`,
-    /// `DraftRepository.submit(_:at:)`, …).
+    /// `DraftRepository.submit(_:at:)`, …) that change something (one that changes nothing writes nothing).
     public var updatedAt: Date
 
     /// A draft with the values given. `createdAt` and `updatedAt` not given are both the one instant

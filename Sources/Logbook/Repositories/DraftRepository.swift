@@ -196,8 +196,12 @@ public struct DraftRepository: Sendable {
     /// Reads, changes and saves one draft in one transaction.
     private func modify(_ reference: some DraftReferring, _ change: (inout ReleaseDraft) throws -> Void) throws -> ReleaseDraft {
         try database.write { connection in
-            var draft = try resolve(reference, in: connection)
+            let stored = try resolve(reference, in: connection)
+            var draft = stored
             try change(&draft)
+            // A change that changes nothing (an item checked again, a text set to its own bytes)
+            // writes nothing: no new `updatedAt`, no change in the feed.
+            guard !draft.hasSameStoredValues(as: stored) else { return stored }
             draft.updatedAt = now()
             return try save(draft, in: connection)
         }
