@@ -14,14 +14,17 @@ enum CommandLineTool {
 
     /// Runs the command on the line and returns its exit status. A command that fails leaves no
     /// database it created holding nothing (``CreatedDatabase``).
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+    /// `variablesNotUTF8`: the names of ``Invocation/fileVariables`` whose bytes are not UTF-8
+    /// (`environment` holds them with U+FFFD), refused by a command that reads them.
+    static func run(_ arguments: [String], environment: [String: String], variablesNotUTF8: Set<String> = []) -> Int32 {
         let created = CreatedDatabase()
-        let status = run(arguments, environment: environment, created: created)
+        let status = run(arguments, environment: environment, variablesNotUTF8: variablesNotUTF8, created: created)
         if status != 0 { created.removeUnlessItHoldsData() }
         return status
     }
 
-    private static func run(_ arguments: [String], environment: [String: String], created: CreatedDatabase) -> Int32 {
+    private static func run(_ arguments: [String], environment: [String: String], variablesNotUTF8: Set<String>,
+                            created: CreatedDatabase) -> Int32 {
         var commandName: String?
         var databasePath: String?
         do {
@@ -38,7 +41,7 @@ enum CommandLineTool {
                 try Console.print(versionLine)
             } else {
                 if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
-                let invocation = Invocation(arguments: parsed, environment: environment, created: created)
+                let invocation = Invocation(arguments: parsed, environment: environment, variablesNotUTF8: variablesNotUTF8, created: created)
                 databasePath = try? invocation.databasePath()
                 if let path = try OutputFile.path(parsed) {
                     if parsed.isSet(Watch.flag) {

@@ -21,7 +21,11 @@ enum DraftView {
             lines.append("what's new: (empty)")
         } else {
             lines.append("what's new:")
-            lines += draft.whatsNew.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + Console.oneLine(String($0)) }
+            // Lines end at every LF scalar, a CRLF's too (Swift's "\r\n" is one Character, which a
+            // split at the Character "\n" passed over, showing a CRLF text as one escaped line).
+            lines += draft.whatsNew.split(atEvery: "\n").map { line in
+                "  " + Console.oneLine(line.ends(with: "\r") ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line)
+            }
         }
         lines.append("checklist:  \(draft.summary)")
         for (offset, item) in draft.checklist.enumerated() {

@@ -6,6 +6,8 @@ import SQLiteQuery
 struct Invocation {
     let arguments: ParsedArguments
     let environment: [String: String]
+    /// Those of ``fileVariables`` whose bytes are not UTF-8: ``environment`` holds them with U+FFFD.
+    let variablesNotUTF8: Set<String>
     /// Lines for stderr printed once the command has succeeded (`logbook: created PATH`).
     let notices = Notices()
     /// The database this run creates, if any: removed again if the command fails.
@@ -22,7 +24,7 @@ struct Invocation {
             guard !path.isEmpty else { throw UsageError(message: "--db is empty: give the database's path", command: arguments.command) }
             return path
         }
-        if let path = environment["LOGBOOK_DB"] {
+        if let path = try fileVariable("LOGBOOK_DB") {
             guard !path.isEmpty else {
                 throw UsageError(message: "$LOGBOOK_DB is set but empty: set it to the database's path, or unset it",
                                  command: arguments.command)
@@ -33,14 +35,26 @@ struct Invocation {
         // name another file in each folder the command runs from.
         // Folders joined without their trailing slashes (`HOME=/` gave `//.local/…`).
         func folder(_ path: String) -> String { String(path.reversed().drop { $0 == "/" }.reversed()) }
-        let dataHome = try environment["XDG_DATA_HOME"].flatMap { $0.begins(with: "/") ? $0 : nil } ?? folder(homeFolder()) + "/.local/share"
+        let dataHome = try fileVariable("XDG_DATA_HOME").flatMap { $0.begins(with: "/") ? $0 : nil } ?? folder(homeFolder()) + "/.local/share"
         return folder(dataHome) + "/logbook/logbook.sqlite"
+    }
+
+    /// The variables that name the database's file or folder.
+    static let fileVariables = ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"]
+
+    /// `$name`, one of ``fileVariables``; a usage error when its bytes are not UTF-8, since the
+    /// path it holds would name another file.
+    private func fileVariable(_ name: String) throws -> String? {
+        guard !variablesNotUTF8.contains(name) else {
+            throw UsageError(message: "$\(name) is not UTF-8 text, so it names no file Logbook can open exactly", command: arguments.command)
+        }
+        return environment[name]
     }
 
     /// `$HOME` when it is an absolute path, else the home folder of the user's account; a usage
     /// error when neither names one (an empty `$HOME` put the database under `/.local`).
     private func homeFolder() throws -> String {
-        if let home = environment["HOME"], home.begins(with: "/") { return home }
+        if let home = try fileVariable("HOME"), home.begins(with: "/") { return home }
         if let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir.map({ String(cString: $0) }), folder.begins(with: "/") {
             return folder
         }

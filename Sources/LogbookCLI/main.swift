@@ -35,11 +35,7 @@ for index in 1..<Int(CommandLine.argc) {
     }
     arguments.append(argument)
 }
-// So are the variables that name files: one that is not UTF-8 would name another file.
-for name in ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"] {
-    if let value = getenv(name), String(validatingCString: value) == nil {
-        Console.writeToStandardError("logbook: error: $\(name) is not UTF-8 text, so it names no file Logbook can open exactly\n")
-        exit(2)
-    }
-}
-exit(CommandLineTool.run(arguments, environment: ProcessInfo.processInfo.environment))
+// So are the variables that name files, when the command reads them: one that is not UTF-8 would
+// name another file (`ProcessInfo` holds it with U+FFFD). Unread, it stops nothing (`--db` given).
+let variablesNotUTF8 = Set(Invocation.fileVariables.filter { name in getenv(name).map { String(validatingCString: $0) == nil } ?? false })
+exit(CommandLineTool.run(arguments, environment: ProcessInfo.processInfo.environment, variablesNotUTF8: variablesNotUTF8))

@@ -224,6 +224,10 @@ final class DraftsHistoryCLITests: XCTestCase {
         let json = try cli.run(["drafts", "show", id, "--format", "json"]).stdout
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual((object["whatsNew"] as? String).map { Array($0.utf8) }, Array(text.utf8))
+        // For people, a CRLF ends a line as LF does (it was shown as one line with "\r\n" escaped; helper-66).
+        let shown = try cli.run(["drafts", "show", id]).stdout
+        XCTAssertTrue(shown.contains("what's new:\n  Cafe\u{301} ☀︎ line one\n  line two\\twith tab\n  \n  日本語 \"quoted\" \\ back\n  \nchecklist:"),
+                      shown)
 
         try cli.run(["drafts", "edit", id, "--whats-new", "-", "--version", "4.0.1"], stdin: "short")
         let edited = try cli.run(["drafts", "show", "4.0.1"]).stdout

@@ -203,14 +203,24 @@ final class ExactDataCLITests: XCTestCase {
             XCTAssertEqual(cli.snapshot(), before, script)
         }
         // A database path in the environment that is not UTF-8 would name another file (U+FFFD in its name).
-        for variable in ["LOGBOOK_DB", "XDG_DATA_HOME"] {
-            let result = try ExternalProgram.run("/bin/bash", ["-c", #"\#(variable)="$(printf 'x\377')" "$LOGBOOK" history add Squat"#],
-                                                 in: cli.folder, environment: ["LOGBOOK": CLIHarness.executable.path, "HOME": cli.folder.path,
-                                                                               "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+        // Refused when the command reads it, and only then: `--db` outranks it, and help needs no file (helper-66).
+        let counted = try cli.run(["count", "history"]).stdout
+        for variable in ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"] {
+            let run = { (arguments: String) in
+                try ExternalProgram.run("/bin/bash", ["-c", #"\#(variable)="$(printf '/tmp/x\377')" "$LOGBOOK" "# + arguments],
+                                        in: cli.folder, environment: ["LOGBOOK": CLIHarness.executable.path, "HOME": cli.folder.path,
+                                                                      "DB": cli.database.path, "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+            }
+            let result = try run("history add Squat")
             XCTAssertEqual(result.status, 2, result.errors)
-            XCTAssertEqual(result.errors, "logbook: error: $\(variable) is not UTF-8 text, so it names no file Logbook can open exactly\n")
+            XCTAssertTrue(result.errors.hasPrefix("logbook: error: $\(variable) is not UTF-8 text, so it names no file Logbook can open exactly"),
+                          result.errors)
             XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cli.folder.path).filter { $0.hasPrefix("x") }, [])
+            XCTAssertEqual(try run(#"--db "$DB" count history"#).output, counted, variable)
+            XCTAssertEqual(try run("--version").status, 0, variable)
+            XCTAssertEqual(try run("history --help").status, 0, variable)
         }
+
     }
 
     // 3. Date literals mean the Double Swift gives for their decimal value.

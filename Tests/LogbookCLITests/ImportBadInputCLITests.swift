@@ -984,6 +984,26 @@ final class ImportBadInputCLITests: XCTestCase {
     func testMissingFileAndUnknownFormat() throws {
         let missing = try cli.run(["import", cli.folder.appendingPathComponent("nope.json").path])
         XCTAssertFailure(missing, status: 1, mentioning: "no such file")
+        // A file that cannot be opened is named with the system's reason (every one was "no such
+        // file" or "permission denied"; helper-66).
+        let folder = cli.folder.appendingPathComponent("sub.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+        let loop = cli.folder.appendingPathComponent("loop.json").path
+        try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+        let socketPath = cli.folder.appendingPathComponent("s.json").path
+        let socketDescriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketDescriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in bytes.copyBytes(from: Array(socketPath.utf8)) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        XCTAssertEqual(bound, 0)
+        for (path, reason) in [(folder.path, "it is a folder"), (loop, String(cString: strerror(ELOOP))), (socketPath, String(cString: strerror(ENXIO))),
+                               (cli.folder.appendingPathComponent(String(repeating: "a", count: 300) + ".json").path, String(cString: strerror(ENAMETOOLONG)))] {
+            XCTAssertFailure(try cli.run(["import", path]), status: 1, mentioning: "cannot read \(path): \(reason)")
+        }
         try assertRefused("binary.dat", Data([0x00, 0x01, 0x02, 0xFF]), mentioning: "cannot tell the format")
         try assertRefused("empty.json.txt", Data(), mentioning: "it is empty, so its format cannot be told")
         XCTAssertEqual(cli.snapshot(), before)

@@ -172,6 +172,12 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["query", paging, "-p", "n=2.0", "-p", "skip=0", "--format", "csv"]).stdout, "version\r\n1.0\r\n1.0.1\r\n",
                        "a real number that is whole is SQLite's to take")
         XCTAssertEqual(try cli.run(["query", "SELECT @a + $b AS n", "-p", "a=1", "-p", "b=2", "--format", "csv"]).stdout, "n\r\n3\r\n")
+        // A decimal is a number only in its own plain spelling: `2.10` stays the text a version is (helper-66).
+        for (value, type) in [("2.5", "real"), ("-12.75", "real"), ("100.0", "real"), ("0.1", "real"), ("2.10", "text"), ("+2.5", "text"),
+                              ("007.5", "text"), ("1.5e3", "text"), ("0x1.8p1", "text"), ("1.5e+16", "text"), ("2.", "text"), (".5", "text")] {
+            XCTAssertEqual(try cli.run(["query", "SELECT typeof(:v) AS t", "-p", "v=\(value)", "--format", "csv"]).lines.dropFirst().first,
+                           type + "\r", value)
+        }
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")
         XCTAssertFailure(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "json"]), status: 1, mentioning: "two columns are named 'a'")

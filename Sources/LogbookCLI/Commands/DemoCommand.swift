@@ -42,7 +42,7 @@ enum DemoCommand {
                 try Console.print("$ logbook " + (database + step.arguments).map(quoted).joined(separator: " "))
                 Console.flush()
                 let status = CommandLineTool.run(["--db", step.database ?? path, "--time-zone", "Europe/Paris"] + step.arguments,
-                                                 environment: invocation.environment)
+                                                 environment: invocation.environment, variablesNotUTF8: invocation.variablesNotUTF8)
                 try Console.print("")
                 guard status == 0 || step.expectsFailure else {
                     throw CommandFailure("demo step failed: logbook \(step.arguments.joined(separator: " "))")

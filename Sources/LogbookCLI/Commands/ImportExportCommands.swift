@@ -124,14 +124,24 @@ enum ImportExportCommands {
     private static func openInput(_ path: String) throws -> (FileHandle, Int?) {
         if path == "-" { return (try StandardInput.handle(for: "import -"), nil) }
         if StandardDescriptors.isClosedAtStart(path) { throw CommandFailure("cannot read \(path): it was closed when logbook started") }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CommandFailure("cannot read \(path): no such file")
+        // The system's own reason when it cannot be opened (a socket, a loop of links, a name too
+        // long), as `-o` gives it: every failure was "no such file" or "permission denied".
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            throw CommandFailure("cannot read \(path): \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
         }
-        guard !isDirectory.boolValue, let handle = FileHandle(forReadingAtPath: path) else {
-            throw CommandFailure("cannot read \(path): \(isDirectory.boolValue ? "it is a folder" : "permission denied")")
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw CommandFailure("cannot read \(path): \(String(cString: strerror(code)))")
         }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        return (handle, size)
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            close(descriptor)
+            throw CommandFailure("cannot read \(path): it is a folder")
+        }
+        let size = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
+        return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), size)
     }
 }
