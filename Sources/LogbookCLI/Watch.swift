@@ -2,7 +2,7 @@ import Foundation
 import Logbook
 
 /// `--watch`: show a command's output, then show it again each time a commit from any process
-/// changes it, until Ctrl-C (which exits 0). A table is redrawn in place on a terminal; JSON,
+/// changes it, until Ctrl-C, SIGTERM or SIGHUP (which exit 0). A table is redrawn in place on a terminal; JSON,
 /// NDJSON and CSV write each new result set as it comes, NDJSON each followed by the line
 /// `{"watch":{"rows":N}}`, its row count: without it one set's rows ran on into the next's, and
 /// a set that became empty printed nothing (helper-46).
@@ -36,18 +36,23 @@ enum Watch {
     }
 }
 
-/// Set when SIGINT arrives; the default action (kill the process) is replaced, so a watch loop can
-/// finish its output and exit 0.
+/// Set when SIGINT, SIGTERM or SIGHUP arrives; their default action (kill the process) is replaced,
+/// so a watch loop can finish its output, close the database and exit 0. (Killed by SIGTERM or
+/// SIGHUP, a watch left an empty `-wal` and `-shm` beside the file it read; helper-66.)
 private final class InterruptFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var set = false
-    private let source: DispatchSourceSignal
+    private let sources: [DispatchSourceSignal]
 
     init() {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { [weak self] in self?.raise() }
-        source.resume()
+        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
+            signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: .global())
+        }
+        for source in sources {
+            source.setEventHandler { [weak self] in self?.raise() }
+            source.resume()
+        }
     }
 
     private func raise() {

@@ -40,6 +40,35 @@ final class WatchCLITests: XCTestCase {
         XCTAssertEqual(watcher.terminationStatus, 0)
     }
 
+    /// SIGTERM (`timeout`, `kill`) and SIGHUP (a closed terminal) end a watch as Ctrl-C does: exit
+    /// 0 with the database closed, no `-wal` or `-shm` left beside it (they were, by a read-only
+    /// watch that died of the signal; helper-66).
+    func testTerminationAndHangUpEndAWatchWithTheDatabaseClosed() throws {
+        let cli = try CLIHarness()
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-06T08:00:00Z"])
+        let sidecars = { ["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: cli.database.path + $0) } }
+        XCTAssertEqual(sidecars(), [], "the last connection's close removes them")
+        for number in [SIGTERM, SIGHUP, SIGINT] {
+            let output = cli.folder.appendingPathComponent("watch-\(number).out")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let watcher = Process()
+            watcher.executableURL = CLIHarness.executable
+            watcher.arguments = ["--db", cli.database.path, "count", "history", "--watch", "--format", "ndjson"]
+            watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
+            watcher.standardOutput = try FileHandle(forWritingTo: output)
+            watcher.standardError = FileHandle.nullDevice
+            try watcher.run()
+            let deadline = Date().addingTimeInterval(5)
+            while Date() < deadline && !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("watch") { usleep(20_000) }
+            XCTAssertEqual(sidecars(), ["-wal", "-shm"], "signal \(number): the watch has the database open")
+            kill(watcher.processIdentifier, number)
+            watcher.waitUntilExit()
+            XCTAssertEqual(watcher.terminationReason, .exit, "signal \(number)")
+            XCTAssertEqual(watcher.terminationStatus, 0, "signal \(number)")
+            XCTAssertEqual(sidecars(), [], "signal \(number)")
+        }
+    }
+
     /// In NDJSON each result set ends with `{"watch":{"rows":N}}`, so a script tells one set from
     /// the next and sees a set that became empty (helper-46: a listing's sets ran together, and
     /// the removal of its only record printed nothing).
