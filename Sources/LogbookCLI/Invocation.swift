@@ -39,6 +39,10 @@ struct Invocation {
         return folder(dataHome) + "/logbook/logbook.sqlite"
     }
 
+    /// Whether the terminal takes escape sequences (colour, a line rewritten in place, a screen
+    /// cleared): not with `TERM=dumb`, which Emacs' shell and other plain consoles set.
+    var terminalTakesEscapes: Bool { environment["TERM"] != "dumb" }
+
     /// The variables that name the database's file or folder.
     static let fileVariables = ["LOGBOOK_DB", "XDG_DATA_HOME", "HOME"]
 

@@ -161,5 +161,9 @@ enum Console {
     static var stdoutIsTerminal: Bool { redirection == nil && captured == nil && isatty(STDOUT_FILENO) != 0 }
 
     /// Whether stderr is a terminal (progress lines go there only then).
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    private static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+    /// Whether progress lines go to stderr: a terminal that takes escapes (`terminalTakesEscapes`),
+    /// and no `-q`, which leaves errors alone on stderr.
+    static func showsProgress(terminalTakesEscapes: Bool) -> Bool { stderrIsTerminal && terminalTakesEscapes && !isQuiet }
 }

@@ -18,7 +18,7 @@ enum Watch {
         let interrupted = InterruptFlag()
         // Made before the first render, so that a commit during it is not missed.
         let watcher = try store.changeWatcher()
-        let redraw = format == .table && isatty(STDOUT_FILENO) != 0
+        let redraw = format == .table && isatty(STDOUT_FILENO) != 0 && invocation.terminalTakesEscapes
         var last: String?
         while !interrupted.isSet {
             let output = try Console.capture(render)

@@ -758,4 +758,30 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["export", "history", "-o", out.path]).status, 0)
         XCTAssertEqual(try leftovers(cli), [])
     }
+
+    /// An import shows its progress on a terminal's stderr, rewriting one line; not with `-q`,
+    /// which leaves errors alone there, nor with `TERM=dumb`, which takes no escapes (both showed
+    /// it; helper-66). Through script(1), so that stderr is a terminal.
+    func testImportProgressGoesToATerminalThatTakesEscapesUnlessQuiet() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        let cli = try CLIHarness()
+        let file = cli.folder.appendingPathComponent("days.ndjson")
+        try Data((1...20).map { #"{"day":"2026-01-\#(String(format: "%02d", $0))","exercises":["Row"]}"# + "\n" }.joined().utf8).write(to: file)
+        for (options, term, shown) in [("", "xterm-256color", true), ("-q ", "xterm-256color", false), ("", "dumb", false)] {
+            let database = cli.folder.appendingPathComponent("progress-\(options.count)-\(term).sqlite").path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", "\(CLIHarness.executable.path) \(options)--db \(database) import \(file.path)", "/dev/null"]
+            process.environment = ["PATH": "/usr/bin:/bin", "TERM": term, "TZ": "UTC", "HOME": cli.folder.path]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, text)
+            XCTAssertEqual(text.contains("logbook: importing 20 records"), shown, "\(options)TERM=\(term): \(text)")
+            XCTAssertEqual(text.contains("\u{1B}["), shown, "\(options)TERM=\(term): \(text)")
+            XCTAssertEqual(text.contains("imported history: read 20, inserted 20"), options.isEmpty, text)
+        }
+    }
 }

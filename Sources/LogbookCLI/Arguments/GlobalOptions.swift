@@ -6,7 +6,7 @@ enum GlobalOptions {
         "--time-zone", valueName: "TZ", help: "Time zone for calendar days, e.g. Europe/Paris (default: $TZ, else the system's).")
     static let help = Flag("--help", short: "h", help: "Show help for the command.")
     static let version = Flag("--version", help: "Show the version, with SQLite's and the schema's.")
-    static let quiet = Flag("--quiet", short: "q", help: "No confirmations on stderr; errors still.")
+    static let quiet = Flag("--quiet", short: "q", help: "No confirmations or progress on stderr; errors still.")
 
     static let all: [OptionSpec] = [database.spec, timeZone.spec, help.spec, version.spec, quiet.spec]
 }

@@ -45,7 +45,8 @@ enum ImportExportCommands {
 
             let path = arguments.positionals[0]
             let (handle, size) = try openInput(path)
-            if Console.stderrIsTerminal {
+            let showsProgress = Console.showsProgress(terminalTakesEscapes: invocation.terminalTakesEscapes)
+            if showsProgress {
                 options.progress = { records, bytes in
                     let percent = size.map { $0 > 0 ? " (\(min(100, bytes * 100 / $0))%)" : "" } ?? ""
                     Console.progress("logbook: importing \(records) records\(percent)")
@@ -53,7 +54,7 @@ enum ImportExportCommands {
             }
             let store = options.dryRun ? try invocation.dryRunStore() : try invocation.writeStore()
             let summary = try store.importRecords(from: handle, file: path == "-" ? "stdin" : path, options: options)
-            if Console.stderrIsTerminal { Console.progress("") }
+            if showsProgress { Console.progress("") }
             let what = summary.kind.map { " \($0.rawValue)" } ?? ""
             Console.note(options.dryRun ? "logbook: dry run\(what), nothing written: \(summary.line)"
                                               : "logbook: imported\(what): \(summary.line)")
