@@ -15,7 +15,7 @@ final class DamagedDatabaseTests: XCTestCase {
         return [
             (["init"], true), (["migrate"], true), (["migrate", "--status"], false), (["check"], false),
             (["drafts", "list"], false), (["drafts", "show", "1.0"], false), (["drafts", "add", "--version", "9.9"], true),
-            (["drafts", "item", "check", "1.0", "1"], true), (["drafts", "delete", "1.0"], true),
+            (["drafts", "item", "uncheck", "1.0", "1"], true), (["drafts", "delete", "1.0"], true),
             (["history", "list"], false), (["history", "add", "Squat", "--at", "2026-03-01T12:00:00Z"], true),
             (["history", "delete", "--day", "2025-02-05"], true), (["count", "history"], false), (["count", "drafts"], false),
             (["import", newDay.path], true), (["export", "history", "--format", "csv"], false),
@@ -31,10 +31,14 @@ final class DamagedDatabaseTests: XCTestCase {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["--time-zone", "America/New_York", "import", CLIHarness.fixture("history.plist").path]).status, 0)
         XCTAssertEqual(try cli.run(["import", CLIHarness.fixture("drafts.json").path]).status, 0)
-        for day in 1...28 {
-            try cli.run(["history", "add", String(repeating: "Exercise \(day) ", count: 40),
-                         "--at", String(format: "2026-02-%02dT12:00:00Z", day)])
-        }
+        // Long names, so that the exercises fill pages of their own: one import (28 `history add`
+        // processes took most of each test's time).
+        let days = cli.folder.appendingPathComponent("february.ndjson")
+        try Data((1...28).map { day in
+            #"{"day":"2026-02-\#(String(format: "%02d", day))","date":"2026-02-\#(String(format: "%02d", day))T12:00:00Z","exercises":["\#(String(repeating: "Exercise \(day) ", count: 40))"]}"# + "\n"
+        }.joined().utf8).write(to: days)
+        XCTAssertEqual(try cli.run(["import", days.path]).status, 0)
+        try FileManager.default.removeItem(at: days)
         return (cli, try Data(contentsOf: cli.database))
     }
 
@@ -229,6 +233,59 @@ final class DamagedDatabaseTests: XCTestCase {
             XCTAssertEqual(chmod(cli.database.path, 0o444), 0)
             XCTAssertFailure(try BackgroundRun.run(cli, ["history", "list"], wrapper: wrapper), status: 1,
                              mentioning: "\(cli.database.path)-journal holds a write a stopped program left unfinished")
+        }
+        // A commit cut off after its first page, in a read-only file: page 1 already counts the
+        // pages the commit adds, the file is still as long as before, and the journal is hot. It was
+        // called cut short, not a Logbook database (helper-65).
+        do {
+            let (cli, _) = try loadedDatabase()
+            let wrapper = try unprivileged(cli)
+            let path = cli.database.path
+            let pageSize = try { () throws -> Int in
+                let connection = try Connection(path: path)
+                try connection.execute("PRAGMA journal_mode = DELETE")
+                return try XCTUnwrap(connection.scalar("PRAGMA page_size", as: Int.self))
+            }()
+            let original = try Data(contentsOf: cli.database)
+            let grown = cli.folder.appendingPathComponent("grown.sqlite")
+            try original.write(to: grown)
+            try Connection(path: grown.path).execute("""
+                CREATE TABLE pad (x); WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 300)
+                INSERT INTO pad SELECT randomblob(1000) FROM n
+                """)
+            let newFirstPage = try Data(contentsOf: grown).prefix(pageSize)
+            let bigEndian = { (value: UInt32) in withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+            let nonce: UInt32 = 0x5EED
+            let oldFirstPage = original.prefix(pageSize)
+            let checksum = stride(from: pageSize - 200, to: 0, by: -200).reduce(nonce) { $0 &+ UInt32(oldFirstPage[$1]) }
+            var journal = Data([0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]) + bigEndian(1) + bigEndian(nonce)
+                + bigEndian(UInt32(original.count / pageSize)) + bigEndian(UInt32(pageSize)) + bigEndian(UInt32(pageSize))
+            journal += Data(count: pageSize - journal.count) + bigEndian(1) + oldFirstPage + bigEndian(checksum)
+            try journal.write(to: URL(fileURLWithPath: path + "-journal"))
+            try (newFirstPage + original.dropFirst(pageSize)).write(to: cli.database)
+            XCTAssertEqual(chmod(path, 0o444), 0)
+            for command in [["history", "list"], ["check"]] {
+                XCTAssertFailure(try BackgroundRun.run(cli, command, wrapper: wrapper), status: 1,
+                                 mentioning: "\(path)-journal holds a write a stopped program left unfinished")
+            }
+            // Where it can be written, SQLite rolls the commit back: the file is what it was.
+            XCTAssertEqual(chmod(path, 0o644), 0)
+            XCTAssertEqual(try cli.run(["history", "list", "--format", "csv"]).status, 0)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: path + "-journal"))
+        }
+        // A side file that is a folder is named (it was "the file or its folder is read-only", or
+        // SQLite's "unable to open database file: Is a directory"; helper-65).
+        do {
+            let (cli, bytes) = try loadedDatabase()
+            for side in ["-shm", "-wal"] {
+                // (The failed open with a -shm folder leaves SQLite's empty -wal.)
+                try? FileManager.default.removeItem(atPath: cli.database.path + side)
+                try FileManager.default.createDirectory(atPath: cli.database.path + side, withIntermediateDirectories: false)
+                XCTAssertFailure(try cli.run(["history", "add", "Squat", "--at", "2026-03-01T12:00:00Z"]), status: 1,
+                                 mentioning: "\(cli.database.path)\(side) is not a file, where SQLite keeps one of the database's side files")
+                XCTAssertEqual(try Data(contentsOf: cli.database), bytes, side)
+                try FileManager.default.removeItem(atPath: cli.database.path + side)
+            }
         }
         // A -shm that cannot be written, beside a file and folder that can.
         do {

@@ -245,4 +245,50 @@ extension FoundationCLITests {
         }
         XCTAssertEqual(views.snapshot(), viewsBefore)
     }
+
+    /// An object under a migration history's name that is not that table (another program's, a
+    /// view, a Rails `schema_migrations`) is no history: the file is refused before anything is
+    /// written. It was read as an empty history (the migrations were committed, then the file was
+    /// refused for good; a view's file was switched to WAL first) or failed with SQLite's "no
+    /// such column" and a pointer to `check`, which found nothing (helper-65).
+    func testAnObjectNamedAsAMigrationHistoryIsNoHistory() throws {
+        let ours = "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at REAL NOT NULL)"
+        for (label, sql) in [("another text", ours), ("a view", "CREATE VIEW schema_migrations AS SELECT 1 AS version WHERE 0"),
+                             ("Rails", "CREATE TABLE schema_migrations (version varchar PRIMARY KEY); INSERT INTO schema_migrations VALUES ('2024'); CREATE TABLE users (name)"),
+                             ("another case", ours.replacingOccurrences(of: "TABLE schema_migrations", with: "TABLE Schema_Migrations"))] {
+            let cli = try CLIHarness()
+            try Connection(path: cli.database.path).execute(sql)
+            let before = cli.snapshot()
+            for command in [["init"], ["migrate"], ["check"], ["history", "list"], ["history", "add", "Squat"], ["migrate", "--status"]] {
+                let result = try cli.run(command)
+                XCTAssertFailure(result, status: 1, mentioning: "is not the migration history Logbook keeps under that name")
+                XCTAssertEqual(result.stdout, "", "\(label): \(command)")
+            }
+            XCTAssertEqual(cli.snapshot(), before, label)
+        }
+        // In a Logbook file, another program's `app_migrations`: Logbook's own history serves, and
+        // `migrate --status`, which lists the apps' sets too, says why it cannot, printing nothing.
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat"]).status, 0)
+        try Connection(path: cli.database.path).execute("CREATE TABLE app_migrations (id INTEGER PRIMARY KEY, name TEXT)")
+        let status = try cli.run(["migrate", "--status"])
+        XCTAssertFailure(status, status: 1, mentioning: "app_migrations is not the migration history Logbook keeps under that name")
+        XCTAssertEqual(status.stdout, "")
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Row"]).status, 0)
+    }
+
+    /// A relative path that begins with `file:` names that file: SQLite, built to read URIs
+    /// everywhere, opened `data.sqlite` for `file:data.sqlite`, while Logbook made, checked and
+    /// named the other, and a logbook so named was refused as not one (helper-65).
+    func testAPathThatBeginsWithFileIsThatFile() throws {
+        let cli = try CLIHarness()
+        let named = "file:data.sqlite"
+        XCTAssertEqual(try cli.run(["--db", named, "-q", "history", "add", "Squat", "--at", "2026-01-05T08:00:00Z"], useDatabase: false).status, 0)
+        XCTAssertEqual(try cli.run(["--db", named, "history", "list", "--format", "csv"], useDatabase: false).lines.count, 2)
+        XCTAssertEqual(try cli.run(["--db", named, "backup", "file:copy.sqlite"], useDatabase: false).status, 0)
+        XCTAssertEqual(try cli.run(["--db", "file:copy.sqlite", "count", "history"], useDatabase: false).stdout, "1\n")
+        let files = try FileManager.default.contentsOfDirectory(atPath: cli.folder.path)
+        XCTAssertFalse(files.contains("data.sqlite") || files.contains("copy.sqlite"), "\(files)")
+        XCTAssertTrue(files.contains(named) && files.contains("file:copy.sqlite"), "\(files)")
+    }
 }

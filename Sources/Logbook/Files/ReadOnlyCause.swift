@@ -11,6 +11,9 @@ enum ReadOnlyCause {
     static func describe(_ path: String) -> String {
         let (shm, wal, journal) = (path + "-shm", path + "-wal", path + "-journal")
         let generic = "the file or its folder is read-only"
+        if let side = sideFileThatIsNoFile(path) {
+            return "\(side) is not a file, where SQLite keeps one of the database's side files"
+        }
         if isOnReadOnlyFileSystem(path) {
             return "it is on a file system mounted read-only, where SQLite cannot create the -wal and -shm files that a database "
                 + "in write-ahead-log mode needs beside it, to read it too: copy it to a place that can be written"
@@ -35,6 +38,16 @@ enum ReadOnlyCause {
     /// the file ("unable to open database file") though it is there.
     static func isUnrecoverableLog(_ path: String) -> Bool {
         hasContent(path + "-wal") && !exists(path + "-shm") && access(PathParts(path).openableFolder, W_OK) != 0
+    }
+
+    /// The `-wal`, `-shm` or `-journal` beside `path` that is there but is no regular file (a
+    /// folder, say), which SQLite cannot open as its side file: it then says "read-only" or
+    /// "unable to open database file", naming neither (helper-65).
+    static func sideFileThatIsNoFile(_ path: String) -> String? {
+        ["-wal", "-shm", "-journal"].map { path + $0 }.first { side in
+            var status = stat()
+            return stat(side, &status) == 0 && status.st_mode & S_IFMT != S_IFREG
+        }
     }
 
     /// Whether the folder of `path` is on a file system mounted read-only (`statvfs`'s `ST_RDONLY`).

@@ -134,6 +134,7 @@ extension LogbookError {
             // SQLite says "unable to open database file" of a file that is there when it cannot
             // make the -shm file it needs to recover a write-ahead log.
             let isReadOnly = ReadOnlyCause.isUnrecoverableLog(path) || ReadOnlyCause.isOnReadOnlyFileSystem(path)
+                || ReadOnlyCause.sideFileThatIsNoFile(path) != nil
             self = .cannotOpen(path: path, reason: isReadOnly ? ReadOnlyCause.describe(path) : error.message)
         case let error as SQLiteError where error.isReadOnlyDirectory:
             self = .cannotOpen(path: path, reason: "its folder cannot be written, and SQLite must create the "

@@ -13,12 +13,15 @@ enum MigrateCommand {
         run: { invocation in
             if invocation.arguments.isSet(status) {
                 let store = try invocation.inspectStore()
-                for status in try store.migrationStatus() {
+                // Both read before anything is printed: a history that cannot be read prints nothing.
+                let statuses = try store.migrationStatus()
+                // An app's own tables in the file: its set's history, which this tool only lists.
+                let appHistory = try store.appMigrationHistory()
+                for status in statuses {
                     let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
                     try Console.print("\(status.migration.identifier)\t\(state)")
                 }
-                // An app's own tables in the file: its set's history, which this tool only lists.
-                for (set, applied) in try store.appMigrationHistory() {
+                for (set, applied) in appHistory {
                     try Console.print("\(set)/\(applied.identifier)\tapplied \(applied.appliedAt.iso8601Microseconds)")
                 }
                 return

@@ -102,7 +102,7 @@ public final class Connection {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         flags |= options.readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if creates { flags |= SQLITE_OPEN_CREATE }
-        var name = path
+        var name = Self.nameForOpening(path)
         if options.immutable && options.readOnly && !Self.isPrivateDatabase(path) {
             flags |= SQLITE_OPEN_URI
             // An absolute path after an empty authority: `file://` and `//x` would read `x` as a host.
@@ -143,6 +143,14 @@ public final class Connection {
             throw error
         }
         try registerStandardFunctions()
+    }
+
+    /// `path` as `sqlite3_open_v2` must be given it to open that file: a relative path that begins
+    /// with `file:` with `./` before it, since a SQLite built to read URIs everywhere (Debian's,
+    /// `USE_URI`) takes `file:data.sqlite` for a URI and opened `data.sqlite`, while Logbook made,
+    /// checked and named `file:data.sqlite` (helper-65).
+    static func nameForOpening(_ path: String) -> String {
+        path.unicodeScalars.starts(with: "file:".unicodeScalars) ? "./" + path : path
     }
 
     /// `path` as the path of a `file:` URI: `%`, `?` and `#` escaped, the rest as it is.

@@ -29,10 +29,13 @@ enum DatabaseFileHeader {
         }
         var problems: [String] = []
         // With frames in the write-ahead log the file may be caught mid-checkpoint (its header
-        // already counting pages not yet written): SQLite recovers that from the log, so the
-        // length is judged only when the log is empty.
+        // already counting pages not yet written), and with a rollback journal that holds an
+        // unfinished write, mid-commit (page 1 written, the pages after it not yet): SQLite
+        // recovers both, so the length is judged only when neither is there (a file caught so,
+        // and read-only, was called cut short; helper-65).
         var log = stat()
-        guard stat(connection.path + "-wal", &log) != 0 || log.st_size == 0 else { return [] }
+        guard stat(connection.path + "-wal", &log) != 0 || log.st_size == 0,
+              !holdsUnfinishedWrite(journal: connection.path + "-journal") else { return [] }
         if size % pageSize != 0 {
             problems.append("its size, \(size) bytes, is not a whole number of \(pageSize)-byte pages: it was cut or extended")
         }
@@ -43,6 +46,18 @@ enum DatabaseFileHeader {
             problems.append("it is \(size) bytes long but its header counts \(pages) pages of \(pageSize) bytes: it was cut short")
         }
         return problems
+    }
+
+    /// How a rollback journal that holds a write to roll back begins; a finished one is empty,
+    /// gone, or (`journal_mode = PERSIST`) has these bytes zeroed.
+    private static let journalMagic: [UInt8] = [0xD9, 0xD5, 0x05, 0xF9, 0x20, 0xA1, 0x63, 0xD7]
+
+    /// Whether the rollback journal at `path` holds a write to roll back. (Read with a descriptor
+    /// of its own: SQLite holds no lock on a journal.)
+    private static func holdsUnfinishedWrite(journal path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: journalMagic.count)).map { Array($0) == journalMagic } ?? false
     }
 
     /// The first 100 bytes, read with SQLite's handle of the main database file.

@@ -88,6 +88,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     case unknownMigrations(identifiers: [String])
     /// The file has tables but no migration history: it belongs to another program.
     case foreignDatabase(tables: [String])
+    /// An object of the file has the name of a migration history table (`schema_migrations`,
+    /// `app_migrations`) but is not that table: a view, or another program's table.
+    case historyTableTaken(name: String)
     /// The file has no tables and no migration history, but its `user_version` or `application_id`
     /// is set: another program has claimed it.
     case claimedByAnotherProgram(userVersion: Int, applicationID: Int)
@@ -127,6 +130,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignDatabase(let tables):
             "the database has tables (\(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")) "
                 + "but no migration history: it belongs to another program; refusing to change it"
+        case .historyTableTaken(let name):
+            "the database's \(name) is not the migration history Logbook keeps under that name (another program's table "
+                + "or view); refusing to use it"
         case .claimedByAnotherProgram(let userVersion, let applicationID):
             "the database has no tables but its " + (userVersion != 0 ? "user_version is \(userVersion)" : "application_id is \(applicationID)")
                 + ": another program has claimed it; refusing to change it"

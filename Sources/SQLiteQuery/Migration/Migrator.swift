@@ -71,9 +71,14 @@ public struct Migrator: Sendable {
     /// The newest version this migrator knows.
     public var latestVersion: Int { migrations.last?.version ?? 0 }
 
-    /// The migrations recorded in the database, oldest first. Reads only.
+    /// The `CREATE TABLE` of this migrator's history table.
+    private var historyTableDefinition: String { setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL }
+
+    /// The migrations recorded in the database, oldest first. Reads only; throws
+    /// ``MigrationError/historyTableTaken(name:)`` when another program's table or view has the
+    /// history table's name.
     public func appliedMigrations(in connection: Connection) throws -> [AppliedMigration] {
-        guard try Self.hasTable(historyTable, in: connection) else { return [] }
+        guard try Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) else { return [] }
         let statement = try connection.cachedStatement(setName == nil
             ? "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
             : "SELECT version, name, checksum, applied_at FROM app_migrations WHERE set_name = ? ORDER BY version")
@@ -84,9 +89,19 @@ public struct Migrator: Sendable {
         return applied
     }
 
-    private static func hasTable(_ name: String, in connection: Connection) throws -> Bool {
-        try connection.scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(name)],
-                              as: Int.self) ?? 0 > 0
+    /// Whether the file has the history table `name`, as `sql` makes it: `sqlite_master` keeps
+    /// `CREATE TABLE` and the statement's text from the table's name on, so its text is `sql`'s,
+    /// byte for byte. Throws ``MigrationError/historyTableTaken(name:)`` for another object of
+    /// that name (SQL's names ignore ASCII case): a view, or another program's table (a Rails
+    /// `schema_migrations`), which was read as an empty history, or failed with "no such column".
+    private static func hasHistoryTable(_ name: String, madeBy sql: String, in connection: Connection) throws -> Bool {
+        let statement = try connection.cachedStatement("SELECT type, coalesce(sql, '') FROM sqlite_master WHERE name = ? COLLATE NOCASE")
+        defer { statement.reset() }
+        try statement.bind(name, at: 1)
+        guard try statement.step() else { return false }
+        let (type, text): (String, String) = (try statement.column(0), try statement.column(1))
+        guard type == "table", text.utf8.elementsEqual(sql.utf8) else { throw MigrationError.historyTableTaken(name: name) }
+        return true
     }
 
     /// Checks the database's history and returns each known migration's status. Reads only; throws
@@ -195,7 +210,9 @@ public struct Migrator: Sendable {
                     throw MigrationError.schemaDiffers(differences: differences)
                 }
             }
-            try connection.execute(setName == nil ? Self.historyTableSQL : Self.appHistoryTableSQL)
+            if try !Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) {
+                try connection.execute(historyTableDefinition)
+            }
             // Rows another program left without their parent before are no fault of the migrations.
             let violationsBefore = foreignKeysOff ? Set(try connection.foreignKeyViolations()) : []
             for migration in pending {
@@ -263,7 +280,7 @@ public struct Migrator: Sendable {
 
     /// The history of apps' migration sets, one row per applied migration of each named set.
     static let appHistoryTableSQL = """
-        CREATE TABLE IF NOT EXISTS app_migrations (
+        CREATE TABLE app_migrations (
             set_name TEXT NOT NULL,
             version INTEGER NOT NULL,
             name TEXT NOT NULL,
@@ -276,7 +293,7 @@ public struct Migrator: Sendable {
     /// Every migration recorded for every app's set, by set and version: what `migrate --status`
     /// lists beside the file's own, whatever app wrote them.
     public static func appliedAppMigrations(in connection: Connection) throws -> [(set: String, migration: AppliedMigration)] {
-        guard try hasTable("app_migrations", in: connection) else { return [] }
+        guard try hasHistoryTable("app_migrations", madeBy: appHistoryTableSQL, in: connection) else { return [] }
         let statement = try connection.prepare(
             "SELECT set_name, version, name, checksum, applied_at FROM app_migrations ORDER BY set_name, version")
         var applied: [(set: String, migration: AppliedMigration)] = []
@@ -284,8 +301,9 @@ public struct Migrator: Sendable {
         return applied
     }
 
+    /// The history of the file's own migrations, one row per applied migration.
     static let historyTableSQL = """
-        CREATE TABLE IF NOT EXISTS schema_migrations (
+        CREATE TABLE schema_migrations (
             version INTEGER PRIMARY KEY,
             name TEXT NOT NULL,
             checksum TEXT NOT NULL,
