@@ -4,18 +4,24 @@ import XCTest
 /// `--watch` across processes: a change written by one `logbook` shows up in another's output,
 /// and Ctrl-C (SIGINT) ends the watch with exit status 0.
 final class WatchCLITests: XCTestCase {
+    /// `logbook ARGUMENTS --watch --format ndjson` on `cli`'s database, started, its output going to `output`.
+    private func startWatch(_ cli: CLIHarness, _ arguments: [String], writingTo output: URL) throws -> Process {
+        let watcher = Process()
+        watcher.executableURL = CLIHarness.executable
+        watcher.arguments = ["--db", cli.database.path] + arguments + ["--watch", "--format", "ndjson"]
+        watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
+        watcher.standardOutput = try FileHandle(forWritingTo: output)
+        watcher.standardError = FileHandle.nullDevice
+        try watcher.run()
+        return watcher
+    }
+
     func testWatchSeesAnotherProcessAndStopsCleanlyOnInterrupt() throws {
         let cli = try CLIHarness()
         try cli.run(["init"])
         let output = cli.folder.appendingPathComponent("watch.out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
-        let watcher = Process()
-        watcher.executableURL = CLIHarness.executable
-        watcher.arguments = ["--db", cli.database.path, "count", "history", "--watch", "--format", "ndjson"]
-        watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
-        watcher.standardOutput = try FileHandle(forWritingTo: output)
-        watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
+        let watcher = try startWatch(cli, ["count", "history"], writingTo: output)
 
         func contents() -> String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
         func waitFor(_ text: String, within seconds: Double) -> Bool {
@@ -51,13 +57,7 @@ final class WatchCLITests: XCTestCase {
         for number in [SIGTERM, SIGHUP, SIGINT] {
             let output = cli.folder.appendingPathComponent("watch-\(number).out")
             FileManager.default.createFile(atPath: output.path, contents: nil)
-            let watcher = Process()
-            watcher.executableURL = CLIHarness.executable
-            watcher.arguments = ["--db", cli.database.path, "count", "history", "--watch", "--format", "ndjson"]
-            watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
-            watcher.standardOutput = try FileHandle(forWritingTo: output)
-            watcher.standardError = FileHandle.nullDevice
-            try watcher.run()
+            let watcher = try startWatch(cli, ["count", "history"], writingTo: output)
             let deadline = Date().addingTimeInterval(5)
             while Date() < deadline && !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("watch") { usleep(20_000) }
             XCTAssertEqual(sidecars(), ["-wal", "-shm"], "signal \(number): the watch has the database open")
@@ -77,13 +77,7 @@ final class WatchCLITests: XCTestCase {
         try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-06T08:00:00Z"])
         let output = cli.folder.appendingPathComponent("watch.out")
         FileManager.default.createFile(atPath: output.path, contents: nil)
-        let watcher = Process()
-        watcher.executableURL = CLIHarness.executable
-        watcher.arguments = ["--db", cli.database.path, "history", "list", "--where", #"exercises contains "Squat""#, "--watch", "--format", "ndjson"]
-        watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
-        watcher.standardOutput = try FileHandle(forWritingTo: output)
-        watcher.standardError = FileHandle.nullDevice
-        try watcher.run()
+        let watcher = try startWatch(cli, ["history", "list", "--where", #"exercises contains "Squat""#], writingTo: output)
         func sets() -> [String] {
             ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n").map { $0.hasPrefix(#"{"watch""#) ? String($0) : "day " + ($0.firstMatch(of: /"day":"([0-9-]+)"/).map { String($0.1) } ?? "?") }
         }
