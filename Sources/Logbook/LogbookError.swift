@@ -144,6 +144,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
         case let error as ColumnConversionError: LogbookError.unreadableValue(path: path, detail: error.description)
         case let error as SQLiteError where error.isNotADatabaseOrCorrupt: LogbookError.damaged(path: path, reason: error.message)
         case let error as SQLiteError where error.isReadOnly: LogbookError.readOnly(path: path)
+        // SQLite's "disk I/O error: Is a directory" of a -journal that is a folder (helper-67).
+        case let error as SQLiteError where error.isIOError && ReadOnlyCause.sideFileThatIsNoFile(path) != nil:
+            LogbookError.cannotOpen(path: path, reason: ReadOnlyCause.describe(path))
         case let error as SQLiteError where error.isMissingSchemaObject:
             LogbookError.schemaChanged(path: path, detail: error.message)
         case let error as SQLiteError: LogbookError.database(path: path, error)

@@ -134,13 +134,13 @@ enum CommandLineTool {
         }
         // The options of a line with no command are global ones, each with its value: `logbook
         // --db` is a missing value, `logbook --bogus` an unknown option, before help or a command.
-        _ = try ArgumentParser.parse(rest, for: CommandSpec(name: name, abstract: ""))
-        if rest.contains("--help") || rest.contains("-h") {
+        let parsed = try ArgumentParser.parse(rest, for: CommandSpec(name: name, abstract: ""))
+        if parsed.isSet(GlobalOptions.help) {
             try Console.write(HelpText.group(name))
             return (nil, [])
         }
         // Anywhere on the line, as every command takes it: `logbook history --version`.
-        if rest.contains("--version") {
+        if parsed.isSet(GlobalOptions.version) {
             try Console.print(versionLine)
             return (nil, [])
         }

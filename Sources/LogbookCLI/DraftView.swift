@@ -23,8 +23,10 @@ enum DraftView {
             lines.append("what's new:")
             // Lines end at every LF scalar, a CRLF's too (Swift's "\r\n" is one Character, which a
             // split at the Character "\n" passed over, showing a CRLF text as one escaped line).
-            lines += draft.whatsNew.split(atEvery: "\n").map { line in
-                "  " + Console.oneLine(line.ends(with: "\r") ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line)
+            let parts = draft.whatsNew.split(atEvery: "\n")
+            lines += parts.enumerated().map { index, line in
+                let endsInCRLF = index < parts.count - 1 && line.ends(with: "\r")
+                return "  " + Console.oneLine(endsInCRLF ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line)
             }
         }
         lines.append("checklist:  \(draft.summary)")

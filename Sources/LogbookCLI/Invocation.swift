@@ -107,6 +107,8 @@ struct Invocation {
             var identifier = name.hasPrefix(":") ? String(name.dropFirst()) : name
             if identifier.isEmpty { return TimeZone(identifier: "UTC") ?? .gmt }
             let isPath = identifier.hasPrefix("/")
+            // As `date` reads it, in `$TZDIR` too: `posix/Europe/Paris` there, not `Europe/Paris`.
+            let tzdirName = identifier
             if !isPath { identifier = TimeZoneDatabase.outsidePosixFolder(identifier) }
             if isPath {
                 guard let zoneName = TimeZoneDatabase.name(ofZoneFileAt: identifier) else {
@@ -129,7 +131,7 @@ struct Invocation {
                 throw CommandFailure("unknown time zone '\(name)' in $TZ\(Self.whyNotAZone(identifier)) (use an IANA name such as Europe/Paris)")
             }
             // (A path is read from that file whatever $TZDIR says.)
-            if !isPath, let other = TimeZoneDatabase.otherDefinition(of: identifier, environment: environment) {
+            if !isPath, let other = TimeZoneDatabase.otherDefinition(of: tzdirName, environment: environment) {
                 throw CommandFailure("$TZ '\(name)' is defined otherwise in $TZDIR (\(other)), which 'date' reads, than in "
                                      + "\(TimeZoneDatabase.folder), which Logbook reads; unset TZDIR, or give --time-zone")
             }

@@ -30,13 +30,15 @@ enum TimeZoneDatabase {
         return zoneFile(name, in: folder) != nil ? name : nil
     }
 
-    /// `name` without a leading `posix/`, the folder that holds the same zones again (links to
-    /// them here, copies on some systems), which the C library and `date` read `TZ=posix/Europe/Paris`
-    /// from and Foundation knows by their names alone. `right/`, with leap seconds, is another
-    /// reckoning, and stays a name Foundation does not know.
+    /// `name` without a leading `posix/` when the database has that zone there: the folder holds
+    /// the same zones again (links to them here, copies on some systems), which the C library and
+    /// `date` read `TZ=posix/Europe/Paris` from and Foundation knows by their names alone. Where it
+    /// has none (`date` then reads UTC), and for `right/`, with leap seconds, another reckoning,
+    /// the name stays one Foundation does not know.
     static func outsidePosixFolder(_ name: String) -> String {
-        let folder = "posix/".unicodeScalars
-        return name.unicodeScalars.starts(with: folder) ? String(name.unicodeScalars.dropFirst(folder.count)) : name
+        let posix = "posix/".unicodeScalars
+        guard name.unicodeScalars.starts(with: posix), zoneFile(name, in: folder) != nil else { return name }
+        return String(name.unicodeScalars.dropFirst(posix.count))
     }
 
     /// `path` with every symbolic link followed, or nil when it names nothing.

@@ -277,7 +277,7 @@ final class DamagedDatabaseTests: XCTestCase {
         // SQLite's "unable to open database file: Is a directory"; helper-65).
         do {
             let (cli, bytes) = try loadedDatabase()
-            for side in ["-shm", "-wal"] {
+            for side in ["-shm", "-wal", "-journal"] {
                 // (The failed open with a -shm folder leaves SQLite's empty -wal.)
                 try? FileManager.default.removeItem(atPath: cli.database.path + side)
                 try FileManager.default.createDirectory(atPath: cli.database.path + side, withIntermediateDirectories: false)

@@ -229,6 +229,9 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(shown.contains("what's new:\n  Cafe\u{301} ☀︎ line one\n  line two\\twith tab\n  \n  日本語 \"quoted\" \\ back\n  \nchecklist:"),
                       shown)
 
+        // A CR that no LF follows is no line break: shown escaped, not dropped (helper-67).
+        try cli.run(["drafts", "edit", id, "--whats-new", "-"], stdin: "one\rtwo\r")
+        XCTAssertTrue(try cli.run(["drafts", "show", id]).stdout.contains("what's new:\n  one\\rtwo\\r\nchecklist:"))
         try cli.run(["drafts", "edit", id, "--whats-new", "-", "--version", "4.0.1"], stdin: "short")
         let edited = try cli.run(["drafts", "show", "4.0.1"]).stdout
         XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)

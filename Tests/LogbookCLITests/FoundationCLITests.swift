@@ -187,6 +187,9 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["history", "--time-zone"]), status: 2, mentioning: "missing value for '--time-zone <tz>'",
                          "see 'logbook history --help'")
         XCTAssertFailure(try cli.run(["--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'", "(see 'logbook --help')")
+        // What the parser read decides, as on a command's line: `--help` as the value of --db is no request for help.
+        XCTAssertFailure(try cli.run(["--db", "--help"], useDatabase: false), status: 2, mentioning: "missing command")
+        XCTAssertFailure(try cli.run(["history", "--db", "--version"], useDatabase: false), status: 2, mentioning: "'history' needs a subcommand")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
     }
 
@@ -255,7 +258,8 @@ extension FoundationCLITests {
         let ours = "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at REAL NOT NULL)"
         for (label, sql) in [("another text", ours), ("a view", "CREATE VIEW schema_migrations AS SELECT 1 AS version WHERE 0"),
                              ("Rails", "CREATE TABLE schema_migrations (version varchar PRIMARY KEY); INSERT INTO schema_migrations VALUES ('2024'); CREATE TABLE users (name)"),
-                             ("another case", ours.replacingOccurrences(of: "TABLE schema_migrations", with: "TABLE Schema_Migrations"))] {
+                             ("another case", ours.replacingOccurrences(of: "TABLE schema_migrations", with: "TABLE Schema_Migrations")),
+                             ("an index", "CREATE TABLE t (a); CREATE INDEX schema_migrations ON t (a)")] {
             let cli = try CLIHarness()
             try Connection(path: cli.database.path).execute(sql)
             let before = cli.snapshot()
@@ -266,6 +270,11 @@ extension FoundationCLITests {
             }
             XCTAssertEqual(cli.snapshot(), before, label)
         }
+        // A trigger's name is no table's (triggers have a name space of their own): the file is
+        // refused as another program's, naming its tables.
+        let triggered = try CLIHarness()
+        try Connection(path: triggered.database.path).execute("CREATE TABLE x (a); CREATE TRIGGER schema_migrations AFTER INSERT ON x BEGIN SELECT 1; END")
+        XCTAssertFailure(try triggered.run(["init"]), status: 1, mentioning: "has tables (x)", "belongs to another program")
         // In a Logbook file, another program's `app_migrations`: Logbook's own history serves, and
         // `migrate --status`, which lists the apps' sets too, says why it cannot, printing nothing.
         let cli = try CLIHarness()

@@ -174,10 +174,29 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["query", "SELECT @a + $b AS n", "-p", "a=1", "-p", "b=2", "--format", "csv"]).stdout, "n\r\n3\r\n")
         // A decimal is a number only in its own plain spelling: `2.10` stays the text a version is (helper-66).
         for (value, type) in [("2.5", "real"), ("-12.75", "real"), ("100.0", "real"), ("0.1", "real"), ("2.10", "text"), ("+2.5", "text"),
-                              ("007.5", "text"), ("1.5e3", "text"), ("0x1.8p1", "text"), ("1.5e+16", "text"), ("2.", "text"), (".5", "text")] {
+                              ("007.5", "text"), ("1.5e3", "text"), ("0x1.8p1", "text"), ("1.5e+16", "text"), ("2.", "text"), (".5", "text"),
+                              ("2.0", "real"), ("-0.0", "text"), ("1.2345678901234567", "text"), ("0.30000000000000004", "text"),
+                              ("100000000000000.5", "text"), ("12345678901234.5", "real"), ("0.001", "real")] {
             XCTAssertEqual(try cli.run(["query", "SELECT typeof(:v) AS t", "-p", "v=\(value)", "--format", "csv"]).lines.dropFirst().first,
                            type + "\r", value)
         }
+        // A value bound as a real is one SQLite gives back as the same text, so a text column
+        // holding it matches: seeded decimals in Swift's spelling, rounded to 1 to 17 digits.
+        let seed = PropertyTestSettings.seed("LOGBOOK_QUERY_DECIMAL_SEED", default: 0x2_10)
+        var random = SplitMix64(seed: seed)
+        let decimals = (0..<60).map { _ -> String in
+            let magnitude = pow(10, Double(random.int(-6...16))) * Double.random(in: 0.1...1, using: &random)
+            let rounded = Double(String(format: "%.\(random.int(1...17))g", magnitude * (random.chance(0.3) ? -1 : 1)))!
+            return String(rounded)
+        }
+        let columns = decimals.indices.map { "typeof(:v\($0)) || ' ' || CAST(:v\($0) AS TEXT) AS c\($0)" }.joined(separator: ", ")
+        let bound = try cli.run(["query", "SELECT \(columns)", "--format", "json"] + decimals.enumerated().flatMap { ["-p", "v\($0.offset)=\($0.element)"] })
+        let row = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(bound.stdout.utf8)) as? [[String: String]])?.first, bound.stderr)
+        for (index, decimal) in decimals.enumerated() {
+            let answer = try XCTUnwrap(row["c\(index)"])
+            XCTAssertTrue(answer == "text \(decimal)" || answer == "real \(decimal)", "seed \(seed): \(decimal) bound as \(answer)")
+        }
+        XCTAssertTrue(row.values.contains { $0.hasPrefix("real") } && row.values.contains { $0.hasPrefix("text") }, "seed \(seed): \(row)")
         XCTAssertFailure(try cli.run(["query", "SELECT 1", "-p", "novalue"]), status: 2, mentioning: "expected NAME=VALUE")
         XCTAssertFailure(try cli.run(["query", "SELECT :n", "-p", "n=1", "-p", ":n=2"]), status: 2, mentioning: "parameter 'n' is given twice")
         XCTAssertFailure(try cli.run(["query", "SELECT 1 AS a, 2 AS a", "--format", "json"]), status: 1, mentioning: "two columns are named 'a'")

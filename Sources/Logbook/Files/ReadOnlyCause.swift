@@ -41,8 +41,8 @@ enum ReadOnlyCause {
     }
 
     /// The `-wal`, `-shm` or `-journal` beside `path` that is there but is no regular file (a
-    /// folder, say), which SQLite cannot open as its side file: it then says "read-only" or
-    /// "unable to open database file", naming neither (helper-65).
+    /// folder, say), which SQLite cannot open as its side file: it then says "read-only", "unable
+    /// to open database file" or "disk I/O error", naming none (helper-65, helper-67).
     static func sideFileThatIsNoFile(_ path: String) -> String? {
         ["-wal", "-shm", "-journal"].map { path + $0 }.first { side in
             var status = stat()

@@ -14,7 +14,7 @@ enum QueryCommand {
             discussion: """
                 The statement runs on a read-only connection (PRAGMA query_only): a write is refused and changes \
                 nothing. Parameters are written :name and given with -p name=value, each one the statement's; a \
-                number written plainly (5, -12, 2.5) is bound as a number, anything else (007, +5, 1e3, 2.50) as text. The tables are described in the Logbook documentation (The database file).
+                number written plainly (5, -12, 2.5) is bound as a number, anything else (007, +5, 1e3, 2.50, -0.0, more than 15 digits) as text. The tables are described in the Logbook documentation (The database file).
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
             options: [parameter.spec, formatOption.spec, OutputFile.option.spec],
@@ -50,13 +50,17 @@ enum QueryCommand {
             try output?.finish()
         })
 
-    /// A whole number or a decimal in its plain form is a number; anything else is text. Plain is
-    /// the number's own spelling, digits with at most a `-` and a `.`: `2.5`, not `2.50`, `+2.5`,
-    /// `02.5` or `2.5e0`, which bound as 2.5 found no version `2.50` (helper-66).
+    /// A whole number or a decimal in its plain form is a number; anything else is text. A
+    /// decimal's plain form is the text SQLite gives back for the number: digits with at most a
+    /// `-` and a `.`, as Swift spells the `Double` (`2.5`, `100.0`; not `2.50`, `+2.5`, `02.5` or
+    /// `2.5e0`), of at most 15 significant digits (SQLite writes a real with 15), and not `-0.0`:
+    /// bound as numbers, they matched no version written so (helper-66, helper-67).
     private static func value(_ text: String) -> DatabaseValue {
         if let integer = Int64(text), String(integer) == text { return .integer(integer) }
-        if let real = Double(text), real.isFinite, String(real) == text,
-           text.utf8.allSatisfy({ $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+        let digits = text.utf8.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        if let real = Double(text), real.isFinite, real != 0 || !text.hasPrefix("-"), String(real) == text,
+           text.utf8.count - digits.count == (text.hasPrefix("-") ? 2 : 1),
+           digits.drop(while: { $0 == UInt8(ascii: "0") }).count <= 15 {
             return .real(real)
         }
         return .text(text)

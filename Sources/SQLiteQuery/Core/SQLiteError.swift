@@ -86,6 +86,9 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// Whether the file could not be opened at all (`SQLITE_CANTOPEN`).
     public var isCannotOpen: Bool { primaryCode == SQLITE_CANTOPEN }
 
+    /// Whether the operating system failed a read or write SQLite asked of it (`SQLITE_IOERR_*`).
+    public var isIOError: Bool { primaryCode == SQLITE_IOERR }
+
     /// Whether a value was not of the type its place needs (`SQLITE_MISMATCH`): in a read, a
     /// `LIMIT` or `OFFSET` that is not a whole number.
     public var isDatatypeMismatch: Bool { primaryCode == SQLITE_MISMATCH }

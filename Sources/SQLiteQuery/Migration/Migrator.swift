@@ -95,7 +95,9 @@ public struct Migrator: Sendable {
     /// that name (SQL's names ignore ASCII case): a view, or another program's table (a Rails
     /// `schema_migrations`), which was read as an empty history, or failed with "no such column".
     private static func hasHistoryTable(_ name: String, madeBy sql: String, in connection: Connection) throws -> Bool {
-        let statement = try connection.cachedStatement("SELECT type, coalesce(sql, '') FROM sqlite_master WHERE name = ? COLLATE NOCASE")
+        // (A trigger's name is no table's: triggers have a name space of their own.)
+        let statement = try connection.cachedStatement(
+            "SELECT type, coalesce(sql, '') FROM sqlite_master WHERE name = ? COLLATE NOCASE AND type <> 'trigger'")
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         guard try statement.step() else { return false }
