@@ -43,6 +43,7 @@ enum CommandLineTool {
                 if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
                 let invocation = Invocation(arguments: parsed, environment: environment, variablesNotUTF8: variablesNotUTF8, created: created)
                 databasePath = try? invocation.databasePath()
+                if parsed.isSet(Watch.flag) { Watch.catchInterruptions() }
                 if let path = try OutputFile.path(parsed) {
                     if parsed.isSet(Watch.flag) {
                         throw UsageError(message: "--watch redraws on the terminal: it takes no -o", command: command.spec.name)

@@ -6,8 +6,26 @@ import Logbook
 /// NDJSON and CSV write each new result set as it comes, NDJSON each followed by the line
 /// `{"watch":{"rows":N}}`, its row count: without it one set's rows ran on into the next's, and
 /// a set that became empty printed nothing (helper-46).
+/// Set by the handler ``Watch/catchInterruptions()`` installs; read by the watch loop.
+nonisolated(unsafe) private var interruptionReceived: sig_atomic_t = 0
+
 enum Watch {
     static let flag = Flag("--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
+
+    /// From now on SIGINT, SIGTERM and SIGHUP end a watch loop, which then finishes its output,
+    /// closes the database and exits 0, instead of killing the process: called once `--watch` is
+    /// read, before the database is opened. (Killed by SIGTERM or SIGHUP, a watch left an empty
+    /// `-wal` and `-shm` beside the file it read (helper-66); caught by dispatch sources, made
+    /// after the file was opened and ignoring the signal until they were in place, one that came
+    /// early killed it, or was lost and the watch ran on (helper-68).) A plain handler that sets a
+    /// flag, which the loop reads at least every 100 ms, is safe in a signal handler.
+    static func catchInterruptions() {
+        for number in [SIGINT, SIGTERM, SIGHUP] {
+            signal(number) { _ in interruptionReceived = 1 }
+        }
+    }
+
+    private static var isInterrupted: Bool { interruptionReceived != 0 }
 
     /// Runs `render` once, or with `--watch`, again after every commit that changes its output.
     static func run(_ invocation: Invocation, store: Logbook, format: OutputFormat, render: () throws -> Void) throws {
@@ -15,12 +33,11 @@ enum Watch {
             try render()
             return
         }
-        let interrupted = InterruptFlag()
         // Made before the first render, so that a commit during it is not missed.
         let watcher = try store.changeWatcher()
         let redraw = format == .table && isatty(STDOUT_FILENO) != 0 && invocation.terminalTakesEscapes
         var last: String?
-        while !interrupted.isSet {
+        while !isInterrupted {
             let output = try Console.capture(render)
             // Byte for byte: output that changes only from NFC to NFD text is a change too.
             if !(last.map { output.utf8.elementsEqual($0.utf8) } ?? false) {
@@ -31,39 +48,7 @@ enum Watch {
                 try Console.finish()
                 last = output
             }
-            try watcher.wait(pollingEvery: .milliseconds(100)) { interrupted.isSet }
+            try watcher.wait(pollingEvery: .milliseconds(100)) { isInterrupted }
         }
-    }
-}
-
-/// Set when SIGINT, SIGTERM or SIGHUP arrives; their default action (kill the process) is replaced,
-/// so a watch loop can finish its output, close the database and exit 0. (Killed by SIGTERM or
-/// SIGHUP, a watch left an empty `-wal` and `-shm` beside the file it read; helper-66.)
-private final class InterruptFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var set = false
-    private let sources: [DispatchSourceSignal]
-
-    init() {
-        sources = [SIGINT, SIGTERM, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: .global())
-        }
-        for source in sources {
-            source.setEventHandler { [weak self] in self?.raise() }
-            source.resume()
-        }
-    }
-
-    private func raise() {
-        lock.lock()
-        set = true
-        lock.unlock()
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return set
     }
 }

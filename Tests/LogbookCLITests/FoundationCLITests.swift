@@ -275,6 +275,21 @@ extension FoundationCLITests {
         let triggered = try CLIHarness()
         try Connection(path: triggered.database.path).execute("CREATE TABLE x (a); CREATE TRIGGER schema_migrations AFTER INSERT ON x BEGIN SELECT 1; END")
         XCTAssertFailure(try triggered.run(["init"]), status: 1, mentioning: "has tables (x)", "belongs to another program")
+        // In a Logbook file, another program's triggers named as Logbook's tables and history
+        // tables are no tables: the file serves (every write refused it, "table drafts differs",
+        // and `migrate --status` named app_migrations; helper-68).
+        let named = try CLIHarness()
+        XCTAssertEqual(try named.run(["-q", "history", "add", "Squat"]).status, 0)
+        try Connection(path: named.database.path).execute("""
+            CREATE TABLE audit (x);
+            CREATE TRIGGER drafts AFTER INSERT ON audit BEGIN SELECT 1; END;
+            CREATE TRIGGER app_migrations AFTER INSERT ON audit BEGIN SELECT 1; END;
+            CREATE TRIGGER schema_migrations AFTER INSERT ON audit BEGIN SELECT 1; END;
+            """)
+        for command in [["drafts", "add", "--version", "1.0"], ["history", "add", "Row"], ["check"], ["repair"], ["migrate", "--status"]] {
+            let result = try named.run(command)
+            XCTAssertEqual(result.status, 0, "\(command): \(result.stderr)")
+        }
         // In a Logbook file, another program's `app_migrations`: Logbook's own history serves, and
         // `migrate --status`, which lists the apps' sets too, says why it cannot, printing nothing.
         let cli = try CLIHarness()

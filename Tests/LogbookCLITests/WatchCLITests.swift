@@ -1,4 +1,5 @@
 import Foundation
+import LogbookTestSupport
 import XCTest
 
 /// `--watch` across processes: a change written by one `logbook` shows up in another's output,
@@ -66,6 +67,36 @@ final class WatchCLITests: XCTestCase {
             XCTAssertEqual(watcher.terminationReason, .exit, "signal \(number)")
             XCTAssertEqual(watcher.terminationStatus, 0, "signal \(number)")
             XCTAssertEqual(sidecars(), [], "signal \(number)")
+        }
+    }
+
+    /// A signal at any moment of a watch's start ends it, the database closed: caught by dispatch
+    /// sources made once the file was open, and ignored until they were in place, an early one
+    /// killed it beside its open file (a `-wal` and `-shm` left), or was lost and the watch ran
+    /// on (helper-68). Seeded moments (`LOGBOOK_WATCH_SIGNAL_SEED`) from 0 to 40 ms after the start.
+    func testASignalAtAnyMomentOfTheStartEndsTheWatchWithTheDatabaseClosed() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_WATCH_SIGNAL_SEED", default: 0x5167)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-06T08:00:00Z"])
+        let output = cli.folder.appendingPathComponent("watch.out")
+        for run in 0..<PropertyTestSettings.scaled(24, by: "LOGBOOK_PROPERTY_SCALE") {
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let number = [SIGTERM, SIGINT, SIGHUP][random.int(0...2)]
+            let delay = random.int(0...40_000)
+            let watcher = try startWatch(cli, ["count", "history"], writingTo: output)
+            usleep(UInt32(delay))
+            kill(watcher.processIdentifier, number)
+            let deadline = Date().addingTimeInterval(5)
+            while watcher.isRunning && Date() < deadline { usleep(10_000) }
+            let context = "seed \(seed), run \(run): signal \(number) after \(delay) µs"
+            XCTAssertFalse(watcher.isRunning, "\(context): the watch runs on")
+            if watcher.isRunning { watcher.terminate() }
+            watcher.waitUntilExit()
+            // Before the tool reads --watch the signal ends it as any command; after, with exit 0.
+            XCTAssertTrue(watcher.terminationReason == .exit ? watcher.terminationStatus == 0 : watcher.terminationStatus == number,
+                          "\(context): \(watcher.terminationReason) \(watcher.terminationStatus)")
+            XCTAssertEqual(["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: cli.database.path + $0) }, [], context)
         }
     }
 

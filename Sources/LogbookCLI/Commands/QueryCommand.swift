@@ -14,7 +14,7 @@ enum QueryCommand {
             discussion: """
                 The statement runs on a read-only connection (PRAGMA query_only): a write is refused and changes \
                 nothing. Parameters are written :name and given with -p name=value, each one the statement's; a \
-                number written plainly (5, -12, 2.5) is bound as a number, anything else (007, +5, 1e3, 2.50, -0.0, more than 15 digits) as text. The tables are described in the Logbook documentation (The database file).
+                number written plainly (5, -12, 2.5) is bound as a number, anything else (007, +5, 1e3, 2.50, -0.0, 0.00001, which SQLite writes 1.0e-05, more than 15 digits) as text. The tables are described in the Logbook documentation (The database file).
                 """,
             positionals: [PositionalSpec(name: "sql", help: "One SQL statement.")],
             options: [parameter.spec, formatOption.spec, OutputFile.option.spec],

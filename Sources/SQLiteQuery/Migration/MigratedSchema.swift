@@ -14,6 +14,10 @@ public struct SchemaObject: Sendable, Equatable {
         self.type = type
         self.sql = sql
     }
+
+    /// Whether a name of this object's and `other`'s is one name: triggers have a name space of
+    /// their own; tables, indexes and views share one.
+    func sharesNameSpace(with other: SchemaObject) -> Bool { (type == "trigger") == (other.type == "trigger") }
 }
 
 extension Migrator {
@@ -24,10 +28,10 @@ extension Migrator {
     /// once per process.
     public func schemaDifferences(of connection: Connection, upTo version: Int) throws -> [String] {
         guard version > 0 else { return [] }
-        let actual = try Self.schemaObjects(of: connection)
+        let actual = try Self.schemaObjectsByName(of: connection)
         var differences: [String] = []
         for (name, object) in try referenceObjects(upTo: version).sorted(by: { $0.key < $1.key }) {
-            guard let found = actual[name] else {
+            guard let found = Self.object(named: name, like: object, in: actual) else {
                 differences.append("\(object.type) \(name) is missing")
                 continue
             }
@@ -49,7 +53,7 @@ extension Migrator {
         var found: [String] = []
         while try triggers.step() {
             let (name, table): (String, String) = (try triggers.column(0), try triggers.column(1))
-            if reference[name] == nil, reference[table]?.type == "table" { found.append("\(name) on \(table)") }
+            if reference[name]?.type != "trigger", reference[table]?.type == "table" { found.append("\(name) on \(table)") }
         }
         return found
     }
@@ -70,8 +74,8 @@ extension Migrator {
     func hasForeignObjects(in connection: Connection, at version: Int) throws -> Bool {
         guard version > 0 else { return false }
         let reference = try referenceObjects(upTo: version)
-        return try Self.schemaObjects(of: connection).contains { name, object in
-            object.type != "table" && reference[name] == nil
+        return try Self.schemaObjectsByName(of: connection).contains { name, objects in
+            objects.contains { object in object.type != "table" && !(reference[name].map { $0.sharesNameSpace(with: object) } ?? false) }
         }
     }
 
@@ -178,10 +182,10 @@ extension Migrator {
     /// migration leaves them: an object it creates, present under its name; one it redefines
     /// (a trigger dropped and created again, a column added), present with its new definition.
     func objectsAlreadyMade(by migration: Migration, in connection: Connection) throws -> [String] {
-        let actual = try Self.schemaObjects(of: connection)
+        let actual = try Self.schemaObjectsByName(of: connection)
         let before = try referenceObjects(upTo: migration.version - 1)
         return try referenceObjects(upTo: migration.version).filter { name, object in
-            guard let found = actual[name] else { return false }
+            guard let found = Self.object(named: name, like: object, in: actual) else { return false }
             guard let previous = before[name] else { return true }
             return !previous.sql.utf8.elementsEqual(object.sql.utf8) && found.sql.utf8.elementsEqual(object.sql.utf8)
         }.keys.sorted()
@@ -227,14 +231,29 @@ extension Migrator {
         return try schemaObjects(of: connection)
     }
 
-    private static func schemaObjects(of connection: Connection) throws -> [String: SchemaObject] {
+    /// The file's objects by name: a trigger may share its name with a table, index or view
+    /// (triggers have a name space of their own), and was taken for that object, so another
+    /// program's trigger named `drafts` made every write refuse the file (helper-68).
+    private static func schemaObjectsByName(of connection: Connection) throws -> [String: [SchemaObject]] {
         let statement = try connection.prepare(
             "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
-        var objects: [String: SchemaObject] = [:]
+        var objects: [String: [SchemaObject]] = [:]
         while try statement.step() {
-            objects[try statement.column(1, as: String.self)] = SchemaObject(type: try statement.column(0), sql: try statement.column(2))
+            objects[try statement.column(1, as: String.self), default: []].append(SchemaObject(type: try statement.column(0), sql: try statement.column(2)))
         }
         return objects
+    }
+
+    /// The object of `objects` named `name` in the name space of `object`: a trigger's, or the
+    /// one tables, indexes and views share.
+    private static func object(named name: String, like object: SchemaObject, in objects: [String: [SchemaObject]]) -> SchemaObject? {
+        objects[name]?.first { $0.sharesNameSpace(with: object) }
+    }
+
+    /// The objects by name, one per name: for a schema whose names are all apart (the migrations'
+    /// own), or where only the names count.
+    private static func schemaObjects(of connection: Connection) throws -> [String: SchemaObject] {
+        try schemaObjectsByName(of: connection).compactMapValues(\.first)
     }
 }
 
