@@ -37,7 +37,8 @@ final class ReportQueryCLITests: XCTestCase {
         // On a terminal (through script(1)), colour; NO_COLOR turns it off, and so does TERM=dumb (helper-66).
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
         let command = "\(CLIHarness.executable.path) --db \(cli.database.path) report calendar " + range.joined(separator: " ")
-        for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false)] {
+        for (environment, coloured) in [([String: String](), true), (["NO_COLOR": "1"], false), (["TERM": "dumb"], false),
+                                        (["NO_COLOR": ""], true)] {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             process.arguments = ["-qec", command, "/dev/null"]

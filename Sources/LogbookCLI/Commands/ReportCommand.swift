@@ -19,7 +19,7 @@ enum ReportCommand {
                 streaks: currentStreak, longestStreak, longestStart, longestEnd, asOf (--as-of DAY, default today).
                 drafts: version, isSubmitted, submittedAt, done, total, summary (--from/--to: created on those days).
                 calendar: a heatmap of the days, a column per ISO week, shaded by exercises (default: the last 53 weeks; \
-                --on 2026 for a year); colour on a terminal unless NO_COLOR is set or TERM is dumb. In json, ndjson and csv: day, exercises, level.
+                --on 2026 for a year); colour on a terminal unless NO_COLOR is set (not empty) or TERM is dumb. In json, ndjson and csv: day, exercises, level.
                 --format html (the name may be left out): one self-contained page with the calendar, bars per week \
                 (per month over two years, or --by), streaks, exercise totals and the open drafts with their checklists; \
                 the range as for calendar. Inline SVG and CSS: no script, nothing fetched from the network.
@@ -62,7 +62,8 @@ enum ReportCommand {
             }
             if name == "calendar" {
                 let (first, last, today) = try calendarRange(invocation, from: from, to: to)
-                let colour = format == .table && Console.stdoutIsTerminal && invocation.environment["NO_COLOR"] == nil
+                // NO_COLOR counts when it is set and not empty, as no-color.org asks.
+                let colour = format == .table && Console.stdoutIsTerminal && (invocation.environment["NO_COLOR"] ?? "").isEmpty
                     && invocation.terminalTakesEscapes
                 // Each result in one snapshot: the calendar's summary agrees with its days while
                 // other programs write.
