@@ -1,14 +1,14 @@
 import Foundation
 import Logbook
 
+/// Set by the handler ``Watch/catchInterruptions()`` installs; read by the watch loop.
+nonisolated(unsafe) private var interruptionReceived: sig_atomic_t = 0
+
 /// `--watch`: show a command's output, then show it again each time a commit from any process
 /// changes it, until Ctrl-C, SIGTERM or SIGHUP (which exit 0). A table is redrawn in place on a terminal; JSON,
 /// NDJSON and CSV write each new result set as it comes, NDJSON each followed by the line
 /// `{"watch":{"rows":N}}`, its row count: without it one set's rows ran on into the next's, and
 /// a set that became empty printed nothing (helper-46).
-/// Set by the handler ``Watch/catchInterruptions()`` installs; read by the watch loop.
-nonisolated(unsafe) private var interruptionReceived: sig_atomic_t = 0
-
 enum Watch {
     static let flag = Flag("--watch", help: "Keep running and show the results again whenever they change (Ctrl-C stops).")
 
@@ -20,6 +20,8 @@ enum Watch {
     /// early killed it, or was lost and the watch ran on (helper-68).) A plain handler that sets a
     /// flag, which the loop reads at least every 100 ms, is safe in a signal handler.
     static func catchInterruptions() {
+        // Initialized here, never first in the handler (a global's first use may take a lock).
+        interruptionReceived = 0
         for number in [SIGINT, SIGTERM, SIGHUP] {
             signal(number) { _ in interruptionReceived = 1 }
         }

@@ -177,7 +177,8 @@ final class ReportQueryCLITests: XCTestCase {
         for (value, type) in [("2.5", "real"), ("-12.75", "real"), ("100.0", "real"), ("0.1", "real"), ("2.10", "text"), ("+2.5", "text"),
                               ("007.5", "text"), ("1.5e3", "text"), ("0x1.8p1", "text"), ("1.5e+16", "text"), ("2.", "text"), (".5", "text"),
                               ("2.0", "real"), ("-0.0", "text"), ("1.2345678901234567", "text"), ("0.30000000000000004", "text"),
-                              ("100000000000000.5", "text"), ("12345678901234.5", "real"), ("0.001", "real")] {
+                              ("100000000000000.5", "text"), ("12345678901234.5", "real"), ("0.001", "real"),
+                              ("123456789012345.0", "real"), ("1000000000000000.0", "text")] {
             XCTAssertEqual(try cli.run(["query", "SELECT typeof(:v) AS t", "-p", "v=\(value)", "--format", "csv"]).lines.dropFirst().first,
                            type + "\r", value)
         }

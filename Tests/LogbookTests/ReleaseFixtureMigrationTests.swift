@@ -264,24 +264,54 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
             CREATE VIEW "my_""quoted"" view" AS SELECT name FROM exercises;
             CREATE TRIGGER my_day_gone BEFORE DELETE ON exercise_days BEGIN INSERT INTO audit SELECT 'gone ' || name FROM exercises WHERE day_pk = OLD.pk; END;
             CREATE INDEX my_versions ON drafts (version);
+            CREATE TRIGGER exercises AFTER INSERT ON exercises BEGIN SELECT 1; END;
+            CREATE TRIGGER exercise_days AFTER DELETE ON exercise_days BEGIN SELECT count(*) FROM exercises; END;
+            CREATE VIEW exercises_renamed_ascii_key AS SELECT name FROM exercises;
             """)
         let foreign = "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name LIKE 'my\\_%' ESCAPE '\\' ORDER BY name"
+        // Named as Logbook's objects of the other name space (a trigger `exercises`, a view named as
+        // Logbook's trigger): kept too (the trigger was dropped, and the others failed the
+        // migration as they stopped the rebuild; helper-69).
+        let namesake = """
+            SELECT type, name, sql FROM sqlite_master
+            WHERE (type = 'trigger' AND name IN ('exercises', 'exercise_days')) OR (type = 'view' AND name = 'exercises_renamed_ascii_key')
+            ORDER BY type, name
+            """
         func rows(_ sql: String) throws -> [[String]] {
             let statement = try connection.prepare(sql)
             var found: [[String]] = []
             while try statement.step() { found.append(try (0..<statement.columnCount).map { try statement.column($0, as: String.self) }) }
             return found
         }
-        let before = try rows(foreign)
+        let before = try rows(foreign), namesakesBefore = try rows(namesake)
         XCTAssertEqual(before.count, 6)
+        XCTAssertEqual(namesakesBefore.count, 3)
 
         try Schema.migrator().migrate(connection)
         XCTAssertEqual(try connection.scalar("SELECT max(version) FROM schema_migrations", as: Int.self), Schema.migrationFiles.count)
         XCTAssertEqual(try rows(foreign), before, "another program's objects changed by migrating")
+        XCTAssertEqual(try rows(namesake), namesakesBefore, "another program's objects named as Logbook's changed by migrating")
         XCTAssertEqual(try rows("SELECT name || ' ' || done FROM my_counts ORDER BY name"), [["Row 1"], ["Squat 1"]])
         try connection.execute("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (1, 3, 'Plank', 'Plank'); DELETE FROM exercise_days WHERE pk = 1")
         XCTAssertEqual(try rows("SELECT name FROM audit ORDER BY name"), [["Plank"], ["gone Plank"], ["gone Row"], ["gone Squat"]])
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM pragma_index_list('exercises') WHERE name = 'my_names'", as: Int.self), 1)
+    }
+
+    /// Another program's trigger named as a table a pending migration creates meets no object of
+    /// its name space: `check` named the migration as one whose objects exist, though it applies
+    /// (helper-69).
+    func testATriggerNamedAsAPendingMigrationsTableIsNoClash() throws {
+        let folder = try TemporaryFolder("ReleaseFixtureMigrationTests")
+        let connection = try Self.connection(at: folder.url.appendingPathComponent("logbook.sqlite").path, migratedUpTo: "0018_")
+        try connection.execute("CREATE TRIGGER exercise_month_days AFTER INSERT ON exercises BEGIN SELECT 1; END")
+        let migrator = try Schema.migrator()
+        XCTAssertEqual(try migrator.pendingMigrationsWithExistingObjects(in: connection, after: 17), [])
+        try migrator.migrate(connection)
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 'exercise_month_days'", as: Int.self), 2)
+        // A table of that name is a clash, named.
+        let other = try Self.connection(at: folder.url.appendingPathComponent("other.sqlite").path, migratedUpTo: "0018_")
+        try other.execute("CREATE TABLE exercise_month_days (x)")
+        XCTAssertEqual(try migrator.pendingMigrationsWithExistingObjects(in: other, after: 17).count, 1)
     }
 
     /// Another program's index and trigger on any of Logbook's tables, made at any schema version,

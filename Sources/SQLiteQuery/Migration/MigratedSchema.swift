@@ -18,6 +18,10 @@ public struct SchemaObject: Sendable, Equatable {
     /// Whether a name of this object's and `other`'s is one name: triggers have a name space of
     /// their own; tables, indexes and views share one.
     func sharesNameSpace(with other: SchemaObject) -> Bool { (type == "trigger") == (other.type == "trigger") }
+
+    /// `name` as SQLite tells objects apart: ASCII letters in either case (`sqlNameKey`), in the
+    /// triggers' name space (`trigger x`) or the one tables, indexes and views share (`x`).
+    static func nameKey(_ name: String, isTrigger: Bool) -> String { (isTrigger ? "trigger " : "") + name.sqlNameKey }
 }
 
 extension Migrator {
@@ -107,7 +111,9 @@ extension Migrator {
         while try statement.step() {
             let (type, name, table, sql): (String, String, String, String) =
                 (try statement.column(0), try statement.column(1), try statement.column(2), try statement.column(3))
-            guard before[name] == nil else { continue }
+            // An object the applied migrations made is no other program's; one that shares only
+            // its name with a Logbook object of the other name space is (helper-69).
+            guard !(before[name].map { $0.sharesNameSpace(with: SchemaObject(type: type, sql: sql)) } ?? false) else { continue }
             let redefined = before[table].map { $0.sql != after[table]?.sql } ?? false
             if type != "index" || redefined { objects.append((type, name, sql)) }
         }
@@ -119,10 +125,12 @@ extension Migrator {
     /// that no longer fits the rebuilt tables refuses the migration.
     func remake(_ objects: [(type: String, name: String, sql: String)], after migration: Migration,
                 in connection: Connection) throws {
-        let present = try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = ?")
+        // Present in its own name space: a table of a trigger's name is no trigger (helper-69).
+        let present = try connection.prepare("SELECT 1 FROM sqlite_master WHERE name = ? COLLATE NOCASE AND (type = 'trigger') = ?")
         for object in objects {
             present.reset()
             try present.bind(object.name, at: 1)
+            try present.bind(object.type == "trigger", at: 2)
             if try present.step() { continue }
             do {
                 try connection.execute(object.sql)
@@ -145,22 +153,29 @@ extension Migrator {
         -> [(migration: Migration, objects: [String])] {
         let pending = migrations.filter { $0.version > version }
         guard !pending.isEmpty else { return [] }
-        let actual = Set(try Self.schemaObjects(of: connection).keys.map(\.sqlNameKey))
+        let actual = Set(try Self.schemaObjectsByName(of: connection).flatMap { name, objects in
+            objects.map { SchemaObject.nameKey(name, isTrigger: $0.type == "trigger") }
+        })
         guard !actual.isEmpty else { return [] }
-        let expected = Set(try referenceObjects(upTo: version).keys.map(\.sqlNameKey))
+        let expected = Set(try referenceObjects(upTo: version).map { SchemaObject.nameKey($0.key, isTrigger: $0.value.type == "trigger") })
         let created = try Self.namesCreated(by: pending, after: migrations.filter { $0.version <= version })
         // Only the first pending migration's objects can be present as it leaves them (its record
         // deleted): a later one's are compared with a schema the file is not at yet.
         return try zip(pending, created).enumerated().compactMap { index, pair in
             let (migration, names) = pair
             var clashing = Set(names.filter { actual.contains($0) && !expected.contains($0) })
-            if index == 0 { clashing.formUnion(try objectsAlreadyMade(by: migration, in: connection)) }
+            if index == 0 {
+                let made = try referenceObjects(upTo: migration.version)
+                clashing.formUnion(try objectsAlreadyMade(by: migration, in: connection).map {
+                    SchemaObject.nameKey($0, isTrigger: made[$0]?.type == "trigger")
+                })
+            }
             return clashing.isEmpty ? nil : (migration, clashing.sorted())
         }
     }
 
-    /// The names (`sqlNameKey`) of the tables, indexes, views and triggers each of `migrations` creates
-    /// at any point, run in order after `earlier` on an empty database in memory.
+    /// The names (``SchemaObject/nameKey(_:isTrigger:)``) of the tables, indexes, views and triggers
+    /// each of `migrations` creates at any point, run in order after `earlier` on an empty database in memory.
     private static func namesCreated(by migrations: [Migration], after earlier: [Migration]) throws -> [[String]] {
         let connection = try Connection(path: ":memory:")
         return try connection.transaction(.immediate) {
@@ -251,7 +266,7 @@ extension Migrator {
     }
 
     /// The objects by name, one per name: for a schema whose names are all apart (the migrations'
-    /// own), or where only the names count.
+    /// own, built in memory).
     private static func schemaObjects(of connection: Connection) throws -> [String: SchemaObject] {
         try schemaObjectsByName(of: connection).compactMapValues(\.first)
     }
