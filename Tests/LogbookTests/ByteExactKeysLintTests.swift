@@ -42,6 +42,8 @@ final class ByteExactKeysLintTests: XCTestCase {
         ("SQLiteQuery/Table/StoredColumn.swift", "Hashable", "ASCII table and column names"),
         ("SQLiteQuery/Migration/MigratedSchema.swift", ": SchemaObject]", "schema object names, looked up by the migrations' ASCII names; "
             + "the cache is keyed by hexadecimal checksums"),
+        ("SQLiteQuery/Migration/MigratedSchema.swift", ": [SchemaObject]]", "a file's schema objects by name, each name's objects of "
+            + "both name spaces, looked up by the migrations' ASCII names"),
     ]
 
     func testEveryStringKeyedCollectionInTheLibraryIsReviewed() throws {
