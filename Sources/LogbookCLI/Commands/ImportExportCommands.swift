@@ -132,17 +132,14 @@ enum ImportExportCommands {
             let code = errno
             throw CommandFailure("cannot read \(path): \(code == ENOENT ? "no such file" : String(cString: strerror(code)))")
         }
+        // The handle closes the descriptor, on a refusal below too.
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
-            close(descriptor)
             throw CommandFailure("cannot read \(path): \(String(cString: strerror(code)))")
         }
-        guard status.st_mode & S_IFMT != S_IFDIR else {
-            close(descriptor)
-            throw CommandFailure("cannot read \(path): it is a folder")
-        }
-        let size = status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil
-        return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), size)
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw CommandFailure("cannot read \(path): it is a folder") }
+        return (handle, status.st_mode & S_IFMT == S_IFREG ? Int(status.st_size) : nil)
     }
 }

@@ -60,8 +60,9 @@ enum QueryCommand {
         let digits = text.utf8.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
         // Significant digits: from the first that is not 0, a whole number's `.0` left out.
         let significant = (text.hasSuffix(".0") ? digits.dropLast() : digits[...]).drop { $0 == UInt8(ascii: "0") }
-        if let real = Double(text), real.isFinite, real != 0 || !text.hasPrefix("-"), String(real) == text,
-           text.utf8.count - digits.count == (text.hasPrefix("-") ? 2 : 1), significant.count <= 15 {
+        // Swift spells a finite `Double` with a `.`, or with an `e` where SQLite would too.
+        if let real = Double(text), real.isFinite, real != 0 || !text.hasPrefix("-"), String(real) == text, !text.contains("e"),
+           significant.count <= 15 {
             return .real(real)
         }
         return .text(text)

@@ -79,7 +79,7 @@ extension Migrator {
         guard version > 0 else { return false }
         let reference = try referenceObjects(upTo: version)
         return try Self.schemaObjectsByName(of: connection).contains { name, objects in
-            objects.contains { object in object.type != "table" && !(reference[name].map { $0.sharesNameSpace(with: object) } ?? false) }
+            objects.contains { object in object.type != "table" && reference[name]?.sharesNameSpace(with: object) != true }
         }
     }
 
@@ -113,7 +113,7 @@ extension Migrator {
                 (try statement.column(0), try statement.column(1), try statement.column(2), try statement.column(3))
             // An object the applied migrations made is no other program's; one that shares only
             // its name with a Logbook object of the other name space is (helper-69).
-            guard !(before[name].map { $0.sharesNameSpace(with: SchemaObject(type: type, sql: sql)) } ?? false) else { continue }
+            guard before[name]?.sharesNameSpace(with: SchemaObject(type: type, sql: sql)) != true else { continue }
             let redefined = before[table].map { $0.sql != after[table]?.sql } ?? false
             if type != "index" || redefined { objects.append((type, name, sql)) }
         }
