@@ -170,7 +170,8 @@ final class CheckCLITests: XCTestCase {
 
     /// A trigger another program puts on Logbook's table runs inside Logbook's writes (here it
     /// upper-cases every new name): `check` stays healthy but names it on its schema line, and a
-    /// trigger on the program's own table is not named.
+    /// trigger on the program's own table is not named. Table names compare as SQLite compares
+    /// them: `ON "Exercise_Days"` is on Logbook's `exercise_days` (it was missed; helper-69).
     func testAnotherProgramsTriggerOnLogbooksTablesIsNamedByCheck() throws {
         let cli = try loaded()
         try Connection(path: cli.database.path).execute("""
@@ -179,6 +180,7 @@ final class CheckCLITests: XCTestCase {
             CREATE TRIGGER shout AFTER INSERT ON exercises BEGIN
                 UPDATE exercises SET name = upper(NEW.name) WHERE day_pk = NEW.day_pk AND position = NEW.position;
             END;
+            CREATE TRIGGER Tally AFTER UPDATE ON "Exercise_Days" BEGIN SELECT 1; END;
             """)
         XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "2030-01-02T10:00:00Z"]).status, 0)
         XCTAssertEqual(try cli.run(["history", "list", "--from", "2030-01-02", "--format", "ndjson"]).lines.count, 1)
@@ -186,6 +188,6 @@ final class CheckCLITests: XCTestCase {
         let check = try cli.run(["check"])
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertTrue(check.lines.contains("schema: ok; another program's triggers run inside Logbook's writes and can change what they "
-                                           + "store: shout on exercises"), check.stdout)
+                                           + "store: Tally on Exercise_Days, shout on exercises"), check.stdout)
     }
 }

@@ -237,6 +237,24 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)
     }
 
+    /// An edit that sets the text a draft already has writes nothing and says so (it said
+    /// "updated draft"; the forty-first session's list). A text that differs only in its
+    /// normalization (NFC against NFD) is a change: the bytes are kept as given.
+    func testAnEditThatChangesNothingSaysSoAndWritesNothing() throws {
+        let cli = try CLIHarness()
+        let id = try cli.run(["drafts", "add", "--version", "5.0", "--whats-new", "Caf\u{E9}"]).stdout
+            .trimmingCharacters(in: .newlines)
+        let before = try Data(contentsOf: cli.database)
+        let same = try cli.run(["drafts", "edit", id, "--version", "5.0", "--whats-new", "Caf\u{E9}"])
+        XCTAssertEqual(same.status, 0, same.stderr)
+        XCTAssertEqual(same.stderr, "logbook: draft \(id) unchanged: it already has that text\n")
+        XCTAssertEqual(try Data(contentsOf: cli.database), before)
+
+        let twin = try cli.run(["drafts", "edit", id, "--whats-new", "Cafe\u{301}"])
+        XCTAssertEqual(twin.stderr, "logbook: updated draft \(id)\n")
+        XCTAssertNotEqual(try Data(contentsOf: cli.database), before)
+    }
+
     func testVersionsMatchAsSwiftComparesStrings() throws {
         let cli = try CLIHarness()
         let id = try cli.run(["drafts", "add", "--version", "Caf\u{E9}"]).stdout.trimmingCharacters(in: .newlines)

@@ -49,9 +49,13 @@ enum DraftsCommands {
                 throw UsageError(message: "nothing to change: give '--version <v>' or '--whats-new <text>'",
                                  command: "drafts edit")
             }
-            let draft = try invocation.writeStore().drafts.edit(invocation.arguments.positionals[0], version: newVersion,
-                                                               whatsNew: newWhatsNew)
-            Console.note("logbook: updated draft \(draft.id.uuidString)")
+            let store = try invocation.writeStore(), reference = invocation.arguments.positionals[0]
+            // Read in the edit's own transaction: an edit that changes nothing writes nothing.
+            let (before, after) = try store.underlyingDatabase.write { _ in
+                (try store.drafts.resolve(reference), try store.drafts.edit(reference, version: newVersion, whatsNew: newWhatsNew))
+            }
+            Console.note(before == after ? "logbook: draft \(after.id.uuidString) unchanged: it already has that text"
+                                         : "logbook: updated draft \(after.id.uuidString)")
         })
 
     static let show = Command(

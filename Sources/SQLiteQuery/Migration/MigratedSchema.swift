@@ -52,12 +52,18 @@ extension Migrator {
     /// and can change what it stores.
     public func foreignTriggers(in connection: Connection, upTo version: Int) throws -> [String] {
         guard version > 0 else { return [] }
-        let reference = try referenceObjects(upTo: version)
+        // Names compare as SQLite compares them: `ON Exercises` is a trigger on `exercises`.
+        let reference = Dictionary(try referenceObjects(upTo: version).map { name, object in
+            (SchemaObject.nameKey(name, isTrigger: object.type == "trigger"), object)
+        }, uniquingKeysWith: { first, _ in first })
         let triggers = try connection.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
         var found: [String] = []
         while try triggers.step() {
             let (name, table): (String, String) = (try triggers.column(0), try triggers.column(1))
-            if reference[name]?.type != "trigger", reference[table]?.type == "table" { found.append("\(name) on \(table)") }
+            if reference[SchemaObject.nameKey(name, isTrigger: true)] == nil,
+               reference[SchemaObject.nameKey(table, isTrigger: false)]?.type == "table" {
+                found.append("\(name) on \(table)")
+            }
         }
         return found
     }
