@@ -92,7 +92,9 @@ struct Invocation {
     /// (``TimeZoneDatabase``): an abbreviation or an offset that Foundation reads otherwise than
     /// `date` is refused. `$TZ` set but empty (or `:` alone) is UTC, as the C library and `date`
     /// read it; a path (`:/etc/localtime`, `/usr/share/zoneinfo/Europe/Paris`) is the zone whose
-    /// file it names, links followed, in the tz database's folder.
+    /// file it names, links followed, in the tz database's folder; a POSIX rule that no zone file
+    /// is named like (`UTC0`, `<+0530>-5:30`) is its fixed offset, read with POSIX's sign (one
+    /// with daylight saving time is refused).
     func timeZone() throws -> TimeZone {
         if let given = try arguments.value(of: GlobalOptions.timeZone) {
             let name = TimeZoneDatabase.outsidePosixFolder(given)
@@ -117,6 +119,10 @@ struct Invocation {
                 }
                 identifier = zoneName
             }
+            // A POSIX rule, which the C library reads when no zone file has that name.
+            if !name.hasPrefix(":"), !isPath, !TimeZoneDatabase.holds(identifier), let rule = PosixTimeZoneRule(identifier) {
+                return try Self.zone(following: rule, givenAs: name)
+            }
             let zone = TimeZone(identifier: identifier)
             // POSIX reads TZ=GMT+14 as 14 hours behind UTC (as `date` does), Foundation as ahead:
             // either reading would store days other programs in the same shell disagree with.
@@ -138,6 +144,21 @@ struct Invocation {
             return zone
         }
         return TimeZone.current
+    }
+
+    /// The zone of `$TZ` set to the POSIX `rule` (`name`): UTC, or a fixed offset, as `date`
+    /// reads it; a rule with daylight saving time is refused, as Foundation has no zone for it.
+    private static func zone(following rule: PosixTimeZoneRule, givenAs name: String) throws -> TimeZone {
+        switch rule {
+        case .fixed(let seconds):
+            if seconds == 0, let utc = TimeZone(identifier: "UTC") { return utc }
+            if let zone = TimeZone(secondsFromGMT: seconds) { return zone }
+            throw CommandFailure("$TZ '\(name)' is an offset of more than 18 hours from UTC, which Foundation has no zone for; "
+                                 + "use --time-zone")
+        case .daylightSaving:
+            throw CommandFailure("$TZ '\(name)' is a POSIX rule with daylight saving time, which Logbook cannot follow "
+                                 + "(Foundation reads zones by name); use the zone's IANA name, such as America/New_York, or --time-zone")
+        }
     }
 
     /// Why a name Foundation reads is refused (it is no zone of the tz database), or "" for a

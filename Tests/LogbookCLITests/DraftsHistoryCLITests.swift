@@ -115,19 +115,60 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
-    /// A POSIX offset in $TZ (`GMT+14`), which POSIX and `date` read as behind UTC and Foundation
-    /// as ahead of it, is refused: either reading would store days other programs in the same shell
-    /// disagree with, for good. The Etc/ names, which mean the POSIX reading, are taken.
-    func testAnOffsetInTZThatPOSIXAndFoundationReadApartIsRefused() throws {
+    /// A POSIX rule in $TZ that no zone file is named like (`UTC0`, `JST-9`, `<+0530>-5:30`,
+    /// `GMT+14`, which POSIX and `date` read as 14 hours *behind* UTC and Foundation as ahead) is
+    /// read as `date` reads it (such rules were refused). Seeded: random abbreviations and offsets
+    /// (hours, minutes, seconds, either sign), each at a random instant, file `history add` under
+    /// the day `TZ=rule date` shows; an offset Foundation has no zone for (past 18 hours), a rule
+    /// with daylight saving time, and a Foundation-style offset after a colon or in four digits are
+    /// refused, the file unchanged.
+    func testAPOSIXRuleInTZFilesTheDayDateShows() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSIX_TZ_SEED", default: 0x505A)
+        var random = SplitMix64(seed: seed)
         let cli = try CLIHarness()
+        for sample in 0..<PropertyTestSettings.scaled(24, by: "LOGBOOK_PROPERTY_SCALE") {
+            let letters = (0..<Int.random(in: 3...5, using: &random)).map { _ in random.pick(Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz")) }
+            let abbreviation = Bool.random(using: &random) ? String(letters)
+                : "<" + String((0..<Int.random(in: 3...6, using: &random)).map { _ in random.pick(Array("+-0123456789ABZ")) }) + ">"
+            let hours = Int.random(in: 0...24, using: &random), minutes = random.pick([0, 0, 30, 45, Int.random(in: 0...59, using: &random)])
+            let secondsPart = random.pick([0, 0, 0, Int.random(in: 0...59, using: &random)])
+            var offset = random.pick(["", "+", "-"]) + (Bool.random(using: &random) ? String(format: "%02d", hours) : String(hours))
+            if minutes != 0 || secondsPart != 0 { offset += String(format: ":%02d", minutes) }
+            if secondsPart != 0 { offset += String(format: ":%02d", secondsPart) }
+            let rule = abbreviation + offset
+            let seconds = Int.random(in: -2_140_000_000...2_140_000_000, using: &random)
+            let instant = try ExternalProgram.run("/usr/bin/env", ["date", "-u", "-d", "@\(seconds)", "+%Y-%m-%dT%H:%M:%SZ"]).output
+                .trimmingCharacters(in: .newlines)
+            let database = cli.folder.appendingPathComponent("posix-\(sample).sqlite").path
+            let added = try cli.run(["--db", database, "-q", "history", "add", "Squat", "--at", instant],
+                                    environment: ["TZ": rule], useDatabase: false)
+            guard (hours * 3600 + minutes * 60 + secondsPart) <= 18 * 3600 else {
+                XCTAssertEqual(added.status, 1, "seed \(seed): \(rule)")
+                XCTAssertTrue(added.stderr.contains("$TZ '\(rule)' is an offset of more than 18 hours from UTC"), "seed \(seed): \(added.stderr)")
+                XCTAssertFalse(FileManager.default.fileExists(atPath: database), "seed \(seed): \(rule)")
+                continue
+            }
+            XCTAssertEqual(added.status, 0, "seed \(seed): \(rule): \(added.stderr)")
+            let expected = try ExternalProgram.run("/usr/bin/env", ["TZ=\(rule)", "date", "-d", "@\(seconds)", "+%F"]).output
+                .trimmingCharacters(in: .newlines)
+            let listed = try cli.run(["--db", database, "history", "list", "--format", "csv"], useDatabase: false)
+            XCTAssertEqual(listed.lines.last?.split(separator: ",")[1], Substring(expected),
+                           "seed \(seed): TZ=\(rule) at \(instant): logbook and date disagree")
+        }
+
         XCTAssertEqual(try cli.run(["init"]).status, 0)
         let before = cli.snapshot()
-        for (posix, etc) in [("GMT+14", nil), ("UTC-3", "'Etc/GMT-3'"), (":UTC+3", "'Etc/GMT+3'"), ("GMT+0530", nil)] {
+        for rule in ["EST5EDT,M3.2.0,M11.1.0", "CET-1CEST", "<+03>-3<+04>"] {
+            XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": rule]), status: 1,
+                             mentioning: "$TZ '\(rule)' is a POSIX rule with daylight saving time")
+        }
+        // After a colon the C library reads a file's name only; in four digits, no POSIX offset.
+        for (posix, etc) in [(":UTC+3", "'Etc/GMT+3'"), ("GMT+0530", nil)] {
             XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": posix]), status: 1,
                              mentioning: "$TZ '\(posix)' is an offset", etc ?? "use an IANA name")
         }
         XCTAssertEqual(cli.snapshot(), before)
-        for zero in ["GMT", "UTC", "GMT+0"] {
+        for zero in ["GMT", "UTC", "GMT+0", "UTC0"] {
             XCTAssertEqual(try cli.run(["-q", "history", "list"], environment: ["TZ": zero]).status, 0, zero)
         }
         // Etc/GMT+12 is 12 hours behind UTC: 20:00Z on 3 February is 08:00 that day.
