@@ -22,6 +22,25 @@ final class DemoCLITests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: tmp.path), [], "the scratch database is removed")
     }
 
+    /// A `$TMPDIR` that names no folder is not made (it was, and left behind): the scratch folder
+    /// goes in `/tmp`, as the C library chooses, and is removed.
+    func testDemoWithATMPDIRThatIsNoFolderUsesTmpAndMakesNothing() throws {
+        let cli = try CLIHarness()
+        let missing = cli.folder.appendingPathComponent("no-such-tmp/deeper")
+        let file = cli.folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        for tmpdir in [missing.path, file.path, ""] {
+            let result = try cli.run(["demo"], environment: ["TMPDIR": tmpdir], useDatabase: false)
+            XCTAssertEqual(result.status, 0, "TMPDIR=\(tmpdir): \(result.stderr)")
+            let database = try XCTUnwrap(result.lines.first?.split(separator: " ").last.map(String.init), result.stdout)
+            XCTAssertTrue(database.hasPrefix("/tmp/logbook-demo-"), result.stdout)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: URL(fileURLWithPath: database).deletingLastPathComponent().path),
+                           "the scratch folder is removed")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing.deletingLastPathComponent().path))
+        XCTAssertEqual(try Data(contentsOf: file), Data("x".utf8))
+    }
+
     func testDemoKeepsTheDatabaseNamedWithDB() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["demo"]).status, 0)

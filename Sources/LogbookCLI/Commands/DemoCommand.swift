@@ -11,8 +11,10 @@ enum DemoCommand {
             discussion: "Uses a scratch folder and database that are deleted afterwards, unless --db names a database to keep.",
             examples: ["logbook demo", "logbook --db /tmp/tour.sqlite demo"]),
         run: { invocation in
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("logbook-demo-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let folder = scratchParent(invocation.environment).appendingPathComponent("logbook-demo-\(UUID().uuidString)")
+            guard mkdir(folder.path, 0o700) == 0 else {
+                throw CommandFailure("cannot make the demo's scratch folder \(folder.path): \(String(cString: strerror(errno)))")
+            }
             let previousDirectory = FileManager.default.currentDirectoryPath
             defer {
                 _ = FileManager.default.changeCurrentDirectoryPath(previousDirectory)
@@ -53,6 +55,17 @@ enum DemoCommand {
             try Console.print("# `logbook history add Squat` in another (Ctrl-C stops).\n")
             try Console.print("# That was the tour. Try `logbook --help` and `logbook <command> --help` next.")
         })
+
+    /// The folder the scratch folder goes in: `$TMPDIR` when it names a folder, else `/tmp`, as
+    /// the C library chooses (a `$TMPDIR` that is missing, or not UTF-8, is not made).
+    private static func scratchParent(_ environment: [String: String]) -> URL {
+        var isFolder: ObjCBool = false
+        if let given = environment["TMPDIR"], !given.isEmpty,
+           FileManager.default.fileExists(atPath: given, isDirectory: &isFolder), isFolder.boolValue {
+            return URL(fileURLWithPath: given, isDirectory: true)
+        }
+        return URL(fileURLWithPath: "/tmp", isDirectory: true)
+    }
 
     private struct Step {
         var note: String? = nil
