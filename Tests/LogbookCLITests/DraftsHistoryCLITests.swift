@@ -433,8 +433,11 @@ final class DraftsHistoryCLITests: XCTestCase {
         let huge = "99999999999999999999"
         XCTAssertEqual(try cli.run(["-q", "history", "add", huge, "--at", "2026-03-21 09:00"]).status, 0)
         let beforeHuge = cli.snapshot()
-        XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-21", huge]), status: 2,
+        // Exit 1, as for Int.max, which is past the list too (it was 2, a usage error).
+        XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-21", huge]), status: 1,
                          mentioning: "no day's list reaches position \(huge)", "--names")
+        XCTAssertFailure(try cli.run(["history", "remove", "--day", "2026-03-21", String(Int.max)]), status: 1,
+                         mentioning: "no exercise at position \(Int.max) on 2026-03-21")
         XCTAssertEqual(cli.snapshot(), beforeHuge)
         XCTAssertEqual(try cli.run(["-q", "history", "remove", "--day", "2026-03-21", "--names", huge]).status, 0)
         let signed = try cli.run(["history", "remove", "--day", "2026-03-21", "+1", "-1"])

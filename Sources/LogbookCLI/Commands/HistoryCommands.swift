@@ -76,8 +76,8 @@ enum HistoryCommands {
             let targets = invocation.arguments.positionals
             let byName = invocation.arguments.isSet(names)
             if !byName, let huge = targets.first(where: { isDigits($0) && position($0) == nil }) {
-                throw UsageError(message: "no day's list reaches position \(huge) (give --names to remove an exercise of that name)",
-                                 command: "history remove")
+                // Exit 1, as for any position past the day's list (Int.max included).
+                throw CommandFailure("no day's list reaches position \(huge) (give --names to remove an exercise of that name)")
             }
             let edit = try invocation.writeStore().history.removeExercises(
                 atPositions: byName ? [] : targets.compactMap(position), named: byName ? targets : targets.filter { position($0) == nil },
