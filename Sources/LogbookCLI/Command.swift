@@ -1,6 +1,9 @@
 /// A `logbook` command: what it accepts, and what it does.
 struct Command: Sendable {
     let spec: CommandSpec
+    /// Whether the command reads and writes no calendar day (`query`, `backup`, `check`): it then
+    /// runs under a `$TZ` that names no zone Logbook can read (``Invocation/storeTimeZone()``).
+    var usesNoCalendarDay = false
     let run: @Sendable (Invocation) throws -> Void
 }
 

@@ -41,7 +41,8 @@ enum CommandLineTool {
                 try Console.print(versionLine)
             } else {
                 if parsed.isSet(GlobalOptions.quiet) { Console.silenceNotes() }
-                let invocation = Invocation(arguments: parsed, environment: environment, variablesNotUTF8: variablesNotUTF8, created: created)
+                let invocation = Invocation(arguments: parsed, environment: environment, variablesNotUTF8: variablesNotUTF8,
+                                            usesNoCalendarDay: command.usesNoCalendarDay, created: created)
                 databasePath = try? invocation.databasePath()
                 if parsed.isSet(Watch.flag) { Watch.catchInterruptions() }
                 if let path = try OutputFile.path(parsed) {

@@ -8,6 +8,8 @@ struct Invocation {
     let environment: [String: String]
     /// Those of ``fileVariables`` whose bytes are not UTF-8: ``environment`` holds them with U+FFFD.
     let variablesNotUTF8: Set<String>
+    /// ``Command/usesNoCalendarDay`` of the command run.
+    let usesNoCalendarDay: Bool
     /// Lines for stderr printed once the command has succeeded (`logbook: created PATH`).
     let notices = Notices()
     /// The database this run creates, if any: removed again if the command fails.
@@ -161,6 +163,15 @@ struct Invocation {
         }
     }
 
+    /// The zone a store opens with: ``timeZone()``, or UTC for a command that uses no calendar
+    /// day when `$TZ` names no zone Logbook can read (a rule with daylight saving time, an
+    /// abbreviation): it has no day to misfile, so a machine's `$TZ` does not stop a `query`, a
+    /// `backup` or a `check`. A `--time-zone` given is read, and refused when it names no zone.
+    private func storeTimeZone() throws -> TimeZone {
+        guard usesNoCalendarDay, try arguments.value(of: GlobalOptions.timeZone) == nil else { return try timeZone() }
+        return (try? timeZone()) ?? TimeZone(identifier: "UTC") ?? .gmt
+    }
+
     /// Why a name Foundation reads is refused (it is no zone of the tz database), or "" for a
     /// name Foundation does not know either.
     private static func whyNotAZone(_ name: String) -> String {
@@ -175,7 +186,7 @@ struct Invocation {
     /// Logbook database.
     func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
         let path = try databaseFilePath()
-        let timeZone = try timeZone(), options = try connectionOptions()
+        let timeZone = try storeTimeZone(), options = try connectionOptions()
         // Made here, exclusively, so that only the run that made the file counts it as its own.
         let isCreated = !FileManager.default.fileExists(atPath: path) && created.create(path)
         if !isCreated && !creatingInEmptyFile && Self.staysEmpty(path) {
@@ -213,7 +224,7 @@ struct Invocation {
     /// created, migrated or written.
     func readStore() throws -> Logbook {
         if let store = opened.store { return store }
-        let store = try Logbook.openForReading(path: try databaseFilePath(), timeZone: try timeZone(), options: try connectionOptions())
+        let store = try Logbook.openForReading(path: try databaseFilePath(), timeZone: try storeTimeZone(), options: try connectionOptions())
         opened.store = store
         return store
     }
@@ -226,15 +237,15 @@ struct Invocation {
     func dryRunStore() throws -> Logbook {
         let path = try databaseFilePath()
         guard FileManager.default.fileExists(atPath: path) else {
-            return try Logbook(path: "", timeZone: try timeZone(), options: try connectionOptions())
+            return try Logbook(path: "", timeZone: try storeTimeZone(), options: try connectionOptions())
         }
-        return try Logbook.openForReading(path: path, timeZone: try timeZone(), options: try connectionOptions())
+        return try Logbook.openForReading(path: path, timeZone: try storeTimeZone(), options: try connectionOptions())
     }
 
     /// Opens an existing database without changing it, whatever its migration history (`check`,
     /// `migrate --status`).
     func inspectStore() throws -> Logbook {
-        try Logbook.inspect(path: try databaseFilePath(), timeZone: try timeZone())
+        try Logbook.inspect(path: try databaseFilePath(), timeZone: try storeTimeZone())
     }
 
     /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB, 64 MiB in an import), the bound

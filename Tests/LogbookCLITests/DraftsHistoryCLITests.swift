@@ -176,6 +176,39 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["history", "list", "--format", "csv"]).lines.last?.split(separator: ",")[1], "2026-02-03")
     }
 
+    /// A command that uses no calendar day (`init`, `migrate`, `check`, `repair`, `query`,
+    /// `backup`, `changes`) runs under a `$TZ` Logbook cannot read, printing what it prints under
+    /// any zone (it was refused, exit 1, found in the fortieth session); a command that files or
+    /// shows days is still refused, and so is a `--time-zone` that names no zone.
+    func testCommandsThatUseNoCalendarDayRunUnderATZLogbookCannotRead() throws {
+        let cli = try CLIHarness()
+        let unreadable = ["TZ": "EST5EDT,M3.2.0,M11.1.0"]
+        XCTAssertEqual(try cli.run(["-q", "init"], environment: unreadable).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-02-03T23:30:00Z"],
+                                   environment: ["TZ": "Asia/Tokyo"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1.0"]).status, 0)
+        let commands = [["migrate"], ["migrate", "--status"], ["check"], ["repair", "--dry-run"],
+                        ["query", "SELECT day, date FROM exercise_days"], ["changes"], ["changes", "--format", "postgres"]]
+        for command in commands {
+            let shown = try cli.run(command, environment: unreadable)
+            XCTAssertEqual(shown.status, 0, "\(command): \(shown.stderr)")
+            for zone in ["Pacific/Kiritimati", "Etc/GMT+12"] {
+                let other = try cli.run(command, environment: ["TZ": zone])
+                XCTAssertEqual(other.stdout, shown.stdout, "\(command) under \(zone)")
+                XCTAssertEqual(other.stderr, shown.stderr, "\(command) under \(zone)")
+            }
+        }
+        let copy = cli.folder.appendingPathComponent("copy.sqlite").path
+        XCTAssertEqual(try cli.run(["backup", copy], environment: unreadable).status, 0)
+        let before = cli.snapshot()
+        for command in [["history", "add", "Squat"], ["history", "list"], ["report", "history"]] {
+            XCTAssertFailure(try cli.run(command, environment: unreadable), status: 1, mentioning: "is a POSIX rule with daylight saving time")
+        }
+        XCTAssertFailure(try cli.run(["--time-zone", "Bogus", "query", "SELECT 1"], environment: unreadable), status: 2,
+                         mentioning: "unknown time zone 'Bogus' for '--time-zone <tz>'")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     /// Time-zone names are the zones of the tz database, which `date` reads for `$TZ` as Logbook
     /// does. Seeded: zones picked from the database folder, each given an instant at random, must
     /// file `history add` under the day `TZ=zone date` shows, in `$TZ` (as the name, as the path of

@@ -18,6 +18,7 @@ enum BackupCommand {
             positionals: [PositionalSpec(name: "file", help: "Where to write the copy (an earlier copy there is replaced).")],
             examples: ["logbook backup ~/Backups/logbook-$(date +%F).sqlite",
                        "logbook backup /mnt/backup/logbook.sqlite && logbook --db /mnt/backup/logbook.sqlite check"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             let path = invocation.arguments.positionals[0]
             guard path != "-" && !path.isEmpty else {

@@ -32,6 +32,7 @@ enum ChangesCommand {
             options: [since.spec, state.spec, format.spec, ImportExportCommands.source.spec, retention.spec, OutputFile.option.spec],
             examples: ["logbook changes --state sync.token --format postgres | psql -v ON_ERROR_STOP=1 reports",
                        "logbook changes --since 5C0F…:1234", "logbook changes --set-retention 30"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             let arguments = invocation.arguments
             if let days = try arguments.value(of: retention) {

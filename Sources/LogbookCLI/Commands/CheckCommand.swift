@@ -15,6 +15,7 @@ enum CheckCommand {
                 history write recounts. Never changes the database.
                 """,
             examples: ["logbook check", "logbook --db backup.sqlite check"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             let report = try invocation.inspectStore().check()
             try Console.print("integrity: \(report.integrity.joined(separator: "; "))")

@@ -10,6 +10,7 @@ enum MigrateCommand {
             abstract: "Apply pending migrations, or list applied and pending ones (and those of apps' own tables).",
             options: [status.spec],
             examples: ["logbook migrate", "logbook migrate --status"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             if invocation.arguments.isSet(status) {
                 let store = try invocation.inspectStore()

@@ -20,6 +20,7 @@ enum QueryCommand {
             options: [parameter.spec, formatOption.spec, OutputFile.option.spec],
             examples: ["logbook query 'SELECT day, count(*) AS n FROM exercise_days JOIN exercises ON day_pk = exercise_days.pk GROUP BY day' --format csv",
                        "logbook query 'SELECT version FROM drafts WHERE version_key = :v' -p v=2.5.0"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             let format = try invocation.arguments.format(formatOption, orElse: .table)
             var parameters: [String: DatabaseValue] = [:]

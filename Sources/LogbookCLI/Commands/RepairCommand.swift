@@ -20,6 +20,7 @@ enum RepairCommand {
                 """,
             options: [dryRun.spec],
             examples: ["logbook check || logbook repair", "logbook repair --dry-run"]),
+        usesNoCalendarDay: true,
         run: { invocation in
             let isDryRun = invocation.arguments.isSet(dryRun)
             let path = try invocation.databasePath()
