@@ -186,4 +186,20 @@ final class FilterDepthCLITests: XCTestCase {
         print("FilterDepthCLITests: exit status → filters: \(outcomes.sorted { $0.key < $1.key })")
         XCTAssertEqual(cli.snapshot(), before)
     }
+
+    /// `--sort` keys repeated past SQLite's limit of 2,000 terms in an `ORDER BY` sort as the keys
+    /// once do: a key after one of the same field and direction or the other breaks no tie (it
+    /// failed with SQLite's "too many terms in ORDER BY clause", exit 1; helper-70).
+    func testRepeatedSortKeysSortAsTheKeysOnce() throws {
+        let (cli, _) = try store()
+        for (command, keys) in [(["history", "list"], ["exercises.count:desc", "day", "date:desc", "day:desc"]),
+                                (["drafts", "list"], ["checklist.count", "version:desc", "whatsNew", "version"])] {
+            let once = try cli.run(command + ["--sort", keys.prefix(3).joined(separator: ","), "--format", "ndjson"])
+            XCTAssertEqual(once.status, 0, once.stderr)
+            let repeated = try cli.run(command + ["--sort", (0..<2_400).map { keys[$0 % keys.count] }.joined(separator: ","),
+                                                  "--format", "ndjson"])
+            XCTAssertEqual(repeated.status, 0, "\(command): \(repeated.stderr)")
+            XCTAssertEqual(repeated.stdout, once.stdout, "\(command)")
+        }
+    }
 }

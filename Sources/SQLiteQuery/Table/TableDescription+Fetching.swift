@@ -54,7 +54,14 @@ extension TableDescription {
     public func page(_ query: RecordQuery, schema: QuerySchema<Record>, in connection: Connection) throws -> FetchPage {
         let condition = query.renderedCondition
         var order = SQLRenderer()
+        // A key after one of the same value and comparison breaks no tie that one left: left out,
+        // so that repeated keys never reach SQLite's limit of 2,000 terms (helper-70).
+        var distinct: [Ordering] = []
         for ordering in query.ordering {
+            guard !distinct.contains(where: { $0.expression == ordering.expression && $0.comparator == ordering.comparator }) else {
+                continue
+            }
+            distinct.append(ordering)
             order.append(ordering.expression)
             if let comparator = ordering.comparator {
                 order.appendText(" COLLATE " + (try connection.collationName(for: comparator)))
