@@ -137,6 +137,32 @@ final class MemoryCLITests: XCTestCase {
         XCTAssertEqual(table.lines.filter { $0.contains("Squat") }.map { $0.hasSuffix("████████████████") }, [true], table.stdout)
     }
 
+    /// A CSV row with more fields than the header (a line of millions of commas) is refused at its
+    /// first field past the header's, before the rest of the line is read: about the memory of a
+    /// row of two fields (each field was held first, 13 to 17 times the line's size: 290 MB for a
+    /// line of 16 MiB; helper-70), and so is a header of more fields than both kinds have columns.
+    func testACSVRowWiderThanItsHeaderIsRefusedBeforeItIsRead() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let cli = try CLIHarness()
+        let narrow = cli.folder.appendingPathComponent("narrow.csv")
+        try Data("day,exercise\n2026-01-01,a\n".utf8).write(to: narrow)
+        let baseline = try peakKiB(cli, ["import", "--dry-run", narrow.path])
+        let commas = String(repeating: ",", count: 16 << 20)
+        for (name, text, message) in [("wide.csv", "day,exercise\n2026-01-01,a" + commas + "\n",
+                                       "wide.csv: record 1, line 2, column 14: row has more fields than the header's 2"),
+                                      ("header.csv", commas + "\n2026-01-01,a\n",
+                                       "header.csv: line 1, column 65: the header has more than 64 columns")] {
+            let file = cli.folder.appendingPathComponent(name)
+            try Data(text.utf8).write(to: file)
+            let peak = try peakKiB(cli, ["import", file.path], status: 1)
+            XCTAssertLessThan(peak, baseline + (16 << 10), "\(name): peak KiB \(peak) against \(baseline) for a row of two fields")
+            XCTAssertFailure(try cli.run(["import", file.path]), status: 1, mentioning: message)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "\(name): nothing is created")
+        }
+    }
+
     /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB
     /// take about the memory of rows of one byte. (Batches were bounded by their count only:
     /// 8,192 rows of 200 KB, held three batches at a time, took 4 GB.)

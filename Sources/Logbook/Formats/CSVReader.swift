@@ -16,8 +16,10 @@ struct CSVReader {
 
     init(stream: ByteStream) { self.stream = stream }
 
-    /// The next row's fields, or nil at the end of the file.
-    mutating func nextRow() throws -> [String]? {
+    /// The next row's fields, or nil at the end of the file. A row of more than `limit` fields is
+    /// refused with `message` where its first field past the limit starts, before the rest is
+    /// read: a line of millions of commas held each as a field (many times the line's size).
+    mutating func nextRow(atMost limit: (fields: Int, message: String)? = nil) throws -> [String]? {
         guard try stream.peek() != nil else { return nil }
         rowLine = stream.line
         var fields: [String] = []
@@ -30,6 +32,9 @@ struct CSVReader {
         func finish() throws {
             guard let text = String(exactUTF8: field) else {
                 throw SyntaxError(message: "invalid UTF-8", line: fieldStart.line, column: fieldStart.column, fieldIndex: fields.count)
+            }
+            if let limit, fields.count == limit.fields {
+                throw SyntaxError(message: limit.message, line: fieldStart.line, column: fieldStart.column)
             }
             fields.append(text)
             field.removeAll(keepingCapacity: true)

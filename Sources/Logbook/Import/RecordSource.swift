@@ -103,6 +103,8 @@ struct CSVRecordSource: RecordSource {
     static let draftColumns = ["id", "version", "whatsNew", "submittedAt", "createdAt", "updatedAt",
                                "itemPosition", "itemId", "itemTitle", "itemIsDone"]
     static let historyColumns = ["id", "day", "date", "position", "exercise"]
+    /// The most fields a header row is read to: far more than both kinds' columns, each named once.
+    static let headerFieldLimit = 64
     /// What a hand-made history file needs at least: the exercise, and one of day and date.
     static let handMadeHistoryColumns = ["day|date", "exercise"]
 
@@ -201,11 +203,14 @@ struct CSVRecordSource: RecordSource {
     }
 
     private mutating func readRow() throws -> (row: [String], line: Int)? {
+        // The header names each column once, of the two kinds' few: one past them all is refused.
+        let limit = columns.isEmpty ? (Self.headerFieldLimit, "the header has more than \(Self.headerFieldLimit) columns")
+            : (columns.count, "row has more fields than the header's \(columns.count)")
         do {
-            guard var row = try reader.nextRow() else { return nil }
+            guard var row = try reader.nextRow(atMost: limit) else { return nil }
             // A blank line (spreadsheets end files with one) is no row.
             while row == [""] && columns.count > 1 {
-                guard let next = try reader.nextRow() else { return nil }
+                guard let next = try reader.nextRow(atMost: limit) else { return nil }
                 row = next
             }
             if !columns.isEmpty && row.count != columns.count {
@@ -215,7 +220,9 @@ struct CSVRecordSource: RecordSource {
             return (row, reader.rowLine)
         } catch let error as CSVReader.SyntaxError {
             let field = error.fieldIndex.flatMap { index in columns.first { $0.value == index }?.key }
-            throw ImportError(file: file, record: count + 1, line: error.line, column: error.column, field: field, reason: error.message)
+            // The header is no record.
+            throw ImportError(file: file, record: columns.isEmpty ? nil : count + 1, line: error.line, column: error.column,
+                              field: field, reason: error.message)
         }
     }
 
