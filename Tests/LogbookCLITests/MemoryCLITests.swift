@@ -163,6 +163,32 @@ final class MemoryCLITests: XCTestCase {
         }
     }
 
+    /// A CSV or PostgreSQL export of one day of 200,000 exercises hands its rows on in pieces: the
+    /// peak grows by about what the day's record takes, not by its rows' text several times over
+    /// (all of a record's rows were gathered first: 480 and 730 bytes an exercise; helper-70).
+    func testAnExportOfOneLargeDayStreamsItsRows() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        var peaks: [String: [Int]] = [:]
+        let sizes = [20_000, 200_000]
+        for exercises in sizes {
+            let cli = try CLIHarness()
+            let file = cli.folder.appendingPathComponent("day.ndjson")
+            let names = (0..<exercises).map { "\"Exercise number \($0)\"" }.joined(separator: ",")
+            try Data(#"{"date":800000000,"exercises":[\#(names)]}"#.utf8).write(to: file)
+            XCTAssertEqual(try cli.run(["-q", "import", file.path]).status, 0)
+            for format in ["csv", "postgres"] {
+                let exported = cli.folder.appendingPathComponent("day.\(format)")
+                peaks[format, default: []].append(try peakKiB(cli, ["export", "history", "--format", format, "-o", exported.path]))
+            }
+        }
+        for (format, peak) in peaks.sorted(by: { $0.key < $1.key }) {
+            let bytesPerExercise = (peak[1] - peak[0]) * 1024 / (sizes[1] - sizes[0])
+            XCTAssertLessThan(bytesPerExercise, 200, "\(format): peak KiB of a day of 20,000 and of 200,000 exercises: \(peak)")
+        }
+    }
+
     /// `query` in a data format hands its rows to a writing thread in batches; rows of 128 KiB
     /// take about the memory of rows of one byte. (Batches were bounded by their count only:
     /// 8,192 rows of 200 KB, held three batches at a time, took 4 GB.)

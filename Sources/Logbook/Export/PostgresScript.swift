@@ -124,13 +124,13 @@ public struct PostgresScript {
                       try text(draft.whatsNew, "whatsNew")] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
             + Self.instant(draft.updatedAt)
         let prefix = fields.joined(separator: "\t")
-        var lines = ""
-        if draft.checklist.isEmpty { lines = prefix + "\t\\N\t\\N\t\\N\t\\N\n" }
+        var lines = ChunkedOutput(output)
+        if draft.checklist.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\t\\N\n") }
         for (offset, item) in draft.checklist.enumerated() {
-            lines += prefix + "\t\(offset + 1)\t\(item.id.text)\t\(try text(item.title, "checklist[\(offset)].title"))\t"
-                + (item.isDone ? "t\n" : "f\n")
+            try lines.append(prefix + "\t\(offset + 1)\t\(item.id.text)\t\(try text(item.title, "checklist[\(offset)].title"))\t"
+                             + (item.isDone ? "t\n" : "f\n"))
         }
-        try output(lines)
+        try lines.flush()
     }
 
     /// One day, its exercises included: replaces what the source had under its id or on its day.
@@ -138,12 +138,13 @@ public struct PostgresScript {
         try open(.days)
         record += 1
         let prefix = ([sourceField, day.id.text, day.day.description] + Self.instant(day.date)).joined(separator: "\t")
-        var lines = ""
-        if day.exercises.isEmpty { lines = prefix + "\t\\N\t\\N\t\\N\n" }
+        var lines = ChunkedOutput(output)
+        if day.exercises.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\n") }
         for (offset, name) in day.exercises.enumerated() {
-            lines += prefix + "\t\(offset + 1)\t\(try text(name, "exercises[\(offset)]"))\t\(try text(name.comparisonKey, "exercises[\(offset)]"))\n"
+            try lines.append(prefix + "\t\(offset + 1)\t\(try text(name, "exercises[\(offset)]"))\t"
+                             + "\(try text(name.comparisonKey, "exercises[\(offset)]"))\n")
         }
-        try output(lines)
+        try lines.flush()
     }
 
     /// The deletion of the draft (`kind` drafts) or day (`history`) with `id`.

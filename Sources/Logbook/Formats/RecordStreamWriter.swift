@@ -17,12 +17,12 @@ public struct RecordStreamWriter<Record> {
     private let output: (String) throws -> Void
     private let writeJSON: (Record, inout JSONText) -> Void
     private let csvHeader: [String]
-    /// Appends the record's CSV rows, CRLF-terminated, to the text.
-    private let csvRows: (Record, inout String) -> Void
+    /// Appends the record's CSV rows, CRLF-terminated, to the output.
+    private let csvRows: (Record, inout ChunkedOutput) throws -> Void
     private var written = 0
 
     init(format: DataFormat, output: @escaping (String) throws -> Void, writeJSON: @escaping (Record, inout JSONText) -> Void,
-         csvHeader: [String], headerStyle: CSVHeaderStyle, csvRows: @escaping (Record, inout String) -> Void) {
+         csvHeader: [String], headerStyle: CSVHeaderStyle, csvRows: @escaping (Record, inout ChunkedOutput) throws -> Void) {
         self.format = format
         self.output = output
         self.writeJSON = writeJSON
@@ -48,9 +48,9 @@ public struct RecordStreamWriter<Record> {
             writeJSON(record, &json)
             try output((format == .json && written > 0 ? "," : "") + json.text + (format == .ndjson ? "\n" : ""))
         case .csv:
-            var rows = ""
-            csvRows(record, &rows)
-            try output(rows)
+            var rows = ChunkedOutput(output)
+            try csvRows(record, &rows)
+            try rows.flush()
         }
         written += 1
     }
@@ -73,10 +73,10 @@ extension RecordStreamWriter where Record == ReleaseDraft {
                  let fields = CSVText.fields([draft.id.text, draft.version, draft.whatsNew,
                                               draft.submittedAt?.iso8601Microseconds, draft.createdAt.iso8601Microseconds,
                                               draft.updatedAt.iso8601Microseconds])
-                 if draft.checklist.isEmpty { rows += fields + ",,,,\r\n" }
+                 if draft.checklist.isEmpty { try rows.append(fields + ",,,,\r\n") }
                  for (offset, item) in draft.checklist.enumerated() {
-                     rows += fields + "," + String(offset + 1) + "," + item.id.text + "," + CSVText.quoted(item.title)
-                         + (item.isDone ? ",true\r\n" : ",false\r\n")
+                     try rows.append(fields + "," + String(offset + 1) + "," + item.id.text + "," + CSVText.quoted(item.title)
+                                     + (item.isDone ? ",true\r\n" : ",false\r\n"))
                  }
              })
     }
@@ -91,9 +91,9 @@ extension RecordStreamWriter where Record == ExerciseDay {
              csvRows: { day, rows in
                  // id, day and date need no quotes; only the exercise name may.
                  let fields = day.id.text + "," + day.day.description + "," + day.date.iso8601Microseconds + ","
-                 if day.exercises.isEmpty { rows += fields + ",\r\n" }
+                 if day.exercises.isEmpty { try rows.append(fields + ",\r\n") }
                  for (offset, name) in day.exercises.enumerated() {
-                     rows += fields + String(offset + 1) + "," + CSVText.quoted(name) + "\r\n"
+                     try rows.append(fields + String(offset + 1) + "," + CSVText.quoted(name) + "\r\n")
                  }
              })
     }
