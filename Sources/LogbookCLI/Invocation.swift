@@ -123,6 +123,10 @@ struct Invocation {
             }
             // A POSIX rule, which the C library reads when no zone file has that name.
             if !name.hasPrefix(":"), !isPath, !TimeZoneDatabase.holds(identifier), let rule = PosixTimeZoneRule(identifier) {
+                if let other = TimeZoneDatabase.tzdirFolder(holdingZoneFile: tzdirName, environment: environment) {
+                    throw CommandFailure("$TZ '\(name)' names a zone file in $TZDIR (\(other)), which 'date' reads, and Logbook "
+                                         + "reads \(TimeZoneDatabase.folder) only; unset TZDIR, or give --time-zone")
+                }
                 return try Self.zone(following: rule, givenAs: name)
             }
             let zone = TimeZone(identifier: identifier)

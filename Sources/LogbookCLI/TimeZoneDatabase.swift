@@ -58,6 +58,13 @@ enum TimeZoneDatabase {
         return ours == theirs && ours != nil ? nil : other
     }
 
+    /// The folder `$TZDIR` names when it holds a zone file called `name`, which the C library reads
+    /// for `TZ=name` before it reads `name` as a POSIX rule (``PosixTimeZoneRule``), as Logbook does.
+    static func tzdirFolder(holdingZoneFile name: String, environment: [String: String]) -> String? {
+        guard let other = environment["TZDIR"], !other.isEmpty, zoneFile(name, in: other) != nil else { return nil }
+        return other
+    }
+
     /// The regular file of zone `name` in `folder`, or nil: a name that climbs out (`..`) or is a
     /// path of its own (`/…`) is none.
     private static func zoneFile(_ name: String, in folder: String) -> String? {

@@ -162,6 +162,13 @@ final class DraftsHistoryCLITests: XCTestCase {
             XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": rule]), status: 1,
                              mentioning: "$TZ '\(rule)' is a POSIX rule with daylight saving time")
         }
+        // A zone file of the rule's name in $TZDIR is what `date` reads instead (helper-71): refused.
+        let tzdir = cli.folder.appendingPathComponent("tzdir", isDirectory: true)
+        try FileManager.default.createDirectory(at: tzdir, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/America/New_York", toPath: tzdir.appendingPathComponent("JST-9").path)
+        XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": "JST-9", "TZDIR": tzdir.path]), status: 1,
+                         mentioning: "$TZ 'JST-9' names a zone file in $TZDIR (\(tzdir.path))")
+        XCTAssertEqual(try cli.run(["-q", "history", "list"], environment: ["TZ": "UTC0", "TZDIR": tzdir.path]).status, 0)
         // After a colon the C library reads a file's name only; in four digits, no POSIX offset.
         for (posix, etc) in [(":UTC+3", "'Etc/GMT+3'"), ("GMT+0530", nil)] {
             XCTAssertFailure(try cli.run(["history", "add", "Squat"], environment: ["TZ": posix]), status: 1,
