@@ -252,8 +252,8 @@ struct Invocation {
         try Logbook.inspect(path: try databaseFilePath(), timeZone: try storeTimeZone())
     }
 
-    /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB, 64 MiB in an import), the bound
-    /// on the memory it holds for the file.
+    /// `$LOGBOOK_CACHE_KIB` sets SQLite's page cache (default 2 MiB, 64 MiB in an import, and a quarter
+    /// of that for the import's temporary tables), the bound on the memory it holds for the file.
     private func connectionOptions() throws -> Connection.Options {
         var options = Connection.Options()
         // One command runs one thing at a time: a second connection for its reads would only cost an open.

@@ -67,6 +67,33 @@ final class MemoryCLITests: XCTestCase {
         print("MemoryCLITests: peak KiB at 4,000 and 20,000 days: \(peaks.sorted { $0.key < $1.key })")
     }
 
+    /// A hand-made history without ids imports in flat memory too: the count of identical records
+    /// before each one (which gives the second `2026-01-05,Squat` of a file an id of its own) moves
+    /// from memory to a temporary table after the first 100,000 contents, where a dictionary of
+    /// every record's content took about 75 bytes a record (helper-70). Measured at 150,000 and
+    /// 450,000 days, both past the move.
+    func testAHistoryWithoutIDsImportsInFlatMemory() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let sizes = [150_000, 450_000]
+        var peaks: [Int] = []
+        for days in sizes {
+            let cli = try CLIHarness()
+            let file = cli.folder.appendingPathComponent("days.csv")
+            var text = "day,exercise\n"
+            // Days 1 to 28 of every month from the year 1000 on: 336 a year.
+            for index in 0..<days {
+                text += String(format: "%04d-%02d-%02d,Squat\n", 1000 + index / 336, index % 336 / 28 + 1, index % 28 + 1)
+            }
+            try Data(text.utf8).write(to: file)
+            peaks.append(try peakKiB(cli, ["-q", "import", file.path]))
+            XCTAssertEqual(try cli.run(["count", "history"]).stdout, "\(days)\n")
+        }
+        let bytesPerDay = (peaks[1] - peaks[0]) * 1024 / (sizes[1] - sizes[0])
+        XCTAssertLessThan(bytesPerDay, 30, "peak KiB importing 150,000 and 450,000 days without ids: \(peaks)")
+    }
+
     /// A binary property list's layout needs every object before its first byte (an offset table
     /// at the end, widths from the object count), so its export cannot stream; it holds its
     /// objects compactly instead, and writes the file in pieces: the peak grows by at most five

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import LogbookTestSupport
 import SQLiteQuery
@@ -126,7 +127,9 @@ final class NewDatabaseCLITests: XCTestCase {
     /// reader here; a writer waiting for it would otherwise write into a removed file) or wrote a
     /// record to it while the import read its input, and a file another program put at the path
     /// meanwhile (an empty logbook of its own moved there): only the file the command made is its
-    /// to remove (helper-17).
+    /// to remove (helper-17). The reader is a plain SQLite client, which deletes the log files as
+    /// the last connection to close: Logbook's own connections keep a log they found and did not
+    /// write (``LogFoundAtOpen``), so with one as the reader they stay whatever the import did.
     func testAFailedCommandKeepsADatabaseAnotherProgramHasOpenOrWroteTo() throws {
         let cli = try CLIHarness()
         let replacement = cli.folder.appendingPathComponent("replacement.sqlite")
@@ -146,11 +149,11 @@ final class NewDatabaseCLITests: XCTestCase {
                 "SELECT count(*) FROM schema_migrations", as: Int.self)) == nil, Date() < deadline {
                 usleep(20_000)
             }
-            var reader: Connection?
+            var reader: OpaquePointer?
             switch otherProgram {
             case "holds it open":
-                reader = try Connection(path: cli.database.path, options: Self.existingOnly)
-                XCTAssertEqual(try reader?.scalar("SELECT count(*) FROM drafts", as: Int.self), 0)
+                XCTAssertEqual(sqlite3_open_v2(cli.database.path, &reader, SQLITE_OPEN_READWRITE, nil), SQLITE_OK)
+                XCTAssertEqual(sqlite3_exec(reader, "SELECT count(*) FROM drafts", nil, nil, nil), SQLITE_OK)
             case "adds a draft":
                 let added = try cli.run(["drafts", "add", "--version", "1.0"])
                 XCTAssertEqual(added.status, 0, added.stderr)
@@ -164,7 +167,7 @@ final class NewDatabaseCLITests: XCTestCase {
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             XCTAssertEqual(importing.terminationStatus, 1, "\(otherProgram): \(stderr)")
             XCTAssertTrue(FileManager.default.fileExists(atPath: cli.database.path), "another program \(otherProgram), and the file went")
-            reader = nil
+            XCTAssertEqual(sqlite3_close(reader), SQLITE_OK)
             // The failed command closed the file it kept as any connection does: no log files left.
             for suffix in ["-wal", "-shm"] {
                 XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path + suffix), "\(otherProgram): \(suffix) left")

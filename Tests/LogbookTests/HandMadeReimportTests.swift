@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// Records without ids take ids from their content, "so importing the same file again changes
@@ -36,6 +37,39 @@ final class HandMadeReimportTests: XCTestCase {
                 XCTAssertEqual(try export(store), exported, "\(context): the history changed on importing it again in \(zone.identifier)")
             }
         }
+    }
+
+    /// The ids of identical records without ids (the first copy its content's id, each later copy
+    /// that id with its number, kept as an alias of the day's record the copy merges into) do not
+    /// depend on where the counting is kept: an import counts the first 100,000 contents in memory
+    /// and later ones in a temporary table. Records copied on both sides of that move, and first
+    /// met after it, get the ids a small file gives them, and the large file imported again
+    /// changes nothing.
+    func testRepeatedRecordsGetTheSameIDsHoweverManyContentsCameBefore() throws {
+        let (squat, row) = (#"{"day":"2026-01-05","exercises":["Squat"]}"#, #"{"day":"2026-02-01","date":"2026-02-01T07:30:00Z","exercise":"Row"}"#)
+        // 100,000 other days, one each, from the year 53 on: the counts move to the table.
+        let others = (0..<100_000).map { #"{"day":"\#(CalendarDay(dayNumber: -700_000 + $0)!)","exercise":"Run"}"# }
+        let large = Data(([squat] + others + [row, squat, row, squat]).joined(separator: "\n").utf8)
+        let small = Data([squat, row, squat, row, squat].joined(separator: "\n").utf8)
+        var results: [(days: [String], aliases: [String])] = []
+        for file in [large, small] {
+            let folder = try TemporaryFolder("repeated")
+            let path = folder.file("logbook.sqlite").path
+            let store = try Logbook(path: path, timeZone: TimeZone(identifier: "UTC")!)
+            let imported = try store.importRecords(from: file, named: "days.ndjson")
+            XCTAssertEqual([imported.inserted, imported.merged], [file == large ? 100_002 : 2, 3])
+            let again = try store.importRecords(from: file, named: "days.ndjson")
+            XCTAssertEqual([again.inserted, again.merged, again.replaced], [0, 0, 0], "the file imported again")
+            let lines = String(decoding: try export(store), as: UTF8.self).split(separator: "\n").map(String.init)
+            let statement = try Connection(path: path).prepare("SELECT id FROM exercise_day_aliases ORDER BY id")
+            var aliases: [String] = []
+            while try statement.step() { aliases.append(try statement.column(0, as: String.self)) }
+            results.append((lines.filter { $0.contains(#""day":"2026-"#) }, aliases))
+        }
+        XCTAssertEqual(results[0].days.count, 2, "one record a day: \(results[0].days)")
+        XCTAssertEqual(results[0].days, results[1].days)
+        XCTAssertEqual(Set(results[0].aliases).count, 3, "each later copy its own id: \(results[0].aliases)")
+        XCTAssertEqual(results[0].aliases, results[1].aliases)
     }
 
     private func export(_ store: Logbook) throws -> Data {

@@ -150,13 +150,19 @@ final class ConnectionTests: XCTestCase {
         options.cacheSizeKiB = 1_024
         options.bulkWriteCacheSizeKiB = 8_192
         let connection = try Connection(path: try makeDatabasePath(), options: options)
-        let inside = try connection.withBulkWriteCache { try connection.scalar("PRAGMA cache_size", as: Int.self) }
-        XCTAssertEqual(inside, -8_192)
+        let temporaryTablesCache = try connection.scalar("PRAGMA temp.cache_size", as: Int.self)
+        let inside = try connection.withBulkWriteCache {
+            try connection.execute("CREATE TEMP TABLE scratch (x)")
+            return [try connection.scalar("PRAGMA cache_size", as: Int.self), try connection.scalar("PRAGMA temp.cache_size", as: Int.self)]
+        }
+        XCTAssertEqual(inside, [-8_192, -2_048], "the temporary tables get a quarter")
         XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -1_024)
+        XCTAssertEqual(try connection.scalar("PRAGMA temp.cache_size", as: Int.self), temporaryTablesCache)
 
         struct Failure: Error {}
         XCTAssertThrowsError(try connection.withBulkWriteCache { throw Failure() }) { XCTAssertTrue($0 is Failure) }
         XCTAssertEqual(try connection.scalar("PRAGMA cache_size", as: Int.self), -1_024, "restored after a throw")
+        XCTAssertEqual(try connection.scalar("PRAGMA temp.cache_size", as: Int.self), temporaryTablesCache, "restored after a throw")
 
         // A connection whose own cache is larger keeps it for bulk writes too.
         options.cacheSizeKiB = 16_384

@@ -20,6 +20,10 @@ struct DayInput: Equatable {
     var exercises: [String]
     /// The ids of entries merged into this record where it comes from (another logbook's aliases).
     var aliases: [UUID] = []
+    /// For a record without an id, its content's (``ContentID/forDay(_:occurrence:)``), worked out
+    /// by ``IDlessDayGrouping`` on the thread that reads the file ahead, where hashing it costs
+    /// the import's writes nothing.
+    var contentID: UUID?
 }
 
 /// One record read from an import file, with where it starts there.

@@ -154,7 +154,8 @@ extension Logbook {
                 var writer = ImportWriter(connection: connection, file: file, timeZone: timeZone, now: Date(),
                                           policy: options.onConflict, symmetricSameDay: symmetricSameDay,
                                           tallies: try ExerciseTallies(in: connection),
-                                          earlier: try EarlierRecords(in: connection, sourceMayRepeatIDs: !symmetricSameDay))
+                                          earlier: try EarlierRecords(in: connection, sourceMayRepeatIDs: !symmetricSameDay),
+                                          idlessOccurrences: IDlessOccurrences(in: connection))
                 while let record = try source.next() {
                     summary.read += 1
                     switch record.content {
@@ -174,6 +175,7 @@ extension Logbook {
                 }
                 try afterRecords(&writer)
                 try writer.earlier.finish()
+                try writer.idlessOccurrences.finish()
                 try writer.tallies.apply(in: connection)
                 summary.kind = source.kind
                 if !options.dryRun && summary.inserted + summary.merged + summary.replaced - writer.unchangedReplacements >= 10_000 {
@@ -209,8 +211,8 @@ private struct ImportWriter {
     var holdsAliases: Bool?
     /// The records met earlier in the file.
     var earlier: EarlierRecords
-    /// How many drafts without an id of each content (by its first copy's id) the file held so far.
-    var idlessDraftOccurrences: [UUID: Int] = [:]
+    /// How many drafts and days without an id of each content the file held so far.
+    var idlessOccurrences: IDlessOccurrences
     /// How many of the records counted replaced were stored exactly as the file gives them, and
     /// so were not written (``isStoredAsGiven(_:_:)``).
     var unchangedReplacements = 0
@@ -219,7 +221,7 @@ private struct ImportWriter {
     var daysOfReplacedRecords: Set<CalendarDay> = []
 
     mutating func importDraft(_ input: DraftInput, record: RecordPlace, into summary: inout ImportSummary) throws {
-        let id = input.id ?? idlessDraftID(input)
+        let id = try input.id ?? idlessDraftID(input)
         let created = input.createdAt ?? now
         let draft = ReleaseDraft(id: id, version: input.version, whatsNew: input.whatsNew, checklist: input.checklist,
                                  submittedAt: input.submittedAt, createdAt: created, updatedAt: input.updatedAt ?? created)
@@ -304,11 +306,19 @@ private struct ImportWriter {
 
     /// The id of a draft the file gives none: its content's, counting the identical drafts before
     /// it in the file, so that each of them is kept.
-    private mutating func idlessDraftID(_ input: DraftInput) -> UUID {
+    private mutating func idlessDraftID(_ input: DraftInput) throws -> UUID {
         let content = ContentID.forDraft(input)
-        let occurrence = idlessDraftOccurrences[content, default: 0]
-        idlessDraftOccurrences[content] = occurrence + 1
+        let occurrence = try idlessOccurrences.countBefore(.draft, content: content)
         return occurrence == 0 ? content : ContentID.forDraft(input, occurrence: occurrence)
+    }
+
+    /// The id of a day record the file gives none (consecutive ones of a day joined by
+    /// ``IDlessDayGrouping``): its content's, counting the identical records before it in the
+    /// file, so that each of them is kept.
+    private mutating func idlessDayID(_ input: DayInput) throws -> UUID {
+        let content = input.contentID ?? ContentID.forDay(input)
+        let occurrence = try idlessOccurrences.countBefore(.day, content: content)
+        return occurrence == 0 ? content : ContentID.forDay(input, occurrence: occurrence)
     }
 
     mutating func importDay(_ input: DayInput, record: RecordPlace, into summary: inout ImportSummary) throws {
@@ -333,7 +343,7 @@ private struct ImportWriter {
             }
             return try input.day ?? CalendarDay.storable(date, in: timeZone)
         }
-        let id = input.id ?? ContentID.forDay(input)
+        let id = try input.id ?? idlessDayID(input)
         let date = input.date ?? day.start(in: timeZone)
         if try !mayHoldAliases() {
             // No id can be a merged entry's alias: one statement inserts a new day, and a record

@@ -364,7 +364,9 @@ struct CSVRecordSource: RecordSource {
 
 /// Hand-made history gives a day or a date per row and no id: consecutive id-less records of
 /// one day (or, without days, of one date) are one record, their exercises in file order, dated
-/// by the earliest. Records with ids pass through unchanged.
+/// by the earliest, still without an id but with its content's (the import derives its id from
+/// it, counting identical records before it: ``IDlessOccurrences``). Records with ids pass
+/// through unchanged.
 struct IDlessDayGrouping: RecordSource {
     var source: any RecordSource
     private var pending: ImportedRecord?
@@ -372,9 +374,6 @@ struct IDlessDayGrouping: RecordSource {
     private var failureAfterGroup: (any Error)?
     /// Whether the source said it has no more records: it is not asked again.
     private var isExhausted = false
-    /// How many groups of each content were read so far: the second `2026-01-05,Squat` of a file is
-    /// another workout, not the first one again, and gets an id of its own.
-    private var occurrences: [UUID: Int] = [:]
 
     init(_ source: any RecordSource) {
         self.source = source
@@ -406,10 +405,7 @@ struct IDlessDayGrouping: RecordSource {
             // so that a problem of its own, the earlier one in the file, is the one reported.
             failureAfterGroup = error
         }
-        let content = ContentID.forDay(group)
-        let occurrence = occurrences[content, default: 0]
-        occurrences[content] = occurrence + 1
-        group.id = ContentID.forDay(group, occurrence: occurrence)
+        group.contentID = ContentID.forDay(group)
         return .day(group, at: first.place)
     }
 

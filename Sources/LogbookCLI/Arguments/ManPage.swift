@@ -35,7 +35,7 @@ enum ManPage {
             ".SH ENVIRONMENT",
             ".TP", ".B LOGBOOK_DB", text("The database when --db is not given."),
             ".TP", ".B TZ", text("The time zone when --time-zone is not given."),
-            ".TP", ".B LOGBOOK_CACHE_KIB", text("SQLite's page cache, in KiB (default 2048; 65536 while importing)."),
+            ".TP", ".B LOGBOOK_CACHE_KIB", text("SQLite's page cache, in KiB (default 2048; 65536 while importing, and a quarter of that for the import's temporary tables)."),
             ".SH FILES",
             ".TP", ".I $XDG_DATA_HOME/logbook/logbook.sqlite", text("The default database (~/.local/share/logbook/logbook.sqlite)."),
         ]

@@ -8,19 +8,33 @@ extension Connection {
     /// are done.
     func withBulkWriteCache<Result>(_ body: () throws -> Result) throws -> Result {
         // PRAGMA cache_size is negative in KiB, or positive in pages when another program set it so.
-        let found = try scalar("PRAGMA cache_size", as: Int.self) ?? -options.cacheSizeKiB
+        let found = try scalar("PRAGMA main.cache_size", as: Int.self) ?? -options.cacheSizeKiB
+        let foundForTemporaryTables = try scalar("PRAGMA temp.cache_size", as: Int.self) ?? -2_000
         let bulk = -options.bulkWriteCacheSizeKiB
-        try execute("PRAGMA cache_size = \(found < 0 ? min(found, bulk) : bulk)")
+        let bulkForTemporaryTables = -options.bulkWriteCacheSizeKiB / Self.bulkWriteCacheShareOfTemporaryTables
+        func restore() throws {
+            try execute("PRAGMA main.cache_size = \(found); PRAGMA temp.cache_size = \(foundForTemporaryTables)")
+        }
+        try execute("""
+            PRAGMA main.cache_size = \(found < 0 ? min(found, bulk) : bulk);
+            PRAGMA temp.cache_size = \(foundForTemporaryTables < 0 ? min(foundForTemporaryTables, bulkForTemporaryTables) : bulkForTemporaryTables)
+            """)
         let result: Result
         do {
             result = try body()
         } catch {
-            try? execute("PRAGMA cache_size = \(found)")
+            try? restore()
             throw error
         }
-        try execute("PRAGMA cache_size = \(found)")
+        try restore()
         return result
     }
+
+    /// The temporary tables of a bulk write (those an import keeps) get this fraction of
+    /// ``Options/bulkWriteCacheSizeKiB``, and memory stays flat past it. SQLite's default of 2,000
+    /// KiB spilled them to their temporary file a page at a time: importing 400,000 days without
+    /// ids, all counted in a temporary table, took 0.9–1.1 s of system time, 0.4 s with 16 MiB.
+    static let bulkWriteCacheShareOfTemporaryTables = 4
 }
 
 extension Database {

@@ -34,7 +34,8 @@ public final class Connection {
         /// Page cache size in KiB for one large write transaction (an import), through
         /// ``Database/withBulkWriteCache(_:)``. 64 MiB: measured importing ten million exercises,
         /// 16.0 µs each against 18.1 µs with 2 MiB, whose spills to the log make every row slower
-        /// than the last; the peak memory of an import of a million or more is 97 to 99 MiB.
+        /// than the last; the peak memory of an import of a million or more is 97 to 99 MiB. The
+        /// transaction's temporary tables get a quarter of it besides.
         public var bulkWriteCacheSizeKiB = 65_536
         /// Bytes of the file read through `mmap` (`PRAGMA mmap_size`); 0 (the default) turns memory
         /// mapping off, so a process's memory stays bounded by the page cache however large the
