@@ -83,6 +83,22 @@ final class CheckCLITests: XCTestCase {
                          mentioning: "its schema is not the one Logbook's migrations made", "exercise_day_totals", "logbook check")
     }
 
+    /// A trigger or an index another program made again under its name in capitals is that object,
+    /// changed (SQLite takes the two names as one), not a missing one: `check` called it missing.
+    func testAnObjectMadeAgainUnderItsNameInCapitalsIsNamedAsChanged() throws {
+        let cli = try loaded()
+        for name in ["exercises_deleted_tallies_stale", "drafts_by_version"] {
+            let connection = try Connection(path: cli.database.path)
+            let sql = try XCTUnwrap(try connection.scalar("SELECT sql FROM sqlite_master WHERE name = ?", [.text(name)], as: String.self))
+            let type = sql.hasPrefix("CREATE TRIGGER") ? "trigger" : "index"
+            try connection.execute("DROP \(type.uppercased()) \(name); " + sql.replacingOccurrences(of: name, with: name.uppercased()))
+        }
+        let schema = try checkLine(cli, "schema:")
+        XCTAssertTrue(schema.contains("trigger exercises_deleted_tallies_stale differs from what the migrations create"), schema)
+        XCTAssertTrue(schema.contains("index drafts_by_version differs from what the migrations create"), schema)
+        XCTAssertFalse(schema.contains("missing"), schema)
+    }
+
     func testAFileCutByOneByteIsNamedByCheckAndRefusedByEveryCommand() throws {
         let cli = try loaded()
         var bytes = try Data(contentsOf: cli.database)

@@ -318,6 +318,33 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)
     }
 
+    /// `drafts edit` of a draft that is not there names it before it reads What's New from stdin:
+    /// it waited for the writer of stdin to finish first (the forty-second session's list). The
+    /// pipe here is never closed.
+    func testAnEditOfAMissingDraftIsRefusedBeforeStdinIsRead() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["drafts", "add", "--version", "1.0"]).status, 0)
+        let before = cli.snapshot()
+        let editing = Process()
+        editing.executableURL = CLIHarness.executable
+        editing.arguments = ["--db", cli.database.path, "drafts", "edit", "NOPE", "--whats-new", "-"]
+        editing.environment = ["TZ": "UTC", "HOME": cli.folder.path]
+        let input = Pipe(), errors = Pipe()
+        editing.standardInput = input
+        editing.standardError = errors
+        try editing.run()
+        input.fileHandleForWriting.write(Data("text that never ends".utf8))
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while editing.isRunning, Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(editing.isRunning, "drafts edit of a missing draft waited for stdin to end")
+        if editing.isRunning { editing.terminate() }
+        editing.waitUntilExit()
+        try input.fileHandleForWriting.close()
+        XCTAssertEqual(editing.terminationStatus, 1)
+        XCTAssertTrue(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("NOPE"))
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     /// An edit that sets the text a draft already has writes nothing and says so (it said
     /// "updated draft"; the forty-first session's list). A text that differs only in its
     /// normalization (NFC against NFD) is a change: the bytes are kept as given.

@@ -13,6 +13,7 @@ final class ByteExactKeysLintTests: XCTestCase {
     private static let reviewed: [(file: String, line: String, reason: String)] = [
         ("Import/PropertyListRecordSource.swift", "[String: Any]", "Foundation's plist dictionaries, read by ASCII member names"),
         ("Import/RecordSource.swift", "columns: [String: Int]", "CSV header names, matched against ASCII column names"),
+        ("Import/IDlessOccurrences.swift", "struct Content: Hashable", "a record kind and a content id (a UUID): no text"),
         ("Store/NewDayCounts.swift", "struct Key: Hashable", "a period and an integer index of a name key interned by its bytes (ExactText)"),
         ("Store/PeriodTotals.swift", "struct PeriodStart: Hashable", "a period and a day: no text"),
         ("Store/PositionIndex.swift", "struct PositionIndex<Key: Hashable>", "generic; keyed by ExactText (name keys, by their bytes) "

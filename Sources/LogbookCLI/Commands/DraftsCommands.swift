@@ -44,12 +44,15 @@ enum DraftsCommands {
             examples: ["logbook drafts edit 2.5.0 --version 2.5.1", "logbook drafts edit 3F2A --whats-new - < notes.txt"]),
         run: { invocation in
             let newVersion = try invocation.arguments.value(of: version)
-            let newWhatsNew = try invocation.text(whatsNew)
-            guard newVersion != nil || newWhatsNew != nil else {
+            let givenWhatsNew = try invocation.arguments.value(of: whatsNew)
+            guard newVersion != nil || givenWhatsNew != nil else {
                 throw UsageError(message: "nothing to change: give '--version <v>' or '--whats-new <text>'",
                                  command: "drafts edit")
             }
             let store = try invocation.writeStore(), reference = invocation.arguments.positionals[0]
+            // A draft that is not there is named before stdin is read, not after its writer is done.
+            if givenWhatsNew == "-" { _ = try store.drafts.resolve(reference) }
+            let newWhatsNew = try invocation.text(whatsNew)
             // Read in the edit's own transaction: an edit that changes nothing writes nothing.
             let (before, after) = try store.underlyingDatabase.write { _ in
                 (try store.drafts.resolve(reference), try store.drafts.edit(reference, version: newVersion, whatsNew: newWhatsNew))

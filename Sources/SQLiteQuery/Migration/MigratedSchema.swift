@@ -83,9 +83,9 @@ extension Migrator {
     /// (another program's); never for a new file (version 0, nothing in it).
     func hasForeignObjects(in connection: Connection, at version: Int) throws -> Bool {
         guard version > 0 else { return false }
-        let reference = try referenceObjects(upTo: version)
+        let reference = try referenceObjects(upTo: version).mapValues { [$0] }
         return try Self.schemaObjectsByName(of: connection).contains { name, objects in
-            objects.contains { object in object.type != "table" && reference[name]?.sharesNameSpace(with: object) != true }
+            objects.contains { object in object.type != "table" && Self.object(named: name, like: object, in: reference) == nil }
         }
     }
 
@@ -266,9 +266,13 @@ extension Migrator {
     }
 
     /// The object of `objects` named `name` in the name space of `object`: a trigger's, or the
-    /// one tables, indexes and views share.
+    /// one tables, indexes and views share. Names compare as SQLite compares them (ASCII letters
+    /// in either case): a trigger another program made again as `EXERCISES_…` is that trigger,
+    /// changed, not a missing one. The exact name is looked up first, as it is on every open.
     private static func object(named name: String, like object: SchemaObject, in objects: [String: [SchemaObject]]) -> SchemaObject? {
-        objects[name]?.first { $0.sharesNameSpace(with: object) }
+        if let found = objects[name]?.first(where: { $0.sharesNameSpace(with: object) }) { return found }
+        let key = name.sqlNameKey
+        return objects.lazy.filter { $0.key.sqlNameKey == key }.flatMap(\.value).first { $0.sharesNameSpace(with: object) }
     }
 
     /// The objects by name, one per name: for a schema whose names are all apart (the migrations'
