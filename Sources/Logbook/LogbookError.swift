@@ -149,6 +149,10 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
             LogbookError.cannotOpen(path: path, reason: ReadOnlyCause.describe(path))
         case let error as SQLiteError where error.isMissingSchemaObject:
             LogbookError.schemaChanged(path: path, detail: error.message)
+        case let error as SQLiteError where error.isFull:
+            LogbookError.database(path: path, FullDiskCause.temporaryFolderNote(given).map {
+                SQLiteError(code: error.code, message: error.message + "; " + $0, sql: error.sql)
+            } ?? error)
         case let error as SQLiteError: LogbookError.database(path: path, error)
         default: error
         }

@@ -278,6 +278,35 @@ final class FullDiskCLITests: XCTestCase {
         XCTAssertGreaterThan(outcomes["refused", default: 0], 0)
     }
 
+    /// SQLite writes its temporary files (here an import's counts of records without ids, past
+    /// the 100,000 contents it counts in memory and past a 1 MiB page cache) to a folder of its
+    /// own, `SQLITE_TMPDIR` first. With that folder on a full disk and the database's disk roomy,
+    /// the import fails with one line that names the folder, where it came from and what to
+    /// set, not only "database or disk is full", which sent a user to the database's disk; the
+    /// records are as they were. The same import with the folder left to SQLite succeeds.
+    func testAFullTemporaryFolderIsNamedWhenTheDatabasesDiskHasRoom() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["history", "add", "--at", "2026-01-01 10:00", "Row"]).status, 0)
+        var text = "day,exercise\n"
+        // Days 1 to 28 of every month from the year 1000 on: 336 a year.
+        for index in 0..<150_000 {
+            text += String(format: "%04d-%02d-%02d,Squat\n", 1000 + index / 336, index % 336 / 28 + 1, index % 28 + 1)
+        }
+        let file = cli.folder.appendingPathComponent("days.csv")
+        try Data(text.utf8).write(to: file)
+        let temporary = try mountSmallDisk(bytes: 128 << 10)
+        let before = try WritingCommands.state(cli, of: cli.database)
+
+        let refused = try cli.run(["-q", "import", file.path], environment: ["LOGBOOK_CACHE_KIB": "1024", "SQLITE_TMPDIR": temporary.path])
+        XCTAssertFailure(refused, status: 1, mentioning: "disk is full", "temporary files to \(temporary.path) (from SQLITE_TMPDIR)",
+                         "set SQLITE_TMPDIR to a folder with room")
+        XCTAssertEqual(try WritingCommands.state(cli, of: cli.database), before, "the records as they were")
+
+        let roomy = try cli.run(["-q", "import", file.path], environment: ["LOGBOOK_CACHE_KIB": "1024"])
+        XCTAssertEqual(roomy.status, 0, roomy.stderr)
+        XCTAssertEqual(try cli.run(["count", "history"]).stdout, "150001\n")
+    }
+
     /// A logbook whose change log holds 100,000 expired entries, on a disk with little room: a
     /// small write succeeds, the day saved, and so does the next; the prune that follows each
     /// (in a transaction of its own) may fail for want of room without touching them. Inside the

@@ -89,6 +89,10 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     /// Whether the operating system failed a read or write SQLite asked of it (`SQLITE_IOERR_*`).
     public var isIOError: Bool { primaryCode == SQLITE_IOERR }
 
+    /// Whether a write found no room (`SQLITE_FULL`): the disk of the database, of its journal, or
+    /// of SQLite's temporary files was full, or the file reached its largest page count.
+    public var isFull: Bool { primaryCode == SQLITE_FULL }
+
     /// Whether a value was not of the type its place needs (`SQLITE_MISMATCH`): in a read, a
     /// `LIMIT` or `OFFSET` that is not a whole number.
     public var isDatatypeMismatch: Bool { primaryCode == SQLITE_MISMATCH }

@@ -1,0 +1,58 @@
+import Foundation
+import SQLiteQuery
+
+/// Which disk was full when SQLite said "database or disk is full": SQLite writes its temporary
+/// files (an import's counts of records without ids, the sorts of a large statement, statement
+/// journals) to a folder of its own, and when that folder is on another disk than the database,
+/// "disk is full" sent a user to the wrong one.
+enum FullDiskCause {
+    /// What to add to SQLite's "database or disk is full" for the database at `path`: the folder
+    /// of SQLite's temporary files and the room on both disks, when that folder is on another disk
+    /// than the database; nil when it is on the same one (the message then names the right disk).
+    static func temporaryFolderNote(_ path: String) -> String? {
+        guard !path.isEmpty, path != ":memory:", let temporary = temporaryFolder,
+              let databaseDisk = disk(of: PathParts(path).openableFolder), let temporaryDisk = disk(of: temporary.path),
+              databaseDisk.device != temporaryDisk.device else { return nil }
+        return "SQLite writes its temporary files to \(temporary.path) (\(temporary.source)), another disk than the database's, "
+            + "with \(describe(bytes: temporaryDisk.freeBytes)) free there now and \(describe(bytes: databaseDisk.freeBytes)) "
+            + "beside the database: when that disk is the full one, set SQLITE_TMPDIR to a folder with room"
+    }
+
+    /// The folder SQLite's Unix build writes temporary files to, and what chose it: the first of
+    /// `SQLITE_TMPDIR`, `TMPDIR`, `/var/tmp`, `/usr/tmp`, `/tmp` and `.` that is a folder this
+    /// process may write and enter (SQLite's `unixTempFileDir`).
+    static var temporaryFolder: (path: String, source: String)? {
+        let environment = ProcessInfo.processInfo.environment
+        let candidates: [(path: String?, source: String)] = [
+            (environment["SQLITE_TMPDIR"], "from SQLITE_TMPDIR"), (environment["TMPDIR"], "from TMPDIR"),
+            ("/var/tmp", "SQLite's first choice without SQLITE_TMPDIR or TMPDIR"), ("/usr/tmp", "SQLite's choice"),
+            ("/tmp", "SQLite's choice"), (".", "the working folder, SQLite's last choice"),
+        ]
+        return candidates.lazy.compactMap { candidate in
+            guard let path = candidate.path, !path.isEmpty else { return nil }
+            var status = stat()
+            guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR, access(path, W_OK | X_OK) == 0 else { return nil }
+            return (path, candidate.source)
+        }.first
+    }
+
+    /// The device a folder is on and the bytes this process may still write there.
+    private static func disk(of folder: String) -> (device: UInt64, freeBytes: UInt64)? {
+        var status = stat()
+        var room = statvfs()
+        guard stat(folder, &status) == 0, statvfs(folder, &room) == 0 else { return nil }
+        return (UInt64(status.st_dev), UInt64(room.f_bavail) * UInt64(room.f_frsize))
+    }
+
+    /// `bytes` in the largest binary unit that keeps a whole number before the point (`1.9 MiB`).
+    private static func describe(bytes: UInt64) -> String {
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) bytes" : String(format: "%.1f", value) + " " + units[unit]
+    }
+}
