@@ -282,8 +282,14 @@ final class FullDiskCLITests: XCTestCase {
     /// the 100,000 contents it counts in memory and past a 1 MiB page cache) to a folder of its
     /// own, `SQLITE_TMPDIR` first. With that folder on a full disk and the database's disk roomy,
     /// the import fails with one line that names the folder, where it came from and what to
-    /// set, not only "database or disk is full", which sent a user to the database's disk; the
-    /// records are as they were. The same import with the folder left to SQLite succeeds.
+    /// set, not only "database or disk is full", which sent a user to the database's disk; so
+    /// does the import through a symbolic link that lies on the full disk (the database's disk
+    /// is the real file's, as SQLite follows the link), and a dry run into a new file, whose
+    /// temporary database is in that folder. The records are as they were each time. The same
+    /// import with the folder left to SQLite succeeds; and when the database's own disk is the
+    /// full one, the message is SQLite's alone, with no advice about the temporary folder
+    /// (helper-73 found both the link and the full database's disk misnamed, and the dry run
+    /// unnamed).
     func testAFullTemporaryFolderIsNamedWhenTheDatabasesDiskHasRoom() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["history", "add", "--at", "2026-01-01 10:00", "Row"]).status, 0)
@@ -295,16 +301,38 @@ final class FullDiskCLITests: XCTestCase {
         let file = cli.folder.appendingPathComponent("days.csv")
         try Data(text.utf8).write(to: file)
         let temporary = try mountSmallDisk(bytes: 128 << 10)
+        let link = temporary.appendingPathComponent("link.sqlite")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: cli.database)
         let before = try WritingCommands.state(cli, of: cli.database)
+        let smallTemporaryFolder = ["LOGBOOK_CACHE_KIB": "1024", "SQLITE_TMPDIR": temporary.path]
 
-        let refused = try cli.run(["-q", "import", file.path], environment: ["LOGBOOK_CACHE_KIB": "1024", "SQLITE_TMPDIR": temporary.path])
-        XCTAssertFailure(refused, status: 1, mentioning: "disk is full", "temporary files to \(temporary.path) (from SQLITE_TMPDIR)",
+        for database in [cli.database, link] {
+            let refused = try cli.run(["--db", database.path, "-q", "import", file.path], environment: smallTemporaryFolder,
+                                      useDatabase: false)
+            XCTAssertFailure(refused, status: 1, mentioning: "disk is full", "temporary files to \(temporary.path) (from SQLITE_TMPDIR)",
+                             "another disk than the database's", "set SQLITE_TMPDIR to a folder with room")
+            XCTAssertEqual(try WritingCommands.state(cli, of: cli.database), before, "\(database.path): the records as they were")
+        }
+        let newFile = cli.folder.appendingPathComponent("new.sqlite")
+        let dryRun = try cli.run(["--db", newFile.path, "-q", "import", "--dry-run", file.path], environment: smallTemporaryFolder,
+                                 useDatabase: false)
+        XCTAssertFailure(dryRun, status: 1, mentioning: "disk is full", "temporary database in \(temporary.path) (from SQLITE_TMPDIR)",
                          "set SQLITE_TMPDIR to a folder with room")
-        XCTAssertEqual(try WritingCommands.state(cli, of: cli.database), before, "the records as they were")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: newFile.path), "a dry run creates no file")
 
         let roomy = try cli.run(["-q", "import", file.path], environment: ["LOGBOOK_CACHE_KIB": "1024"])
         XCTAssertEqual(roomy.status, 0, roomy.stderr)
         XCTAssertEqual(try cli.run(["count", "history"]).stdout, "150001\n")
+
+        // The database on a full disk of its own, SQLite's temporary folder (from TMPDIR) on a roomy one.
+        let full = try mountSmallDisk(bytes: 1 << 20).appendingPathComponent("full.sqlite")
+        XCTAssertEqual(try cli.run(["--db", full.path, "init"], useDatabase: false).status, 0)
+        let roomyTemporary = cli.folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: roomyTemporary, withIntermediateDirectories: true)
+        let fullDatabase = try cli.run(["--db", full.path, "-q", "import", file.path], environment: ["TMPDIR": roomyTemporary.path],
+                                       useDatabase: false)
+        XCTAssertFailure(fullDatabase, status: 1, mentioning: "disk is full")
+        XCTAssertFalse(fullDatabase.stderr.contains("SQLITE_TMPDIR"), "the database's own disk is the full one: \(fullDatabase.stderr)")
     }
 
     /// A logbook whose change log holds 100,000 expired entries, on a disk with little room: a

@@ -6,16 +6,28 @@ import SQLiteQuery
 /// journals) to a folder of its own, and when that folder is on another disk than the database,
 /// "disk is full" sent a user to the wrong one.
 enum FullDiskCause {
-    /// What to add to SQLite's "database or disk is full" for the database at `path`: the folder
-    /// of SQLite's temporary files and the room on both disks, when that folder is on another disk
-    /// than the database; nil when it is on the same one (the message then names the right disk).
+    /// What to add to SQLite's "database or disk is full" for the database at `path` (empty for
+    /// SQLite's temporary database): the folder of SQLite's temporary files, what chose it and the
+    /// room on both disks, when that folder is most likely the full one: it holds the temporary
+    /// database, or it is on another disk than the database's real file (a symbolic link
+    /// followed, as SQLite follows it) with no more room than that one. Nil otherwise: the message
+    /// then names the right disk.
     static func temporaryFolderNote(_ path: String) -> String? {
-        guard !path.isEmpty, path != ":memory:", let temporary = temporaryFolder,
-              let databaseDisk = disk(of: PathParts(path).openableFolder), let temporaryDisk = disk(of: temporary.path),
-              databaseDisk.device != temporaryDisk.device else { return nil }
+        guard path != ":memory:", let temporary = temporaryFolder, let temporaryDisk = disk(of: temporary.path) else { return nil }
+        let room = describe(bytes: temporaryDisk.freeBytes)
+        guard !path.isEmpty else {
+            return "SQLite keeps its temporary database in \(temporary.path) (\(temporary.source)), with \(room) free there now: "
+                + "set SQLITE_TMPDIR to a folder with room"
+        }
+        let realPath = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        } ?? path
+        guard let databaseDisk = disk(of: PathParts(realPath).openableFolder), databaseDisk.device != temporaryDisk.device,
+              temporaryDisk.freeBytes <= databaseDisk.freeBytes else { return nil }
         return "SQLite writes its temporary files to \(temporary.path) (\(temporary.source)), another disk than the database's, "
-            + "with \(describe(bytes: temporaryDisk.freeBytes)) free there now and \(describe(bytes: databaseDisk.freeBytes)) "
-            + "beside the database: when that disk is the full one, set SQLITE_TMPDIR to a folder with room"
+            + "with \(room) free there now against \(describe(bytes: databaseDisk.freeBytes)) beside the database: "
+            + "set SQLITE_TMPDIR to a folder with room"
     }
 
     /// The folder SQLite's Unix build writes temporary files to, and what chose it: the first of
