@@ -187,10 +187,32 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["history", "--time-zone"]), status: 2, mentioning: "missing value for '--time-zone <tz>'",
                          "see 'logbook history --help'")
         XCTAssertFailure(try cli.run(["--frobnicate"]), status: 2, mentioning: "unknown option '--frobnicate'", "(see 'logbook --help')")
-        // What the parser read decides, as on a command's line: `--help` as the value of --db is no request for help.
-        XCTAssertFailure(try cli.run(["--db", "--help"], useDatabase: false), status: 2, mentioning: "missing command")
-        XCTAssertFailure(try cli.run(["history", "--db", "--version"], useDatabase: false), status: 2, mentioning: "'history' needs a subcommand")
+        // An option's value given apart is never another option, on a line with no command too.
+        XCTAssertEqual(try cli.run(["--db", "--help"], useDatabase: false).stdout, try cli.run(["--help"]).stdout)
+        XCTAssertFailure(try cli.run(["history", "--db", "--version"], useDatabase: false), status: 2,
+                         mentioning: "missing value for '--db <path>'", "write --db=--version")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
+    }
+
+    /// `drafts add --version --help` made a draft whose version was "--help": a value given
+    /// apart that is `--help` or `-h` asks for help, and one that names another option is a
+    /// missing value, nothing written; the text itself is still a value after `=`.
+    func testAnOptionsValueGivenApartIsNeverAnotherOption() throws {
+        let cli = try CLIHarness()
+        let help = try cli.run(["drafts", "add", "--version", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertEqual(help.stdout, try cli.run(["drafts", "add", "--help"]).stdout)
+        XCTAssertEqual(try cli.run(["history", "add", "--at", "-h", "Squat"]).stdout, try cli.run(["history", "add", "-h"]).stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "help writes nothing")
+        for other in ["--quiet", "-q", "--whats-new", "--whats-new=x", "--db"] {
+            XCTAssertFailure(try cli.run(["drafts", "add", "--version", other]), status: 2,
+                             mentioning: "missing value for '--version <v>'", "write --version=\(other)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version=--help"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "-1.0", "--whats-new", "- Fixes"]).status, 0)
+        XCTAssertEqual(try cli.run(["drafts", "list", "--format", "csv", "--sort", "version"]).stdout.split(separator: "\r\n").dropFirst()
+            .map { $0.split(separator: ",")[1] }, ["--help", "-1.0"])
     }
 
     func testHelpAndVersion() throws {

@@ -6,7 +6,9 @@ import SQLiteQuery
 /// a lone `-` is a positional (stdin or stdout), and so is an argument whose dashes a space or a
 /// line break follows (SQL that opens with a `-- comment`, an exercise named `- Plank`): no option
 /// is named so. (`"--at yesterday"`, an option and its value quoted as one, stays an unknown
-/// option, not a name to store.) Global options are accepted anywhere on the line.
+/// option, not a name to store.) An option's value given apart is never another option:
+/// `--version --help` asks for help, `--version --quiet` is refused as a missing value (write
+/// `--version=--quiet` for that text). Global options are accepted anywhere on the line.
 
 enum ArgumentParser {
     /// Parses `arguments` (everything after the command words) against `spec`.
@@ -46,6 +48,17 @@ enum ArgumentParser {
                 value = attached
             } else if index < arguments.count {
                 value = arguments[index]
+                if value == "--help" || value == "-h" {
+                    // `drafts add --version --help` asks for help: it made a draft whose version was "--help".
+                    parsed.record(GlobalOptions.help.spec.name, "")
+                    index += 1
+                    continue
+                }
+                if let other = find(split(value).name, in: specs) {
+                    let named = value == other.name ? "an option" : "the option '\(other.name)'"
+                    throw UsageError(message: "missing value for '\(option.usage)' ('\(value)' is \(named); "
+                                        + "for that text as the value, write \(option.name)=\(value))", command: spec.name)
+                }
                 index += 1
             } else {
                 throw UsageError(message: "missing value for '\(option.usage)'", command: spec.name)
