@@ -4,7 +4,7 @@ import SQLiteQuery
 
 /// How `drafts show` prints one draft for people: fields, the What's New text, the checklist with
 /// its summary line ("2 of 4 done"). Control characters in the text are shown as escapes
-/// (``Console/oneLine(_:)``), What's New keeping its line breaks: nothing in a draft can move the
+/// (``Console/cell(_:)``), What's New keeping its line breaks: nothing in a draft can move the
 /// cursor, recolor the terminal or pass for another line (`--format json` keeps every byte).
 enum DraftView {
     /// The draft for people, its dates on the wall clock of `timeZone`.
@@ -12,7 +12,7 @@ enum DraftView {
         let date = { (value: Date) in LocalTime.text(value, in: timeZone) + " " + LocalTime.offset(value, in: timeZone) }
         var lines = [
             "id:         \(draft.id.uuidString)",
-            "version:    \(draft.version.isEmpty ? "(none)" : Console.oneLine(draft.version))",
+            "version:    \(draft.version.isEmpty ? "(none)" : Console.cell(draft.version))",
             "submitted:  \(draft.submittedAt.map(date) ?? "not submitted")",
             "created:    \(date(draft.createdAt))",
             "updated:    \(date(draft.updatedAt))",
@@ -26,12 +26,12 @@ enum DraftView {
             let parts = draft.whatsNew.split(atEvery: "\n")
             lines += parts.enumerated().map { index, line in
                 let endsInCRLF = index < parts.count - 1 && line.ends(with: "\r")
-                return "  " + Console.oneLine(endsInCRLF ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line)
+                return "  " + Console.cell(endsInCRLF ? String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) : line)
             }
         }
         lines.append("checklist:  \(draft.summary)")
         for (offset, item) in draft.checklist.enumerated() {
-            lines.append("  \(offset + 1). [\(item.isDone ? "x" : " ")] \(Console.oneLine(item.title))")
+            lines.append("  \(offset + 1). [\(item.isDone ? "x" : " ")] \(Console.cell(item.title))")
         }
         return lines.joined(separator: "\n")
     }

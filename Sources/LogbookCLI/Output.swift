@@ -108,7 +108,14 @@ enum Console {
     /// U+3164, U+E0001, …): a message is one line on stderr whatever text it quotes
     /// (a name, a token file's contents), and nothing it quotes can move the cursor, recolor the
     /// terminal or show the rest of the line reversed (`Evil\u{202E}gnp.exe`).
-    static func oneLine(_ line: String) -> String {
+    static func oneLine(_ line: String) -> String { escaped(line, doublingBackslashes: false) }
+
+    /// ``oneLine(_:)`` with each backslash doubled too, for a value shown among others (a table's
+    /// cell, a draft's field): a name holding a backslash and an `n` must not look like one
+    /// holding a line break (`a\\nb` against `a\nb`), as `ls -b` shows names.
+    static func cell(_ text: String) -> String { escaped(text, doublingBackslashes: true) }
+
+    private static func escaped(_ line: String, doublingBackslashes: Bool) -> String {
         // Controls, line and paragraph separators, the interlinear annotation marks, and every
         // character Unicode marks default-ignorable (drawn as nothing: the bidirectional marks,
         // embeddings, overrides and isolates, which reorder what follows, U+200B, U+2060…,
@@ -117,6 +124,7 @@ enum Console {
         // Arabic script), variation selectors (an emoji's style), the tag characters of a
         // subdivision's flag and the soft hyphen.
         func isShownEscaped(_ scalar: Unicode.Scalar) -> Bool {
+            if scalar == "\\" { return doublingBackslashes }
             let properties = scalar.properties
             switch properties.generalCategory {
             case .control, .lineSeparator, .paragraphSeparator: return true
@@ -129,7 +137,8 @@ enum Console {
         // Most text has no byte that could start one (C0, DEL, U+0080…U+00AD, U+034F, U+061C,
         // U+1100…, U+2000…, U+3164, U+FE00…, U+1BCA0…, U+1D173…, U+E0000…): a table can have
         // millions of cells.
-        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || [0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3].contains($0) }),
+        guard line.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || [0xC2, 0xCD, 0xD8, 0xE1, 0xE2, 0xE3, 0xEF, 0xF0, 0xF3].contains($0)
+                    || (doublingBackslashes && $0 == UInt8(ascii: "\\")) }),
               line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()
         for scalar in line.unicodeScalars {
@@ -138,6 +147,7 @@ enum Console {
                 continue
             }
             switch scalar {
+            case "\\": shown.append(contentsOf: #"\\"#.unicodeScalars)
             case "\n": shown.append(contentsOf: #"\n"#.unicodeScalars)
             case "\r": shown.append(contentsOf: #"\r"#.unicodeScalars)
             case "\t": shown.append(contentsOf: #"\t"#.unicodeScalars)

@@ -1,8 +1,8 @@
 /// Aligned columns for people. Widths come from the header and the first rows (up to
 /// `sampleSize`); after that rows stream out as they come, so a long listing starts at once and
-/// never sits in memory. A cell's control characters are shown as escapes (``Console/oneLine(_:)``):
-/// a row is one line, and no text in it can move the cursor or recolor the terminal (the data
-/// formats keep every byte).
+/// never sits in memory. A cell's control characters are shown as escapes, and its backslashes
+/// doubled (``Console/cell(_:)``): a row is one line, no text in it can move the cursor or
+/// recolor the terminal or pass for an escape (the data formats keep every byte).
 struct TableWriter {
     private let header: [String]
     private var sample: [[String]] = []
@@ -12,10 +12,10 @@ struct TableWriter {
     /// The line being written.
     private var line: [UInt8] = []
 
-    init(header: [String]) { self.header = header.map(Console.oneLine) }
+    init(header: [String]) { self.header = header.map(Console.cell) }
 
     mutating func add(_ row: [String]) throws {
-        let row = row.map(Console.oneLine)
+        let row = row.map(Console.cell)
         rowCount += 1
         if let widths {
             try writeLine(row, widths)

@@ -305,9 +305,10 @@ final class DraftsHistoryCLITests: XCTestCase {
         let json = try cli.run(["drafts", "show", id, "--format", "json"]).stdout
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual((object["whatsNew"] as? String).map { Array($0.utf8) }, Array(text.utf8))
-        // For people, a CRLF ends a line as LF does (it was shown as one line with "\r\n" escaped; helper-66).
+        // For people, a CRLF ends a line as LF does (it was shown as one line with "\r\n" escaped; helper-66);
+        // a backslash is doubled, so it passes for no escape.
         let shown = try cli.run(["drafts", "show", id]).stdout
-        XCTAssertTrue(shown.contains("what's new:\n  Cafe\u{301} ☀︎ line one\n  line two\\twith tab\n  \n  日本語 \"quoted\" \\ back\n  \nchecklist:"),
+        XCTAssertTrue(shown.contains("what's new:\n  Cafe\u{301} ☀︎ line one\n  line two\\twith tab\n  \n  日本語 \"quoted\" \\\\ back\n  \nchecklist:"),
                       shown)
 
         // A CR that no LF follows is no line break: shown escaped, not dropped (helper-67).

@@ -160,6 +160,48 @@ final class QueryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
+    /// A table shows each text on one line, its controls and invisible characters as escapes and
+    /// its backslashes doubled, so no two texts show as the same cell: `a\nb` typed as four
+    /// characters and `a`, a line feed, `b` both showed as `a\nb`. Seeded texts of backslashes,
+    /// the letters of escapes, braces, digits, controls and invisible characters, each shown in
+    /// a table of `query`, and a draft's fields in `drafts show`; CSV keeps every byte.
+    /// `LOGBOOK_TABLE_CELL_SEED`.
+    func testNoTwoTextsShowAsTheSameTableCell() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_TABLE_CELL_SEED", default: 0x5C6E))
+        let pieces = ["\\", "n", "t", "r", "u", "{", "}", "1", "B", "0", "\n", "\t", "\r", "\u{1B}", "\u{200B}", "\u{202E}", "é"]
+        var texts = ["a\\nb", "a\nb", "\\\\", "\\u{1B}", "\u{1B}"]
+        var seen = Set(texts.map { Array($0.unicodeScalars.map(\.value)) })
+        while texts.count < 150 {
+            let text = (0..<(1 + random.next() % 6)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            if seen.insert(Array(text.unicodeScalars.map(\.value))).inserted { texts.append(text) }
+        }
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "init"]).status, 0)
+        let sql = texts.indices.map { "SELECT :p\($0) AS v" }.joined(separator: " UNION ALL ")
+        let parameters = texts.enumerated().flatMap { ["-p", "p\($0.offset)=\($0.element)"] }
+        let table = try cli.run(["query", sql] + parameters)
+        XCTAssertEqual(table.status, 0, table.stderr)
+        let cells = table.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropFirst().dropLast().map(String.init)
+        XCTAssertEqual(cells.count, texts.count, table.stdout)
+        XCTAssertEqual(Array(cells.prefix(5)), [#"a\\nb"#, #"a\nb"#, #"\\\\"#, #"\\u{1B}"#, #"\u{1B}"#])
+        var shownAs: [String: String] = [:]
+        for (text, cell) in zip(texts, cells) {
+            if let other = shownAs.updateValue(text, forKey: cell) {
+                XCTFail("\(text.unicodeScalars.map(\.value)) and \(other.unicodeScalars.map(\.value)) both show as \(cell)")
+            }
+        }
+        let csv = try cli.run(["query", sql, "--format", "csv"] + parameters)
+        XCTAssertEqual(csv.status, 0, csv.stderr)
+        XCTAssertEqual(try CSVRecords.parse(Array(csv.stdout.utf8)).dropFirst().map { $0[0] }, texts, "CSV keeps every byte")
+
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", #"v\t"#, "--whats-new", "a\\nb\nc"]).status, 0)
+        XCTAssertEqual(try cli.run(["-q", "drafts", "item", "add", #"v\t"#, "x\\u{1B}\u{1B}"]).status, 0)
+        let shown = try cli.run(["drafts", "show", #"v\t"#]).stdout
+        for line in [#"version:    v\\t"#, #"  a\\nb"#, "  c", #"  1. [ ] x\\u{1B}\u{1B}"#] {
+            XCTAssertTrue(shown.contains(line + "\n"), "\(line) in \(shown)")
+        }
+    }
+
     /// The caret stands under the mistake as a terminal draws the printed filter: a tab, a line
     /// break and a zero-width space inside it are printed as escapes (`\t`, `\n`, `\u{200B}`),
     /// wide letters and emoji take two columns (helper-43: the caret was placed by characters,
