@@ -209,6 +209,12 @@ final class FoundationCLITests: XCTestCase {
                              mentioning: "missing value for '--version <v>'", "write --version=\(other)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "usage errors never create the database")
+        // Values that end in a short option's letter are values (`1h` was taken for -h: helper-74).
+        XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "1h", "--whats-new", "Oq"]).status, 0)
+        XCTAssertEqual(try cli.run(["history", "list", "--exercise", "Oh"]).status, 0)
+        XCTAssertEqual(try cli.run(["query", "SELECT version FROM drafts", "-o", "up", "--format", "csv"]).status, 0)
+        XCTAssertEqual(try String(contentsOf: cli.folder.appendingPathComponent("up"), encoding: .utf8), "version\r\n1h\r\n")
+        XCTAssertEqual(try cli.run(["-q", "drafts", "delete", "1h"]).status, 0)
         XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version=--help"]).status, 0)
         XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "-1.0", "--whats-new", "- Fixes"]).status, 0)
         XCTAssertEqual(try cli.run(["drafts", "list", "--format", "csv", "--sort", "version"]).stdout.split(separator: "\r\n").dropFirst()

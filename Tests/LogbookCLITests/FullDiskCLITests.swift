@@ -287,9 +287,10 @@ final class FullDiskCLITests: XCTestCase {
     /// is the real file's, as SQLite follows the link), and a dry run into a new file, whose
     /// temporary database is in that folder. The records are as they were each time. The same
     /// import with the folder left to SQLite succeeds; and when the database's own disk is the
-    /// full one, the message is SQLite's alone, with no advice about the temporary folder
-    /// (helper-73 found both the link and the full database's disk misnamed, and the dry run
-    /// unnamed).
+    /// full one, or a backup's copy is on a full disk, the message is SQLite's alone, with no
+    /// advice about the temporary folder (helper-73 found the link and the full database's disk
+    /// misnamed and the dry run unnamed, helper-74 the backup misnamed). A sort that spills to
+    /// the full folder, which SQLite gives back as the statement fails, names it too.
     func testAFullTemporaryFolderIsNamedWhenTheDatabasesDiskHasRoom() throws {
         let cli = try CLIHarness()
         XCTAssertEqual(try cli.run(["history", "add", "--at", "2026-01-01 10:00", "Row"]).status, 0)
@@ -309,8 +310,8 @@ final class FullDiskCLITests: XCTestCase {
         for database in [cli.database, link] {
             let refused = try cli.run(["--db", database.path, "-q", "import", file.path], environment: smallTemporaryFolder,
                                       useDatabase: false)
-            XCTAssertFailure(refused, status: 1, mentioning: "disk is full", "temporary files to \(temporary.path) (from SQLITE_TMPDIR)",
-                             "another disk than the database's", "set SQLITE_TMPDIR to a folder with room")
+            XCTAssertFailure(refused, status: 1, mentioning: "disk is full", "the database's disk has",
+                             "temporary files to \(temporary.path) (from SQLITE_TMPDIR), another disk", "set SQLITE_TMPDIR to a folder with room")
             XCTAssertEqual(try WritingCommands.state(cli, of: cli.database), before, "\(database.path): the records as they were")
         }
         let newFile = cli.folder.appendingPathComponent("new.sqlite")
@@ -323,6 +324,17 @@ final class FullDiskCLITests: XCTestCase {
         let roomy = try cli.run(["-q", "import", file.path], environment: ["LOGBOOK_CACHE_KIB": "1024"])
         XCTAssertEqual(roomy.status, 0, roomy.stderr)
         XCTAssertEqual(try cli.run(["count", "history"]).stdout, "150001\n")
+
+        // A sort that spills to the full folder, whose files SQLite gives back as the statement
+        // fails: the database's disk has room, so the folder is named all the same.
+        let sort = try cli.run(["query", "SELECT day || name AS v FROM exercises JOIN exercise_days ON day_pk = exercise_days.pk ORDER BY v DESC",
+                                "--format", "csv", "-o", "sorted.csv"], environment: smallTemporaryFolder)
+        XCTAssertFailure(sort, status: 1, mentioning: "disk is full", "temporary files to \(temporary.path) (from SQLITE_TMPDIR)")
+        // A backup onto a full disk is the copy's disk: no word of the temporary folder.
+        let copy = try mountSmallDisk(bytes: 1 << 20).appendingPathComponent("copy.sqlite")
+        let backup = try cli.run(["backup", copy.path], environment: smallTemporaryFolder)
+        XCTAssertFailure(backup, status: 1, mentioning: "disk is full")
+        XCTAssertFalse(backup.stderr.contains("SQLITE_TMPDIR"), backup.stderr)
 
         // The database on a full disk of its own, SQLite's temporary folder (from TMPDIR) on a roomy one.
         let full = try mountSmallDisk(bytes: 1 << 20).appendingPathComponent("full.sqlite")

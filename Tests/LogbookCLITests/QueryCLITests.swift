@@ -200,6 +200,10 @@ final class QueryCLITests: XCTestCase {
         for line in [#"version:    v\\t"#, #"  a\\nb"#, "  c", #"  1. [ ] x\\u{1B}\u{1B}"#] {
             XCTAssertTrue(shown.contains(line + "\n"), "\(line) in \(shown)")
         }
+        // The hint that tells two spellings of a name apart shows them as a table does (helper-74).
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "--at", "2026-01-01 10:00", "Squat\nPress"]).status, 0)
+        let hint = try cli.run(["history", "add", "--at", "2026-01-02 10:00", #"Squat\nPress"#])
+        XCTAssertTrue(hint.stderr.contains(#"'Squat\\nPress' is new; did you mean 'Squat\nPress'?"#), hint.stderr)
     }
 
     /// The caret stands under the mistake as a terminal draws the printed filter: a tab, a line

@@ -32,7 +32,7 @@ public struct DatabaseFiles: Sendable {
     /// The absolute path with symbolic links resolved: of the file when it exists, else of its
     /// folder, after following the links to it (a link to a side file that does not exist yet
     /// names that file).
-    private static func resolvedPath(_ path: String) -> String {
+    static func resolvedPath(_ path: String) -> String {
         func real(_ path: String) -> String? {
             guard let resolved = realpath(path, nil) else { return nil }
             defer { free(resolved) }

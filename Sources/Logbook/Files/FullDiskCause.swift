@@ -6,12 +6,18 @@ import SQLiteQuery
 /// journals) to a folder of its own, and when that folder is on another disk than the database,
 /// "disk is full" sent a user to the wrong one.
 enum FullDiskCause {
+    /// The room a disk that filled can have left: less than the next write needed, a few pages.
+    /// A database's disk with more than this free was not the full one.
+    static let roomOfAFullDisk: UInt64 = 4 << 20
+
     /// What to add to SQLite's "database or disk is full" for the database at `path` (empty for
     /// SQLite's temporary database): the folder of SQLite's temporary files, what chose it and the
     /// room on both disks, when that folder is most likely the full one: it holds the temporary
-    /// database, or it is on another disk than the database's real file (a symbolic link
-    /// followed, as SQLite follows it) with no more room than that one. Nil otherwise: the message
-    /// then names the right disk.
+    /// database, or it is on another disk than the database's real file (symbolic links followed,
+    /// as SQLite follows them) while that disk has clear room (more than ``roomOfAFullDisk``).
+    /// Nil otherwise: the message then names the right disk. The room decides, not the temporary
+    /// folder's own, which SQLite gives back as a failed statement ends (a sort's, a statement
+    /// journal's; a temporary table's only as the connection closes).
     static func temporaryFolderNote(_ path: String) -> String? {
         guard path != ":memory:", let temporary = temporaryFolder, let temporaryDisk = disk(of: temporary.path) else { return nil }
         let room = describe(bytes: temporaryDisk.freeBytes)
@@ -19,20 +25,18 @@ enum FullDiskCause {
             return "SQLite keeps its temporary database in \(temporary.path) (\(temporary.source)), with \(room) free there now: "
                 + "set SQLITE_TMPDIR to a folder with room"
         }
-        let realPath = realpath(path, nil).map { resolved in
-            defer { free(resolved) }
-            return String(cString: resolved)
-        } ?? path
-        guard let databaseDisk = disk(of: PathParts(realPath).openableFolder), databaseDisk.device != temporaryDisk.device,
-              temporaryDisk.freeBytes <= databaseDisk.freeBytes else { return nil }
-        return "SQLite writes its temporary files to \(temporary.path) (\(temporary.source)), another disk than the database's, "
-            + "with \(room) free there now against \(describe(bytes: databaseDisk.freeBytes)) beside the database: "
+        guard let databaseDisk = disk(of: PathParts(DatabaseFiles.resolvedPath(path)).openableFolder),
+              databaseDisk.device != temporaryDisk.device, databaseDisk.freeBytes > roomOfAFullDisk else { return nil }
+        return "the database's disk has \(describe(bytes: databaseDisk.freeBytes)) free, and SQLite writes its temporary files "
+            + "to \(temporary.path) (\(temporary.source)), another disk, with \(room) free there now: "
             + "set SQLITE_TMPDIR to a folder with room"
     }
 
     /// The folder SQLite's Unix build writes temporary files to, and what chose it: the first of
     /// `SQLITE_TMPDIR`, `TMPDIR`, `/var/tmp`, `/usr/tmp`, `/tmp` and `.` that is a folder this
-    /// process may write and enter (SQLite's `unixTempFileDir`).
+    /// process may write and enter (SQLite's `unixTempFileDir`). SQLite reads the variables once,
+    /// as it starts, and takes `sqlite3_temp_directory` first when a program sets it (this does
+    /// not see it); the `logbook` tool sets none of them.
     static var temporaryFolder: (path: String, source: String)? {
         let environment = ProcessInfo.processInfo.environment
         let candidates: [(path: String?, source: String)] = [
@@ -49,11 +53,11 @@ enum FullDiskCause {
     }
 
     /// The device a folder is on and the bytes this process may still write there.
-    private static func disk(of folder: String) -> (device: UInt64, freeBytes: UInt64)? {
+    private static func disk(of folder: String) -> (device: dev_t, freeBytes: UInt64)? {
         var status = stat()
         var room = statvfs()
         guard stat(folder, &status) == 0, statvfs(folder, &room) == 0 else { return nil }
-        return (UInt64(status.st_dev), UInt64(room.f_bavail) * UInt64(room.f_frsize))
+        return (status.st_dev, UInt64(room.f_bavail) * UInt64(room.f_frsize))
     }
 
     /// `bytes` in the largest binary unit that keeps a whole number before the point (`1.9 MiB`).

@@ -87,8 +87,9 @@ extension Logbook {
                 pages = try database.withConnection { try $0.backup(to: replacement.temporaryPath) }
             } catch LogbookError.database(_, let error) {
                 // SQLite's words alone ("database or disk is full"): the failure is the copy's, and
-                // the store's path in the message would point at the wrong file.
-                throw BackupError.failed(target: path, reason: error.message)
+                // the store's path in the message would point at the wrong file, as would a note
+                // on the store's disk and SQLite's temporary folder (``FullDiskCause``).
+                throw BackupError.failed(target: path, reason: error.isFull ? error.codeDescription : error.message)
             } catch {
                 throw BackupError.failed(target: path, reason: "\(error)")
             }

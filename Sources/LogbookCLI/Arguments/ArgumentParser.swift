@@ -20,8 +20,7 @@ enum ArgumentParser {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if optionsEnded || argument == "-" || !argument.hasPrefix("-") || isNegativeNumber(argument)
-                || argument.drop(while: { $0 == "-" }).first?.isWhitespace == true {
+            if optionsEnded || !looksLikeOption(argument) {
                 parsed.append(positional: argument)
                 continue
             }
@@ -54,7 +53,7 @@ enum ArgumentParser {
                     index += 1
                     continue
                 }
-                if let other = find(split(value).name, in: specs) {
+                if looksLikeOption(value), let other = find(split(value).name, in: specs) {
                     let named = value == other.name ? "an option" : "the option '\(other.name)'"
                     throw UsageError(message: "missing value for '\(option.usage)' ('\(value)' is \(named); "
                                         + "for that text as the value, write \(option.name)=\(value))", command: spec.name)
@@ -82,6 +81,13 @@ enum ArgumentParser {
         parsed.isSet(GlobalOptions.version) && !spec.options.contains { $0.name == GlobalOptions.version.spec.name }
     }
 
+    /// Whether `argument` is read as an option (or `--`): it begins with a dash, and is not a lone
+    /// `-`, a negative number, or dashes that a space or a line break follows.
+    private static func looksLikeOption(_ argument: String) -> Bool {
+        argument.hasPrefix("-") && argument != "-" && !isNegativeNumber(argument)
+            && argument.drop(while: { $0 == "-" }).first?.isWhitespace != true
+    }
+
     private static func isNegativeNumber(_ argument: String) -> Bool {
         argument.count > 1 && argument.dropFirst().allSatisfy { $0.isNumber || $0 == "." }
     }
@@ -94,7 +100,7 @@ enum ArgumentParser {
 
     private static func find(_ name: String, in specs: [OptionSpec]) -> OptionSpec? {
         if name.hasPrefix("--") { return specs.first { $0.name == name } }
-        guard name.count == 2, let letter = name.last else { return nil }
+        guard name.count == 2, name.hasPrefix("-"), let letter = name.last else { return nil }
         return specs.first { $0.short == letter }
     }
 

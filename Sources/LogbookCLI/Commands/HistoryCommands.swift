@@ -41,7 +41,8 @@ enum HistoryCommands {
             let names = try invocation.arguments.positionals.map { try storableName($0, role: "exercise", command: "history add") }
             let history = try invocation.writeStore().history
             let hints = try history.knownExercises(resembling: Set(names).sorted()).map {
-                "logbook: '\($0.name)' is new; did you mean '\($0.known)'?"
+                // Names as a table shows them, backslashes doubled: the hint tells two spellings apart.
+                "logbook: '\(Console.cell($0.name))' is new; did you mean '\(Console.cell($0.known))'?"
             }
             let day = try history.addDoneExercises(names, at: date)
             Console.note("logbook: \(day.day): \(plural(day.exercises.count, "exercise"))")
@@ -110,8 +111,9 @@ enum HistoryCommands {
             let (from, to) = try invocation.dayRange()
             let isDryRun = invocation.arguments.isSet(dryRun)
             let edit = try invocation.writeStore().history.renameExercise(old, to: new, from: from, to: to, dryRun: isDryRun)
-            guard edit.exercises > 0 else { return Console.note("logbook: nothing to rename: '\(old)' is already spelled '\(new)'") }
-            report(edit, verb: "renamed '\(old)' to '\(new)':", dryRun: isDryRun)
+            let (shownOld, shownNew) = (Console.cell(old), Console.cell(new))
+            guard edit.exercises > 0 else { return Console.note("logbook: nothing to rename: '\(shownOld)' is already spelled '\(shownNew)'") }
+            report(edit, verb: "renamed '\(shownOld)' to '\(shownNew)':", dryRun: isDryRun)
         })
 
     static let move = Command(
