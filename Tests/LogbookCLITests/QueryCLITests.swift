@@ -204,6 +204,8 @@ final class QueryCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["-q", "history", "add", "--at", "2026-01-01 10:00", "Squat\nPress"]).status, 0)
         let hint = try cli.run(["history", "add", "--at", "2026-01-02 10:00", #"Squat\nPress"#])
         XCTAssertTrue(hint.stderr.contains(#"'Squat\\nPress' is new; did you mean 'Squat\nPress'?"#), hint.stderr)
+        let removed = try cli.run(["history", "remove", "--day", "2026-01-02", "--names", #"Squat\nPress"#])
+        XCTAssertTrue(removed.stderr.contains(#"('Squat\\nPress')"#), removed.stderr)
     }
 
     /// The caret stands under the mistake as a terminal draws the printed filter: a tab, a line

@@ -6,9 +6,10 @@ import SQLiteQuery
 /// a lone `-` is a positional (stdin or stdout), and so is an argument whose dashes a space or a
 /// line break follows (SQL that opens with a `-- comment`, an exercise named `- Plank`): no option
 /// is named so. (`"--at yesterday"`, an option and its value quoted as one, stays an unknown
-/// option, not a name to store.) An option's value given apart is never another option:
-/// `--version --help` asks for help, `--version --quiet` is refused as a missing value (write
-/// `--version=--quiet` for that text). Global options are accepted anywhere on the line.
+/// option, not a name to store.) An option's value given apart that reads as one of the
+/// command's options is not taken as the value: `--version --help` asks for help, `--version
+/// --quiet` is refused as a missing value (write `--version=--quiet` for that text); `--version
+/// 1h` is a value. Global options are accepted anywhere on the line.
 
 enum ArgumentParser {
     /// Parses `arguments` (everything after the command words) against `spec`.

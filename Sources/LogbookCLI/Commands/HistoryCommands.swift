@@ -83,7 +83,7 @@ enum HistoryCommands {
             let edit = try invocation.writeStore().history.removeExercises(
                 atPositions: byName ? [] : targets.compactMap(position), named: byName ? targets : targets.filter { position($0) == nil },
                 from: calendarDay, dryRun: isDryRun)
-            let shown = edit.removedExercises.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+            let shown = edit.removedExercises.prefix(5).map { "'\(Console.cell($0))'" }.joined(separator: ", ")
             report(edit, verb: "removed", dryRun: isDryRun, detail: " (\(shown)\(edit.removedExercises.count > 5 ? ", …" : ""))")
         })
 
