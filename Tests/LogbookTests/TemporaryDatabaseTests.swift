@@ -15,7 +15,11 @@ final class TemporaryDatabaseTests: XCTestCase {
         try store.history.save([ExerciseDay(id: UUID(), date: day.start(in: utc), day: day, exercises: ["Squat", "Row"])])
         XCTAssertEqual(try store.history.fetchCount(), 1)
         let full = LogbookError.reported(SQLiteError(code: 13, message: "database or disk is full"), path: store.path)
-        XCTAssertEqual(String(describing: full), "SQLite's temporary database: database or disk is full (SQLite error 13)")
+        // Named, with the folder SQLite keeps it in, which is the disk that filled.
+        XCTAssertTrue(String(describing: full).hasPrefix("SQLite's temporary database: database or disk is full; "
+                                                         + "SQLite keeps its temporary database in "), "\(full)")
+        XCTAssertTrue(String(describing: full).hasSuffix(": set SQLITE_TMPDIR to a folder with room (SQLite error 13: database or disk is full)"),
+                      "\(full)")
         XCTAssertThrowsError(try Logbook.openForReading(path: "", timeZone: utc)) { error in
             guard case LogbookError.noDatabase = error else { return XCTFail("\(error)") }
         }
