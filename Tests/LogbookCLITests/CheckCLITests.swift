@@ -205,5 +205,16 @@ final class CheckCLITests: XCTestCase {
         XCTAssertEqual(check.status, 0, check.stdout + check.stderr)
         XCTAssertTrue(check.lines.contains("schema: ok; another program's triggers run inside Logbook's writes and can change what they "
                                            + "store: Tally on Exercise_Days, shout on exercises"), check.stdout)
+
+        // A name another program chose breaks no line of the report and sends no escape sequence.
+        try Connection(path: cli.database.path).execute("""
+            CREATE TRIGGER "evil\u{0A}\u{1B}[2J" AFTER DELETE ON exercises BEGIN SELECT 1; END;
+            """)
+        let escaped = try cli.run(["check"])
+        XCTAssertEqual(escaped.status, 0, escaped.stdout + escaped.stderr)
+        XCTAssertEqual(escaped.lines.count, check.lines.count, escaped.stdout)
+        XCTAssertFalse(escaped.stdout.contains("\u{1B}"), escaped.stdout)
+        XCTAssertTrue(escaped.lines.contains("schema: ok; another program's triggers run inside Logbook's writes and can change what they "
+                                             + #"store: Tally on Exercise_Days, evil\n\u{1B}[2J on exercises, shout on exercises"#), escaped.stdout)
     }
 }

@@ -144,6 +144,24 @@ final class FoundationCLITests: XCTestCase {
         XCTAssertEqual(try app.records(NoteTagModel.notes).fetchCount(), 1, "the app's rows are as it left them")
     }
 
+    /// Set and migration names another program wrote into `app_migrations` are shown as a table
+    /// shows text: a line feed, a tab or an escape sequence in them neither adds a line, nor a
+    /// column, nor moves the cursor (they were printed raw).
+    func testMigrateStatusEscapesNamesAnotherProgramWrote() throws {
+        let cli = try CLIHarness()
+        let notes = try Migrator(migrations: [NoteTagModel.migration], set: "notes")
+        _ = try Logbook(path: cli.database.path, appMigrations: notes)
+        try Connection(path: cli.database.path).execute("""
+            INSERT INTO app_migrations (set_name, version, name, checksum, applied_at)
+            VALUES ('evil' || char(10) || char(27) || '[2J', 1, 'a' || char(9) || 'b\\n', 'x', 0)
+            """)
+        let status = try cli.run(["migrate", "--status"])
+        XCTAssertEqual(status.status, 0, status.stderr)
+        XCTAssertEqual(status.lines.count, Schema.migrationFiles.count + 2, status.stdout)
+        XCTAssertTrue(status.lines.contains(#"evil\n\u{1B}[2J/0001_a\tb\\n"# + "\tapplied 2001-01-01T00:00:00.000000Z"), status.stdout)
+        XCTAssertFalse(status.stdout.contains("\u{1B}"))
+    }
+
     func testDatabasePathResolution() throws {
         let cli = try CLIHarness()
         let fromEnvironment = cli.folder.appendingPathComponent("env.sqlite")

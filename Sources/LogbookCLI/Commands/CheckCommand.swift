@@ -18,9 +18,12 @@ enum CheckCommand {
         usesNoCalendarDay: true,
         run: { invocation in
             let report = try invocation.inspectStore().check()
-            try Console.print("integrity: \(report.integrity.joined(separator: "; "))")
-            try Console.print("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
-            try Console.print("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
+            // Each line quotes names other programs chose (their triggers and tables): escaped, so
+            // that none breaks its line or moves the cursor.
+            let printLine = { (line: String) in try Console.print(Console.oneLine(line)) }
+            try printLine("integrity: \(report.integrity.joined(separator: "; "))")
+            try printLine("foreign keys: \(report.foreignKeyViolations.isEmpty ? "ok" : report.foreignKeyViolations.joined(separator: "; "))")
+            try printLine("schema version: \(report.schemaVersion) (this logbook knows \(report.latestKnownVersion))")
             // A file behind this logbook's schema is named as what fails the check (it read "ok").
             let pending = report.latestKnownVersion - report.schemaVersion
             let migrations = !report.migrationProblems.isEmpty ? report.migrationProblems.joined(separator: "; ")
@@ -28,12 +31,12 @@ enum CheckCommand {
                 ? "\(plural(pending, "migration")) to apply (versions \(report.schemaVersion + 1) to \(report.latestKnownVersion)); "
                     + "'logbook migrate' applies them, as the first writing command does"
                 : "ok"
-            try Console.print("migrations: \(migrations)")
-            try Console.print("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
+            try printLine("migrations: \(migrations)")
+            try printLine("file: \(report.fileProblems.isEmpty ? "ok" : report.fileProblems.joined(separator: "; "))")
             let foreignTriggers = report.foreignTriggers.isEmpty ? ""
                 : "; another program's triggers run inside Logbook's writes and can change what they store: "
                     + report.foreignTriggers.joined(separator: ", ")
-            try Console.print("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
+            try printLine("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
             let awaiting = report.daysAwaitingRecount == 0 ? ""
                 : " (Logbook's next history write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
                     + "reports count from the exercise rows until then)"
@@ -41,7 +44,7 @@ enum CheckCommand {
                 let why = report.fileProblems.isEmpty ? "the schema is not yet this logbook's" : "see 'file:' above"
                 let verdict = !report.recordsAudited ? "not checked (\(why))"
                     : problems.isEmpty ? "ok" : problems.joined(separator: "; ")
-                try Console.print("\(name): \(verdict)\(note)")
+                try printLine("\(name): \(verdict)\(note)")
             }
             if !report.isHealthy {
                 throw CommandFailure("check failed for \(try invocation.databasePath())")

@@ -20,14 +20,15 @@ enum MigrateCommand {
                 let appHistory = try store.appMigrationHistory()
                 for status in statuses {
                     let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
-                    try Console.print("\(status.migration.identifier)\t\(state)")
+                    try Console.print("\(Console.cell(status.migration.identifier))\t\(state)")
                 }
                 for (set, applied) in appHistory {
-                    try Console.print("\(set)/\(applied.identifier)\tapplied \(applied.appliedAt.iso8601Microseconds)")
+                    // Another program may have written these names: shown as a table shows text.
+                    try Console.print("\(Console.cell(set))/\(Console.cell(applied.identifier))\tapplied \(applied.appliedAt.iso8601Microseconds)")
                 }
                 return
             }
             let store = try invocation.writeStore()
-            try Console.print("\(store.path)\tschema version \(try store.schemaVersion())")
+            try Console.print("\(Console.cell(store.path))\tschema version \(try store.schemaVersion())")
         })
 }
