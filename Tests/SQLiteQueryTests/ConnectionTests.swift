@@ -243,4 +243,41 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(try reader.valueWhileUnchanged("count") { try reader.scalar("SELECT count(*) FROM t", as: Int.self) ?? 0 }, 4,
                        "each key its own value")
     }
+
+    /// A file another process is making: while it writes the first page it holds SQLite's
+    /// reserved lock, and the file can show its length before its bytes. Read in that instant
+    /// (here, 4,096 zeros written while the `sqlite3` shell holds the lock), the file is judged
+    /// again once that write has ended, not refused: a command racing another's creation of its
+    /// file refused it as "4096 bytes without an SQLite header" (`NewDatabaseRaceCLITests`, once
+    /// in a CI run).
+    func testAFileAnotherProcessIsMakingIsJudgedOnceItsWriteHasEnded() throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("new.sqlite").path
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        let connection = try Connection(path: path)
+        let maker = Process(), input = Pipe()
+        maker.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        maker.arguments = [path]
+        maker.standardInput = input
+        maker.standardOutput = FileHandle.nullDevice
+        try maker.run()
+        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nCREATE TABLE t (x);\n".utf8))
+        var probeOptions = Connection.Options()
+        probeOptions.busyTimeoutMilliseconds = 0
+        let probe = try Connection(path: path, options: probeOptions)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Date() < deadline {
+            do { try probe.execute("BEGIN IMMEDIATE; ROLLBACK") } catch let error as SQLiteError where error.isBusy { break }
+            usleep(10_000)
+        }
+        XCTAssertThrowsError(try probe.execute("BEGIN IMMEDIATE"), "the shell holds the reserved lock")
+        try Data(count: 4_096).write(to: URL(fileURLWithPath: path))
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            input.fileHandleForWriting.write(Data("COMMIT;\n".utf8))
+            try? input.fileHandleForWriting.close()
+        }
+        XCTAssertNoThrow(try connection.validateIsDatabase())
+        maker.waitUntilExit()
+        XCTAssertEqual(maker.terminationStatus, 0)
+        XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 't'", as: Int.self), 1)
+    }
 }
