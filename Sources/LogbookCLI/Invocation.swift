@@ -191,6 +191,7 @@ struct Invocation {
     func writeStore(creatingInEmptyFile: Bool = false) throws -> Logbook {
         let path = try databaseFilePath()
         let timeZone = try storeTimeZone(), options = try connectionOptions()
+        try Self.refuseAClockOutsideTheCalendar()
         // Made here, exclusively, so that only the run that made the file counts it as its own.
         let isCreated = !FileManager.default.fileExists(atPath: path) && created.create(path)
         if !isCreated && !creatingInEmptyFile && Self.staysEmpty(path) {
@@ -201,15 +202,28 @@ struct Invocation {
         return store
     }
 
+    /// Refuses to write while the system clock reads outside years 0001 to 9999: every write
+    /// stamps its change-log entry, a migration or a draft with the time, which SQLite gives as
+    /// NULL past 9999 (a delete failed with "NOT NULL constraint failed: change_log.at"), and
+    /// which no reader could show before year 1 (helper-77).
+    private static func refuseAClockOutsideTheCalendar() throws {
+        let now = Date()
+        guard now.isSupported else {
+            throw CommandFailure("the system clock reads \(now.textForMessages), outside \(CalendarDay.supportedYearsText), "
+                                 + "which Logbook stores; nothing was written (set the clock right first)")
+        }
+    }
+
     /// Whether the regular file at `path` is empty and stays so for a second: a file that another
     /// process is creating right now is empty only until its first transaction commits.
     private static func staysEmpty(_ path: String) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 1)
+        // Timed by a clock the wall clock's steps do not move (helper-77).
+        let deadline = ContinuousClock.now + .seconds(1)
         while true {
             var status = stat()
             guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size == 0,
                   !holdsBytes(path) else { return false }
-            if Date() > deadline { return true }
+            if ContinuousClock.now > deadline { return true }
             usleep(20_000)
         }
     }
@@ -240,6 +254,7 @@ struct Invocation {
     /// SQLite deletes when the command ends, so that memory stays flat however large the import).
     func dryRunStore() throws -> Logbook {
         let path = try databaseFilePath()
+        try Self.refuseAClockOutsideTheCalendar()
         guard FileManager.default.fileExists(atPath: path) else {
             return try Logbook(path: "", timeZone: try storeTimeZone(), options: try connectionOptions())
         }

@@ -41,13 +41,15 @@ final class CLIHarness {
         return directory.appendingPathComponent("logbook")
     }
 
-    /// Runs `logbook --db <scratch database> ARGUMENTS` (no `--db` when `useDatabase` is false).
+    /// Runs `logbook --db <scratch database> ARGUMENTS` (no `--db` when `useDatabase` is false),
+    /// through `launcher` when one is given (a program and its arguments, `logbook`'s path after them).
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-             useDatabase: Bool = true) throws -> CLIResult {
+             useDatabase: Bool = true, launcher: [String] = []) throws -> CLIResult {
         let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = (useDatabase ? ["--db", database.path] : []) + arguments
+        let command = launcher + [Self.executable.path] + (useDatabase ? ["--db", database.path] : []) + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.currentDirectoryURL = folder
         var base = ["TZ": "UTC", "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("xdg").path,
                     "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]

@@ -288,6 +288,10 @@ final class ExactDataCLITests: XCTestCase {
         // starts in year 0 UTC, before the first instant Logbook stores: said so, by the value typed.
         XCTAssertFailure(try cli.run(["--time-zone", "Asia/Kathmandu", "history", "add", "X", "--at", "0001-01-01"]), status: 2,
                          mentioning: "0001-01-01 starts at 0000-12-31T", "Asia/Kathmandu", "outside the instants Logbook stores")
+        // A time of day is named as the instant it is (it was said to be a day starting then: helper-77).
+        let evening = try cli.run(["--time-zone", "America/New_York", "history", "add", "X", "--at", "9999-12-31 23:00"])
+        XCTAssertFailure(evening, status: 2, mentioning: "invalid date '9999-12-31 23:00' for '--at <when>': it is 10000-01-01T04:00:00Z, "
+                         + "outside the instants Logbook stores")
 
         let before = cli.snapshot()
         let late = try cli.run(["--time-zone", "Pacific/Kiritimati", "history", "add", "Squat", "--at", "9999-12-31T23:59:59.999999Z"])

@@ -59,6 +59,48 @@ final class WritesThatChangeNothingTests: XCTestCase {
         XCTAssertTrue(try store.check().isHealthy)
     }
 
+    /// One entry stamped far ahead (a clock set to 2099 for one edit) held every later entry
+    /// back: pruning kept the log from the first entry not expired on, so with one day kept,
+    /// entries 70 days old stayed, and `setChangeLogRetention` said one day while keeping them
+    /// (helper-77). Positions are the order entries were written in, so the log is now cut after
+    /// the last entry stamped before the cutoff, by the store's first write and by the setting.
+    func testAnEntryStampedAheadHoldsNoExpiredEntryBack() throws {
+        let folder = try TemporaryFolder("prune-ahead")
+        let path = folder.file("logbook.sqlite").path
+        let now = Date()
+        do {
+            let store = try Logbook(path: path, timeZone: utc)
+            for index in 0..<6 { try store.drafts.save(ReleaseDraft(version: "1.\(index)")) }
+        }
+        let other = try Connection(path: path)
+        let seqs = try logState(at: path).entries.map(\.seq)
+        XCTAssertGreaterThanOrEqual(seqs.count, 6)
+        // The oldest entry stamped in 2099; the others 70 to 65 days ago, the newest an hour ago.
+        let stamps = [Date(timeIntervalSince1970: 4_070_908_800).timeIntervalSinceReferenceDate]
+            + seqs.dropFirst().dropLast().indices.map { now.timeIntervalSinceReferenceDate - Double(70 - $0) * 86_400 }
+            + [now.timeIntervalSinceReferenceDate - 3_600]
+        for (seq, at) in zip(seqs, stamps) {
+            try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(at), .integer(seq)])
+        }
+        let newest = seqs.last!
+        let store = try Logbook(path: path, timeZone: utc)
+        try store.setChangeLogRetention(days: 1)
+        XCTAssertEqual(try logState(at: path), LogState(entries: [(newest, stamps.last!)], start: String(newest)),
+                       "setting the retention prunes all but the newest entry")
+
+        // Again by a store's first write that commits a change, with the oldest entry ahead.
+        try store.drafts.save(ReleaseDraft(version: "2.0"))
+        try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(stamps[0]), .integer(newest)])
+        try other.run("UPDATE change_log SET at = ? WHERE seq > ?", [.real(now.timeIntervalSinceReferenceDate - 30 * 86_400), .integer(newest)])
+        let last = try logState(at: path).entries.last!.seq
+        XCTAssertGreaterThan(last, newest)
+        try Logbook(path: path, timeZone: utc).drafts.save(ReleaseDraft(version: "3.0"))
+        let pruned = try logState(at: path)
+        XCTAssertEqual(pruned.start, String(last + 1), "every entry up to the last one stamped 30 days ago is gone: \(pruned)")
+        XCTAssertEqual(pruned.entries.map(\.seq), [last + 1])
+        XCTAssertTrue(try store.check().isHealthy)
+    }
+
     // MARK: - A seeded mix
 
     /// The change log as another connection reads it: each entry's position and time, and the
@@ -71,11 +113,13 @@ final class WritesThatChangeNothingTests: XCTestCase {
             lhs.start == rhs.start && lhs.entries.elementsEqual(rhs.entries) { $0.seq == $1.seq && $0.at == $1.at }
         }
 
-        /// The log after the prune at `cutoff`: from the first entry not expired on (the newest
-        /// when all have), the start moved there; nothing changes while the oldest is current.
-        func pruned(before cutoff: Double, newest: Int64) -> LogState {
-            guard let oldest = entries.first, oldest.at < cutoff else { return self }
-            let firstKept = entries.first { $0.at >= cutoff }?.seq ?? newest
+        /// The log after the prune at `cutoff` and `now`: from the entry after the last one
+        /// stamped before the cutoff on (the newest at the latest), the start moved there;
+        /// nothing changes while the oldest is current and not stamped after `now`.
+        func pruned(before cutoff: Double, now: Double, newest: Int64) -> LogState {
+            guard let oldest = entries.first, oldest.at < cutoff || oldest.at > now,
+                  let lastExpired = entries.last(where: { $0.at < cutoff }) else { return self }
+            let firstKept = min(lastExpired.seq + 1, newest)
             return LogState(entries: entries.filter { $0.seq >= firstKept }, start: String(firstKept))
         }
     }
@@ -100,7 +144,8 @@ final class WritesThatChangeNothingTests: XCTestCase {
     private enum Housekeeping { case pending, perhapsDone, done }
 
     /// The rule under a seeded mix (`LOGBOOK_PRUNE_SEED`): in each round another program dates the
-    /// log's entries over the last 500 days and sets a retention of 1 to 400 days, and a new
+    /// log's entries over the last 500 days (in one round in three, one of them up to a century
+    /// ahead, as a clock set ahead stamps it) and sets a retention of 1 to 400 days, and a new
     /// store, its clock up to a week behind or ahead, runs random operations: dry runs, writes
     /// that fail (some after writing rows), reads, a rename to the same name, re-imports, saves of
     /// records as they are, and real writes. After each, the log read by another connection must
@@ -130,6 +175,9 @@ final class WritesThatChangeNothingTests: XCTestCase {
                 let count = try other.scalar("SELECT count(*) FROM change_log", as: Int.self) ?? 0
                 var ages = (0..<count).map { _ in Double(random.next() % (500 * 86_400)) + 3_600 }
                 ages.sort(by: >)
+                if count > 0 && random.next() % 3 == 0 {
+                    ages[Int(random.next() % UInt64(count))] = -Double(random.next() % (100 * 365 * 86_400)) - 8 * 86_400
+                }
                 try other.transaction(.immediate) {
                     let seqs = try other.prepare("SELECT seq FROM change_log ORDER BY seq")
                     var keys: [Int64] = []
@@ -161,7 +209,7 @@ final class WritesThatChangeNothingTests: XCTestCase {
                 case .nothing:
                     XCTAssertEqual(after, before, "\(context): the log changed")
                 case .change, .either:
-                    let prune = before.pruned(before: cutoff, newest: added.first?.seq ?? newest)
+                    let prune = before.pruned(before: cutoff, now: storeNow.timeIntervalSinceReferenceDate, newest: added.first?.seq ?? newest)
                     if effect == .either && added.isEmpty && after == before {
                         // Nothing written, or a prune with nothing to prune (the newest entry stays).
                         if housekeeping == .pending && prune == before { housekeeping = .perhapsDone }

@@ -230,7 +230,17 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
     /// ``LogbookError/invalidValue(field:value:reason:)`` when it falls outside the days Logbook
     /// stores (`9999-12-31` plus one day, `2026-W53` in a year of 52 weeks).
     public func resolved(now: Date, in timeZone: TimeZone) throws -> Resolved {
-        let today = CalendarDay(now, in: timeZone)
+        // A clock outside the calendar's years has no today to count from: clamped to 9999-12-31,
+        // `history delete --day today` deleted that day at 10000-01-01 (helper-77).
+        var today: CalendarDay {
+            get throws {
+                guard let today = CalendarDay(exactly: now, in: timeZone) else {
+                    throw LogbookError.invalidValue(field: "date", value: description, reason: "the system clock reads \(now.textForMessages), "
+                                                        + "whose day in time zone \(timeZone.nameForPeople) is outside \(CalendarDay.supportedYearsText)")
+                }
+                return today
+            }
+        }
         func day(_ value: CalendarDay?) throws -> Resolved {
             guard let value else {
                 throw LogbookError.invalidValue(field: "date", value: description, reason: "outside \(CalendarDay.supportedYearsText)")
@@ -241,13 +251,15 @@ public enum DateExpression: Sendable, Equatable, CustomStringConvertible {
         case .now:
             return .instant(now)
         case .daysFromToday(let count):
-            return try day(today.adding(days: count))
+            return try day(try today.adding(days: count))
         case .monthsBeforeToday(let count):
+            let today = try today
             let months = today.year * 12 + (today.month - 1) - count
             let (year, month) = (months >= 0 ? months / 12 : (months - 11) / 12, ((months % 12) + 12) % 12 + 1)
             guard CalendarDay.supportedYears.contains(year) else { return try day(nil) }
             return try day(CalendarDay(year: year, month: month, day: min(today.day, ProlepticGregorian.daysInMonth(year: year, month: month))))
         case .weekday(let weekday):
+            let today = try today
             return try day(today.adding(days: -((today.daysSinceMonday + 1 - weekday + 7) % 7)))
         case .year(let year):
             return .days(CalendarDay(year: year, month: 1, day: 1)!...CalendarDay(year: year, month: 12, day: 31)!)

@@ -174,7 +174,7 @@ extension Logbook {
         let source = try options.source ?? logbookID()
         let buffer = OutputBuffer(output)
         var script = try PostgresScript(source: source, output: buffer.append)
-        try script.begin(title: "Logbook \(kind.rawValue) of \(source), exported \(Date().iso8601Microseconds)")
+        try script.begin(title: "Logbook \(kind.rawValue) of \(source), exported \(Date().textForMessages)")
         try write(&script)
         let isEverything = query.condition == nil && query.limit == nil && query.offset == nil
         try script.end(replacing: isEverything ? [kind] : [])

@@ -51,7 +51,7 @@ public struct ImportSummary: Sendable, Equatable {
     /// Stored records overwritten with the file's (``ConflictPolicy/replace``). A replacement day that lands
     /// on a day with another record is counted as merged.
     public var replaced = 0
-    /// Wall-clock time of the whole import, in seconds, including the `ANALYZE` after a large one.
+    /// Time the whole import took, in seconds (a monotonic clock: steps of the wall clock do not count), including the `ANALYZE` after a large one.
     public var seconds: Double = 0
 
     /// `read 30, inserted 28, skipped 0, merged 2, replaced 0 in 0.04 s`.

@@ -60,8 +60,12 @@ extension Invocation {
 
     /// `option`'s value refused for `error`'s reason, as typed (`9000y`, not the `108000m` it reads as).
     private func invalidDate(_ option: Option<DateExpression>, _ error: LogbookError) -> UsageError {
-        let typed = arguments.texts(named: option.spec.name).last ?? (try? arguments.value(of: option))?.description ?? ""
         let reason = if case .invalidValue(_, _, let reason) = error { reason } else { "\(error)" }
+        return invalidDate(option, reason: reason)
+    }
+
+    private func invalidDate(_ option: Option<DateExpression>, reason: String) -> UsageError {
+        let typed = arguments.texts(named: option.spec.name).last ?? (try? arguments.value(of: option))?.description ?? ""
         return UsageError(message: "invalid date '\(typed)' for '\(option.spec.usage)': \(reason)", command: arguments.command)
     }
 
@@ -77,9 +81,14 @@ extension Invocation {
         }
         let start = resolved.start(in: zone)
         guard start.isSupported else {
-            throw UsageError(message: "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.nameForPeople), "
-                                + "outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)",
-                             command: arguments.command)
+            // An instant is named as itself: '9999-12-31 23:00' in New York was said to be a day
+            // that starts at 10000-01-01T04:00:00Z (helper-77).
+            let instant = if case .days = resolved {
+                "\(resolved.firstDay(in: zone)) starts at \(start.textForMessages) in time zone \(zone.nameForPeople)"
+            } else {
+                "it is \(start.textForMessages)"
+            }
+            throw invalidDate(option, reason: "\(instant), outside the instants Logbook stores (0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999969Z)")
         }
         return start
     }

@@ -298,13 +298,14 @@ public final class Connection {
     /// SQLite does not wait on the busy timeout for this switch (two processes opening a new file
     /// at once would fail with `SQLITE_BUSY`), so it is retried here until the timeout has passed.
     public func enableWriteAheadLog() throws {
-        let deadline = Date(timeIntervalSinceNow: Double(options.busyTimeoutMilliseconds) / 1_000)
+        // Timed by a clock the wall clock's steps do not move: set back an hour, it waited an hour (helper-77).
+        let deadline = ContinuousClock.now + .milliseconds(options.busyTimeoutMilliseconds)
         var mode: String?
         while true {
             do {
                 mode = try scalar("PRAGMA journal_mode = WAL", as: String.self)
                 break
-            } catch let error as SQLiteError where error.isBusy && Date() < deadline {
+            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
                 usleep(10_000)
             }
         }

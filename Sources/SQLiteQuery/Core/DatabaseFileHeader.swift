@@ -32,9 +32,10 @@ enum DatabaseFileHeader {
     /// has passed.
     private static func waitWhileAnotherConnectionWrites(_ connection: Connection) {
         guard let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return }
-        let deadline = Date(timeIntervalSinceNow: Double(connection.options.busyTimeoutMilliseconds) / 1_000)
+        // Timed by a clock the wall clock's steps do not move (helper-77).
+        let deadline = ContinuousClock.now + .milliseconds(connection.options.busyTimeoutMilliseconds)
         var reserved: Int32 = 0
-        while isReserved(file, &reserved) == SQLITE_OK, reserved != 0, Date() < deadline {
+        while isReserved(file, &reserved) == SQLITE_OK, reserved != 0, ContinuousClock.now < deadline {
             usleep(5_000)
         }
     }
