@@ -1,6 +1,6 @@
-import Dispatch
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// Writes rows with a ``RowStreamWriter`` on a thread of its own: the command's thread steps
 /// SQLite and hands each row over as it comes, while this one makes the row's cells, formats
@@ -16,9 +16,11 @@ import Logbook
 /// ``Writing`` state, so the wait in `deinit` never runs on the thread it waits for.
 final class BackgroundRowWriter<Row: SizedRow> {
     private let writing: Writing
-    private let queue = DispatchQueue(label: "logbook.rows")
-    /// Room for batches handed over and not yet written.
-    private let room = DispatchSemaphore(value: 2)
+    /// The batches handed to the writing thread, once it is started.
+    private var handing: Handing?
+    /// Whether no thread could be made (a process limit): rows are written on the command's
+    /// thread then. (A dispatch queue here waited for a thread for ever: helper-76.)
+    private var writesHere = false
     /// Rows not handed over yet.
     private var batch: [Row] = []
     /// About how many bytes the rows of `batch` hold.
@@ -39,7 +41,7 @@ final class BackgroundRowWriter<Row: SizedRow> {
     }
 
     deinit {
-        queue.sync {}
+        handing?.closeAndWait()
     }
 
     /// Takes one row; throws the error of a write that failed before.
@@ -52,7 +54,8 @@ final class BackgroundRowWriter<Row: SizedRow> {
     /// Writes the rows left and ends the output; throws the first error writing.
     func finish() throws {
         try handOver()
-        queue.sync { writing.end() }
+        handing?.closeAndWait()
+        writing.end()
         if let failure = writing.firstFailure { throw failure }
     }
 
@@ -63,10 +66,53 @@ final class BackgroundRowWriter<Row: SizedRow> {
         batch = []
         batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
-        room.wait()
-        queue.async { [writing, room] in
-            defer { room.signal() }
-            writing.write(rows)
+        if handing == nil && !writesHere {
+            let started = Handing(), writing = writing
+            if DetachedThread.start({ started.run(writing) }) { handing = started } else { writesHere = true }
+        }
+        if let handing { handing.hand(rows) } else { writing.write(rows) }
+    }
+
+    /// The batches on their way to the writing thread, at most two waiting, under one lock.
+    private final class Handing: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var waiting: [[Row]] = []
+        private var isClosed = false
+        private var isRunning = true
+
+        /// Waits for room, then hands `rows` over.
+        func hand(_ rows: [Row]) {
+            condition.lock()
+            defer { condition.unlock() }
+            while waiting.count == 2 { condition.wait() }
+            waiting.append(rows)
+            condition.broadcast()
+        }
+
+        /// The writing thread: writes each batch in turn until closed and empty.
+        func run(_ writing: Writing) {
+            condition.lock()
+            while true {
+                while waiting.isEmpty && !isClosed { condition.wait() }
+                guard !waiting.isEmpty else { break }
+                let rows = waiting.removeFirst()
+                condition.broadcast()
+                condition.unlock()
+                writing.write(rows)
+                condition.lock()
+            }
+            isRunning = false
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Lets the thread write what it was handed, and waits until it has returned.
+        func closeAndWait() {
+            condition.lock()
+            isClosed = true
+            condition.broadcast()
+            while isRunning { condition.wait() }
+            condition.unlock()
         }
     }
 

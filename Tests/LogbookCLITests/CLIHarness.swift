@@ -41,15 +41,13 @@ final class CLIHarness {
         return directory.appendingPathComponent("logbook")
     }
 
-    /// Runs `logbook --db <scratch database> ARGUMENTS` (no `--db` when `useDatabase` is false),
-    /// through `launcher` when one is given (a program and its arguments, `logbook`'s path after them).
+    /// Runs `logbook --db <scratch database> ARGUMENTS` (no `--db` when `useDatabase` is false).
     @discardableResult
     func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:],
-             useDatabase: Bool = true, launcher: [String] = []) throws -> CLIResult {
+             useDatabase: Bool = true) throws -> CLIResult {
         let process = Process()
-        let command = launcher + [Self.executable.path] + (useDatabase ? ["--db", database.path] : []) + arguments
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
+        process.executableURL = Self.executable
+        process.arguments = (useDatabase ? ["--db", database.path] : []) + arguments
         process.currentDirectoryURL = folder
         var base = ["TZ": "UTC", "HOME": folder.path, "XDG_DATA_HOME": folder.appendingPathComponent("xdg").path,
                     "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]

@@ -37,24 +37,23 @@ final class SystemClockCLITests: XCTestCase {
         for arguments in [["history", "delete", "--day", "2026-02-28"], ["history", "rename", "A", "B"], ["drafts", "delete", "1.0"],
                           ["history", "add", "C", "--at", "2026-02-28T11:00:00Z"], ["import", file.path], ["import", "--dry-run", file.path],
                           ["migrate"], ["init"]] {
-            let result = try cli.run(arguments, launcher: year10000)
+            let result = try BackgroundRun.run(cli, arguments, wrapper: year10000)
             XCTAssertFailure(result, status: 1, mentioning: "the system clock reads 10000-01-03T00:00:0", "Z, outside years 0001 to 9999")
             XCTAssertEqual(cli.snapshot(), before, "\(arguments)")
         }
-        let fresh = cli.folder.appendingPathComponent("new/logbook.sqlite")
-        XCTAssertFailure(try cli.run(["--db", fresh.path, "init"], useDatabase: false, launcher: year10000), status: 1,
-                         mentioning: "the system clock reads 10000-01-03")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.deletingLastPathComponent().path))
-        XCTAssertEqual(try cli.run(["count", "history"], launcher: year10000).stdout, "2\n", "reading needs no time")
+        let fresh = try CLIHarness()
+        XCTAssertFailure(try BackgroundRun.run(fresh, ["init"], wrapper: year10000), status: 1, mentioning: "the system clock reads 10000-01-03")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh.database.path))
+        XCTAssertEqual(try BackgroundRun.run(cli, ["count", "history"], wrapper: year10000).stdout, "2\n", "reading needs no time")
 
         let lastEvening = try clock(at: 253_402_300_800 - 4 * 3_600)
         for word in ["today", "yesterday", "monday", "3d"] {
-            let result = try cli.run(["--time-zone", "Asia/Tokyo", "history", "delete", "--day", word], launcher: lastEvening)
+            let result = try BackgroundRun.run(cli, ["--time-zone", "Asia/Tokyo", "history", "delete", "--day", word], wrapper: lastEvening)
             XCTAssertFailure(result, status: 2, mentioning: "invalid date '\(word)'", "the system clock reads 9999-12-31T20:00:00",
                              "Asia/Tokyo is outside years 0001 to 9999")
         }
         XCTAssertEqual(cli.snapshot(), before)
-        XCTAssertEqual(try cli.run(["history", "delete", "--day", "today"], launcher: lastEvening).stderr,
+        XCTAssertEqual(try BackgroundRun.run(cli, ["history", "delete", "--day", "today"], wrapper: lastEvening).stderr,
                        "logbook: deleted 9999-12-31 (1 exercise)\n", "in UTC it is still 9999-12-31")
     }
 
@@ -70,9 +69,9 @@ final class SystemClockCLITests: XCTestCase {
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.4, execute: stepBack)
         let started = ContinuousClock.now
         // faketime sets up the library; its own clock setting is dropped so the file's offset counts.
-        let result = try cli.run(["history", "add", "X"], launcher: [try faketime(), "-f", "+0", "/usr/bin/env", "-u", "FAKETIME",
-                                                                     "FAKETIME_TIMESTAMP_FILE=\(stamp.path)", "FAKETIME_NO_CACHE=1",
-                                                                     "FAKETIME_DONT_FAKE_MONOTONIC=1"])
+        let result = try BackgroundRun.run(cli, ["history", "add", "X"], wrapper: [try faketime(), "-f", "+0", "/usr/bin/env", "-u", "FAKETIME",
+                                                                              "FAKETIME_TIMESTAMP_FILE=\(stamp.path)", "FAKETIME_NO_CACHE=1",
+                                                                              "FAKETIME_DONT_FAKE_MONOTONIC=1"])
         let elapsed = ContinuousClock.now - started
         XCTAssertFailure(result, status: 1, mentioning: "is an empty file")
         XCTAssertLessThan(elapsed, .seconds(15), "the wait followed the wall clock back")

@@ -84,12 +84,12 @@ extension Logbook {
         case .plist: try PropertyListRecordSource(file: file, stream: stream, kind: options.kind)
         }
         let records = IDlessDayGrouping(source)
-        // A pipe or a terminal is read as its writer writes, not ahead (ReadAheadRecordSource).
-        guard stream.readsWithoutWaiting else {
-            return try importAll(from: records, file: file, options: options, progressOffset: { stream.offset }, afterRecords: { _ in })
+        // A pipe or a terminal is read as its writer writes, not ahead (ReadAheadRecordSource), and
+        // so is any file when no thread can be made.
+        if stream.readsWithoutWaiting, let readAhead = ReadAheadRecordSource(records, offset: { stream.offset }) {
+            return try importAll(from: readAhead, file: file, options: options, progressOffset: { readAhead.offset }, afterRecords: { _ in })
         }
-        let readAhead = ReadAheadRecordSource(records, offset: { stream.offset })
-        return try importAll(from: readAhead, file: file, options: options, progressOffset: { readAhead.offset }, afterRecords: { _ in })
+        return try importAll(from: records, file: file, options: options, progressOffset: { stream.offset }, afterRecords: { _ in })
     }
 
     /// Merges the Logbook database at `path` (another device's) with the rules of every import: ids,

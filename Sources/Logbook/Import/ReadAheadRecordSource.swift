@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// A record source that reads another one on a thread of its own, a few batches ahead of the
 /// import that writes its records: parsing the file (about 7% of a large NDJSON import's
@@ -30,11 +31,17 @@ final class ReadAheadRecordSource: RecordSource {
     private(set) var kind: RecordKind?
 
     /// Starts reading `source` on a thread of its own; `offset` tells how many bytes of the file
-    /// the source has consumed, and is asked on that thread after each record.
-    init(_ source: some RecordSource, offset: @escaping () -> Int) {
+    /// the source has consumed, and is asked on that thread after each record. Nil, with nothing
+    /// read, when no thread could be made (a process limit): the source is then read as the
+    /// import goes.
+    init?(_ source: some RecordSource, offset: @escaping () -> Int) {
         kind = source.kind
         let reading = Reading(source: source, offset: offset, channel: channel)
-        Thread.detachNewThread { reading.run() }
+        guard DetachedThread.start({ reading.run() }) else {
+            // (No thread will say it ended; the deinit that follows waits for that.)
+            channel.readingEnded()
+            return nil
+        }
     }
 
     deinit {
@@ -108,7 +115,7 @@ final class ReadAheadRecordSource: RecordSource {
             return ready.removeFirst()
         }
 
-        /// Called by the reading thread as it returns.
+        /// Called by the reading thread as it returns (or for one that never started).
         func readingEnded() {
             condition.lock()
             isReading = false

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteQuery
 
 /// A bulk write's ``NewDayCounts``, counted on a thread of its own while the writing thread goes
 /// on writing rows. Counting the names in memory is about a third of what the tallies cost a bulk
@@ -24,6 +25,8 @@ final class CountingThread {
     /// The batch being filled.
     private var filling: [Day] = []
     private var isThreadStarted = false
+    /// Whether no thread could be made (a process limit): the batches are counted on the caller's.
+    private var countsOnCaller = false
     /// Whether ``finish()`` was called: the counter counts no more days then.
     private var isFinished = false
 
@@ -45,14 +48,14 @@ final class CountingThread {
         precondition(!isFinished, "a counter's days were added after its counts were taken back")
         filling.append((exercises, day))
         guard filling.count == Self.batchSize else { return [] }
-        if !isThreadStarted {
-            isThreadStarted = true
+        if !isThreadStarted && !countsOnCaller {
             let shared = shared
-            Thread.detachNewThread { shared.run() }
+            isThreadStarted = DetachedThread.start { shared.run() }
+            countsOnCaller = !isThreadStarted
         }
         defer { filling.removeAll(keepingCapacity: true) }
         let totals: [NewDayCounts.DayTotals]
-        (totals, pendingCount) = shared.hand(filling)
+        (totals, pendingCount) = countsOnCaller ? shared.countHere(filling) : shared.hand(filling)
         return totals
     }
 
@@ -119,12 +122,7 @@ final class CountingThread {
                 condition.unlock()
                 // (The counts are this thread's while it counts: the caller reads them only once
                 // the thread has stopped.)
-                var counted: [NewDayCounts.DayTotals] = []
-                counted.reserveCapacity(batch.count)
-                for day in batch {
-                    if let dayTotals = counts.add(day.exercises, on: day.day) { counted.append(dayTotals) }
-                }
-                let pending = counts.tallies.count + counts.weekTotals.count
+                let (counted, pending) = count(batch)
                 condition.lock()
                 totals.append(contentsOf: counted)
                 self.pending = pending
@@ -133,6 +131,26 @@ final class CountingThread {
             isRunning = false
             condition.broadcast()
             condition.unlock()
+        }
+
+        /// Counts `batch` (on the thread, or on the caller's when there is none): the totals of its
+        /// days, with the counts' tallies and weeks after it.
+        private func count(_ batch: [Day]) -> (totals: [NewDayCounts.DayTotals], pending: Int) {
+            var counted: [NewDayCounts.DayTotals] = []
+            counted.reserveCapacity(batch.count)
+            for day in batch {
+                if let dayTotals = counts.add(day.exercises, on: day.day) { counted.append(dayTotals) }
+            }
+            return (counted, counts.tallies.count + counts.weekTotals.count)
+        }
+
+        /// Counts `batch` on the caller's thread, when no thread could be made.
+        func countHere(_ batch: [Day]) -> (totals: [NewDayCounts.DayTotals], pending: Int) {
+            condition.lock()
+            defer { condition.unlock() }
+            let (counted, pending) = count(batch)
+            self.pending = pending
+            return (counted, pending)
         }
 
         /// Lets the thread count what it was handed, then stops it and waits until it has returned.

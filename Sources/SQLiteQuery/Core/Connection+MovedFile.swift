@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 
 extension Connection {
     /// Throws `SQLITE_READONLY_DBMOVED` when the database file this connection opened has been
@@ -15,6 +16,20 @@ extension Connection {
         throw SQLiteError(code: ResultCode.movedFile,
                           message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
                               + "was renamed), so nothing was written: the write could have been lost; open it again")
+    }
+
+    /// Refuses (`SQLITE_CANTOPEN`) to write a file that has more than one name (hard links):
+    /// SQLite keeps a file's write-ahead log and its shared memory by name, so writers through two
+    /// names miss each other's log, and each overwrites the other's changes while both report
+    /// success (two processes adding 60 days each through two links kept 80 to 117 of the 120,
+    /// every command exiting 0: helper-76). Reading through either name loses nothing.
+    public func refuseWritingAFileOfSeveralNames() throws {
+        var status = stat()
+        guard !Self.isPrivateDatabase(path), stat(path, &status) == 0, status.st_nlink > 1 else { return }
+        throw SQLiteError(code: SQLITE_CANTOPEN,
+                          message: "the file has \(status.st_nlink) names (hard links), and SQLite keeps its write-ahead log by "
+                              + "name: writes through two names would overwrite each other's changes; give the file one name "
+                              + "(copy it where another is needed), or write through a symbolic link")
     }
 
     /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction ran or committed

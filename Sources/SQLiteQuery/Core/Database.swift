@@ -84,6 +84,7 @@ public final class Database: @unchecked Sendable {
         if mode != .inspect { try connection.validateTextIsStoredAsUTF8() }
         switch mode {
         case .migrate where !options.readOnly:
+            try connection.refuseWritingAFileOfSeveralNames()
             _ = try migrator.status(of: connection)
             try connection.enableWriteAheadLog()
             try migrator.migrate(connection, finishing: finishingMigrations)
