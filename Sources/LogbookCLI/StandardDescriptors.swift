@@ -40,7 +40,7 @@ enum StandardDescriptors {
         var path = given
         for _ in 0..<40 {
             if let descriptor = spelledDescriptor(path) ?? resolvedFolder(of: path).flatMap(spelledDescriptor) { return descriptor }
-            guard let next = SymbolicLink.destination(of: path) else { return nil }
+            guard let next = try? SymbolicLink.destination(of: path) else { return nil }
             path = next
         }
         return nil

@@ -592,6 +592,41 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(try leftovers(cli), [])
     }
 
+    // 2c. A folder below /dev (the file system /dev/shm) holds plain files, replaced whole as any
+    // other (written in place, a failed export left one cut short; a backup there was refused),
+    // and a link whose target is not UTF-8 is refused, not followed to the file its U+FFFD
+    // spelling names (it wrote there, exit 0). helper-76.
+    func testOutputBelowDevIsReplacedWholeAndALinkToANonUTF8PathIsRefused() throws {
+        let cli = try loaded()
+        let expected = try cli.run(["export", "history", "--format", "json"]).output
+        var shm = stat()
+        if stat("/dev/shm", &shm) == 0 && shm.st_mode & S_IFMT == S_IFDIR && access("/dev/shm", W_OK) == 0 {
+            let folder = "/dev/shm/logbook-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let old = folder + "/old.json"
+            try Data("old".utf8).write(to: URL(fileURLWithPath: old))
+            var before = stat(), after = stat()
+            XCTAssertEqual(stat(old, &before), 0)
+            XCTAssertEqual(try cli.run(["export", "history", "-o", old]).status, 0)
+            XCTAssertEqual(stat(old, &after), 0)
+            XCTAssertNotEqual(before.st_ino, after.st_ino, "replaced by a new file, not written in place")
+            XCTAssertEqual(FileManager.default.contents(atPath: old), expected)
+            XCTAssertEqual(try cli.run(["export", "history", "-o", folder + "/new.json"]).status, 0)
+            XCTAssertEqual(FileManager.default.contents(atPath: folder + "/new.json"), expected)
+            let backup = try cli.run(["backup", folder + "/copy.sqlite"])
+            XCTAssertEqual(backup.status, 0, backup.stderr)
+        }
+
+        let link = try shell(cli, #"mkdir "$(printf 'd\377')" "$(printf 'd\357\277\275')" && printf OLD > "$(printf 'd\377')/out.json" && "#
+                             + #"ln -s "$(printf 'd\377')/out.json" link.json && $LOGBOOK --db "$DB" export history -o link.json; status=$?; "#
+                             + #"cat "$(printf 'd\377')/out.json"; ls "$(printf 'd\357\277\275')"; exit $status"#)
+        XCTAssertEqual(link.status, 1, link.stderr)
+        XCTAssertEqual(link.stderr.split(separator: "\n").count, 1, link.stderr)
+        XCTAssertTrue(link.stderr.contains("link.json") && link.stderr.contains("symbolic link to a path that is not UTF-8"), link.stderr)
+        XCTAssertEqual(link.stdout, "OLD", "the link's file untouched, and nothing written where U+FFFD spells its folder")
+    }
+
     // 3. Reading commands never create a database; writing ones say when they do.
     func testReadingCommandsCreateNothingAndWritingOnesSaySo() throws {
         let cli = try CLIHarness()

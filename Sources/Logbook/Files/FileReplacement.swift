@@ -123,23 +123,24 @@ public final class FileReplacement {
     private static let marker = ".logbook-tmp-"
 
     /// Whether `path` must be written in place rather than replaced: it is `-`, a FIFO, a device or
-    /// a socket, or it is or leads through `/dev/` or `/proc/` (`/dev/stdout` is such a link).
+    /// a socket, or it is, or its links lead to, a name in `/dev` itself or anywhere in `/proc`
+    /// (`/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`), folders followed to where they are. A
+    /// folder below `/dev`, such as the file system `/dev/shm`, holds plain files, which are
+    /// replaced whole (they were written in place, so a failed export left one cut short, and
+    /// a backup there was refused: helper-76).
     public static func writesInPlace(_ path: String) -> Bool {
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG && status.st_mode & S_IFMT != S_IFDIR {
             return true
         }
-        var current = absolute(path)
+        var current = path
         for _ in 0..<40 {
-            if current.hasPrefix("/dev/") || current.hasPrefix("/proc/") { return true }
-            guard let next = SymbolicLink.destination(of: current) else { return false }
+            let folder = DatabaseFiles.resolvedPath(PathParts(current).openableFolder)
+            if folder == "/dev" || folder == "/proc" || folder.hasPrefix("/proc/") { return true }
+            guard let next = try? SymbolicLink.destination(of: current) else { return false }
             current = next
         }
         return false
-    }
-
-    private static func absolute(_ path: String) -> String {
-        path.begins(with: "/") ? path : FileManager.default.currentDirectoryPath + "/" + path
     }
 
     /// Removes temporaries of `name` in `folder` whose writing process is gone (killed mid-write).
