@@ -625,6 +625,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(link.stderr.split(separator: "\n").count, 1, link.stderr)
         XCTAssertTrue(link.stderr.contains("link.json") && link.stderr.contains("symbolic link to a path that is not UTF-8"), link.stderr)
         XCTAssertEqual(link.stdout, "OLD", "the link's file untouched, and nothing written where U+FFFD spells its folder")
+
+        // A relative --db in a working folder whose path is not UTF-8: its folders are made there,
+        // not where U+FFFD spells that folder (an empty one was made beside it).
+        let relative = try shell(cli, #"mkdir "$(printf 'w\377')" && cd "$(printf 'w\377')" && $LOGBOOK --db new.sqlite -q history add Squat && "#
+                                 + #"$LOGBOOK --db sub/x.sqlite -q init > /dev/null && ls . sub && ls .. | grep -c "$(printf 'w\357\277\275')""#)
+        XCTAssertEqual(relative.stdout, ".:\nnew.sqlite\nsub\n\nsub:\nx.sqlite\n0\n", relative.stderr)
     }
 
     // 3. Reading commands never create a database; writing ones say when they do.

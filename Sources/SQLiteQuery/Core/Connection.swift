@@ -93,11 +93,14 @@ public final class Connection {
         }
         let creates = options.createIfMissing && !options.readOnly
         if !Self.isPrivateDatabase(path) && creates {
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            // Relative stays relative: made absolute with Foundation's spelling of a working folder
+            // whose path is not UTF-8 (U+FFFD for each bad byte), it named another folder, which
+            // was made (helper-76).
+            let folder = PathParts(path).openableFolder
             do {
-                try Folders.create(folder.path)
+                try Folders.create(folder)
             } catch let refusal as Folders.Refusal {
-                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create folder \(folder.path): \(refusal.reason)")
+                throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create folder \(folder): \(refusal.reason)")
             }
         }
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
