@@ -633,6 +633,33 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         XCTAssertEqual(relative.stdout, ".:\nnew.sqlite\nsub\n\nsub:\nx.sqlite\n0\n", relative.stderr)
     }
 
+    // 2d. Long names (helper-76): `-o` and `backup` write a file of the longest name a folder
+    // takes (they refused one of 228 or 220 bytes and more: their temporary file's longer name
+    // was too long), and a database path too long for SQLite is refused saying so (it said only
+    // "unable to open database file").
+    func testTheLongestNamesAreWrittenAndAPathTooLongForSQLiteIsNamed() throws {
+        let cli = try loaded()
+        let expected = try cli.run(["export", "history", "--format", "json"]).output
+        for name in [String(repeating: "n", count: 250) + ".json", String(repeating: "\u{732B}", count: 84) + ".js"] {
+            XCTAssertEqual(name.utf8.count, 255)
+            let target = cli.folder.appendingPathComponent(name)
+            let exported = try cli.run(["export", "history", "--format", "json", "-o", target.path])
+            XCTAssertEqual(exported.status, 0, exported.stderr)
+            XCTAssertEqual(FileManager.default.contents(atPath: target.path), expected)
+            let copy = cli.folder.appendingPathComponent(String(name.unicodeScalars.dropLast(3)) + "bak")
+            let backup = try cli.run(["backup", copy.path])
+            XCTAssertEqual(backup.status, 0, backup.stderr)
+        }
+        XCTAssertEqual(try leftovers(cli), [])
+
+        var deep = cli.folder
+        while deep.path.utf8.count < 520 { deep.appendPathComponent(String(repeating: "d", count: 100)) }
+        try FileManager.default.createDirectory(at: deep, withIntermediateDirectories: true)
+        let far = deep.appendingPathComponent("logbook.sqlite").path
+        XCTAssertFailure(try cli.run(["--db", far, "init"], useDatabase: false), status: 1,
+                         mentioning: "its full path has \(far.utf8.count) bytes, and SQLite opens paths of at most 504")
+    }
+
     // 3. Reading commands never create a database; writing ones say when they do.
     func testReadingCommandsCreateNothingAndWritingOnesSaySo() throws {
         let cli = try CLIHarness()

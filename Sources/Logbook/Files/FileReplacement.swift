@@ -47,7 +47,7 @@ public final class FileReplacement {
         }
         let parts = PathParts(target)
         Self.removeStaleTemporaries(of: parts.name, in: parts.openableFolder)
-        temporaryPath = parts.sibling("." + parts.name + Self.marker + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16))
+        temporaryPath = parts.sibling(Self.temporaryStem(of: parts.name) + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16))
         var existing = stat()
         let mode = stat(target, &existing) == 0 ? existing.st_mode & 0o7777 : 0o666
         // Registered before it exists, so that a signal from the moment open(2) creates it removes
@@ -143,9 +143,26 @@ public final class FileReplacement {
         return false
     }
 
+    /// How the names of `name`'s temporaries begin: `.NAME.logbook-tmp-`, the name cut (between
+    /// two scalars) so that a temporary's name, with its process id, random part and a side
+    /// file's suffix, stays within the 255 bytes a file name may have (`-o` refused every name of
+    /// 228 bytes or more as "File name too long": helper-76).
+    private static func temporaryStem(of name: String) -> String {
+        // The dot, the marker, a process id of up to 10 digits, "-", 8 hex digits, a side file's suffix.
+        let room = 255 - 1 - marker.utf8.count - 10 - 1 - 8 - (sideFileSuffixes.map(\.utf8.count).max() ?? 0)
+        var kept = String.UnicodeScalarView()
+        var bytes = 0
+        for scalar in name.unicodeScalars {
+            bytes += UTF8.width(scalar)
+            guard bytes <= room else { break }
+            kept.append(scalar)
+        }
+        return "." + String(kept) + marker
+    }
+
     /// Removes temporaries of `name` in `folder` whose writing process is gone (killed mid-write).
     private static func removeStaleTemporaries(of name: String, in folder: String) {
-        let prefix = "." + name + marker
+        let prefix = temporaryStem(of: name)
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
         for entry in entries where entry.hasPrefix(prefix) {
             let rest = entry.dropFirst(prefix.count)

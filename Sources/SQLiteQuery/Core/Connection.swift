@@ -118,7 +118,7 @@ public final class Connection {
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(handle)
-            throw SQLiteError(code: code, message: "\(message): \(path)")
+            throw SQLiteError(code: code, message: "\(message): \(path)\(Self.pathLengthProblem(path, openFailedWith: code))")
         }
         self.handle = handle
         self.path = path
@@ -147,6 +147,21 @@ public final class Connection {
             throw error
         }
         try registerStandardFunctions()
+    }
+
+    /// Why SQLite could not open `path` when its full path is longer than SQLite's unix VFS takes
+    /// (504 bytes, far below the system's 4,096), which SQLite's "unable to open database file"
+    /// does not say (helper-76); "" otherwise.
+    private static func pathLengthProblem(_ path: String, openFailedWith code: Int32) -> String {
+        guard code & 0xFF == SQLITE_CANTOPEN else { return "" }
+        var length = path.utf8.count
+        if !path.hasPrefix("/") {
+            var folder = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            length += getcwd(&folder, folder.count) != nil ? strlen(folder) + 1 : 0
+        }
+        // 512 bytes, less the room SQLite keeps for "-journal" after the file's name.
+        let limit = 512 - "-journal".utf8.count
+        return length > limit ? " (its full path has \(length) bytes, and SQLite opens paths of at most \(limit))" : ""
     }
 
     /// `path` as `sqlite3_open_v2` must be given it to open that file: a relative path that begins
