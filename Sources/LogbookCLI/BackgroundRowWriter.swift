@@ -73,10 +73,13 @@ final class BackgroundRowWriter<Row: SizedRow> {
         if let handing { handing.hand(rows) } else { writing.write(rows) }
     }
 
-    /// The batches on their way to the writing thread, at most two waiting, under one lock.
+    /// The batches on their way to the writing thread, under one lock: at most two handed over
+    /// and not yet written, the one being written included.
     private final class Handing: @unchecked Sendable {
         private let condition = NSCondition()
         private var waiting: [[Row]] = []
+        /// Batches handed over and not yet written.
+        private var unwritten = 0
         private var isClosed = false
         private var isRunning = true
 
@@ -84,8 +87,9 @@ final class BackgroundRowWriter<Row: SizedRow> {
         func hand(_ rows: [Row]) {
             condition.lock()
             defer { condition.unlock() }
-            while waiting.count == 2 { condition.wait() }
+            while unwritten == 2 { condition.wait() }
             waiting.append(rows)
+            unwritten += 1
             condition.broadcast()
         }
 
@@ -100,6 +104,8 @@ final class BackgroundRowWriter<Row: SizedRow> {
                 condition.unlock()
                 writing.write(rows)
                 condition.lock()
+                unwritten -= 1
+                condition.broadcast()
             }
             isRunning = false
             condition.broadcast()

@@ -87,6 +87,13 @@ struct Invocation {
         if let refusal = DatabasePath.refusal(of: path) {
             throw CommandFailure("\(path): \(refusal); give a file's path with --db")
         }
+        // A link Logbook cannot follow by name (to a path that is not UTF-8, or a loop): SQLite
+        // would, so a failed command left behind the new file it could not call its own (helper-78).
+        do {
+            _ = try SymbolicLink.finalTarget(of: path)
+        } catch LogbookError.cannotWrite(_, let reason) {
+            throw CommandFailure("\(path): \(reason); give the file's own path with --db")
+        }
         return path
     }
 

@@ -63,11 +63,13 @@ final class MergeCLITests: XCTestCase {
         XCTAssertEqual(try historyOnly.run(["count", "drafts"]).stdout, "0\n")
         XCTAssertFailure(try a.run(["import", a.database.path]), status: 1, mentioning: "this logbook's own file")
         // By a hard link too, before it is opened (it merged as a no-op, or failed with an I/O
-        // error, and left a second write-ahead log beside the link; helper-7).
+        // error, and left a second write-ahead log beside the link; helper-7): a logbook with two
+        // names is not written at all (helper-76).
         let hardLink = a.folder.appendingPathComponent("hard.sqlite")
         XCTAssertEqual(link(a.database.path, hardLink.path), 0)
-        XCTAssertFailure(try a.run(["import", hardLink.path]), status: 1, mentioning: "this logbook's own file")
+        XCTAssertFailure(try a.run(["import", hardLink.path]), status: 1, mentioning: "the file has 2 names (hard links)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: hardLink.path + "-wal"))
+        XCTAssertEqual(unlink(hardLink.path), 0)
         XCTAssertFailure(try a.run(["import", "-"], stdin: "SQLite format 3\u{0}"), status: 1, mentioning: "from its file")
     }
 

@@ -631,6 +631,14 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         let relative = try shell(cli, #"mkdir "$(printf 'w\377')" && cd "$(printf 'w\377')" && $LOGBOOK --db new.sqlite -q history add Squat && "#
                                  + #"$LOGBOOK --db sub/x.sqlite -q init > /dev/null && ls . sub && ls .. | grep -c "$(printf 'w\357\277\275')""#)
         XCTAssertEqual(relative.stdout, ".:\nnew.sqlite\nsub\n\nsub:\nx.sqlite\n0\n", relative.stderr)
+
+        // --db through such a link is refused, and makes no file (SQLite followed it, and a
+        // failed command left the new file it could not call its own; helper-78).
+        let database = try shell(cli, #"ln -s "$(printf 'new\377.db')" l2.db && $LOGBOOK --db l2.db history add Squat; "#
+                                 + #"status=$?; ls | grep -c '^new'; exit $status"#)
+        XCTAssertEqual(database.status, 1, database.stderr)
+        XCTAssertTrue(database.stderr.contains("l2.db: it is a symbolic link to a path that is not UTF-8"), database.stderr)
+        XCTAssertEqual(database.stdout, "0\n")
     }
 
     // 2d. Long names (helper-76): `-o` and `backup` write a file of the longest name a folder

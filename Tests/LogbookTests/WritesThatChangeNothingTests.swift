@@ -101,6 +101,34 @@ final class WritesThatChangeNothingTests: XCTestCase {
         XCTAssertTrue(try store.check().isHealthy)
     }
 
+    /// An entry stamped by a clock set back (to 2000) cut every entry before it, those still
+    /// kept included, so a 30-day-old token was refused with 90 days kept (helper-78): the log
+    /// is kept from its first entry stamped within the retention, and not ahead, on.
+    func testAnEntryStampedBehindCutsNoEntryStillKept() throws {
+        let folder = try TemporaryFolder("prune-behind")
+        let path = folder.file("logbook.sqlite").path
+        let now = Date().timeIntervalSinceReferenceDate
+        do {
+            let store = try Logbook(path: path, timeZone: utc)
+            for index in 0..<9 { try store.drafts.save(ReleaseDraft(version: "1.\(index)")) }
+        }
+        let other = try Connection(path: path)
+        let seqs = try logState(at: path).entries.map(\.seq)
+        XCTAssertGreaterThanOrEqual(seqs.count, 9)
+        // 120 days old, then 30, then two stamped in 2000, then an hour old.
+        let year2000 = Date(timeIntervalSince1970: 946_684_800).timeIntervalSinceReferenceDate
+        let stamps = seqs.indices.map { index in
+            index < 3 ? now - 120 * 86_400 : index < 6 ? now - 30 * 86_400 : index < seqs.count - 1 ? year2000 : now - 3_600
+        }
+        for (seq, at) in zip(seqs, stamps) {
+            try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(at), .integer(seq)])
+        }
+        try Logbook(path: path, timeZone: utc).drafts.save(ReleaseDraft(version: "2.0"))
+        let pruned = try logState(at: path)
+        XCTAssertEqual(pruned.start, String(seqs[3]), "the entries 30 days old are kept: \(pruned)")
+        XCTAssertEqual(pruned.entries.first?.seq, seqs[3])
+    }
+
     // MARK: - A seeded mix
 
     /// The change log as another connection reads it: each entry's position and time, and the
@@ -113,13 +141,14 @@ final class WritesThatChangeNothingTests: XCTestCase {
             lhs.start == rhs.start && lhs.entries.elementsEqual(rhs.entries) { $0.seq == $1.seq && $0.at == $1.at }
         }
 
-        /// The log after the prune at `cutoff` and `now`: from the entry after the last one
-        /// stamped before the cutoff on (the newest at the latest), the start moved there;
-        /// nothing changes while the oldest is current and not stamped after `now`.
-        func pruned(before cutoff: Double, now: Double, newest: Int64) -> LogState {
-            guard let oldest = entries.first, oldest.at < cutoff || oldest.at > now,
-                  let lastExpired = entries.last(where: { $0.at < cutoff }) else { return self }
-            let firstKept = min(lastExpired.seq + 1, newest)
+        /// The log after the prune at `cutoff`, `added` being the entries the write logged: from
+        /// the first entry, old or added, stamped within the retention and not after `clock` on
+        /// (the newest at the latest), the start moved there; nothing changes while the oldest
+        /// is current and not stamped after `clock`.
+        func pruned(before cutoff: Double, clock: Double, added: [(seq: Int64, at: Double)]) -> LogState {
+            let all = entries + added
+            guard let oldest = all.first, oldest.at < cutoff || oldest.at > clock, let newest = all.last else { return self }
+            let firstKept = all.first { $0.at >= cutoff && $0.at <= clock }?.seq ?? newest.seq
             return LogState(entries: entries.filter { $0.seq >= firstKept }, start: String(firstKept))
         }
     }
@@ -145,7 +174,8 @@ final class WritesThatChangeNothingTests: XCTestCase {
 
     /// The rule under a seeded mix (`LOGBOOK_PRUNE_SEED`): in each round another program dates the
     /// log's entries over the last 500 days (in one round in three, one of them up to a century
-    /// ahead, as a clock set ahead stamps it) and sets a retention of 1 to 400 days, and a new
+    /// ahead, as a clock set ahead stamps it, and in another, one up to a decade behind, as a
+    /// clock set back does) and sets a retention of 1 to 400 days, and a new
     /// store, its clock up to a week behind or ahead, runs random operations: dry runs, writes
     /// that fail (some after writing rows), reads, a rename to the same name, re-imports, saves of
     /// records as they are, and real writes. After each, the log read by another connection must
@@ -178,6 +208,9 @@ final class WritesThatChangeNothingTests: XCTestCase {
                 if count > 0 && random.next() % 3 == 0 {
                     ages[Int(random.next() % UInt64(count))] = -Double(random.next() % (100 * 365 * 86_400)) - 8 * 86_400
                 }
+                if count > 0 && random.next() % 3 == 0 {
+                    ages[Int(random.next() % UInt64(count))] = Double(random.next() % (10 * 365 * 86_400)) + 500 * 86_400
+                }
                 try other.transaction(.immediate) {
                     let seqs = try other.prepare("SELECT seq FROM change_log ORDER BY seq")
                     var keys: [Int64] = []
@@ -209,7 +242,8 @@ final class WritesThatChangeNothingTests: XCTestCase {
                 case .nothing:
                     XCTAssertEqual(after, before, "\(context): the log changed")
                 case .change, .either:
-                    let prune = before.pruned(before: cutoff, now: storeNow.timeIntervalSinceReferenceDate, newest: added.first?.seq ?? newest)
+                    // (SQLite's clock, which stamps the entries, tells one stamped ahead.)
+                    let prune = before.pruned(before: cutoff, clock: Date().timeIntervalSinceReferenceDate + 1, added: added)
                     if effect == .either && added.isEmpty && after == before {
                         // Nothing written, or a prune with nothing to prune (the newest entry stays).
                         if housekeeping == .pending && prune == before { housekeeping = .perhapsDone }

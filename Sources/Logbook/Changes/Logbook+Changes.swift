@@ -99,28 +99,35 @@ extension Logbook {
 
     /// Deletes the change-log entries older than the retention, keeping the log a contiguous run
     /// of positions ending with the newest entry, and records the first position kept. Reads
-    /// first and writes only when the oldest entry has expired, or is stamped later than `now`
-    /// (written under a clock set ahead, it held back every entry after it; helper-77). The store runs it as the
+    /// first and writes only when the oldest entry has expired, or is stamped ahead of SQLite's
+    /// clock, which stamps the entries (written under a clock set ahead, it held back every
+    /// entry after it; helper-77). The store runs it as the
     /// housekeeping after its first write that commits a change (``Database``), so opening a
     /// file, a dry run, a command that fails and an edit that changes nothing never prune; a
     /// write that changes only a temporary table (an import that adds nothing) does.
     static func pruneChangeLogIfNeeded(in connection: Connection, now: Date) throws {
         let cutoff = try cutoff(in: connection, now: now)
-        guard try connection.scalar("SELECT at < ?1 OR at > ?2 FROM change_log ORDER BY seq LIMIT 1",
-                                    [.real(cutoff), .real(now.timeIntervalSinceReferenceDate)], as: Bool.self) == true else {
+        guard try connection.scalar("SELECT at < ?1 OR NOT \(stampedByNow) FROM change_log ORDER BY seq LIMIT 1",
+                                    [.real(cutoff)], as: Bool.self) == true else {
             return
         }
         try pruneChangeLog(in: connection, now: now)
     }
 
-    /// Positions are the order entries were written in, whatever the clock said: an entry written
-    /// before an expired one is older than it, so the log is cut after the last entry stamped
-    /// before the cutoff (an entry stamped in the future by a clock set ahead no longer holds the
-    /// rest back: with one day kept, entries 70 days old stayed; helper-77).
+    /// Whether an entry's stamp is no later than SQLite's clock now (the clock that stamps the
+    /// entries; a second more for the rounding of a Julian day).
+    private static let stampedByNow = "at <= (julianday('now') - 2451910.5) * 86400 + 1"
+
+    /// The log is kept from its first entry stamped within the retention and not ahead of the
+    /// clock on (the newest at the latest): an entry stamped by a clock set ahead no longer
+    /// holds the rest back (with one day kept, entries 70 days old stayed; helper-77), and one
+    /// stamped by a clock set back, later in the log, cannot cut entries before it that are still
+    /// kept (helper-78). The scan stops at that first entry.
     private static func pruneChangeLog(in connection: Connection, now: Date) throws {
         guard let firstKept = try connection.scalar("""
-            SELECT min((SELECT max(seq) FROM change_log WHERE at < ?1) + 1, (SELECT max(seq) FROM change_log))
-            """, [.real(try cutoff(in: connection, now: now))], as: Int64?.self) ?? nil else { return }
+            SELECT coalesce((SELECT min(seq) FROM change_log WHERE at >= ?1 AND \(stampedByNow)), (SELECT max(seq) FROM change_log))
+            """, [.real(try cutoff(in: connection, now: now))], as: Int64?.self) ?? nil
+        else { return }
         try connection.run("DELETE FROM change_log WHERE seq < ?", [.integer(firstKept)])
         try connection.run("INSERT OR REPLACE INTO logbook_settings (name, value) VALUES ('change_log_start', ?)",
                            [.text(String(firstKept))])

@@ -136,7 +136,8 @@ public final class FileReplacement {
         var current = path
         for _ in 0..<40 {
             let folder = DatabaseFiles.resolvedPath(PathParts(current).openableFolder)
-            if folder == "/dev" || folder == "/proc" || folder.hasPrefix("/proc/") { return true }
+            // (`/dev/fd` is a folder of its own on macOS, a link to `/proc/self/fd` on Linux.)
+            if folder == "/dev" || folder == "/dev/fd" || folder == "/proc" || folder.hasPrefix("/proc/") { return true }
             guard let next = try? SymbolicLink.destination(of: current) else { return false }
             current = next
         }

@@ -9,6 +9,6 @@ enum InitCommand {
         usesNoCalendarDay: true,
         run: { invocation in
             let store = try invocation.writeStore(creatingInEmptyFile: true)
-            try Console.print("\(Console.cell(store.path))\tschema version \(try store.schemaVersion())")
+            try Console.print("\(Console.oneLine(store.path))\tschema version \(try store.schemaVersion())")
         })
 }

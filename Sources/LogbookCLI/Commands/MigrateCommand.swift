@@ -29,6 +29,6 @@ enum MigrateCommand {
                 return
             }
             let store = try invocation.writeStore()
-            try Console.print("\(Console.cell(store.path))\tschema version \(try store.schemaVersion())")
+            try Console.print("\(Console.oneLine(store.path))\tschema version \(try store.schemaVersion())")
         })
 }

@@ -22,7 +22,9 @@ extension Connection {
     /// SQLite keeps a file's write-ahead log and its shared memory by name, so writers through two
     /// names miss each other's log, and each overwrites the other's changes while both report
     /// success (two processes adding 60 days each through two links kept 80 to 117 of the 120,
-    /// every command exiting 0: helper-76). Reading through either name loses nothing.
+    /// every command exiting 0: helper-76). A reader through another name than a writer's writes
+    /// nothing, but may miss the writer's latest commits. Only hard links show: a file mounted
+    /// under a second name (a single-file bind mount) has one link, and is not refused.
     public func refuseWritingAFileOfSeveralNames() throws {
         var status = stat()
         guard !Self.isPrivateDatabase(path), stat(path, &status) == 0, status.st_nlink > 1 else { return }

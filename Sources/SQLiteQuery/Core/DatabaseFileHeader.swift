@@ -27,11 +27,14 @@ enum DatabaseFileHeader {
         return problemsAsRead(of: connection)
     }
 
-    /// Returns once no connection of another process holds the reserved lock of the main
-    /// database file (SQLite's `xCheckReservedLock`, which takes no lock), or the busy timeout
-    /// has passed.
+    /// Returns once no other connection holds the reserved lock of the main database file
+    /// (SQLite's `xCheckReservedLock`, which takes no lock, and sees a rollback journal's writers
+    /// only: the first page of a new file is written so), or the busy timeout has passed. The
+    /// unix VFS counts this process's connections too, this one included: inside its own write
+    /// it does not wait for itself.
     private static func waitWhileAnotherConnectionWrites(_ connection: Connection) {
-        guard let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return }
+        guard sqlite3_txn_state(connection.handle, nil) != SQLITE_TXN_WRITE,
+              let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return }
         // Timed by a clock the wall clock's steps do not move (helper-77).
         let deadline = ContinuousClock.now + .milliseconds(connection.options.busyTimeoutMilliseconds)
         var reserved: Int32 = 0

@@ -37,6 +37,13 @@ package enum DetachedThread {
     /// The work a thread runs, kept alive from its start until it has run.
     private final class Body {
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        init(_ body: @escaping @Sendable () -> Void) {
+            // On Apple's systems a bare thread has no autorelease pool of its own.
+            #if canImport(Darwin)
+            run = { autoreleasepool { body() } }
+            #else
+            run = body
+            #endif
+        }
     }
 }
