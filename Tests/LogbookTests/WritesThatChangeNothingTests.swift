@@ -59,29 +59,40 @@ final class WritesThatChangeNothingTests: XCTestCase {
         XCTAssertTrue(try store.check().isHealthy)
     }
 
+    /// A logbook in `folder` whose change log holds an entry for each of `count` drafts, and
+    /// those entries' positions.
+    private func logOfDrafts(_ count: Int, in folder: TemporaryFolder) throws -> (path: String, seqs: [Int64]) {
+        let path = folder.file("logbook.sqlite").path
+        let store = try Logbook(path: path, timeZone: utc)
+        for index in 0..<count { try store.drafts.save(ReleaseDraft(version: "1.\(index)")) }
+        let seqs = try logState(at: path).entries.map(\.seq)
+        XCTAssertGreaterThanOrEqual(seqs.count, count)
+        return (path, seqs)
+    }
+
+    /// Stamps each entry at `seqs` with the time beside it, as another connection.
+    private func stamp(_ seqs: [Int64], _ stamps: [Double], at path: String) throws {
+        let other = try Connection(path: path)
+        for (seq, at) in zip(seqs, stamps) {
+            try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(at), .integer(seq)])
+        }
+    }
+
     /// One entry stamped far ahead (a clock set to 2099 for one edit) held every later entry
     /// back: pruning kept the log from the first entry not expired on, so with one day kept,
     /// entries 70 days old stayed, and `setChangeLogRetention` said one day while keeping them
-    /// (helper-77). Positions are the order entries were written in, so the log is now cut after
-    /// the last entry stamped before the cutoff, by the store's first write and by the setting.
+    /// (helper-77). The log is now kept from its first entry stamped within the retention and
+    /// not ahead of the clock on, by the store's first write and by the setting.
     func testAnEntryStampedAheadHoldsNoExpiredEntryBack() throws {
         let folder = try TemporaryFolder("prune-ahead")
-        let path = folder.file("logbook.sqlite").path
+        let (path, seqs) = try logOfDrafts(6, in: folder)
         let now = Date()
-        do {
-            let store = try Logbook(path: path, timeZone: utc)
-            for index in 0..<6 { try store.drafts.save(ReleaseDraft(version: "1.\(index)")) }
-        }
-        let other = try Connection(path: path)
-        let seqs = try logState(at: path).entries.map(\.seq)
-        XCTAssertGreaterThanOrEqual(seqs.count, 6)
         // The oldest entry stamped in 2099; the others 70 to 65 days ago, the newest an hour ago.
         let stamps = [Date(timeIntervalSince1970: 4_070_908_800).timeIntervalSinceReferenceDate]
             + seqs.dropFirst().dropLast().indices.map { now.timeIntervalSinceReferenceDate - Double(70 - $0) * 86_400 }
             + [now.timeIntervalSinceReferenceDate - 3_600]
-        for (seq, at) in zip(seqs, stamps) {
-            try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(at), .integer(seq)])
-        }
+        try stamp(seqs, stamps, at: path)
+        let other = try Connection(path: path)
         let newest = seqs.last!
         let store = try Logbook(path: path, timeZone: utc)
         try store.setChangeLogRetention(days: 1)
@@ -106,23 +117,14 @@ final class WritesThatChangeNothingTests: XCTestCase {
     /// is kept from its first entry stamped within the retention, and not ahead, on.
     func testAnEntryStampedBehindCutsNoEntryStillKept() throws {
         let folder = try TemporaryFolder("prune-behind")
-        let path = folder.file("logbook.sqlite").path
+        let (path, seqs) = try logOfDrafts(9, in: folder)
         let now = Date().timeIntervalSinceReferenceDate
-        do {
-            let store = try Logbook(path: path, timeZone: utc)
-            for index in 0..<9 { try store.drafts.save(ReleaseDraft(version: "1.\(index)")) }
-        }
-        let other = try Connection(path: path)
-        let seqs = try logState(at: path).entries.map(\.seq)
-        XCTAssertGreaterThanOrEqual(seqs.count, 9)
         // 120 days old, then 30, then two stamped in 2000, then an hour old.
         let year2000 = Date(timeIntervalSince1970: 946_684_800).timeIntervalSinceReferenceDate
         let stamps = seqs.indices.map { index in
             index < 3 ? now - 120 * 86_400 : index < 6 ? now - 30 * 86_400 : index < seqs.count - 1 ? year2000 : now - 3_600
         }
-        for (seq, at) in zip(seqs, stamps) {
-            try other.run("UPDATE change_log SET at = ? WHERE seq = ?", [.real(at), .integer(seq)])
-        }
+        try stamp(seqs, stamps, at: path)
         try Logbook(path: path, timeZone: utc).drafts.save(ReleaseDraft(version: "2.0"))
         let pruned = try logState(at: path)
         XCTAssertEqual(pruned.start, String(seqs[3]), "the entries 30 days old are kept: \(pruned)")
