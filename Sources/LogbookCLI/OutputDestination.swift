@@ -69,6 +69,22 @@ enum OutputDestination {
         }
         defer { close(descriptor) }
         let output = FileOutput(descriptor: descriptor, path: path)
-        try body { try output.write($0) }
+        try body { data in
+            do {
+                try output.write(data)
+            } catch where readerHasGone(descriptor) {
+                // A pipe whose reader went away (`-o /dev/stdout | head`) stops quietly, as stdout
+                // does (it was an error, exit 1: helper-76).
+                throw OutputFailure(code: EPIPE)
+            }
+        }
+    }
+
+    /// Whether `descriptor` is a pipe or socket whose reading end has been closed.
+    private static func readerHasGone(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, [S_IFIFO, S_IFSOCK].contains(status.st_mode & S_IFMT) else { return false }
+        var events = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        return poll(&events, 1, 0) == 1 && events.revents & Int16(POLLERR | POLLHUP) != 0
     }
 }

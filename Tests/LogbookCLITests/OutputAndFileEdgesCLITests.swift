@@ -198,9 +198,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             let full = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) > /dev/full")
             XCTAssertEqual(full.status, 1, command)
             XCTAssertEqual(full.stderr, "logbook: error: cannot write to standard output: No space left on device\n", command)
-            let piped = try shell(cli, "$LOGBOOK --db \"$DB\" \(command) | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")
-            XCTAssertEqual(piped.stderr, "", command)
-            XCTAssertTrue(["0", "141"].contains(piped.stdout.trimmingCharacters(in: .newlines)), "\(command): \(piped.stdout)")
+            // Through -o /dev/stdout too (it was an error, exit 1: helper-76).
+            for output in ["", " -o /dev/stdout"] {
+                let piped = try shell(cli, "$LOGBOOK --db \"$DB\" \(command)\(output) | head -c 10 > /dev/null; echo ${PIPESTATUS[0]}")
+                XCTAssertEqual(piped.stderr, "", command + output)
+                XCTAssertTrue(["0", "141"].contains(piped.stdout.trimmingCharacters(in: .newlines)), "\(command)\(output): \(piped.stdout)")
+            }
         }
         // A query whose statement fails after several batches of rows (SQLite's integer overflow
         // on row 50,000) ends with the error and a prefix of whole rows, in order: it neither
