@@ -10,11 +10,54 @@ enum CalendarHeatmap {
     /// 256-colour greens for levels 1 to 4.
     private static let colours = [22, 28, 34, 46]
 
-    /// Exercises per active day from `first` to `last`: what both heatmaps (terminal and HTML) shade.
+    /// Calls `body` with each day from `first` to `last`, in order, and its exercises (0 for a day
+    /// without any), as the daily history report steps them: nothing is held, however long the range.
+    static func forEachDay(_ reports: Reports, from first: CalendarDay, to last: CalendarDay,
+                           _ body: (_ day: CalendarDay, _ exercises: Int) throws -> Void) throws {
+        var next: CalendarDay? = first
+        /// Hands over the days from `next` that come before `end` (nil: through `last`) as days without exercises.
+        func emptyDays(before end: CalendarDay?) throws {
+            while let day = next, day <= last, end.map({ day < $0 }) ?? true {
+                try body(day, 0)
+                next = day.adding(days: 1)
+            }
+        }
+        try reports.history(by: .day, from: first, to: last) { row in
+            try emptyDays(before: row.start)
+            try body(row.start, row.exercises)
+            next = row.start.adding(days: 1)
+        }
+        try emptyDays(before: nil)
+    }
+
+    /// What a range of days adds up to: the figures a heatmap's summary and shades need first.
+    struct Summary {
+        /// Days with at least one exercise.
+        var activeDays = 0
+        /// Exercises done on them.
+        var exercises = 0
+        /// The exercises of the busiest day: the top of the shades.
+        var busiest = 0
+    }
+
+    /// The ``Summary`` of the days from `first` to `last`, in one pass over them.
+    static func summary(_ reports: Reports, from first: CalendarDay, to last: CalendarDay) throws -> Summary {
+        var summary = Summary()
+        try forEachDay(reports, from: first, to: last) { _, exercises in
+            guard exercises > 0 else { return }
+            summary.activeDays += 1
+            summary.exercises += exercises
+            summary.busiest = max(summary.busiest, exercises)
+        }
+        return summary
+    }
+
+    /// Exercises per active day from `first` to `last`, for the terminal's heatmap, which is drawn
+    /// a weekday at a time.
     static func counts(_ reports: Reports, from first: CalendarDay, to last: CalendarDay) throws -> [CalendarDay: Int] {
         var counts: [CalendarDay: Int] = [:]
-        try reports.history(by: .day, from: first, to: last) { row in
-            if let day = CalendarDay(row.period), row.exercises > 0 { counts[day] = row.exercises }
+        try forEachDay(reports, from: first, to: last) { day, exercises in
+            if exercises > 0 { counts[day] = exercises }
         }
         return counts
     }

@@ -164,6 +164,41 @@ final class MemoryCLITests: XCTestCase {
         XCTAssertEqual(table.lines.filter { $0.contains("Squat") }.map { $0.hasSuffix("████████████████") }, [true], table.stdout)
     }
 
+    /// `report --format html` writes its page as it makes it, from the reports' and the drafts'
+    /// streams: a range of 1,095,727 days and one of 1,096, and 1,200 open drafts of 3 and of 300
+    /// checklist items, take about the same memory (the page built whole held about 3.6 times its
+    /// size: 547 MB for 800,000 drafts; helper-70). The calendar's data streams too (it held a
+    /// dictionary of the active days; here it is measured over both ranges).
+    func testTheHTMLPageIsWrittenAsItIsMade() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
+            throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
+        }
+        let short = ["--from", "2026-01-01", "--to", "2028-12-31"], long = ["--from", "1000-01-01", "--to", "3999-12-31"]
+        var peaks: [String: [Int]] = [:]
+        for items in [3, 300] {
+            let cli = try CLIHarness()
+            for day in ["1000-01-01", "2026-03-01", "3999-12-31"] {
+                XCTAssertEqual(try cli.run(["history", "add", "Squat", "--at", "\(day)T10:00:00Z"]).status, 0)
+            }
+            try importDrafts(1_200, items: items, into: cli)
+            for (name, range) in [("short", short), ("long", long)] {
+                peaks["page, \(name) range", default: []].append(try peakKiB(cli, ["report", "--format", "html"] + range))
+                peaks["calendar csv, \(name) range", default: []].append(try peakKiB(cli, ["report", "calendar", "--format", "csv"] + range))
+            }
+            // The page is whole: every day of the range, every item of every draft.
+            let page = try cli.run(["report", "--format", "html"] + short)
+            XCTAssertEqual(page.status, 0, page.stderr)
+            XCTAssertEqual(page.stdout.components(separatedBy: "<li class=").count - 1, 1_200 * items)
+            XCTAssertEqual(page.stdout.components(separatedBy: "<rect class=\"l").count - 1, 1_096 + 5)
+            XCTAssertTrue(page.stdout.hasSuffix("</body>\n</html>\n"))
+        }
+        let smallest = try XCTUnwrap(peaks["page, short range"]?.first)
+        for (name, sizes) in peaks {
+            XCTAssertLessThan(sizes.max() ?? 0, smallest + smallest / 4, "\(name): peak KiB with 3 and 300 items a draft: \(sizes)")
+        }
+        print("MemoryCLITests: the HTML page's and the calendar's peak KiB with 3 and 300 items a draft: \(peaks)")
+    }
+
     /// A CSV row with more fields than the header (a line of millions of commas) is refused at its
     /// first field past the header's, before the rest of the line is read: about the memory of a
     /// row of two fields (each field was held first, 13 to 17 times the line's size: 290 MB for a
@@ -241,6 +276,20 @@ final class MemoryCLITests: XCTestCase {
     /// page: the same 1,200 drafts with 3 and with 300 items each take about the same memory.
     /// A page with a LIMIT or a condition with a subquery read its drafts 1,000 at a time with
     /// every item (34 MB more for these), and an order no index holds sorted every item first.
+    /// Imports `count` drafts, none submitted, each with a checklist of `items` items.
+    private func importDrafts(_ count: Int, items: Int, into cli: CLIHarness) throws {
+        let file = cli.folder.appendingPathComponent("drafts.ndjson")
+        let lines = (0..<count).map { index in
+            let checklist = (0..<items).map { item in
+                #"{"id":"\#(UUID().uuidString)","title":"Checklist item \#(item) of draft \#(index)","isDone":\#(item % 2 == 0)}"#
+            }
+            return #"{"id":"\#(UUID().uuidString)","version":"1.\#(index)","whatsNew":"Notes","createdAt":\#(800_000_000 - index),"#
+                + #""updatedAt":\#(800_000_000 + index * 7 % 1_200),"checklist":[\#(checklist.joined(separator: ","))]}"#
+        }
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
+        XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+    }
+
     func testDraftListingsHoldOneDraftWhateverItsChecklist() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
@@ -254,16 +303,7 @@ final class MemoryCLITests: XCTestCase {
         var peaks: [[Int]] = Array(repeating: [], count: listings.count)
         for items in [3, 300] {
             let cli = try CLIHarness()
-            let file = cli.folder.appendingPathComponent("drafts.ndjson")
-            let lines = (0..<1_200).map { index in
-                let checklist = (0..<items).map { item in
-                    #"{"id":"\#(UUID().uuidString)","title":"Checklist item \#(item) of draft \#(index)","isDone":\#(item % 2 == 0)}"#
-                }
-                return #"{"id":"\#(UUID().uuidString)","version":"1.\#(index)","whatsNew":"Notes","createdAt":\#(800_000_000 - index),"#
-                    + #""updatedAt":\#(800_000_000 + index * 7 % 1_200),"checklist":[\#(checklist.joined(separator: ","))]}"#
-            }
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: file)
-            XCTAssertEqual(try cli.run(["import", file.path]).status, 0)
+            try importDrafts(1_200, items: items, into: cli)
             for (index, listing) in listings.enumerated() { peaks[index].append(try peakKiB(cli, listing)) }
         }
         for (listing, sizes) in zip(listings, peaks) {

@@ -206,6 +206,20 @@ final class AsyncStoreTests: XCTestCase {
         XCTAssertEqual(walked.seen.count, 1)
     }
 
+    /// A walk over what a `FetchDescriptor` selects hands over the records its fetch returns, in order.
+    func testAWalkOverADescriptorsRecordsGivesWhatItsFetchGives() async throws {
+        let (store, folder) = try store(days: 300)
+        _ = folder
+        let cut = Date(timeIntervalSinceReferenceDate: 100 * 86_400)
+        let descriptor = FetchDescriptor<ExerciseDay>(predicate: #Predicate { $0.date > cut },
+                                                      sortBy: [SortDescriptor(\.date, order: .reverse)])
+        let walked = Tally()
+        try await store.history.forEach(descriptor) { walked.record(Int($0.date.timeIntervalSinceReferenceDate)) }
+        let fetched = try await store.history.fetch(descriptor)
+        XCTAssertEqual(fetched.count, 200)
+        XCTAssertEqual(walked.seen, fetched.map { Int($0.date.timeIntervalSinceReferenceDate) })
+    }
+
     /// An export to a `FileHandle` (a pipe here) stops once its task is cancelled, between two records.
     func testCancellingAnExportStopsIt() async throws {
         let (store, folder) = try store(days: 3_000)

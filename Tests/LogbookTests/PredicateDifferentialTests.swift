@@ -32,7 +32,7 @@ final class PredicateDifferentialTests: XCTestCase {
         let random = RandomPredicates(seed: Self.seed &+ 1, drafts: drafts, days: [])
         let work = SQLWork(database: test.store.underlyingDatabase, units: drafts.map(\.checklist.count))
         var checker = DifferentialChecker(name: "drafts", records: drafts, schema: Tables.drafts.querySchema,
-                                          fetch: { descriptor in try work.counting { try test.store.drafts.fetch(descriptor) } },
+                                          fetch: { descriptor in try Self.fetchedBothWays(descriptor, test.store.drafts, work) },
                                           count: { descriptor in try work.counting { try test.store.drafts.fetchCount(descriptor) } },
                                           normalized: { draft in
             var copy = draft
@@ -64,7 +64,7 @@ final class PredicateDifferentialTests: XCTestCase {
         let random = RandomPredicates(seed: Self.seed &+ 3, drafts: [], days: days)
         let work = SQLWork(database: test.store.underlyingDatabase, units: days.map(\.exercises.count))
         var checker = DifferentialChecker(name: "history", records: days, schema: Tables.exerciseDays.querySchema,
-                                          fetch: { descriptor in try work.counting { try test.store.history.fetch(descriptor) } },
+                                          fetch: { descriptor in try Self.fetchedBothWays(descriptor, test.store.history, work) },
                                           count: { descriptor in try work.counting { try test.store.history.fetchCount(descriptor) } })
         for index in 0..<Self.scaled(250) {
             let (text, predicate) = random.dayPredicate()
@@ -76,6 +76,18 @@ final class PredicateDifferentialTests: XCTestCase {
         }
         checker.finish()
         work.assertNoSlowCorner("history")
+    }
+
+    /// The records `descriptor` fetches into an array (its SQL work counted), checked against those
+    /// the repository's `forEach(_:_:)` streams for it.
+    private static func fetchedBothWays<Repository: QueryableRepository>(_ descriptor: FetchDescriptor<Repository.Record>,
+                                                                         _ repository: Repository, _ work: SQLWork) throws
+        -> [Repository.Record] where Repository.Record: Equatable {
+        let fetched = try work.counting { try repository.fetch(descriptor) }
+        var streamed: [Repository.Record] = []
+        try repository.forEach(descriptor) { streamed.append($0) }
+        XCTAssertEqual(streamed, fetched, "forEach(_:_:) and fetch(_:) of one descriptor")
+        return fetched
     }
 
     // MARK: Refusals

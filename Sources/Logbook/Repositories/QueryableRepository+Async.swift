@@ -31,4 +31,11 @@ extension QueryableRepository where Record: Sendable {
     public func forEach(_ query: RecordQuery, _ body: @escaping @Sendable (Record) throws -> Void) async throws {
         try await storage.database.performReading { try self.forEach(query, body) }
     }
+
+    /// `forEach(_:_:)` of a `FetchDescriptor` off the caller's actor: `body` gets each record the
+    /// descriptor selects, in its order, one at a time, in one read transaction on a read
+    /// connection; cancelling the task stops the walk between two records (`CancellationError`).
+    public func forEach(_ descriptor: FetchDescriptor<Record>, _ body: @escaping @Sendable (Record) throws -> Void) async throws {
+        try await storage.database.performReading { try self.forEach(descriptor, body) }
+    }
 }

@@ -27,6 +27,19 @@ extension QueryableRepository {
         try fetch(try query(for: descriptor))
     }
 
+    /// Calls `body` with each record `descriptor` selects, one at a time, in its order and in one read
+    /// transaction: what `fetch(_:)` of the descriptor gathers, without the array, so memory stays flat
+    /// however many records there are.
+    ///
+    /// ```swift
+    /// try store.drafts.forEach(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil })) { draft in
+    ///     print(draft.version, draft.checklist.doneCount)
+    /// }
+    /// ```
+    public func forEach(_ descriptor: FetchDescriptor<Record>, _ body: (Record) throws -> Void) throws {
+        try forEach(try query(for: descriptor), body)
+    }
+
     /// How many records `descriptor`'s predicate matches (its sort, limit and offset are ignored,
     /// as in SwiftData's `fetchCount`).
     public func fetchCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor()) throws -> Int {

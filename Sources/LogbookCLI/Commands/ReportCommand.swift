@@ -109,29 +109,25 @@ enum ReportCommand {
         let (from, to) = try invocation.dayRange()
         let (first, last, today) = try calendarRange(invocation, from: from, to: to)
         let asOf = try invocation.day(self.asOf) ?? min(today, last)
-        let timeZone = try invocation.timeZone()
-        let page = try HTMLReport(store: try invocation.readStore(), from: first, to: last, asOf: asOf,
-                                  period: try arguments.value(of: period), timeZone: timeZone)
-        try Console.write(page.html)
+        let page = HTMLReport(from: first, to: last, asOf: asOf, period: try arguments.value(of: period),
+                              timeZone: try invocation.timeZone())
+        try page.write(from: try invocation.readStore()) { try Console.write($0) }
     }
 
     private static func renderCalendar(_ reports: Reports, from first: CalendarDay, to last: CalendarDay, asOf: CalendarDay,
                                        format: OutputFormat, colour: Bool) throws {
-        let counts = try CalendarHeatmap.counts(reports, from: first, to: last)
         guard format == .table else {
-            let maximum = counts.values.max() ?? 0
+            // The busiest day first, so that the days stream in a second pass (both in the caller's snapshot).
+            let maximum = try CalendarHeatmap.summary(reports, from: first, to: last).busiest
             var output = try CellOutput(columns: ["day", "exercises", "level"], format: format)
-            var day = first
-            while day <= last {
-                let count = counts[day] ?? 0
+            try CalendarHeatmap.forEachDay(reports, from: first, to: last) { day, count in
                 try output.add([.text(day.description), .integer(Int64(count)),
                                 .integer(Int64(CalendarHeatmap.level(count, maximum: maximum)))])
-                guard let next = day.adding(days: 1) else { break }
-                day = next
             }
             try output.finish()
             return
         }
+        let counts = try CalendarHeatmap.counts(reports, from: first, to: last)
         let streaks = try reports.streaks(from: first, to: last, asOf: asOf)
         try Console.write(CalendarHeatmap.render(counts, from: first, to: last, streaks: streaks, colour: colour))
     }
