@@ -295,6 +295,31 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertFailure(try cli.run(["changes", "--state", state.path]), status: 1, mentioning: "start again from a full export")
     }
 
+    /// A record PostgreSQL cannot hold writes none of its rows, however many there are: a day of
+    /// 20,000 exercises and a draft of 20,000 items, each with U+0000 in its last, leave stdout with
+    /// no row of theirs (their first rows went out in pieces of 64 KiB before the error; helper-70).
+    /// No server needed.
+    func testARecordPostgreSQLCannotHoldWritesNoneOfItsRows() throws {
+        let cli = try CLIHarness()
+        let store = try Logbook(path: cli.database.path, timeZone: TimeZone(identifier: "UTC")!)
+        let start = Date(timeIntervalSinceReferenceDate: 0)
+        let good = ExerciseDay(date: start, day: CalendarDay(start, in: .gmt), exercises: ["Squat"])
+        let next = start.addingTimeInterval(86_400)
+        let bad = ExerciseDay(date: next, day: CalendarDay(next, in: .gmt),
+                              exercises: (0..<20_000).map { "Exercise \($0) of a long day" } + ["Nul\u{0}Name"])
+        try store.history.save([good, bad])
+        let goodDraft = ReleaseDraft(version: "1.0", checklist: [ChecklistItem(title: "Ship")], createdAt: start, updatedAt: start)
+        let badDraft = ReleaseDraft(version: "2.0", checklist: (0..<20_000).map { ChecklistItem(title: "Item \($0) of a long list") }
+                                        + [ChecklistItem(title: "Nul\u{0}Item")], createdAt: next, updatedAt: next)
+        try store.drafts.save(contentsOf: [goodDraft, badDraft])
+        for (kind, badID, field) in [("history", bad.id, "exercises[20000] of record 2"),
+                                     ("drafts", badDraft.id, "checklist[20000].title of record 2")] {
+            let refused = try cli.run(["export", kind, "--format", "postgres"])
+            XCTAssertFailure(refused, status: 1, mentioning: field, "U+0000")
+            XCTAssertFalse(refused.stdout.contains(badID.text), "\(kind): a row of the record refused was written")
+        }
+    }
+
     /// The README shows the schema the scripts create, as they create it.
     func testReadmeShowsTheSchema() throws {
         let readme = try Fixtures.readme()

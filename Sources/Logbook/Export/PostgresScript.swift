@@ -124,6 +124,10 @@ public struct PostgresScript {
                       try text(draft.whatsNew, "whatsNew")] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
             + Self.instant(draft.updatedAt)
         let prefix = fields.joined(separator: "\t")
+        // A record PostgreSQL cannot hold writes none of its rows, however many go out in pieces.
+        for (offset, item) in draft.checklist.enumerated() {
+            try PostgresText.refuseUnstorable(item.title, record: record, field: "checklist[\(offset)].title")
+        }
         var lines = ChunkedOutput(output)
         if draft.checklist.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\t\\N\n") }
         for (offset, item) in draft.checklist.enumerated() {
@@ -138,6 +142,9 @@ public struct PostgresScript {
         try open(.days)
         record += 1
         let prefix = ([sourceField, day.id.text, day.day.description] + Self.instant(day.date)).joined(separator: "\t")
+        for (offset, name) in day.exercises.enumerated() {
+            try PostgresText.refuseUnstorable(name, record: record, field: "exercises[\(offset)]")
+        }
         var lines = ChunkedOutput(output)
         if day.exercises.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\n") }
         for (offset, name) in day.exercises.enumerated() {

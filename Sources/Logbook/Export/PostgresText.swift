@@ -14,13 +14,22 @@ enum PostgresText {
             case 0x09: bytes += [0x5C, 0x74]
             case 0x0A: bytes += [0x5C, 0x6E]
             case 0x0D: bytes += [0x5C, 0x72]
-            case 0x00:
-                throw LogbookError.invalidValue(field: record > 0 ? "\(field) of record \(record)" : field, value: String(value.prefix(20)),
-                                                reason: "it holds U+0000, which PostgreSQL text cannot store")
+            case 0x00: throw unstorable(value, record: record, field: field)
             default: bytes.append(byte)
             }
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Throws what ``copyField(_:record:field:)`` throws for `value` when PostgreSQL's `text` cannot
+    /// hold it, before any field of its record is written.
+    static func refuseUnstorable(_ value: String, record: Int, field: String) throws {
+        if value.utf8.contains(0) { throw unstorable(value, record: record, field: field) }
+    }
+
+    private static func unstorable(_ value: String, record: Int, field: String) -> LogbookError {
+        .invalidValue(field: record > 0 ? "\(field) of record \(record)" : field, value: String(value.prefix(20)),
+                      reason: "it holds U+0000, which PostgreSQL text cannot store")
     }
 
     /// `value` as a standard SQL string literal (quotes doubled, scalar by scalar, so that one a
