@@ -241,7 +241,9 @@ public struct Migrator: Sendable {
         let kept = rebuilds ? try foreignObjects(rebuiltBy: migration, in: connection) : []
         do {
             try connection.execute("SAVEPOINT migration")
-            for object in kept where object.type != "index" {
+            // Triggers before views: dropping a view drops its INSTEAD OF triggers with it, and the
+            // trigger's own DROP then failed the migration (helper-80).
+            for object in kept.reversed() where object.type != "index" {
                 try connection.execute("DROP \(object.type) \(object.name.quotedSQLIdentifier)")
             }
             try connection.refusingTransactionStatements(in: migration.identifier) { try connection.execute(migration.sql) }
