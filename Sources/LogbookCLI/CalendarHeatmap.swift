@@ -11,23 +11,11 @@ enum CalendarHeatmap {
     private static let colours = [22, 28, 34, 46]
 
     /// Calls `body` with each day from `first` to `last`, in order, and its exercises (0 for a day
-    /// without any), as the daily history report steps them: nothing is held, however long the range.
+    /// without any), as the daily history report steps them (a report over a range given hands over
+    /// every day of it): nothing is held, however long the range.
     static func forEachDay(_ reports: Reports, from first: CalendarDay, to last: CalendarDay,
                            _ body: (_ day: CalendarDay, _ exercises: Int) throws -> Void) throws {
-        var next: CalendarDay? = first
-        /// Hands over the days from `next` that come before `end` (nil: through `last`) as days without exercises.
-        func emptyDays(before end: CalendarDay?) throws {
-            while let day = next, day <= last, end.map({ day < $0 }) ?? true {
-                try body(day, 0)
-                next = day.adding(days: 1)
-            }
-        }
-        try reports.history(by: .day, from: first, to: last) { row in
-            try emptyDays(before: row.start)
-            try body(row.start, row.exercises)
-            next = row.start.adding(days: 1)
-        }
-        try emptyDays(before: nil)
+        try reports.history(by: .day, from: first, to: last) { row in try body(row.start, row.exercises) }
     }
 
     /// What a range of days adds up to: the figures a heatmap's summary and shades need first.

@@ -124,7 +124,8 @@ public struct PostgresScript {
                       try text(draft.whatsNew, "whatsNew")] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
             + Self.instant(draft.updatedAt)
         let prefix = fields.joined(separator: "\t")
-        // A record PostgreSQL cannot hold writes none of its rows, however many go out in pieces.
+        // A record PostgreSQL cannot hold writes none of its rows, however many go out in pieces
+        // (`copyField`'s own refusal of these fields then never fires; it guards the others).
         for (offset, item) in draft.checklist.enumerated() {
             try PostgresText.refuseUnstorable(item.title, record: record, field: "checklist[\(offset)].title")
         }

@@ -8,7 +8,9 @@ import Logbook
 ///
 /// The page is written as it is made, in pieces of about 64 KiB, from the reports' and the
 /// drafts' streams: memory stays flat however many days, periods, names and drafts it shows
-/// (the page built whole took about 3.6 times its size: 547 MB for 800,000 drafts).
+/// (the page built whole took about 3.6 times its size: 547 MB for 800,000 drafts). So a failure
+/// part-way (a value another program stored that cannot be read) leaves what was written: on
+/// stdout the page cut short, as an export's records are; `-o FILE` keeps nothing.
 struct HTMLReport {
     let first: CalendarDay
     let last: CalendarDay
@@ -42,15 +44,15 @@ struct HTMLReport {
             let streaks = try reports.streaks(from: first, to: last, asOf: asOf)
             try page.append(head(days, streaks))
             try page.append("<section><h2>Calendar</h2>\n<div class=\"chart\">")
-            try SVGCharts.heatmap(reports, from: first, to: last, busiest: days.busiest, streaks: streaks, to: &page)
+            try SVGCharts.heatmap(reports, from: first, to: last, busiest: days.busiest, streaks: streaks, into: &page)
             try page.append("</div>\n" + #"<p class="key">less \#(SVGCharts.legend) more · busiest day: "#
                             + "\(plural(days.busiest, "exercise")) · outlined: the longest streak</p></section>\n")
             let periodName = period.rawValue
             try page.append("<section><h2>Exercises per \(periodName)</h2>\n<div class=\"chart\">")
-            try SVGCharts.bars(reports, by: period, from: first, to: last, caption: "Exercises per \(periodName), \(range)", to: &page)
+            try SVGCharts.bars(reports, by: period, from: first, to: last, caption: "Exercises per \(periodName), \(range)", into: &page)
             try page.append("</div></section>\n")
-            try writeExerciseTable(reports, to: &page)
-            try writeDraftList(store.drafts, to: &page)
+            try writeExerciseTable(reports, into: &page)
+            try writeDraftList(store.drafts, into: &page)
         }
         try page.append("<footer>Made by <code>logbook report --format html</code>. The numbers are the ones <code>logbook report</code> prints.</footer>\n"
                         + "</body>\n</html>\n")
@@ -88,7 +90,7 @@ struct HTMLReport {
     }
 
     /// The most done exercises, ``exercisesShown`` at most, and how many more there are.
-    private func writeExerciseTable(_ reports: Reports, to page: inout ChunkedOutput) throws {
+    private func writeExerciseTable(_ reports: Reports, into page: inout ChunkedOutput) throws {
         try page.append("<section><h2>Exercise totals</h2>\n")
         var listed = 0, busiest = 0
         // Most done first: the first row is the busiest.
@@ -112,7 +114,7 @@ struct HTMLReport {
     }
 
     /// Every draft not yet submitted, oldest first, with its checklist.
-    private func writeDraftList(_ drafts: DraftRepository, to page: inout ChunkedOutput) throws {
+    private func writeDraftList(_ drafts: DraftRepository, into page: inout ChunkedOutput) throws {
         try page.append("<section><h2>Open drafts</h2>\n")
         var isEmpty = true
         try drafts.forEach(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil },

@@ -10,7 +10,7 @@ enum SVGCharts {
     /// shaded by ``CalendarHeatmap/level(_:maximum:)`` against the `busiest` day's exercises; the
     /// days of the longest streak outlined. Written day by day as the daily report steps them.
     static func heatmap(_ reports: Reports, from first: CalendarDay, to last: CalendarDay, busiest: Int, streaks: StreakReport,
-                        to page: inout ChunkedOutput) throws {
+                        into page: inout ChunkedOutput) throws {
         let monday = first.adding(days: -first.daysSinceMonday) ?? first
         let weeks = (last.dayNumber - monday.dayNumber) / 7 + 1
         let width = left + weeks * step, height = top + 7 * step
@@ -48,7 +48,7 @@ enum SVGCharts {
     /// the report, so that the bars stream in the second); a month named under the first period
     /// that starts in it.
     static func bars(_ reports: Reports, by period: ReportPeriod, from first: CalendarDay, to last: CalendarDay, caption: String,
-                     to page: inout ChunkedOutput) throws {
+                     into page: inout ChunkedOutput) throws {
         var periods = 0, maximum = 0
         try reports.history(by: period, from: first, to: last) { row in
             periods += 1
