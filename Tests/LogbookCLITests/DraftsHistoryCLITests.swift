@@ -155,7 +155,7 @@ final class DraftsHistoryCLITests: XCTestCase {
             XCTAssertEqual(listed.lines.last?.split(separator: ",")[1], Substring(expected),
                            "seed \(seed): TZ=\(rule) at \(instant): logbook and date disagree")
             // The table names the offset whole: seconds past the minute too (Foundation's name
-            // stops at the minute, and calls an offset under a minute behind UTC "GMT").
+            // rounds it to the nearest minute, and is "GMT" within 30 seconds of UTC).
             let east = (offset.hasPrefix("-") ? 1 : -1) * (hours * 3600 + minutes * 60 + secondsPart)
             let size = abs(east), sign = east < 0 ? "-" : "+"
             let label = east == 0 ? "UTC" : size % 60 == 0 ? String(format: "GMT\(sign)%02d%02d", size / 3600, size / 60 % 60)
