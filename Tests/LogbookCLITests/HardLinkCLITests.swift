@@ -24,4 +24,31 @@ final class HardLinkCLITests: XCTestCase {
         XCTAssertEqual(unlink(second.path), 0)
         XCTAssertEqual(try cli.run(["history", "add", "Row", "--at", "2026-03-02T10:00:00Z"]).status, 0, "one name again")
     }
+
+    /// Every kind of writing command (`WritingCommands`: imports of every format and a merge, every
+    /// history and draft edit, `repair`) through a seeded choice of 2 to 4 names, given as the
+    /// original, a link, a relative path or a symbolic link to a link: each is refused naming the
+    /// count, the file byte for byte as it was. Seeded (`LOGBOOK_HARD_LINK_SEED`).
+    func testEveryWritingCommandThroughAnyNameIsRefused() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_HARD_LINK_SEED", default: 0x4C4E4B)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let writes = try WritingCommands(in: cli)
+        for command in writes.commands {
+            // A fresh file (prepare writes it anew), then its other names.
+            try writes.prepare(command, at: cli.database)
+            let names = Int.random(in: 2...4, using: &random)
+            let links = (1..<names).map { cli.folder.appendingPathComponent("name-\($0).sqlite") }
+            for other in links { XCTAssertEqual(link(cli.database.path, other.path), 0, "seed \(seed)") }
+            let symbolic = cli.folder.appendingPathComponent("symbolic.sqlite")
+            try? FileManager.default.removeItem(at: symbolic)
+            try FileManager.default.createSymbolicLink(atPath: symbolic.path, withDestinationPath: random.pick(links).lastPathComponent)
+            let given = random.pick([cli.database.path, random.pick(links).path, random.pick(links).lastPathComponent, symbolic.path])
+            let before = cli.snapshot()
+            let result = try cli.run(["--db", given] + command.arguments, useDatabase: false)
+            XCTAssertFailure(result, status: 1, mentioning: "the file has \(names) names (hard links)")
+            XCTAssertEqual(cli.snapshot(), before, "seed \(seed): \(command.name) through \(given)")
+            for other in links { XCTAssertEqual(unlink(other.path), 0) }
+        }
+    }
 }
