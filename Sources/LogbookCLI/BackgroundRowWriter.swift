@@ -16,8 +16,8 @@ import SQLiteQuery
 /// ``Writing`` state, so the wait in `deinit` never runs on the thread it waits for.
 final class BackgroundRowWriter<Row: SizedRow> {
     private let writing: Writing
-    /// The batches handed to the writing thread, once it is started.
-    private var handing: Handing?
+    /// The batches handed to the writing thread, and the thread, once it is started.
+    private var handing: (batches: Handing, thread: WorkerThread)?
     /// Whether no thread could be made (a process limit): rows are written on the command's
     /// thread then. (A dispatch queue here waited for a thread for ever: helper-76.)
     private var writesHere = false
@@ -41,7 +41,7 @@ final class BackgroundRowWriter<Row: SizedRow> {
     }
 
     deinit {
-        handing?.closeAndWait()
+        closeAndWait()
     }
 
     /// Takes one row; throws the error of a write that failed before.
@@ -54,7 +54,7 @@ final class BackgroundRowWriter<Row: SizedRow> {
     /// Writes the rows left and ends the output; throws the first error writing.
     func finish() throws {
         try handOver()
-        handing?.closeAndWait()
+        closeAndWait()
         writing.end()
         if let failure = writing.firstFailure { throw failure }
     }
@@ -67,10 +67,18 @@ final class BackgroundRowWriter<Row: SizedRow> {
         batchBytes = 0
         batch.reserveCapacity(Self.batchSize)
         if handing == nil && !writesHere {
-            let started = Handing(), writing = writing
-            if DetachedThread.start({ started.run(writing) }) { handing = started } else { writesHere = true }
+            let batches = Handing(), writing = writing
+            if let thread = WorkerThread.start({ batches.run(writing) }) { handing = (batches, thread) } else { writesHere = true }
         }
-        if let handing { handing.hand(rows) } else { writing.write(rows) }
+        if let handing { handing.batches.hand(rows) } else { writing.write(rows) }
+    }
+
+    /// Lets the writing thread write what it was handed, and waits until it has returned.
+    private func closeAndWait() {
+        guard let handing else { return }
+        handing.batches.close()
+        handing.thread.join()
+        self.handing = nil
     }
 
     /// The batches on their way to the writing thread, under one lock: at most two handed over
@@ -81,7 +89,6 @@ final class BackgroundRowWriter<Row: SizedRow> {
         /// Batches handed over and not yet written.
         private var unwritten = 0
         private var isClosed = false
-        private var isRunning = true
 
         /// Waits for room, then hands `rows` over.
         func hand(_ rows: [Row]) {
@@ -107,17 +114,14 @@ final class BackgroundRowWriter<Row: SizedRow> {
                 unwritten -= 1
                 condition.broadcast()
             }
-            isRunning = false
-            condition.broadcast()
             condition.unlock()
         }
 
-        /// Lets the thread write what it was handed, and waits until it has returned.
-        func closeAndWait() {
+        /// Tells the thread to return once it has written what it was handed.
+        func close() {
             condition.lock()
             isClosed = true
             condition.broadcast()
-            while isRunning { condition.wait() }
             condition.unlock()
         }
     }

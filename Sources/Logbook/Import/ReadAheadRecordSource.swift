@@ -23,6 +23,8 @@ final class ReadAheadRecordSource: RecordSource {
     static let batchesAhead = 2
 
     private let channel = Channel()
+    /// The reading thread; nil when none could be made.
+    private var thread: WorkerThread?
     /// The batch being taken, and the next record's place in it.
     private var current = Batch()
     private var nextIndex = 0
@@ -37,15 +39,13 @@ final class ReadAheadRecordSource: RecordSource {
     init?(_ source: some RecordSource, offset: @escaping () -> Int) {
         kind = source.kind
         let reading = Reading(source: source, offset: offset, channel: channel)
-        guard DetachedThread.start({ reading.run() }) else {
-            // (No thread will say it ended; the deinit that follows waits for that.)
-            channel.readingEnded()
-            return nil
-        }
+        thread = WorkerThread.start { reading.run() }
+        if thread == nil { return nil }
     }
 
     deinit {
-        channel.stopAndWait()
+        channel.stop()
+        thread?.join()
     }
 
     func next() throws -> ImportedRecord? {
@@ -86,7 +86,6 @@ final class ReadAheadRecordSource: RecordSource {
         private let condition = NSCondition()
         private var ready: [Batch] = []
         private var isStopped = false
-        private var isReading = true
 
         /// Waits for room, and hands `batch` over; false when the reader was dropped.
         func put(_ batch: Batch) -> Bool {
@@ -115,28 +114,19 @@ final class ReadAheadRecordSource: RecordSource {
             return ready.removeFirst()
         }
 
-        /// Called by the reading thread as it returns (or for one that never started).
-        func readingEnded() {
-            condition.lock()
-            isReading = false
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// Stops the reading thread and waits until it has returned.
-        func stopAndWait() {
+        /// Tells the reading thread to stop within a batch, and drops the batches read.
+        func stop() {
             condition.lock()
             isStopped = true
             ready.removeAll()
             condition.broadcast()
-            while isReading { condition.wait() }
             condition.unlock()
         }
     }
 
     /// What the reading thread owns: the source, until it ends or the reader is dropped.
     private final class Reading: @unchecked Sendable {
-        /// Nil once the thread has let go of them, before it says the reading ended.
+        /// Nil once the thread has let go of them, before it returns.
         private var source: (any RecordSource)?
         private var offset: (() -> Int)?
         private let channel: Channel
@@ -149,10 +139,10 @@ final class ReadAheadRecordSource: RecordSource {
 
         func run() {
             readBatches()
-            // The source and, through it, the file are let go of before the reader may return them.
+            // The source and, through it, the file are let go of before the thread returns, which
+            // the reader waits for before the caller has them back.
             source = nil
             offset = nil
-            channel.readingEnded()
         }
 
         private func readBatches() {

@@ -24,7 +24,8 @@ final class CountingThread {
     private let shared: Shared
     /// The batch being filled.
     private var filling: [Day] = []
-    private var isThreadStarted = false
+    /// The thread counting, once the first full batch started it.
+    private var thread: WorkerThread?
     /// Whether no thread could be made (a process limit): the batches are counted on the caller's.
     private var countsOnCaller = false
     /// Whether ``finish()`` was called: the counter counts no more days then.
@@ -37,7 +38,7 @@ final class CountingThread {
     }
 
     deinit {
-        if isThreadStarted { shared.stopAndWait() }
+        stopThread()
     }
 
     /// Counts `exercises` done on `day`, a new day, and returns the totals of the days whose
@@ -48,10 +49,10 @@ final class CountingThread {
         precondition(!isFinished, "a counter's days were added after its counts were taken back")
         filling.append((exercises, day))
         guard filling.count == Self.batchSize else { return [] }
-        if !isThreadStarted && !countsOnCaller {
+        if thread == nil && !countsOnCaller {
             let shared = shared
-            isThreadStarted = DetachedThread.start { shared.run() }
-            countsOnCaller = !isThreadStarted
+            thread = WorkerThread.start { shared.run() }
+            countsOnCaller = thread == nil
         }
         defer { filling.removeAll(keepingCapacity: true) }
         let totals: [NewDayCounts.DayTotals]
@@ -69,16 +70,21 @@ final class CountingThread {
     func finish() -> (counts: NewDayCounts, totals: [NewDayCounts.DayTotals]) {
         precondition(!isFinished, "a counter's counts were taken back twice")
         isFinished = true
-        if isThreadStarted {
-            shared.stopAndWait()
-            isThreadStarted = false
-        }
+        stopThread()
         var (counts, totals) = shared.takeAll()
         for day in filling {
             if let dayTotals = counts.add(day.exercises, on: day.day) { totals.append(dayTotals) }
         }
         filling.removeAll()
         return (counts, totals)
+    }
+
+    /// Lets the thread count what it was handed, then stops it and waits until it has returned.
+    private func stopThread() {
+        guard let thread else { return }
+        shared.stop()
+        thread.join()
+        self.thread = nil
     }
 
     /// What the two threads share, under one lock: the batches handed over, the totals counted,
@@ -93,9 +99,6 @@ final class CountingThread {
         /// The counts' tallies and weeks as of the last batch counted.
         private var pending = 0
         private var isStopped = false
-        /// Whether the thread has not returned (from before it starts: it is waited for only once
-        /// started).
-        private var isRunning = true
 
         init(counts: NewDayCounts) { self.counts = counts }
 
@@ -128,8 +131,6 @@ final class CountingThread {
                 self.pending = pending
                 condition.broadcast()
             }
-            isRunning = false
-            condition.broadcast()
             condition.unlock()
         }
 
@@ -153,12 +154,11 @@ final class CountingThread {
             return (counted, pending)
         }
 
-        /// Lets the thread count what it was handed, then stops it and waits until it has returned.
-        func stopAndWait() {
+        /// Tells the thread to return once it has counted what it was handed.
+        func stop() {
             condition.lock()
             isStopped = true
             condition.broadcast()
-            while isRunning { condition.wait() }
             condition.unlock()
         }
 
