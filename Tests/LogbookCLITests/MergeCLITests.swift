@@ -157,8 +157,17 @@ final class MergeCLITests: XCTestCase {
             let (zoneA, zoneB) = (random.pick(zones), random.pick(zones))
             XCTAssertEqual(try a.run(["-q", "--time-zone", zoneA, "import", file.path]).status, 0)
             XCTAssertEqual(try b.run(["-q", "--time-zone", zoneB, "import", file.path]).status, 0)
+            let context = "seed \(seed), round \(round): \(zoneA) and \(zoneB), \(records)"
+            // Refused both ways or neither: one way was refused while the other skipped the record,
+            // exit 0, and the two never agreed again (helper-82).
+            let outcomes = try [(a, b), (b, a)].map { into, other -> Int32 in
+                let copy = into.folder.appendingPathComponent("copy.sqlite")
+                try FileManager.default.copyItem(at: into.database, to: copy)
+                defer { try? FileManager.default.removeItem(at: copy) }
+                return try into.run(["--db", copy.path, "import", other.database.path], useDatabase: false).status
+            }
+            XCTAssertEqual(outcomes[0], outcomes[1], "\(context): a merge refused one way only")
             for (into, other) in [(a, b), (b, a), (a, b)] {
-                let context = "seed \(seed), round \(round): \(zoneA) and \(zoneB), \(records)"
                 let before = into.snapshot()
                 let result = try into.run(["import", other.database.path])
                 if result.status == 0 {
@@ -173,6 +182,46 @@ final class MergeCLITests: XCTestCase {
             }
         }
         print("MergeCLITests (LOGBOOK_ZONE_MERGE_SEED=\(seed)): \(merged) merges done, \(refused) refused")
+    }
+
+    /// A record one device merged into its record of a day, which the other keeps on another day
+    /// where it holds another record merged into it, is refused both ways: the way in which the
+    /// incoming record shares that other record with this logbook's record of its day skipped it,
+    /// exit 0, and the devices stayed apart for good (a later addition on one never reached the
+    /// other; helper-82). One app file imported in Tokyo and in New York, and two devices that
+    /// moved records differently; `--on-conflict replace` is refused naming itself.
+    func testARecordFiledApartIsRefusedBothWaysWhenItSharesAnotherRecord() throws {
+        // W, X, Y at 2026-03-01T12:00Z, 03-02T02:00Z and 03-02T10:00Z (seconds since 2001).
+        let app = #"[{"id":"AAAAAAAA-0000-4000-8000-000000000001","date":794059200,"exercises":["W"]},"#
+            + #"{"id":"AAAAAAAA-0000-4000-8000-000000000002","date":794109600,"exercises":["X"]},"#
+            + #"{"id":"AAAAAAAA-0000-4000-8000-000000000003","date":794138400,"exercises":["Y"]}]"#
+        let (tokyo, newYork) = (try CLIHarness(), try CLIHarness())
+        let file = tokyo.folder.appendingPathComponent("app.json")
+        try Data(app.utf8).write(to: file)
+        XCTAssertEqual(try tokyo.run(["-q", "--time-zone", "Asia/Tokyo", "import", file.path]).status, 0)
+        XCTAssertEqual(try newYork.run(["-q", "--time-zone", "America/New_York", "import", file.path]).status, 0)
+
+        let (a, b) = (try CLIHarness(), try CLIHarness())
+        for (name, day) in [("W", "2026-03-01"), ("X", "2026-03-02"), ("Y", "2026-03-03")] {
+            XCTAssertEqual(try a.run(["-q", "history", "add", name, "--at", "\(day)T10:00:00Z"]).status, 0)
+        }
+        XCTAssertEqual(try b.run(["-q", "import", a.database.path]).status, 0)
+        // On a, X onto W's day, then Y to the 2nd, free again; on b, Y onto X's day.
+        XCTAssertEqual(try a.run(["-q", "history", "move", "--day", "2026-03-02", "--to", "2026-03-01"]).status, 0)
+        XCTAssertEqual(try a.run(["-q", "history", "move", "--day", "2026-03-03", "--to", "2026-03-02"]).status, 0)
+        XCTAssertEqual(try b.run(["-q", "history", "move", "--day", "2026-03-03", "--to", "2026-03-02"]).status, 0)
+
+        for (one, other) in [(tokyo, newYork), (a, b)] {
+            for (into, from) in [(one, other), (other, one)] {
+                for policy in ["skip", "fail", "replace"] {
+                    let before = into.snapshot()
+                    let result = try into.run(["import", from.database.path, "--on-conflict", policy])
+                    XCTAssertFailure(result, status: 1, mentioning: "the two filed it under different days")
+                    XCTAssertFalse(result.stderr.contains("--on-conflict fail") && policy != "fail", result.stderr)
+                    XCTAssertEqual(into.snapshot(), before, "a refused merge wrote")
+                }
+            }
+        }
     }
 
     /// A record the two devices shared, each moved onto the record of another day (one device to

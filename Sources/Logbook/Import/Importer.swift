@@ -358,7 +358,7 @@ private struct ImportWriter {
             }
         }
         if symmetricSameDay, let key = try dayRecord(day), let stored = try sharedRecord(dayKey: key, with: id, aliases: input.aliases) {
-            return try settle(stored, dayKey: key, with: (id, date, input.exercises), record: record, into: &summary)
+            return try settle(stored, dayKey: key, with: (id, day, date, input.exercises), record: record, into: &summary)
         }
         var replacing = false
         // The ids merged into the record replaced, kept for its replacement on the same day.
@@ -494,10 +494,21 @@ private struct ImportWriter {
     /// comes first, as the same-day merge orders records, so that either direction gives the same
     /// record. Records that each changed apart are a conflict that the policy settles. The id
     /// that is not kept stays as an alias, so that merging again changes nothing.
-    private mutating func settle(_ stored: SharedRecord, dayKey key: Int64, with incoming: (id: UUID, date: Date, exercises: [String]),
+    ///
+    /// An incoming id that this logbook merged into its record of another day is refused, as
+    /// ``copyAliases(_:)`` refuses the other way round: it was skipped as a conflict, exit 0, so
+    /// the merge that was refused one way was taken the other, and the two devices never agreed
+    /// again (helper-82).
+    private mutating func settle(_ stored: SharedRecord, dayKey key: Int64,
+                                 with incoming: (id: UUID, day: CalendarDay, date: Date, exercises: [String]),
                                  record: RecordPlace, into summary: inout ImportSummary) throws {
+        let isOwnID = incoming.id == stored.id || stored.aliases.contains(incoming.id)
+        if !isOwnID, let mergedInto = try aliasDay(of: incoming.id) {
+            throw ImportError(file: file, record: record, field: "id",
+                              reason: Self.filedApart(incoming.id, mergedHereInto: mergedInto, keptThereOn: incoming.day))
+        }
         // The incoming id held by another day here (a record moved on one device) is no later state of this one.
-        let isIDFree = try incoming.id == stored.id || stored.aliases.contains(incoming.id) || storedDay(id: incoming.id) == nil
+        let isIDFree = try isOwnID || storedDay(id: incoming.id) == nil
         let storedHoldsIncoming = isIDFree && incoming.exercises.isRun(in: stored.exercises)
         let incomingHoldsStored = isIDFree && stored.exercises.isRun(in: incoming.exercises)
         let takesIncoming: Bool
@@ -517,7 +528,13 @@ private struct ImportWriter {
             summary.skipped += 1
             return
         }
-        guard isIDFree else { throw conflict(record, "the id \(incoming.id.uuidString) is another day's record here") }
+        guard isIDFree else {
+            let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [incoming.id.databaseValue], as: CalendarDay.self)
+            throw ImportError(file: file, record: record, field: "id",
+                              reason: "the id \(incoming.id.uuidString) is this logbook's record of \(keptOn.map { "\($0)" } ?? "another day"), "
+                                + "which --on-conflict replace would keep beside the other logbook's record of \(incoming.day) that holds it; "
+                                + "move it so both agree, then merge again")
+        }
         if stored.aliases.contains(incoming.id) {
             try Tables.removeAlias(incoming.id, in: connection)
         }
