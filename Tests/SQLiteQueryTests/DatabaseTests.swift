@@ -141,6 +141,37 @@ final class DatabaseTests: XCTestCase {
 
     /// Cancelling a task that waits for a read connection, or for its write's turn, ends the wait
     /// at once with `CancellationError`; the write never happens.
+    /// A read woken when a connection is given back, then cancelled before it runs again, passes
+    /// the connection on to the next waiting read: that read slept beside the idle connection
+    /// until some other read gave one back, in a quiet app never (helper-83). The woken read runs
+    /// on an executor of the test's, held still until the cancellation is in.
+    func testAWokenReadThatIsCancelledPassesTheConnectionOn() async throws {
+        let database = try makeDatabase(maximumReaders: 1)
+        let release = await holdingTheOnlyReader(of: database)
+        let held = HeldExecutor()
+        let woken = Task.detached(executorPreference: held) {
+            try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let next = Task.detached { try await database.read { try $0.scalar("SELECT count(*) FROM events", as: Int.self) } }
+        try await Task.sleep(for: .milliseconds(100))
+        held.hold()
+        // The connection given back wakes the first read, whose next step waits on the held executor.
+        release.signal()
+        try await Task.sleep(for: .milliseconds(100))
+        woken.cancel()
+        held.letGo()
+        await assertCancelled(woken, "the cancelled read ran")
+        // A read that still waits after 10 s is stopped, so the test fails instead of hanging.
+        let watchdog = Task.detached {
+            try await Task.sleep(for: .seconds(10))
+            next.cancel()
+        }
+        let count = await next.result
+        watchdog.cancel()
+        XCTAssertEqual(try count.get(), 0, "the next read got the connection")
+    }
+
     func testCancellingAWaitingReadOrWriteEndsItsWait() async throws {
         let database = try makeDatabase(maximumReaders: 1)
         let release = await holdingTheOnlyReader(of: database)
@@ -284,6 +315,19 @@ private func holdingTheOnlyReader(of database: Database) async -> DispatchSemaph
         DispatchQueue.global().async { held.wait(); continuation.resume() }
     }
     return release
+}
+
+/// A task executor whose jobs wait while it is held: a serial queue, suspended meanwhile.
+private final class HeldExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "held executor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+
+    func hold() { queue.suspend() }
+    func letGo() { queue.resume() }
 }
 
 /// Fails unless `task` ends with `CancellationError`.

@@ -48,10 +48,15 @@ final class ReaderPool: @unchecked Sendable {
     /// at once; a waiting task is only woken to ask again, since it may not get a thread to run on
     /// before the threads that need that connection, and a connection reserved for it would then
     /// wait with them.
-    /// Cancelling the task stops its wait (`CancellationError`).
+    /// Cancelling the task stops its wait (`CancellationError`). A task woken to ask again that
+    /// is cancelled before it asks passes the wake on to the next waiting task: otherwise that
+    /// task slept beside an idle connection until some other read gave one back (helper-83).
     func take() async throws -> Connection {
         while true {
-            try Task.checkCancellation()
+            if Task.isCancelled {
+                wakeNextTaskIfAConnectionIsFree()
+                throw CancellationError()
+            }
             switch answer(queueing: nil) {
             case .connection(let connection): return connection
             case .openOne: return try openReserved()
@@ -136,6 +141,19 @@ final class ReaderPool: @unchecked Sendable {
     private func wake(_ ticket: Int) {
         lock.lock()
         guard let index = waiters.firstIndex(where: { if case .task(ticket, _) = $0 { true } else { false } }),
+              case .task(_, let continuation) = waiters.remove(at: index) else {
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        continuation.resume()
+    }
+
+    /// Wakes the task waiting longest, if one waits while a connection is idle or may be opened.
+    private func wakeNextTaskIfAConnectionIsFree() {
+        lock.lock()
+        guard !idle.isEmpty || openCount < maximum,
+              let index = waiters.firstIndex(where: { if case .task = $0 { true } else { false } }),
               case .task(_, let continuation) = waiters.remove(at: index) else {
             lock.unlock()
             return
