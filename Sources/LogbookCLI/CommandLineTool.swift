@@ -61,6 +61,9 @@ enum CommandLineTool {
             }
             try Console.finish()
             return 0
+        } catch where Watch.wasStopped(by: error) {
+            // Each result the watch showed was written and flushed as it came.
+            return 0
         } catch let failure as OutputFailure {
             // A reader that went away (`| head`) is no error: stop quietly, as SIGPIPE would.
             guard failure.code != EPIPE else { return 128 + SIGPIPE }

@@ -280,6 +280,7 @@ struct Invocation {
         var options = Connection.Options()
         // One command runs one thing at a time: a second connection for its reads would only cost an open.
         options.maximumReaders = 0
+        if arguments.isSet(Watch.flag) { options.stopsWaiting = Watch.stopsWaiting }
         if let text = environment["LOGBOOK_CACHE_KIB"] {
             guard let kib = Int(text), kib > 0 else {
                 throw CommandFailure("invalid $LOGBOOK_CACHE_KIB '\(text)': expected a whole number of KiB")

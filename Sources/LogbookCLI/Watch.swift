@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// Set by the handler ``Watch/catchInterruptions()`` installs; read by the watch loop.
 nonisolated(unsafe) private var interruptionReceived: sig_atomic_t = 0
@@ -28,6 +29,21 @@ enum Watch {
     }
 
     private static var isInterrupted: Bool { interruptionReceived != 0 }
+
+    /// For the connection's ``Connection/Options/stopsWaiting``: a signal also ends a wait for
+    /// another program's lock, which otherwise lasted the busy timeout (5 s) and then failed, exit 1.
+    static let stopsWaiting: @Sendable () -> Bool = { isInterrupted }
+
+    /// Whether `error` is a wait for a lock that a signal cut short: the watch ends as on the
+    /// signal, exit 0, with what it showed before.
+    static func wasStopped(by error: any Error) -> Bool {
+        guard isInterrupted else { return false }
+        switch error {
+        case LogbookError.database(_, let error): return error.isBusy
+        case let error as SQLiteError: return error.isBusy
+        default: return false
+        }
+    }
 
     /// Runs `render` once, or with `--watch`, again after every commit that changes its output.
     static func run(_ invocation: Invocation, store: Logbook, format: OutputFormat, render: () throws -> Void) throws {

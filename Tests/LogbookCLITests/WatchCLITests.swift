@@ -1,18 +1,20 @@
 import Foundation
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// `--watch` across processes: a change written by one `logbook` shows up in another's output,
 /// and Ctrl-C (SIGINT) ends the watch with exit status 0.
 final class WatchCLITests: XCTestCase {
-    /// `logbook ARGUMENTS --watch --format ndjson` on `cli`'s database, started, its output going to `output`.
-    private func startWatch(_ cli: CLIHarness, _ arguments: [String], writingTo output: URL) throws -> Process {
+    /// `logbook ARGUMENTS --watch --format ndjson` on `cli`'s database, started, its output going
+    /// to `output` and its errors to `errors` (by default, nowhere).
+    private func startWatch(_ cli: CLIHarness, _ arguments: [String], writingTo output: URL, errorsTo errors: URL? = nil) throws -> Process {
         let watcher = Process()
         watcher.executableURL = CLIHarness.executable
         watcher.arguments = ["--db", cli.database.path] + arguments + ["--watch", "--format", "ndjson"]
         watcher.environment = ["TZ": "UTC", "HOME": cli.folder.path]
         watcher.standardOutput = try FileHandle(forWritingTo: output)
-        watcher.standardError = FileHandle.nullDevice
+        watcher.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
         try watcher.run()
         return watcher
     }
@@ -97,6 +99,57 @@ final class WatchCLITests: XCTestCase {
             XCTAssertTrue(watcher.terminationReason == .exit ? watcher.terminationStatus == 0 : watcher.terminationStatus == number,
                           "\(context): \(watcher.terminationReason) \(watcher.terminationStatus)")
             XCTAssertEqual(["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: cli.database.path + $0) }, [], context)
+        }
+    }
+
+    /// A signal ends a watch that waits for another program's lock as it ends any watch, exit 0
+    /// and nothing on stderr, at once and while the lock is still held: the wait went on for the rest of the
+    /// busy timeout (5 s), then the watch failed, exit 1, saying the database was locked. The
+    /// other program switched the file to a rollback journal, whose exclusive lock stops readers,
+    /// and holds that lock; seeded signals and moments (`LOGBOOK_WATCH_LOCK_SEED`), while the
+    /// watch opens the file and while it watches.
+    func testASignalEndsAWatchWaitingForAnotherProgramsLock() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_WATCH_LOCK_SEED", default: 0x10c4)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-06T08:00:00Z"])
+        let output = cli.folder.appendingPathComponent("watch.out"), errors = cli.folder.appendingPathComponent("watch.err")
+        // Another program's connection, in the test's process (SQLite's locks are a process's own).
+        let holder = try Connection(path: cli.database.path)
+        try holder.execute("PRAGMA journal_mode = DELETE")
+        for run in 0..<PropertyTestSettings.scaled(4, by: "LOGBOOK_PROPERTY_SCALE") {
+            let number = [SIGTERM, SIGINT, SIGHUP][random.int(0...2)]
+            let whileWatching = random.chance(0.5)
+            let delay = random.int(200_000...2_000_000)
+            let context = "seed \(seed), run \(run): signal \(number) \(delay) µs after the lock, "
+                + (whileWatching ? "taken while the watch watched" : "taken before the watch started")
+            for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+            var watcher: Process?
+            if whileWatching {
+                watcher = try startWatch(cli, ["count", "history"], writingTo: output, errorsTo: errors)
+                let shown = Date().addingTimeInterval(5)
+                while Date() < shown && !((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("watch") { usleep(20_000) }
+            }
+            // Retried until the watch is between two looks at the file.
+            let locked = Date().addingTimeInterval(5)
+            while (try? holder.execute("BEGIN EXCLUSIVE")) == nil, Date() < locked { usleep(10_000) }
+            XCTAssertFalse(holder.isAutocommit, "\(context): the other program holds the lock")
+            let started = try watcher ?? startWatch(cli, ["count", "history"], writingTo: output, errorsTo: errors)
+            usleep(UInt32(delay))
+            XCTAssertTrue(started.isRunning, "\(context): the watch waits for the lock")
+            kill(started.processIdentifier, number)
+            // Well before the 5 s busy timeout: the wait itself ends (this bounds a wait, not a speed).
+            let signalled = Date()
+            while started.isRunning && Date() < signalled.addingTimeInterval(20) { usleep(10_000) }
+            let ended = Date().timeIntervalSince(signalled)
+            if started.isRunning { started.terminate() }
+            started.waitUntilExit()
+            XCTAssertLessThan(ended, 2.5, "\(context): the watch waited for the lock after the signal")
+            XCTAssertFalse(holder.isAutocommit, "\(context): the lock was held until the watch had ended")
+            XCTAssertEqual(started.terminationReason, .exit, context)
+            XCTAssertEqual(started.terminationStatus, 0, context)
+            XCTAssertEqual(try String(contentsOf: errors, encoding: .utf8), "", context)
+            try holder.execute("ROLLBACK")
         }
     }
 

@@ -127,6 +127,54 @@ final class ObservationTests: XCTestCase {
         XCTAssertEqual(count, 1)
     }
 
+    /// A file deleted under an observation ends it with the store's error, naming the file: the
+    /// watcher's connection went on reading the deleted file, so the observation waited in
+    /// silence while another file at the path was written; and an observation started once the
+    /// file was gone ended with SQLite's own error rather than a `LogbookError` (helper-83).
+    func testAFileDeletedUnderAnObservationEndsItWithTheStoresError() async throws {
+        let test = try TestStore()
+        try await test.store.history.addDoneExercise("Squat", at: instant("2026-01-01T10:00:00Z"))
+        let path = test.store.path, timeZone = test.store.timeZone
+        let options = ObservationOptions(interval: .milliseconds(20))
+        let started = test.store.history.observe(FetchDescriptor<ExerciseDay>(), options: options)
+        // Each stream's values until it ends, with its error; one still running after 5 s is cancelled.
+        func ending(_ stream: AsyncThrowingStream<[ExerciseDay], Error>, afterFirst: @escaping @Sendable () async throws -> Void)
+            async -> (values: [[String]], error: (any Error)?) {
+            let consumer = Task {
+                var values: [[String]] = []
+                do {
+                    for try await value in stream {
+                        values.append(value.flatMap(\.exercises))
+                        if values.count == 1 { try await afterFirst() }
+                    }
+                    return (values, nil as (any Error)?)
+                } catch {
+                    return (values, error)
+                }
+            }
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(5))
+                consumer.cancel()
+            }
+            defer { watchdog.cancel() }
+            return await consumer.value
+        }
+        let deleted = await ending(started) {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            // Another store makes a new file at the path and writes it.
+            let other = try Logbook(path: path, timeZone: timeZone)
+            try await other.history.addDoneExercise("Row", at: instant("2026-01-02T10:00:00Z"))
+        }
+        XCTAssertEqual(deleted.values, [["Squat"]])
+        let error = try XCTUnwrap(deleted.error as? LogbookError, "the observation ended with \(String(describing: deleted.error))")
+        XCTAssertTrue(error.description.hasPrefix("\(path): the database file was deleted, moved or replaced"), error.description)
+
+        try FileManager.default.removeItem(atPath: path)
+        let afterward = await ending(test.store.history.observe(FetchDescriptor<ExerciseDay>(), options: options)) {}
+        XCTAssertTrue(afterward.error is LogbookError, "\(String(describing: afterward.error))")
+        XCTAssertTrue("\(String(describing: afterward.error))".contains(path), "\(String(describing: afterward.error))")
+    }
+
     func testUntranslatablePredicateFinishesWithTheError() async throws {
         let test = try TestStore()
         let stream = test.store.drafts.observe(FetchDescriptor<ReleaseDraft>(predicate: #Predicate { $0.summary == "" }))

@@ -281,4 +281,36 @@ final class ConnectionTests: XCTestCase {
         XCTAssertEqual(maker.terminationStatus, 0)
         XCTAssertEqual(try connection.scalar("SELECT count(*) FROM sqlite_master WHERE name = 't'", as: Int.self), 1)
     }
+
+    /// ``Connection/Options/stopsWaiting`` ends a wait for another connection's lock when it says
+    /// so, with `SQLITE_BUSY`, long before the busy timeout; while it says nothing, the wait goes
+    /// on as the busy timeout's does and gets the lock once it is let go.
+    func testAWaitForALockEndsWhenToldToStop() throws {
+        let path = try makeTemporaryDirectory().appendingPathComponent("locked.sqlite").path
+        let holder = try Connection(path: path)
+        try holder.execute("CREATE TABLE t (x); INSERT INTO t VALUES (1); PRAGMA journal_mode = DELETE")
+
+        final class Stop: @unchecked Sendable {
+            let lock = NSLock()
+            var isSet = false, questions = 0
+        }
+        let stop = Stop()
+        var options = Connection.Options()
+        options.busyTimeoutMilliseconds = 600_000
+        options.stopsWaiting = { stop.lock.withLock { stop.questions += 1; return stop.isSet } }
+        let waiter = try Connection(path: path, options: options)
+        // A rollback journal's exclusive lock, which stops readers.
+        try holder.execute("BEGIN EXCLUSIVE")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { stop.lock.withLock { stop.isSet = true } }
+        XCTAssertThrowsError(try waiter.scalar("SELECT count(*) FROM t", as: Int.self)) { error in
+            XCTAssertTrue((error as? SQLiteError)?.isBusy ?? false, "\(error)")
+        }
+        XCTAssertGreaterThan(stop.lock.withLock { stop.questions }, 1, "asked while it waited")
+
+        stop.lock.withLock { stop.isSet = false }
+        // (The holder is used by that thread alone from now on.)
+        nonisolated(unsafe) let releasing = holder
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) { try? releasing.execute("COMMIT") }
+        XCTAssertEqual(try waiter.scalar("SELECT count(*) FROM t", as: Int.self), 1, "the lock, once let go")
+    }
 }

@@ -15,31 +15,47 @@ public struct ObservationOptions: Sendable {
 }
 
 /// Watches the store for commits from any connection or process, from the moment it is made.
+///
+/// Its connection has the store's options (busy timeout, ``Connection/Options/stopsWaiting``),
+/// read-only; its errors are the store's (``LogbookError``). A file deleted, moved or replaced
+/// since the watcher was made is an error of the next ``hasChanged()``: the watcher's connection
+/// would go on reading the file it opened, unchanged, while writers change the one at the path.
 public final class ChangeWatcher: @unchecked Sendable {
     // Sendable by this lock: the version and what reads it are used by one caller at a time.
     private let lock = NSLock()
     /// Reads what moves with each commit (``ObservationOptions``).
     private let version: () throws -> Int64
     private var lastVersion: Int64
+    /// How a failure reaches the caller: as the store's errors do.
+    private let reportError: @Sendable (Error) -> Error
 
     init(database: Database) throws {
-        if Connection.isPrivateDatabase(database.path) {
-            version = { try database.withConnection { $0.totalChanges } }
-        } else {
-            var options = Connection.Options()
-            options.readOnly = true
-            options.cacheSizeKiB = 64
-            let connection = try Connection(path: database.path, options: options)
-            version = { Int64(try connection.dataVersion) }
+        reportError = database.reportError
+        do {
+            if Connection.isPrivateDatabase(database.path) {
+                version = { try database.withConnection { $0.totalChanges } }
+            } else {
+                var options = database.options
+                options.readOnly = true
+                options.cacheSizeKiB = 64
+                let connection = try Connection(path: database.path, options: options)
+                version = {
+                    try connection.refuseFollowingAMovedFile()
+                    return Int64(try connection.dataVersion)
+                }
+            }
+            lastVersion = try version()
+        } catch {
+            throw database.reportError(error)
         }
-        lastVersion = try version()
     }
 
     /// Whether anything was committed since the watcher was made or last asked.
     public func hasChanged() throws -> Bool {
         lock.lock()
         defer { lock.unlock() }
-        let current = try version()
+        let current: Int64
+        do { current = try version() } catch { throw reportError(error) }
         defer { lastVersion = current }
         return current != lastVersion
     }

@@ -34,6 +34,17 @@ extension Connection {
                               + "(copy it where another is needed), or write through a symbolic link")
     }
 
+    /// Throws `SQLITE_READONLY_DBMOVED` when the database file this connection opened has been
+    /// deleted since, or its path names another file or none: for a connection that follows the
+    /// file (a change watcher), whose reads would otherwise go on answering from the file it
+    /// opened, unchanged for ever, while writers work on the one now at the path.
+    public func refuseFollowingAMovedFile() throws {
+        guard hasFileMoved else { return }
+        throw SQLiteError(code: ResultCode.movedFile,
+                          message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
+                              + "was renamed), so its changes can no longer be followed; open it again")
+    }
+
     /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction ran or committed
     /// (after ``refuseWritingToAMovedFile()`` passed as it began): the change is in the file this
     /// connection opened, which the path no longer names (a backup put back with `mv` during an

@@ -25,6 +25,10 @@ public final class Connection {
         public var immutable = false
         /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
         public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// Asked every few milliseconds while a statement waits for another connection's lock:
+        /// true ends the wait at once with `SQLITE_BUSY`, before the busy timeout (a command
+        /// stopped by a signal). Nil: the wait is SQLite's own busy timeout.
+        public var stopsWaiting: (@Sendable () -> Bool)?
         /// Page cache size in KiB (`PRAGMA cache_size = -N`): the most memory SQLite holds for
         /// pages, whatever the database's size. 2 MiB: measured on a million exercises, 16 and
         /// 64 MiB were no faster for exports or range fetches, nor for imports of that size (the OS
@@ -62,6 +66,8 @@ public final class Connection {
     /// The options the connection was opened with.
     public let options: Options
     private var statementCache = StatementCache()
+    /// The wait for locks SQLite calls, with ``Options/stopsWaiting`` (kept while the handle is open).
+    private let lockWait: LockWait?
     var savepointDepth = 0
     /// Whether a transaction of this connection committed changes (so closing it runs `PRAGMA optimize`).
     var hasCommittedChanges = false
@@ -124,7 +130,7 @@ public final class Connection {
         self.path = path
         self.options = options
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        lockWait = LockWait.install(on: handle, options: options)
         // Defensive: no SQL can corrupt the file on purpose (writable_schema, raw page writes);
         // no extension can be loaded; fts3_tokenizer cannot replace a tokenizer with a pointer;
         // a file's own views and triggers cannot call functions that are not innocuous.
@@ -317,13 +323,13 @@ public final class Connection {
     /// at once would fail with `SQLITE_BUSY`), so it is retried here until the timeout has passed.
     public func enableWriteAheadLog() throws {
         // Timed by a clock the wall clock's steps do not move: set back an hour, it waited an hour (helper-77).
-        let deadline = ContinuousClock.now + .milliseconds(options.busyTimeoutMilliseconds)
+        let start = ContinuousClock.now
         var mode: String?
         while true {
             do {
                 mode = try scalar("PRAGMA journal_mode = WAL", as: String.self)
                 break
-            } catch let error as SQLiteError where error.isBusy && ContinuousClock.now < deadline {
+            } catch let error as SQLiteError where error.isBusy && !LockWait.isOver(startedAt: start, options) {
                 usleep(10_000)
             }
         }

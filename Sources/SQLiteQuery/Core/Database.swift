@@ -37,13 +37,15 @@ public final class Database: @unchecked Sendable {
     /// Which `async` write goes to the queue next (``performWriting(_:)``).
     let writeTurns = WriteTurns()
     /// How a failure inside `read(_:)`, `write(_:)` and ``withConnection(_:)`` reaches the caller.
-    let reportError: @Sendable (Error) -> Error
+    package let reportError: @Sendable (Error) -> Error
     // Recursive, so a repository call made inside `write { }` nests (as a savepoint) instead of deadlocking.
     private let lock = NSRecursiveLock()
     /// The migrator the database was opened with, for reading its migration history.
     public let migrator: Migrator
     /// The path the database was opened at (the connection's ``Connection/path``).
     public var path: String { writer.path }
+    /// The options the database was opened with (its writer's).
+    public var options: Connection.Options { writer.options }
     /// Upkeep that waits for this database's first write that commits a change
     /// (``init(path:options:migrator:mode:finishingMigrations:housekeeping:reportError:)``); nil
     /// once it ran. Read and cleared under `lock`, on the writer.

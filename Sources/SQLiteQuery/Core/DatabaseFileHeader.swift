@@ -29,16 +29,16 @@ enum DatabaseFileHeader {
 
     /// Returns once no other connection holds the reserved lock of the main database file
     /// (SQLite's `xCheckReservedLock`, which takes no lock, and sees a rollback journal's writers
-    /// only: the first page of a new file is written so), or the busy timeout has passed. The
+    /// only: the first page of a new file is written so), or the wait is over (``LockWait``). The
     /// unix VFS counts this process's connections too, this one included: inside its own write
     /// it does not wait for itself.
     private static func waitWhileAnotherConnectionWrites(_ connection: Connection) {
         guard sqlite3_txn_state(connection.handle, nil) != SQLITE_TXN_WRITE,
               let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return }
         // Timed by a clock the wall clock's steps do not move (helper-77).
-        let deadline = ContinuousClock.now + .milliseconds(connection.options.busyTimeoutMilliseconds)
+        let start = ContinuousClock.now
         var reserved: Int32 = 0
-        while isReserved(file, &reserved) == SQLITE_OK, reserved != 0, ContinuousClock.now < deadline {
+        while isReserved(file, &reserved) == SQLITE_OK, reserved != 0, !LockWait.isOver(startedAt: start, connection.options) {
             usleep(5_000)
         }
     }
