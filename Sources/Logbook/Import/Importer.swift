@@ -509,6 +509,8 @@ private struct ImportWriter {
         }
         // The incoming id held by another day here (a record moved on one device) is no later state of this one.
         let isIDFree = try isOwnID || storedDay(id: incoming.id) == nil
+        // Named in a refusal: where this logbook keeps the incoming id as a record of its own.
+        let keptHereOn = isIDFree ? "" : try recordDay(of: incoming.id).map { "\($0)" } ?? "another day"
         let storedHoldsIncoming = isIDFree && incoming.exercises.isRun(in: stored.exercises)
         let incomingHoldsStored = isIDFree && stored.exercises.isRun(in: incoming.exercises)
         let takesIncoming: Bool
@@ -519,6 +521,9 @@ private struct ImportWriter {
         case (false, false):
             switch policy {
             case .skip: takesIncoming = false
+            case .fail where !isIDFree:
+                throw conflict(record, "the id \(incoming.id.uuidString) is this logbook's record of \(keptHereOn), "
+                                 + "where the other keeps it on \(incoming.day)")
             case .fail: throw conflict(record, "the day \(incoming.id.uuidString) changed here and in the other logbook since they shared it")
             case .replace: takesIncoming = true
             }
@@ -529,9 +534,8 @@ private struct ImportWriter {
             return
         }
         guard isIDFree else {
-            let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [incoming.id.databaseValue], as: CalendarDay.self)
             throw ImportError(file: file, record: record, field: "id",
-                              reason: "the id \(incoming.id.uuidString) is this logbook's record of \(keptOn.map { "\($0)" } ?? "another day"), "
+                              reason: "the id \(incoming.id.uuidString) is this logbook's record of \(keptHereOn), "
                                 + "which --on-conflict replace would keep beside the other logbook's record of \(incoming.day) that holds it; "
                                 + "move it so both agree, then merge again")
         }
@@ -575,7 +579,7 @@ private struct ImportWriter {
     /// files records near midnight under different days; so does a `history move` on one device).
     mutating func copyAliases(_ aliases: [(id: UUID, day: CalendarDay)]) throws {
         for (id, day) in aliases {
-            if let keptOn = try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [id.databaseValue], as: CalendarDay.self) {
+            if let keptOn = try recordDay(of: id) {
                 guard keptOn == day else { throw ImportError(file: file, reason: Self.filedApart(id, mergedThereInto: day, keptHereOn: keptOn)) }
                 continue
             }
@@ -588,6 +592,11 @@ private struct ImportWriter {
             guard try storedDay(id: id) == nil, let key = try dayRecord(day) else { continue }
             try addAlias(id, toDayKey: key)
         }
+    }
+
+    /// The day of the record whose id is `id`, or nil.
+    private func recordDay(of id: UUID) throws -> CalendarDay? {
+        try connection.scalar("SELECT day FROM exercise_days WHERE id = ?", [id.databaseValue], as: CalendarDay.self)
     }
 
     /// The day of the record that the merged id `id` is an alias of, or nil.

@@ -16,7 +16,7 @@ public struct ObservationOptions: Sendable {
 
 /// Watches the store for commits from any connection or process, from the moment it is made.
 ///
-/// Its connection has the store's options (busy timeout, ``Connection/Options/stopsWaiting``),
+/// Its connection has the store's options (busy timeout, `Connection.Options.stopsWaiting`),
 /// read-only; its errors are the store's (``LogbookError``). A file deleted, moved or replaced
 /// since the watcher was made is an error of the next ``hasChanged()``: the watcher's connection
 /// would go on reading the file it opened, unchanged, while writers change the one at the path.
@@ -37,6 +37,8 @@ public final class ChangeWatcher: @unchecked Sendable {
             } else {
                 var options = database.options
                 options.readOnly = true
+                // (An immutable connection reads the file as it was, and would see no commit.)
+                options.immutable = false
                 options.cacheSizeKiB = 64
                 let connection = try Connection(path: database.path, options: options)
                 version = {

@@ -12,10 +12,8 @@ extension Connection {
     /// process that removes a file holding no record under that same lock (the `logbook` tool
     /// after a failed command that created it) is seen. Private databases never move.
     func refuseWritingToAMovedFile() throws {
-        guard hasFileMoved else { return }
-        throw SQLiteError(code: ResultCode.movedFile,
-                          message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
-                              + "was renamed), so nothing was written: the write could have been lost; open it again")
+        try refuseIfTheFileMoved(since: "after it was opened (or a folder above it was renamed),",
+                                 "so nothing was written: the write could have been lost; open it again")
     }
 
     /// Refuses (`SQLITE_CANTOPEN`) to write a file that has more than one name (hard links):
@@ -39,10 +37,8 @@ extension Connection {
     /// file (a change watcher), whose reads would otherwise go on answering from the file it
     /// opened, unchanged for ever, while writers work on the one now at the path.
     public func refuseFollowingAMovedFile() throws {
-        guard hasFileMoved else { return }
-        throw SQLiteError(code: ResultCode.movedFile,
-                          message: "the database file was deleted, moved or replaced after it was opened (or a folder above it "
-                              + "was renamed), so its changes can no longer be followed; open it again")
+        try refuseIfTheFileMoved(since: "after it was opened (or a folder above it was renamed),",
+                                 "so its changes can no longer be followed; open it again")
     }
 
     /// Throws `SQLITE_READONLY_DBMOVED` when the file moved while a transaction ran or committed
@@ -50,10 +46,14 @@ extension Connection {
     /// connection opened, which the path no longer names (a backup put back with `mv` during an
     /// import), so it must not be reported as written there.
     func refuseReportingAMovedFileAsWritten() throws {
+        try refuseIfTheFileMoved(since: "while a write ran:", "the change went to the file that was at the path when it began, "
+                                    + "not to the one there now; open it again and check")
+    }
+
+    /// Throws `SQLITE_READONLY_DBMOVED`, saying when the file moved and what follows, when it has.
+    private func refuseIfTheFileMoved(since when: String, _ consequence: String) throws {
         guard hasFileMoved else { return }
-        throw SQLiteError(code: ResultCode.movedFile,
-                          message: "the database file was deleted, moved or replaced while a write ran: the change went to the "
-                              + "file that was at the path when it began, not to the one there now; open it again and check")
+        throw SQLiteError(code: ResultCode.movedFile, message: "the database file was deleted, moved or replaced \(when) \(consequence)")
     }
 
     /// Whether the file this connection opened was deleted since, or its path names another file

@@ -20,10 +20,13 @@ enum DatabaseFileHeader {
     /// that instant refused a new database as "4096 bytes without an SQLite header"
     /// (`NewDatabaseRaceCLITests`). So a file that shows a problem is read again once no other
     /// connection is writing it (waiting at most the busy timeout), and judged by that reading.
+    /// A wait told to stop (``Connection/Options/stopsWaiting``) judges nothing: the statement
+    /// that follows meets the same lock and stops there, with `SQLITE_BUSY`, rather than with a
+    /// file called damaged from a reading taken mid-write.
     static func problems(of connection: Connection) -> [String] {
         let found = problemsAsRead(of: connection)
         guard !found.isEmpty else { return found }
-        waitWhileAnotherConnectionWrites(connection)
+        guard waitWhileAnotherConnectionWrites(connection) else { return [] }
         return problemsAsRead(of: connection)
     }
 
@@ -31,16 +34,17 @@ enum DatabaseFileHeader {
     /// (SQLite's `xCheckReservedLock`, which takes no lock, and sees a rollback journal's writers
     /// only: the first page of a new file is written so), or the wait is over (``LockWait``). The
     /// unix VFS counts this process's connections too, this one included: inside its own write
-    /// it does not wait for itself.
-    private static func waitWhileAnotherConnectionWrites(_ connection: Connection) {
+    /// it does not wait for itself. False when the wait was told to stop.
+    private static func waitWhileAnotherConnectionWrites(_ connection: Connection) -> Bool {
         guard sqlite3_txn_state(connection.handle, nil) != SQLITE_TXN_WRITE,
-              let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return }
+              let file = mainFile(of: connection.handle), let isReserved = file.pointee.pMethods?.pointee.xCheckReservedLock else { return true }
         // Timed by a clock the wall clock's steps do not move (helper-77).
         let start = ContinuousClock.now
         var reserved: Int32 = 0
         while isReserved(file, &reserved) == SQLITE_OK, reserved != 0, !LockWait.isOver(startedAt: start, connection.options) {
             usleep(5_000)
         }
+        return connection.options.stopsWaiting?() != true
     }
 
     /// ``problems(of:)`` as the file reads now.

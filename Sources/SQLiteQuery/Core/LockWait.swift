@@ -7,6 +7,11 @@ import Foundation
 /// once when told to. (SQLite's busy timeout cannot be cut short: `sqlite3_interrupt` stops
 /// statements, not the wait for a lock, so a `--watch` stopped by Ctrl-C while another program
 /// held the file waited out the timeout and then failed.)
+///
+/// It is SQLite's busy handler, so it serves the waits SQLite hands to one: for a rollback
+/// journal's locks and a write-ahead log's write lock, not the few retries SQLite makes on its
+/// own while a log is recovered. `PRAGMA busy_timeout` or `sqlite3_busy_timeout` on the
+/// connection afterwards replaces it, and the stop with it.
 final class LockWait {
     private let timeout: Duration
     private let stopsWaiting: @Sendable () -> Bool

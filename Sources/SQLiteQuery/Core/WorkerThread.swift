@@ -36,7 +36,8 @@ package final class WorkerThread {
             return nil
         }
         #if canImport(Darwin)
-        guard let thread else { return nil }
+        // (A thread made and running its body is never reported as none: its work would be done twice.)
+        guard let thread else { preconditionFailure("pthread_create succeeded without a thread") }
         #endif
         return WorkerThread(thread)
     }
@@ -45,6 +46,7 @@ package final class WorkerThread {
     /// another thread than this one (the body itself must not wait for its own thread).
     package func join() {
         guard let thread else { return }
+        precondition(pthread_equal(thread, pthread_self()) == 0, "a worker thread waited for itself")
         self.thread = nil
         pthread_join(thread, nil)
     }
