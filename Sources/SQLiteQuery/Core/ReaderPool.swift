@@ -173,8 +173,8 @@ final class ReaderPool: @unchecked Sendable {
     }
 
     /// Hands `connection` (nil: the place of one that failed to open) to the thread waiting
-    /// longest, if one waits; otherwise keeps it, and wakes the task waiting longest, if one waits,
-    /// to ask again.
+    /// longest, if one waits; otherwise keeps it, and wakes the task waiting longest, if one waits
+    /// and no one took the connection meanwhile, to ask again.
     private func release(_ connection: Connection?) {
         lock.lock()
         if let index = waiters.firstIndex(where: { if case .thread = $0 { true } else { false } }),
@@ -184,13 +184,8 @@ final class ReaderPool: @unchecked Sendable {
             return
         }
         if let connection { idle.append(connection) } else { openCount -= 1 }
-        guard case .task(_, let continuation) = waiters.first else {
-            lock.unlock()
-            return
-        }
-        waiters.removeFirst()
         lock.unlock()
-        continuation.resume()
+        wakeNextTaskIfAConnectionIsFree()
     }
 }
 
