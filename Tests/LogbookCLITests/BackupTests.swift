@@ -201,6 +201,57 @@ final class BackupTests: XCTestCase {
         withExtendedLifetime(connection) {}
     }
 
+    /// A backup replaces an earlier copy of this logbook, never another logbook: a file whose
+    /// logbook id is not this one's (another device's, or one a typo named) is refused and left
+    /// byte for byte, through the CLI and the library, reached by its path or a symbolic link
+    /// (it was replaced, exit 0, as the forty-seventh session found and left). A
+    /// copy of this logbook whose id another program rewrote in other letter case is this
+    /// logbook's; a file from before ids (the first release's) may be either, and is replaced as
+    /// before. Seeded: the other logbooks' contents, the spelling, the case.
+    func testABackupReplacesNoOtherLogbook() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_BACKUP_OTHER_SEED", default: 0x4F54)
+        var random = SplitMix64(seed: seed)
+        let cli = try loadedHarness()
+        let ownID = try Logbook.inspect(path: cli.database.path).logbookID()
+        for round in 0..<PropertyTestSettings.scaled(4, by: "LOGBOOK_PROPERTY_SCALE") {
+            let other = cli.folder.appendingPathComponent("other-\(round).sqlite")
+            for _ in 0..<random.int(1...3) {
+                let name = AdversarialText.string(using: &random, nonEmpty: true)
+                let day = String(format: "%04d-%02d-%02d", random.int(1...9999), random.int(1...12), random.int(1...28))
+                let added = try cli.run(["--db", other.path, "history", "add", "--", name, "--at", day], useDatabase: false)
+                XCTAssertEqual(added.status, 0, "seed \(seed): \(added.stderr)")
+            }
+            let otherID = try Logbook.inspect(path: other.path).logbookID()
+            let bytes = try Data(contentsOf: other)
+            let spelling = random.chance(0.5) ? other.path : cli.folder.appendingPathComponent("link-\(round).sqlite").path
+            if spelling != other.path { try FileManager.default.createSymbolicLink(atPath: spelling, withDestinationPath: other.path) }
+            let before = cli.snapshot()
+            XCTAssertFailure(try cli.run(["backup", spelling]), status: 1,
+                             mentioning: "cannot replace \(spelling): it is another logbook (id \(otherID); this one is \(ownID))")
+            XCTAssertThrowsError(try Logbook(path: cli.database.path).backup(to: spelling)) { error in
+                XCTAssertEqual(error as? LogbookError,
+                               .backupRefused(.targetIsAnotherLogbook(target: spelling, targetID: otherID, databaseID: ownID)))
+            }
+            XCTAssertEqual(try Data(contentsOf: other), bytes, "seed \(seed): another logbook was changed")
+            XCTAssertEqual(cli.snapshot(), before, "seed \(seed)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: other.path + "-wal"), "seed \(seed)")
+
+            // A copy of this logbook, its id rewritten by another program in other letter case, is replaced.
+            let earlier = cli.folder.appendingPathComponent("earlier-\(round).sqlite")
+            XCTAssertEqual(try cli.run(["-q", "backup", earlier.path]).status, 0)
+            let respelled = String(ownID.map { random.chance(0.5) ? Character($0.uppercased()) : Character($0.lowercased()) })
+            try Connection(path: earlier.path).run("UPDATE logbook_settings SET value = ? WHERE name = 'logbook_id'", [.text(respelled)])
+            XCTAssertEqual(try cli.run(["history", "add", "Plank \(round)", "--at", "2026-05-01T12:00:00Z"]).status, 0)
+            XCTAssertEqual(try cli.run(["-q", "backup", earlier.path]).status, 0, "seed \(seed): \(respelled)")
+            XCTAssertEqual(try exports(cli, database: earlier), try exports(cli))
+        }
+        // A file from before ids (the first release wrote none) may be an earlier copy: replaced.
+        let first = cli.folder.appendingPathComponent("first-release.sqlite")
+        try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: first)
+        XCTAssertEqual(try cli.run(["-q", "backup", first.path]).status, 0)
+        XCTAssertEqual(try exports(cli, database: first), try exports(cli))
+    }
+
     func testFolderThatCannotBeWrittenIsRefused() throws {
         let cli = try loadedHarness()
         let closed = cli.folder.appendingPathComponent("closed")

@@ -25,6 +25,9 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The target is a file that holds something other than a Logbook database (a backup replaces
     /// only an earlier copy, or an empty file).
     case targetIsNotALogbook(target: String)
+    /// The target is another logbook: its id (`logbookID()`) is not this one's, so it is no earlier
+    /// copy of this database (another device's logbook, or one a `--db` typo named).
+    case targetIsAnotherLogbook(target: String, targetID: String, databaseID: String)
     /// The copy failed its integrity or foreign-key check (the database itself is likely damaged).
     case copyIsDamaged(target: String, problems: [String])
     /// SQLite failed while copying.
@@ -43,6 +46,9 @@ public enum BackupError: Error, Equatable, Sendable, CustomStringConvertible {
         case .targetIsNotALogbook(let target):
             "cannot replace \(target): it holds something other than a Logbook database (a backup replaces only an earlier "
                 + "copy or an empty file); move it away or choose another path"
+        case .targetIsAnotherLogbook(let target, let targetID, let databaseID):
+            "cannot replace \(target): it is another logbook (id \(targetID); this one is \(databaseID)), not an earlier copy "
+                + "of this one; move it away or choose another path"
         case .copyIsDamaged(let target, let problems):
             "backup to \(target) refused: the copy failed its check (\(problems.joined(separator: "; "))); "
                 + "run 'logbook check' on the database"
@@ -107,7 +113,8 @@ extension Logbook {
         }
     }
 
-    /// Refuses a target that is this database or one of its files, a folder, or a database in use.
+    /// Refuses a target that is this database or one of its files, a folder, a database in use, or
+    /// anything but an empty file or an earlier copy of this logbook.
     private func validateBackupTarget(_ path: String) throws {
         var status = stat()
         if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
@@ -123,28 +130,16 @@ extension Logbook {
         for suffix in ["-wal", "-journal"] where FileManager.default.fileExists(atPath: target + suffix) {
             throw BackupError.targetInUse(target: path, sideFile: target + suffix)
         }
-        if stat(target, &status) == 0 && status.st_size > 0, try !Self.isLogbookDatabase(target, named: path) {
-            throw BackupError.targetIsNotALogbook(target: path)
+        guard stat(target, &status) == 0 && status.st_size > 0 else { return }
+        switch try BackupTarget(at: target, named: path) {
+        case .notALogbook: throw BackupError.targetIsNotALogbook(target: path)
+        case .logbook(let targetID?):
+            // A file of either logbook from before ids (schema version 8) may be a copy of the other.
+            if let databaseID = try database.read({ try? Self.logbookID(in: $0) }), targetID.lowercased() != databaseID.lowercased() {
+                throw BackupError.targetIsAnotherLogbook(target: path, targetID: targetID, databaseID: databaseID)
+            }
+        case .logbook(nil): return
         }
-    }
-
-    /// Whether the file at `path` (the target `target` names) is a Logbook database, of this
-    /// schema version or an older one: one with Logbook's migration history. Read as a file
-    /// nothing changes, so that the look takes no lock and leaves nothing beside it (opened as a
-    /// store, it left a `-wal` and a `-shm` there, which a full disk or a signal kept, and every
-    /// later backup to the path was refused; helper-51). A file that cannot be read is named so.
-    private static func isLogbookDatabase(_ path: String, named target: String) throws -> Bool {
-        var options = Connection.Options()
-        (options.readOnly, options.immutable) = (true, true)
-        let connection: Connection
-        do {
-            connection = try Connection(path: path, options: options)
-        } catch let error as SQLiteError where error.isNotADatabaseOrCorrupt {
-            return false
-        } catch {
-            throw BackupError.cannotWrite(target: target, reason: "cannot read it to tell whether it is a Logbook database: \(error)")
-        }
-        return ((try? Schema.migrator().currentVersion(of: connection)) ?? 0) > 0
     }
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.
