@@ -24,24 +24,24 @@ final class CreatedDatabase {
     func create(_ path: String) -> Bool {
         // What SQLite creates: the file a chain of symbolic links ends at (a dangling link's target).
         let file = (try? SymbolicLink.finalTarget(of: path)) ?? path
-        var missing: [String] = []
-        var folder = PathParts(file).folder
-        while !folder.isEmpty, folder != "/", !FileManager.default.fileExists(atPath: folder) {
-            missing.append(folder)
-            folder = PathParts(folder).folder
-        }
-        if let deepest = missing.first, (try? FileManager.default.createDirectory(atPath: deepest, withIntermediateDirectories: true)) == nil {
-            return false
+        let folder = PathParts(file).folder
+        var made: [String] = []
+        if !folder.isEmpty {
+            guard let folders = try? Folders.create(folder) else { return false }
+            made = folders
         }
         let descriptor = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else {
+            Folders.remove(made)
+            return false
+        }
         var status = stat()
         let known = fstat(descriptor, &status) == 0
         close(descriptor)
         guard known else { return false }
         self.path = file
         identity = (status.st_dev, status.st_ino)
-        folders = missing
+        folders = made
         return true
     }
 
@@ -93,7 +93,7 @@ final class CreatedDatabase {
 
     /// The folders made for the file, each only if empty.
     private func removeFolders() {
-        for folder in folders where rmdir(folder) != 0 { break }
+        Folders.remove(folders)
     }
 
     /// Whether the file at `path` is empty or holds one page (the header SQLite writes first), with

@@ -327,6 +327,39 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)
     }
 
+    /// `--whats-new -` typed at a terminal ends at the first Ctrl-D, as `cat` does: text typed
+    /// after it is not read (it was taken, the input read on past the end to fill a buffer;
+    /// helper-86). `script` gives the command a terminal and types the keys; the terminal keeps
+    /// each Ctrl-D at the start of a line as an end of input however fast the keys come.
+    func testWhatsNewTypedAtATerminalEndsAtTheFirstControlD() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            throw XCTSkip("util-linux's script gives the command a terminal")
+        }
+        let cli = try CLIHarness()
+        let command = [CLIHarness.executable.path, "--db", cli.database.path, "drafts", "add", "--version", "5.0", "--whats-new", "-"]
+            .map { "'\($0)'" }.joined(separator: " ")
+        let typing = Process()
+        typing.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        typing.arguments = ["-q", "-e", "-c", command, "/dev/null"]
+        typing.environment = ["TZ": "UTC", "HOME": cli.folder.path, "PATH": "/usr/bin:/bin"]
+        let keys = Pipe()
+        typing.standardInput = keys
+        typing.standardOutput = FileHandle.nullDevice
+        typing.standardError = FileHandle.nullDevice
+        try typing.run()
+        keys.fileHandleForWriting.write(Data("first line\n\u{4}after the end\n\u{4}\u{4}".utf8))
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while typing.isRunning, Date() < deadline { usleep(20_000) }
+        if typing.isRunning { typing.terminate() }
+        typing.waitUntilExit()
+        try keys.fileHandleForWriting.close()
+        XCTAssertEqual(typing.terminationStatus, 0)
+        let shown = try cli.run(["drafts", "show", "5.0", "--format", "json"])
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: shown.output) as? [String: Any])
+        XCTAssertEqual(object["whatsNew"] as? String, "first line\n")
+    }
+
     /// `drafts edit` of a draft that is not there names it before it reads What's New from stdin:
     /// it waited for the writer of stdin to finish first (the forty-second session's list). The
     /// pipe here is never closed.

@@ -4,12 +4,17 @@ import LogbookTestSupport
 import XCTest
 
 /// The manual page and the shell completions are generated from the commands' declarations: a
-/// real bash completes commands, options and their values; man renders the page without warnings.
+/// real bash and fish complete commands, options and their values; man renders the page without warnings.
 final class HelpAndCompletionCLITests: XCTestCase {
     private func bash(_ script: String, in cli: CLIHarness) throws -> String {
+        try shell("/bin/bash", ["--norc", "--noprofile", "-c", script], in: cli)
+    }
+
+    /// What the shell at `path` printed, on stdout and stderr, run with `arguments` in the harness's folder.
+    private func shell(_ path: String, _ arguments: [String], in cli: CLIHarness) throws -> String {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["--norc", "--noprofile", "-c", script]
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
         process.currentDirectoryURL = cli.folder
         let output = Pipe()
         process.standardOutput = output
@@ -29,26 +34,28 @@ final class HelpAndCompletionCLITests: XCTestCase {
         return file
     }
 
+    /// Words typed, the last one being completed, and the candidates every shell offers.
+    private static let completions: [(words: [String], expected: String)] = [
+        (["logbook", "dr"], "drafts"),
+        (["logbook", "drafts", ""], "list add edit show item submit delete"),
+        (["logbook", "drafts", "item", ""], "add check uncheck remove move"),
+        (["logbook", "history", ""], "list add delete remove rename move"),
+        (["logbook", "history", "list", "--fo"], "--format"),
+        (["logbook", "history", "list", "--format", ""], "table json ndjson csv"),
+        (["logbook", "drafts", "show", "2.0", "--format", ""], "table json ndjson csv plist"),
+        (["logbook", "--db", "x.sqlite", "repo"], "report"),
+        (["logbook", "report", ""], "history exercises streaks drafts calendar"),
+        (["logbook", "report", "history", "--by", ""], "day week month year"),
+        (["logbook", "export", ""], "drafts history"),
+        (["logbook", "completion", ""], "bash zsh fish"),
+        (["logbook", "import", "x.json", "--on-conflict", ""], "skip replace fail"),
+    ]
+
     func testBashCompletesCommandsOptionsAndValuesFromTheDeclarations() throws {
         let cli = try CLIHarness()
         let file = try output(of: ["completion", "bash"], savedAs: "logbook.bash", in: cli)
         XCTAssertEqual(try bash("bash -n \(file.path) && echo ok", in: cli), "ok\n")
-        let cases: [(words: [String], expected: String)] = [
-            (["logbook", "dr"], "drafts"),
-            (["logbook", "drafts", ""], "list add edit show item submit delete"),
-            (["logbook", "drafts", "item", ""], "add check uncheck remove move"),
-            (["logbook", "history", ""], "list add delete remove rename move"),
-            (["logbook", "history", "list", "--fo"], "--format"),
-            (["logbook", "history", "list", "--format", ""], "table json ndjson csv"),
-            (["logbook", "drafts", "show", "2.0", "--format", ""], "table json ndjson csv plist"),
-            (["logbook", "--db", "x.sqlite", "repo"], "report"),
-            (["logbook", "report", ""], "history exercises streaks drafts calendar"),
-            (["logbook", "report", "history", "--by", ""], "day week month year"),
-            (["logbook", "export", ""], "drafts history"),
-            (["logbook", "completion", ""], "bash zsh fish"),
-            (["logbook", "import", "x.json", "--on-conflict", ""], "skip replace fail"),
-        ]
-        for (words, expected) in cases {
+        for (words, expected) in Self.completions {
             let quoted = words.map { "'\($0)'" }.joined(separator: " ")
             let result = try bash("""
                 source \(file.path)
@@ -58,10 +65,25 @@ final class HelpAndCompletionCLITests: XCTestCase {
         }
         let zsh = try cli.run(["completion", "zsh"]).stdout
         XCTAssertTrue(zsh.hasPrefix("#compdef logbook\nautoload -U +X bashcompinit && bashcompinit\n"), zsh)
-        let fish = try cli.run(["completion", "fish"]).stdout
-        XCTAssertTrue(fish.contains("complete -c logbook -n \"test (__logbook_path) = 'history list'\" -l format -r -a 'table json ndjson csv'"),
-                      fish)
         XCTAssertFailure(try cli.run(["completion", "tcsh"]), status: 2, mentioning: "unknown shell 'tcsh'")
+    }
+
+    /// A real fish completes the same words as bash, and a value from a list with the list alone
+    /// (at the top level it offered nothing and printed `test: Missing argument` for each
+    /// command, and it offered file names among `--format`'s values; helper-86).
+    func testFishCompletesTheSameWordsAsBash() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else {
+            throw XCTSkip("fish is not installed (.ci/run installs it)")
+        }
+        let cli = try CLIHarness()
+        let file = try output(of: ["completion", "fish"], savedAs: "logbook.fish", in: cli)
+        XCTAssertEqual(try shell("/usr/bin/fish", ["--no-config", "--no-execute", file.path], in: cli), "")
+        for (words, expected) in Self.completions {
+            let line = words.joined(separator: " ")
+            let output = try shell("/usr/bin/fish", ["--no-config", "-c", "source \(file.path); complete -C '\(line)'"], in: cli)
+            let candidates = output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }
+            XCTAssertEqual(candidates.sorted(), expected.split(separator: " ").map(String.init).sorted(), "\(line): \(output)")
+        }
     }
 
     func testTheManualPageRendersEveryCommandWithoutWarnings() throws {
@@ -81,6 +103,10 @@ final class HelpAndCompletionCLITests: XCTestCase {
         XCTAssertTrue(words.contains("--format FMT"), "options are listed")
         XCTAssertTrue(words.contains("One of: table, json, ndjson, csv."), "values are listed")
         XCTAssertTrue(words.contains("2026-11-19 07:30, yesterday, …"), "text beyond ASCII is kept")
+        // A terminal without those characters (LC_ALL=C) gets ASCII, without warnings (groff dropped the ellipsis; helper-86).
+        let ascii = try bash("LC_ALL=C MANWIDTH=100 man --warnings -l -P cat \(file.path) 2>&1", in: cli)
+        XCTAssertFalse(ascii.contains("warning"), ascii)
+        XCTAssertTrue(ascii.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("2026-11-19 07:30, yesterday, ..."), ascii)
         XCTAssertEqual(try cli.run(["help", "history", "list"]).stdout, try cli.run(["history", "list", "--help"]).stdout)
         XCTAssertFailure(try cli.run(["help", "histroy"]), status: 2, mentioning: "no command 'histroy'")
     }

@@ -240,6 +240,11 @@ final class ImportBadInputCLITests: XCTestCase {
         for (header, wrong) in [("day,exercises", "exercises"), ("day,foo", "foo"), ("date,foo,exercise", "foo"), ("version,exercises", "exercises")] {
             try assertRefused("guessed-\(wrong).csv", text(header + "\n2030-01-04,A\n"), mentioning: "line 1: field '\(wrong)': unknown column")
         }
+        // A history file without its exercise column names that column (it named `day` as unknown to a drafts file; helper-86).
+        for header in ["day", "id,day", "date,position", "day,date"] {
+            try assertRefused("no-exercise-\(header).csv", text(header + "\n2030-01-04\n"),
+                              mentioning: "line 1: field 'exercise': missing column", "or at least day,exercise or date,exercise")
+        }
         try assertRefused("twice.csv", text("day,exercise,exercise\n2030-01-04,A,B\n"),
                           mentioning: "line 1", "field 'exercise'", "names this column twice")
         try assertRefused("camel-and-snake.csv", text(Self.draftsHeader + ",submitted_at\n"),

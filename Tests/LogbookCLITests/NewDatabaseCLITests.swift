@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import Logbook
 import LogbookTestSupport
 import SQLiteQuery
 import XCTest
@@ -57,6 +58,65 @@ final class NewDatabaseCLITests: XCTestCase {
             }
         }
         print("NewDatabaseCLITests (LOGBOOK_NEW_DATABASE_SEED=\(seed)): \(checked) failed commands into new databases")
+    }
+
+    /// A new database whose path the system cannot make (a folder's or the file's name too long)
+    /// leaves none of the folders made for it, from the CLI and from the library (the folders
+    /// above the name were left; helper-86). Seeded: how many folders are missing, which name is
+    /// too long.
+    func testAPathThatCannotBeMadeLeavesNoFolderMadeForIt() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_UNMADE_PATH_SEED", default: 0x554D)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let tooLong = String(repeating: "n", count: Int(NAME_MAX) + 1)
+        for round in 0..<PropertyTestSettings.scaled(4, by: "LOGBOOK_PROPERTY_SCALE") {
+            var names = (0..<random.int(1...3)).map { "folder-\(round)-\($0)" } + ["logbook.sqlite"]
+            // Never the first: at least one folder is made before the system refuses a name.
+            names[random.int(1...(names.count - 1))] = tooLong
+            let path = cli.folder.path + "/" + names.joined(separator: "/")
+            let context = "seed \(seed): \(names.map { $0.count > 100 ? "<\($0.count) bytes>" : $0 })"
+            let before = try Self.listing(of: cli.folder)
+            let added = try cli.run(["--db", path, "history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], useDatabase: false)
+            XCTAssertEqual(added.status, 1, "\(context): \(added.stderr)")
+            XCTAssertTrue(added.stderr.contains("File name too long"), "\(context): \(added.stderr)")
+            XCTAssertEqual(try Self.listing(of: cli.folder), before, "\(context): the CLI left folders behind")
+            XCTAssertThrowsError(try Logbook(path: path), context)
+            XCTAssertEqual(try Self.listing(of: cli.folder), before, "\(context): the library left folders behind")
+        }
+    }
+
+    /// As `mkdir -p` makes them, the folders made for a new database let their owner write in
+    /// them and enter them whatever the umask: under 177 (a database of mode 600) the command
+    /// works (it was refused, "Permission denied", and left a folder of mode 600 nothing could be
+    /// made in; helper-86); under 377 (a database its owner cannot write) it fails and leaves
+    /// none of them. Run as `nobody` when the tests run as root, whom no mode stops.
+    func testFoldersMadeForANewDatabaseLetTheirOwnerInWhateverTheUmask() throws {
+        let cli = try CLIHarness()
+        var wrapper: [String] = []
+        if getuid() == 0 {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+                throw XCTSkip("running as root without /usr/bin/setpriv: a umask does not stop root")
+            }
+            wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+            XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
+        }
+        for (mask, works) in [("177", true), ("377", false)] {
+            let path = cli.folder.appendingPathComponent("new-\(mask)/sub/logbook.sqlite").path
+            // The command line ends `logbook --db <the harness's database> ARGUMENTS`: another database, under the umask.
+            let underMask = ["/bin/sh", "-c", "umask \(mask); program=$1; shift 3; exec \"$program\" --db '\(path)' \"$@\"", "sh"]
+            let before = try Self.listing(of: cli.folder)
+            let added = try BackgroundRun.run(cli, ["history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], wrapper: wrapper + underMask)
+            if works {
+                XCTAssertEqual(added.status, 0, "umask \(mask): \(added.stderr)")
+                for folder in ["new-\(mask)", "new-\(mask)/sub"] {
+                    let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: cli.folder.appendingPathComponent(folder).path)[.posixPermissions] as? Int)
+                    XCTAssertEqual(mode, 0o700, "umask \(mask): \(folder)")
+                }
+            } else {
+                XCTAssertEqual(added.status, 1, "umask \(mask): \(added.stderr)")
+                XCTAssertEqual(try Self.listing(of: cli.folder), before, "umask \(mask): left files behind")
+            }
+        }
     }
 
     /// `..` after a folder that does not exist names nothing for the system, and a file beside it

@@ -1,4 +1,15 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+/// The system's `read(2)`, named apart from ``ByteStream``'s own `read`.
+private let systemRead = Glibc.read
+#elseif canImport(Musl)
+import Musl
+private let systemRead = Musl.read
+#else
+import Darwin
+private let systemRead = Darwin.read
+#endif
 
 /// Reads a file (or stdin) forward, byte by byte from a 64 KiB buffer, keeping the line and column
 /// for error messages and the bytes consumed for progress. Memory stays flat whatever the size.
@@ -145,8 +156,8 @@ public final class ByteStream {
     /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
     private func refill(keeping: Bool = false) throws {
         guard !isExhausted, let handle else { return }
-        let chunk = try Self.read(handle, upTo: 1 << 16)
-        if chunk.isEmpty { isExhausted = true }
+        let (chunk, isAtEnd) = try Self.read(handle, upTo: 1 << 16)
+        if isAtEnd { isExhausted = true }
         if keeping {
             buffer = Array(buffer[index...]) + chunk
         } else {
@@ -169,16 +180,30 @@ public final class ByteStream {
         return Int(status.st_size - position)
     }
 
-    /// Up to `count` bytes of `handle`; empty at its end. A failure is a ``ReadFailure``.
-    private static func read(_ handle: FileHandle, upTo count: Int) throws -> Data {
-        do {
-            return try handle.read(upToCount: count) ?? Data()
-        } catch {
-            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError ?? error as NSError
-            let reason = underlying.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32(underlying.code)))
-                : underlying.localizedDescription
-            throw ReadFailure(reason: reason)
+    /// Up to `count` bytes of `handle`: reads until it has them or a read returns nothing, which
+    /// is the end, `isAtEnd`. On a terminal that is the first Ctrl-D, as for `cat`: Foundation's
+    /// `read(upToCount:)` stopped there as well, but the next call read on, so text typed after
+    /// the end of input was taken (helper-86). A failure is a ``ReadFailure``.
+    private static func read(_ handle: FileHandle, upTo count: Int) throws -> (bytes: Data, isAtEnd: Bool) {
+        var data = Data(count: count)
+        var (length, isAtEnd, failure): (Int, Bool, Int32) = (0, false, 0)
+        data.withUnsafeMutableBytes { bytes in
+            while length < count {
+                let read = systemRead(handle.fileDescriptor, bytes.baseAddress! + length, count - length)
+                if read > 0 {
+                    length += read
+                } else if read == 0 {
+                    isAtEnd = true
+                    return
+                } else if errno != EINTR {
+                    failure = errno
+                    return
+                }
+            }
         }
+        guard failure == 0 else { throw ReadFailure(reason: String(cString: strerror(failure))) }
+        data.count = length
+        return (data, isAtEnd)
     }
 
     /// Every remaining byte (for formats read whole, such as property lists), or nil when there
@@ -191,8 +216,8 @@ public final class ByteStream {
         }
         index = buffer.count
         while let handle, !isExhausted {
-            let chunk = try Self.read(handle, upTo: 1 << 20)
-            if chunk.isEmpty { isExhausted = true }
+            let (chunk, isAtEnd) = try Self.read(handle, upTo: 1 << 20)
+            if isAtEnd { isExhausted = true }
             data.append(chunk)
             if data.count > limit { return nil }
         }

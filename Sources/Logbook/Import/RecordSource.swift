@@ -171,7 +171,12 @@ struct CSVRecordSource: RecordSource {
                 throw ImportError(file: file, line: 1, field: name, reason: "the header names this column twice")
             }
         }
-        let detected: RecordKind = columns["exercise"] != nil ? .history : .drafts
+        // A history file without its `exercise` column (`day`, `id,day`) is one too, so that the
+        // column named is the missing one (it was `day`, as unknown to a drafts file; helper-86).
+        let names = header.row.map(CSVText.camelCase)
+        let isHistory = columns["exercise"] != nil
+            || (names.allSatisfy(Self.historyColumns.contains) && !names.allSatisfy(Self.draftColumns.contains))
+        let detected: RecordKind = isHistory ? .history : .drafts
         let isGiven = kind != nil
         kind = kind ?? detected
         // A column Logbook has no field for is refused, not dropped: its values would be lost in silence.

@@ -6,6 +6,7 @@ enum ManPage {
     static func render(version: String) -> String {
         var lines = [
             ".TH LOGBOOK 1 \"\" \"logbook \(version)\" \"User Commands\"",
+        ] + asciiFallbacks + [
             ".SH NAME",
             "logbook \\- a SQLite-backed history of release drafts and exercise days",
             ".SH SYNOPSIS",
@@ -49,6 +50,13 @@ enum ManPage {
         let choices = option.choices.isEmpty ? "" : " One of: " + option.choices.joined(separator: ", ") + "."
         return [".TP", names, text(option.help + choices)]
     }
+
+    /// What groff draws for the typographic characters the page may use where the terminal's
+    /// character set lacks them (`LC_ALL=C`: it dropped the ellipsis with a warning; helper-86).
+    /// `.fchar` is groff's (`\n(.g`); other formatters skip the lines.
+    private static let asciiFallbacks = [("2026", "..."), ("2018", "\\(aq"), ("2019", "\\(aq"), ("201C", "\\(dq"), ("201D", "\\(dq"),
+                                         ("2013", "\\-"), ("2014", "\\-\\-"), ("2192", "\\->"), ("00D7", "x")]
+        .map { ".if \\n(.g .fchar \\[u\($0.0)] \($0.1)" }
 
     /// Text safe in troff: backslashes and hyphens escaped, characters beyond ASCII written as
     /// `\[u2026]`, no line starting with a control character.

@@ -89,7 +89,8 @@ enum ShellCompletion {
             "        contains -- $candidate \(paths.map { "'\($0.path)'" }.filter { $0 != "''" }.joined(separator: " ")); or break",
             "        set path $candidate",
             "    end",
-            "    string join ' ' $path",
+            // One line always: at the top level an empty one, which `test` needs as its left side.
+            "    echo (string join ' ' $path)",
             "end",
             "complete -c logbook -f",
         ]
@@ -99,8 +100,12 @@ enum ShellCompletion {
             for option in options {
                 var line = "complete -c logbook \(condition) -l \(option.name.dropFirst(2))"
                 if let short = option.short { line += " -s \(short)" }
-                if option.valueName != nil { line += " -r" }
-                if !option.choices.isEmpty { line += " -a '\(quoted(option.choices))'" }
+                // A value from a list is one of the list (-x), not also a file name (-r).
+                if !option.choices.isEmpty {
+                    line += " -x -a '\(quoted(option.choices))'"
+                } else if option.valueName != nil {
+                    line += " -r"
+                }
                 if fileOptions.contains(option.name) { line += " -F" }
                 line += " -d '\(option.help.prefix(60).replacingOccurrences(of: "'", with: "\\'"))'"
                 lines.append(line)

@@ -98,13 +98,15 @@ public final class Connection {
             throw SQLiteError(code: SQLITE_CANTOPEN, message: "\(refusal): \(path)")
         }
         let creates = options.createIfMissing && !options.readOnly
+        // The folders made for the file, removed again when it cannot be opened.
+        var foldersMade: [String] = []
         if !Self.isPrivateDatabase(path) && creates {
             // Relative stays relative: made absolute with Foundation's spelling of a working folder
             // whose path is not UTF-8 (U+FFFD for each bad byte), it named another folder, which
             // was made (helper-76).
             let folder = PathParts(path).openableFolder
             do {
-                try Folders.create(folder)
+                foldersMade = try Folders.create(folder)
             } catch let refusal as Folders.Refusal {
                 throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot create folder \(folder): \(refusal.reason)")
             }
@@ -123,8 +125,10 @@ public final class Connection {
         let code = sqlite3_open_v2(name, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            let problem = Self.openProblem(path, openFailedWith: code, handle: handle)
             sqlite3_close_v2(handle)
-            throw SQLiteError(code: code, message: "\(message): \(path)\(Self.pathLengthProblem(path, openFailedWith: code))")
+            Folders.remove(foldersMade)
+            throw SQLiteError(code: code, message: "\(message): \(path)\(problem)")
         }
         self.handle = handle
         self.path = path
@@ -155,10 +159,11 @@ public final class Connection {
         try registerStandardFunctions()
     }
 
-    /// Why SQLite could not open `path` when its full path is longer than SQLite's unix VFS takes
-    /// (504 bytes, far below the system's 4,096), which SQLite's "unable to open database file"
-    /// does not say (helper-76); "" otherwise.
-    private static func pathLengthProblem(_ path: String, openFailedWith code: Int32) -> String {
+    /// Why SQLite could not open `path`, which its "unable to open database file" does not say:
+    /// a full path longer than SQLite's unix VFS takes (504 bytes, far below the system's 4,096;
+    /// helper-76), or else the system's reason (`File name too long`, `Too many open files`;
+    /// helper-86). Empty for another failure.
+    private static func openProblem(_ path: String, openFailedWith code: Int32, handle: OpaquePointer?) -> String {
         guard code & 0xFF == SQLITE_CANTOPEN else { return "" }
         var length = path.utf8.count
         if !path.hasPrefix("/") {
@@ -167,7 +172,9 @@ public final class Connection {
         }
         // 512 bytes, less the room SQLite keeps for "-journal" after the file's name.
         let limit = 512 - "-journal".utf8.count
-        return length > limit ? " (its full path has \(length) bytes, and SQLite opens paths of at most \(limit))" : ""
+        if length > limit { return " (its full path has \(length) bytes, and SQLite opens paths of at most \(limit))" }
+        guard let handle, case let number = sqlite3_system_errno(handle), number != 0 else { return "" }
+        return " (\(String(cString: strerror(number))))"
     }
 
     /// `path` as `sqlite3_open_v2` must be given it to open that file: a relative path that begins
