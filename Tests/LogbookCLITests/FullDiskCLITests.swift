@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// Every command that writes, run on a disk that is full or nearly full (a small tmpfs, filled
@@ -345,6 +346,40 @@ final class FullDiskCLITests: XCTestCase {
                                        useDatabase: false)
         XCTAssertFailure(fullDatabase, status: 1, mentioning: "disk is full")
         XCTAssertFalse(fullDatabase.stderr.contains("SQLITE_TMPDIR"), "the database's own disk is the full one: \(fullDatabase.stderr)")
+    }
+
+    /// A migration of a large first-release file that fills the database's own disk, and gives
+    /// its room back as it rolls back, fails with SQLite's words alone: it was blamed on SQLite's
+    /// temporary folder, already on a disk with gigabytes free ("set SQLITE_TMPDIR to a folder
+    /// with room"), since the database's disk had room again when the message was made
+    /// (helper-85). Seeded (`LOGBOOK_FULL_DISK_SEED`): the room the disk has beyond the file.
+    func testAMigrationThatFillsTheDatabasesDiskIsNotBlamedOnTheTemporaryFolder() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_FULL_DISK_SEED", default: 0x4655_4C4C)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        let older = cli.folder.appendingPathComponent("first-release.sqlite")
+        try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: older)
+        try Connection(path: older.path).execute("""
+            WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 60000)
+            INSERT INTO exercise_days (id, day, date)
+                SELECT printf('%08X-0000-4000-8000-%012X', i, i), date('1801-01-01', '+' || i || ' days'), (i - 73000) * 86400.0 FROM n;
+            WITH RECURSIVE p(j) AS (SELECT 1 UNION ALL SELECT j + 1 FROM p WHERE j < 5)
+            INSERT INTO exercises (day_pk, position, name, name_key)
+                SELECT pk, j, 'Exercise ' || ((pk * 7 + j) % 23), 'Exercise ' || ((pk * 7 + j) % 23)
+                FROM exercise_days, p WHERE day < '1990-01-01';
+            """)
+        let bytes = try Data(contentsOf: older)
+        let roomy = cli.folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: roomy, withIntermediateDirectories: true)
+        let room = Int(6 + random.next() % 19) << 20
+        let disk = try mountSmallDisk(bytes: bytes.count + room)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        try bytes.write(to: database)
+        let context = "seed \(seed): migrating \(bytes.count) bytes with \(room >> 20) MiB more on the disk"
+        let result = try cli.run(["--db", database.path, "migrate"], environment: ["SQLITE_TMPDIR": roomy.path], useDatabase: false)
+        XCTAssertFailure(result, status: 1, mentioning: "disk is full")
+        XCTAssertFalse(result.stderr.contains("SQLITE_TMPDIR"), "\(context): the database's own disk is the full one: \(result.stderr)")
+        XCTAssertEqual(try Data(contentsOf: database), bytes, "\(context): the file changed")
     }
 
     /// A logbook whose change log holds 100,000 expired entries, on a disk with little room: a

@@ -14,10 +14,13 @@ enum FullDiskCause {
     /// SQLite's temporary database): the folder of SQLite's temporary files, what chose it and the
     /// room on both disks, when that folder is most likely the full one: it holds the temporary
     /// database, or it is on another disk than the database's real file (symbolic links followed,
-    /// as SQLite follows them) while that disk has clear room (more than ``roomOfAFullDisk``).
-    /// Nil otherwise: the message then names the right disk. The room decides, not the temporary
-    /// folder's own, which SQLite gives back as a failed statement ends (a sort's, a statement
-    /// journal's; a temporary table's only as the connection closes).
+    /// as SQLite follows them) while that disk has clear room (more than ``roomOfAFullDisk``) and
+    /// more than the temporary folder's. Nil otherwise: the message then names the right disk.
+    /// Both disks' room is read after the failed write gave back what it held (a sort's files, a
+    /// statement journal's, a rolled-back journal's and the file's growth; a temporary table's
+    /// only as the connection closes), so the disk with less room left is the likelier full one:
+    /// a migration that filled the database's disk of 200 MiB and gave back 157 MiB was blamed
+    /// on a temporary folder with 57 GiB free (helper-85).
     static func temporaryFolderNote(_ path: String) -> String? {
         guard path != ":memory:", let temporary = temporaryFolder, let temporaryDisk = disk(of: temporary.path) else { return nil }
         let room = describe(bytes: temporaryDisk.freeBytes)
@@ -26,7 +29,8 @@ enum FullDiskCause {
                 + "set SQLITE_TMPDIR to a folder with room"
         }
         guard let databaseDisk = disk(of: PathParts(DatabaseFiles.resolvedPath(path)).openableFolder),
-              databaseDisk.device != temporaryDisk.device, databaseDisk.freeBytes > roomOfAFullDisk else { return nil }
+              databaseDisk.device != temporaryDisk.device, databaseDisk.freeBytes > roomOfAFullDisk,
+              temporaryDisk.freeBytes < databaseDisk.freeBytes else { return nil }
         return "the database's disk has \(describe(bytes: databaseDisk.freeBytes)) free, and SQLite writes its temporary files "
             + "to \(temporary.path) (\(temporary.source)), another disk, with \(room) free there now: "
             + "set SQLITE_TMPDIR to a folder with room"
