@@ -119,6 +119,30 @@ final class NewDatabaseCLITests: XCTestCase {
         }
     }
 
+    /// A database in a folder this account may not enter is not called missing, with `logbook
+    /// init` to run (helper-86): reads and writes fail naming the system's reason, and nothing
+    /// is created. Run as `nobody`, which the folder (root's, mode 700) keeps out.
+    func testADatabaseInAFolderThatCannotBeEnteredIsNotCalledMissing() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else {
+            throw XCTSkip("needs root and /usr/bin/setpriv to run as an account a folder keeps out")
+        }
+        let cli = try CLIHarness()
+        let closed = cli.folder.appendingPathComponent("closed")
+        let path = closed.appendingPathComponent("logbook.sqlite").path
+        XCTAssertEqual(try cli.run(["--db", path, "history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], useDatabase: false).status, 0)
+        XCTAssertEqual(chmod(closed.path, 0o700), 0)
+        XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
+        let before = try Self.listing(of: cli.folder)
+        let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                        "/bin/sh", "-c", "program=$1; shift 3; exec \"$program\" --db '\(path)' \"$@\"", "sh"]
+        for arguments in [["count", "history"], ["history", "add", "Row", "--at", "2021-03-05T05:06:07Z"], ["init"]] {
+            let result = try BackgroundRun.run(cli, arguments, wrapper: asNobody)
+            XCTAssertFailure(result, status: 1, mentioning: "Permission denied")
+            XCTAssertFalse(result.stderr.contains("no database"), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(try Self.listing(of: cli.folder), before, "\(arguments)")
+        }
+    }
+
     /// `..` after a folder that does not exist names nothing for the system, and a file beside it
     /// for SQLite (which drops the name before `..` as text): refused, so that the command and its
     /// clean-up never name two files; after existing folders and symbolic links it is taken.

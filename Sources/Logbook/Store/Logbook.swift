@@ -68,9 +68,18 @@ public final class Logbook: Sendable {
         try Logbook(path: path, timeZone: timeZone, now: Date.init, options: Connection.Options(), mode: .inspect)
     }
 
+    /// Whether the system says nothing is at `path`. A path it will not look along (a folder on
+    /// it this process may not enter) is not missing: the open then says why (it was called "no
+    /// database at", with `logbook init` to run; helper-86).
+    private static func isMissing(_ path: String) -> Bool {
+        var status = stat()
+        guard stat(path, &status) != 0 else { return false }
+        return errno == ENOENT || errno == ENOTDIR
+    }
+
     private init(path: String, timeZone: TimeZone, now: @escaping @Sendable () -> Date,
                  options: Connection.Options, mode: Database.OpenMode, appMigrations: Migrator? = nil) throws {
-        if mode != .migrate && path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
+        if mode != .migrate && path != ":memory:" && Self.isMissing(path) {
             throw LogbookError.noDatabase(path: path)
         }
         do {
