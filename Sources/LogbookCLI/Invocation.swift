@@ -200,7 +200,7 @@ struct Invocation {
         let timeZone = try storeTimeZone(), options = try connectionOptions()
         try Self.refuseAClockOutsideTheCalendar()
         // Made here, exclusively, so that only the run that made the file counts it as its own.
-        let isCreated = !FileManager.default.fileExists(atPath: path) && created.create(path)
+        let isCreated = Logbook.isMissing(path) && created.create(path)
         if !isCreated && !creatingInEmptyFile && Self.staysEmpty(path) {
             throw CommandFailure("\(path) is an empty file, not a Logbook database; run 'logbook init' to create one there")
         }
@@ -262,7 +262,7 @@ struct Invocation {
     func dryRunStore() throws -> Logbook {
         let path = try databaseFilePath()
         try Self.refuseAClockOutsideTheCalendar()
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard !Logbook.isMissing(path) else {
             return try Logbook(path: "", timeZone: try storeTimeZone(), options: try connectionOptions())
         }
         return try Logbook.openForReading(path: path, timeZone: try storeTimeZone(), options: try connectionOptions())

@@ -245,6 +245,13 @@ final class BackupTests: XCTestCase {
             XCTAssertEqual(try cli.run(["-q", "backup", earlier.path]).status, 0, "seed \(seed): \(respelled)")
             XCTAssertEqual(try exports(cli, database: earlier), try exports(cli))
         }
+        // A logbook of ids whose id cannot be read is not taken for one from before them: refused (helper-87).
+        let idless = cli.folder.appendingPathComponent("idless.sqlite")
+        XCTAssertEqual(try cli.run(["--db", idless.path, "init"], useDatabase: false).status, 0)
+        try Connection(path: idless.path).run("DELETE FROM logbook_settings WHERE name = 'logbook_id'")
+        let idlessBytes = try Data(contentsOf: idless)
+        XCTAssertFailure(try cli.run(["backup", idless.path]), status: 1, mentioning: "cannot read its logbook id")
+        XCTAssertEqual(try Data(contentsOf: idless), idlessBytes)
         // A file from before ids (the first release wrote none) may be an earlier copy: replaced.
         let first = cli.folder.appendingPathComponent("first-release.sqlite")
         try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: first)

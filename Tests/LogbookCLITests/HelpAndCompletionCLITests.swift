@@ -104,6 +104,11 @@ final class HelpAndCompletionCLITests: XCTestCase {
         XCTAssertTrue(words.contains("One of: table, json, ndjson, csv."), "values are listed")
         XCTAssertTrue(words.contains("2026-11-19 07:30, yesterday, …"), "text beyond ASCII is kept")
         // A terminal without those characters (LC_ALL=C) gets ASCII, without warnings (groff dropped the ellipsis; helper-86).
+        let page = try String(contentsOf: file, encoding: .utf8)
+        let used = Set(page.matches(of: /\\\[u[0-9A-F]{4,6}\]/).map { String($0.output) })
+        for character in used {
+            XCTAssertTrue(page.contains(".fchar \(character) "), "\(character) has no ASCII fallback")
+        }
         let ascii = try bash("LC_ALL=C MANWIDTH=100 man --warnings -l -P cat \(file.path) 2>&1", in: cli)
         XCTAssertFalse(ascii.contains("warning"), ascii)
         XCTAssertTrue(ascii.split(whereSeparator: \.isWhitespace).joined(separator: " ").contains("2026-11-19 07:30, yesterday, ..."), ascii)

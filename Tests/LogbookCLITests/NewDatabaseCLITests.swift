@@ -132,10 +132,14 @@ final class NewDatabaseCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["--db", path, "history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], useDatabase: false).status, 0)
         XCTAssertEqual(chmod(closed.path, 0o700), 0)
         XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
-        let before = try Self.listing(of: cli.folder)
         let asNobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
                         "/bin/sh", "-c", "program=$1; shift 3; exec \"$program\" --db '\(path)' \"$@\"", "sh"]
-        for arguments in [["count", "history"], ["history", "add", "Row", "--at", "2021-03-05T05:06:07Z"], ["init"]] {
+        let history = cli.folder.appendingPathComponent("history.csv")
+        try Data("day,exercise\n2021-03-06,Row\n".utf8).write(to: history)
+        let before = try Self.listing(of: cli.folder)
+        // A dry run ran on an empty database and said "inserted 1", exit 0; repair said "no database".
+        for arguments in [["count", "history"], ["history", "add", "Row", "--at", "2021-03-05T05:06:07Z"], ["init"],
+                          ["import", "--dry-run", history.path], ["repair"], ["repair", "--dry-run"]] {
             let result = try BackgroundRun.run(cli, arguments, wrapper: asNobody)
             XCTAssertFailure(result, status: 1, mentioning: "Permission denied")
             XCTAssertFalse(result.stderr.contains("no database"), "\(arguments): \(result.stderr)")

@@ -173,7 +173,7 @@ struct CSVRecordSource: RecordSource {
         }
         // A history file without its `exercise` column (`day`, `id,day`) is one too, so that the
         // column named is the missing one (it was `day`, as unknown to a drafts file; helper-86).
-        let names = header.row.map(CSVText.camelCase)
+        let names = columns.keys
         let isHistory = columns["exercise"] != nil
             || (names.allSatisfy(Self.historyColumns.contains) && !names.allSatisfy(Self.draftColumns.contains))
         let detected: RecordKind = isHistory ? .history : .drafts

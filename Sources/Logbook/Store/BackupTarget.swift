@@ -24,10 +24,24 @@ enum BackupTarget {
         } catch {
             throw BackupError.cannotWrite(target: target, reason: "cannot read it to tell whether it is a Logbook database: \(error)")
         }
-        guard ((try? Schema.migrator().currentVersion(of: connection)) ?? 0) > 0 else {
+        let version = (try? Schema.migrator().currentVersion(of: connection)) ?? 0
+        guard version > 0 else {
             self = .notALogbook
             return
         }
-        self = .logbook(id: try? Logbook.logbookID(in: connection))
+        guard version >= Self.firstVersionWithAnID else {
+            self = .logbook(id: nil)
+            return
+        }
+        // A logbook of ids whose id cannot be read is not taken for one from before them (it was
+        // replaced; helper-87).
+        do {
+            self = .logbook(id: try Logbook.logbookID(in: connection))
+        } catch {
+            throw BackupError.cannotWrite(target: target, reason: "cannot read its logbook id to tell whether it is an earlier copy: \(error)")
+        }
     }
+
+    /// The schema version whose migration (0008) gave every logbook its id.
+    static let firstVersionWithAnID = 8
 }

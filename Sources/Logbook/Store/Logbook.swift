@@ -70,8 +70,8 @@ public final class Logbook: Sendable {
 
     /// Whether the system says nothing is at `path`. A path it will not look along (a folder on
     /// it this process may not enter) is not missing: the open then says why (it was called "no
-    /// database at", with `logbook init` to run; helper-86).
-    private static func isMissing(_ path: String) -> Bool {
+    /// database at", with `logbook init` to run, and a dry run ran on an empty database; helper-86).
+    package static func isMissing(_ path: String) -> Bool {
         var status = stat()
         guard stat(path, &status) != 0 else { return false }
         return errno == ENOENT || errno == ENOTDIR

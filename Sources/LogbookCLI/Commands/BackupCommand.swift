@@ -11,8 +11,8 @@ enum BackupCommand {
                 began. The copy is written to a temporary file beside FILE, checked (integrity and foreign \
                 keys), and only then renamed over FILE, so FILE is never half-written. Refused when FILE is \
                 the database itself or one of its files, a folder, in a folder that cannot be written, \
-                read-only, or holds anything but nothing or an earlier copy of this logbook (another \
-                logbook, by its id, is refused; a file from before logbook ids is taken as a copy). \
+                read-only, or holds something other than an earlier copy of this logbook (another logbook, \
+                by its id, is refused; a file from before logbook ids is taken as a copy) or an empty file. \
                 Prints the copy's path and size on stderr. The copy is an ordinary Logbook database: use it \
                 with --db.
                 """,

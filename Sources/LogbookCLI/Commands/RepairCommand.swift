@@ -24,7 +24,7 @@ enum RepairCommand {
         run: { invocation in
             let isDryRun = invocation.arguments.isSet(dryRun)
             let path = try invocation.databasePath()
-            guard FileManager.default.fileExists(atPath: path) else { throw LogbookError.noDatabase(path: path) }
+            guard !Logbook.isMissing(path) else { throw LogbookError.noDatabase(path: path) }
             let store = isDryRun ? try invocation.dryRunStore() : try invocation.writeStore()
             let report = try store.repair(dryRun: isDryRun)
             let prefix = isDryRun ? "logbook: dry run, nothing written: would have " : "logbook: "

@@ -29,7 +29,7 @@ package enum Folders {
         // The folder above (`/` for one at the root, which is there), as ``PathParts`` splits it.
         let above = PathParts(folder).folder
         if !above.isEmpty { try create(above, recordingIn: &made) }
-        guard mkdir(folder, 0o755) == 0 else {
+        guard mkdir(folder, 0o777) == 0 else {
             guard errno == EEXIST else { throw Refusal(reason: "\(folder): \(String(cString: strerror(errno)))") }
             return
         }
