@@ -86,7 +86,8 @@ public final class Connection {
         path == ":memory:" || path.isEmpty
     }
 
-    /// Opens (and for a writable connection, creates) the database at `path`, creating its folder.
+    /// Opens (and for a writable connection, creates) the database at `path`, creating its folder
+    /// and removing again, each only while empty, the folders it made when the open fails.
     /// Refuses a path that names no file (a folder's path such as `data/`, or `..` after a folder
     /// that does not exist), which SQLite would read otherwise than the system.
     public init(path: String, options: Options = Options()) throws {
