@@ -1,15 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-/// The system's `read(2)`, named apart from ``ByteStream``'s own `read`.
-private let systemRead = Glibc.read
-#elseif canImport(Musl)
-import Musl
-private let systemRead = Musl.read
-#else
-import Darwin
-private let systemRead = Darwin.read
-#endif
 
 /// Reads a file (or stdin) forward, byte by byte from a 64 KiB buffer, keeping the line and column
 /// for error messages and the bytes consumed for progress. Memory stays flat whatever the size.
@@ -156,7 +145,7 @@ public final class ByteStream {
     /// Reads the next chunk; with `keeping`, appends it to the unread bytes instead of replacing them.
     private func refill(keeping: Bool = false) throws {
         guard !isExhausted, let handle else { return }
-        let (chunk, isAtEnd) = try Self.read(handle, upTo: 1 << 16)
+        let (chunk, isAtEnd) = try Self.chunk(of: handle, upTo: 1 << 16)
         if isAtEnd { isExhausted = true }
         if keeping {
             buffer = Array(buffer[index...]) + chunk
@@ -184,15 +173,15 @@ public final class ByteStream {
     /// is the end, `isAtEnd`. On a terminal that is the first Ctrl-D, as for `cat`: Foundation's
     /// `read(upToCount:)` stopped there as well, but the next call read on, so text typed after
     /// the end of input was taken (helper-86). A failure is a ``ReadFailure``.
-    private static func read(_ handle: FileHandle, upTo count: Int) throws -> (bytes: Data, isAtEnd: Bool) {
+    private static func chunk(of handle: FileHandle, upTo count: Int) throws -> (bytes: Data, isAtEnd: Bool) {
         var data = Data(count: count)
         var (length, isAtEnd, failure): (Int, Bool, Int32) = (0, false, 0)
         data.withUnsafeMutableBytes { bytes in
             while length < count {
-                let read = systemRead(handle.fileDescriptor, bytes.baseAddress! + length, count - length)
-                if read > 0 {
-                    length += read
-                } else if read == 0 {
+                let bytesRead = read(handle.fileDescriptor, bytes.baseAddress! + length, count - length)
+                if bytesRead > 0 {
+                    length += bytesRead
+                } else if bytesRead == 0 {
                     isAtEnd = true
                     return
                 } else if errno != EINTR {
@@ -216,7 +205,7 @@ public final class ByteStream {
         }
         index = buffer.count
         while let handle, !isExhausted {
-            let (chunk, isAtEnd) = try Self.read(handle, upTo: 1 << 20)
+            let (chunk, isAtEnd) = try Self.chunk(of: handle, upTo: 1 << 20)
             if isAtEnd { isExhausted = true }
             data.append(chunk)
             if data.count > limit { return nil }

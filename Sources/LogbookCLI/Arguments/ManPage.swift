@@ -51,9 +51,9 @@ enum ManPage {
         return [".TP", names, text(option.help + choices)]
     }
 
-    /// What groff draws for the characters beyond ASCII the page may use where the terminal's
-    /// character set lacks them (a test requires one for each the page uses) (`LC_ALL=C`: it dropped the ellipsis with a warning; helper-86).
-    /// `.fchar` is groff's (`\n(.g`); other formatters skip the lines.
+    /// What groff draws for the characters beyond ASCII the page uses where the terminal's
+    /// character set lacks them (`LC_ALL=C`: it dropped the ellipsis with a warning; helper-86);
+    /// a test requires one for each. `.fchar` is groff's (`\n(.g`); other formatters skip the lines.
     private static let asciiFallbacks = [("2026", "..."), ("2018", "\\(aq"), ("2019", "\\(aq"), ("201C", "\\(dq"), ("201D", "\\(dq"),
                                          ("2013", "\\-"), ("2014", "\\-\\-"), ("2192", "\\->"), ("00D7", "x"),
                                          ("00E9", "e")]

@@ -174,8 +174,7 @@ public final class Connection {
         // 512 bytes, less the room SQLite keeps for "-journal" after the file's name.
         let limit = 512 - "-journal".utf8.count
         if length > limit { return " (its full path has \(length) bytes, and SQLite opens paths of at most \(limit))" }
-        guard let handle, case let number = sqlite3_system_errno(handle), number != 0 else { return "" }
-        return " (\(String(cString: strerror(number))))"
+        return handle.flatMap(SQLiteError.systemReason(reportedBy:)).map { " (\($0))" } ?? ""
     }
 
     /// `path` as `sqlite3_open_v2` must be given it to open that file: a relative path that begins

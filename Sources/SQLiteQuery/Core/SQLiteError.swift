@@ -29,16 +29,22 @@ public struct SQLiteError: Error, Equatable, Sendable, CustomStringConvertible, 
     init(reportedBy database: OpaquePointer, message: String? = nil, sql: String? = nil) {
         let code = sqlite3_extended_errcode(database)
         var text = message ?? String(cString: sqlite3_errmsg(database))
-        let systemError = sqlite3_system_errno(database)
-        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF), systemError != 0,
-           let reason = strerror(systemError) {
-            text += ": " + String(cString: reason)
+        if [SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN].contains(code & 0xFF), let reason = Self.systemReason(reportedBy: database) {
+            text += ": " + reason
         } else if [ResultCode.writeError, ResultCode.truncateError].contains(code), let limit = Self.fileSizeLimit {
             // SQLite reads the system's error after later calls may have cleared it; a failed write
             // under a limit on file size is most likely that limit (EFBIG).
             text += ": most likely File too large (this process may write files of at most \(limit) bytes: ulimit -f)"
         }
         self.init(code: code, message: text, sql: sql)
+    }
+
+    /// The system's words for the error SQLite last saw on `database`'s files (`No space left on
+    /// device`), or nil when it saw none.
+    static func systemReason(reportedBy database: OpaquePointer) -> String? {
+        let number = sqlite3_system_errno(database)
+        guard number != 0, let reason = strerror(number) else { return nil }
+        return String(cString: reason)
     }
 
     /// The most bytes this process may write to a file (`RLIMIT_FSIZE`, `ulimit -f`), or nil for no limit.
