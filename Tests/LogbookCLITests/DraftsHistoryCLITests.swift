@@ -327,6 +327,27 @@ final class DraftsHistoryCLITests: XCTestCase {
         XCTAssertTrue(edited.contains("what's new:\n  short\n"), edited)
     }
 
+    /// `--whats-new -` keeps stdin byte for byte, at any size: seeded adversarial text (every
+    /// plane, NFC and NFD, U+0000, line ends of every kind, marks) repeated past the reader's
+    /// 64 KiB and 1 MiB chunks, compared byte for byte with the text the file then holds (read
+    /// with SQLite: Foundation's `JSONSerialization` on Linux misreads some of these texts).
+    func testWhatsNewFromStdinKeepsSeededTextExactlyAtAnySize() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_WHATS_NEW_SEED", default: 0x574E)
+        var random = SplitMix64(seed: seed)
+        let cli = try CLIHarness()
+        for round in 0..<PropertyTestSettings.scaled(5, by: "LOGBOOK_PROPERTY_SCALE") {
+            let size = [random.int(1...100), random.int(60_000...70_000), random.int(1_040_000...1_100_000)][round % 3]
+            var text = ""
+            while text.utf8.count < size { text += AdversarialText.string(using: &random, nonEmpty: true) }
+            let version = "seeded-\(round)"
+            let added = try cli.run(["drafts", "add", "--version", version, "--whats-new", "-"], stdin: text)
+            XCTAssertEqual(added.status, 0, "seed \(seed): \(added.stderr)")
+            let stored = try Connection(path: cli.database.path).scalar("SELECT whats_new FROM drafts WHERE version = ?",
+                                                                          [.text(version)], as: String.self)
+            XCTAssertEqual(stored.map { Array($0.utf8) }, Array(text.utf8), "seed \(seed): round \(round), \(text.utf8.count) bytes")
+        }
+    }
+
     /// `--whats-new -` typed at a terminal ends at the first Ctrl-D, as `cat` does: text typed
     /// after it is not read (it was taken, the input read on past the end to fill a buffer;
     /// helper-86). `script` gives the command a terminal and types the keys; the terminal keeps

@@ -89,7 +89,9 @@ final class NewDatabaseCLITests: XCTestCase {
     /// them and enter them whatever the umask: under 177 (a database of mode 600) the command
     /// works (it was refused, "Permission denied", and left a folder of mode 600 nothing could be
     /// made in; helper-86); under 377 (a database its owner cannot write) it fails and leaves
-    /// none of them. Run as `nobody` when the tests run as root, whom no mode stops.
+    /// none of them. Seeded (`LOGBOOK_UMASK_SEED`): more umasks, each folder's mode then 0777 less
+    /// the umask with the owner's write and search. Run as `nobody` when the tests run as root,
+    /// whom no mode stops.
     func testFoldersMadeForANewDatabaseLetTheirOwnerInWhateverTheUmask() throws {
         let cli = try CLIHarness()
         var wrapper: [String] = []
@@ -100,21 +102,27 @@ final class NewDatabaseCLITests: XCTestCase {
             wrapper = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
             XCTAssertEqual(chmod(cli.folder.path, 0o777), 0)
         }
-        for (mask, works) in [("177", true), ("377", false)] {
+        let seed = PropertyTestSettings.seed("LOGBOOK_UMASK_SEED", default: 0x554D_534B)
+        var random = SplitMix64(seed: seed)
+        let masks = [0o177, 0o377] + (0..<PropertyTestSettings.scaled(4, by: "LOGBOOK_PROPERTY_SCALE")).map { _ in random.int(0...0o777) }
+        for value in masks {
+            let mask = String(value, radix: 8)
+            // The database is made 0644 less the umask: its owner must read and write it.
+            let works = value & 0o600 == 0
             let path = cli.folder.appendingPathComponent("new-\(mask)/sub/logbook.sqlite").path
             // The command line ends `logbook --db <the harness's database> ARGUMENTS`: another database, under the umask.
             let underMask = ["/bin/sh", "-c", "umask \(mask); program=$1; shift 3; exec \"$program\" --db '\(path)' \"$@\"", "sh"]
             let before = try Self.listing(of: cli.folder)
             let added = try BackgroundRun.run(cli, ["history", "add", "Plank", "--at", "2021-03-04T05:06:07Z"], wrapper: wrapper + underMask)
             if works {
-                XCTAssertEqual(added.status, 0, "umask \(mask): \(added.stderr)")
+                XCTAssertEqual(added.status, 0, "seed \(seed), umask \(mask): \(added.stderr)")
                 for folder in ["new-\(mask)", "new-\(mask)/sub"] {
                     let mode = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: cli.folder.appendingPathComponent(folder).path)[.posixPermissions] as? Int)
-                    XCTAssertEqual(mode, 0o700, "umask \(mask): \(folder)")
+                    XCTAssertEqual(mode, 0o777 & ~value | 0o300, "seed \(seed), umask \(mask): \(folder)")
                 }
             } else {
-                XCTAssertEqual(added.status, 1, "umask \(mask): \(added.stderr)")
-                XCTAssertEqual(try Self.listing(of: cli.folder), before, "umask \(mask): left files behind")
+                XCTAssertEqual(added.status, 1, "seed \(seed), umask \(mask): \(added.stderr)")
+                XCTAssertEqual(try Self.listing(of: cli.folder), before, "seed \(seed), umask \(mask): left files behind")
             }
         }
     }
