@@ -29,8 +29,9 @@ public enum LogbookError: Error, Equatable, Sendable, CustomStringConvertible, L
     /// read-only, or a write a stopped program left must be rolled back or recovered first where
     /// it can be written (the description says which, as the file system shows it then).
     case readOnly(path: String)
-    /// A table, column or index that Logbook's migrations created is gone (another program
-    /// dropped or altered it); `logbook check` names every such difference.
+    /// A table, column or index that a statement needs is gone: one Logbook's migrations created
+    /// (another program dropped or altered it), or one another program's trigger or foreign key on
+    /// Logbook's tables names; `logbook check` names every such difference and broken object.
     case schemaChanged(path: String, detail: String)
     /// Another record is stored on this calendar day (there is never more than one per day).
     case dayTaken(CalendarDay, by: UUID)

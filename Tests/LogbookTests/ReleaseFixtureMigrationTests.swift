@@ -404,6 +404,85 @@ final class ReleaseFixtureMigrationTests: XCTestCase {
         XCTAssertEqual(try Logbook(path: path.path).schemaVersion(), Schema.migrationFiles.count)
     }
 
+    /// Another program's object that a migration would leave naming what is gone (a trigger,
+    /// view or foreign key reading the `exercise_weeks` that migration 0012 drops, a trigger on that
+    /// table, a column no longer there) refuses the migration, naming the migration and the object,
+    /// the file byte for byte unchanged, and `check` says so before: migration 0012 applied, and
+    /// every history write failed after with "no such table", while `check` said "ok" (or the
+    /// foreign key's file said its schema differed). Seeded objects of four kinds over every table
+    /// and column of the first release, in either case; an object broken before migrating refuses
+    /// nothing (`LOGBOOK_BROKEN_DEPENDENTS_SEED`).
+    func testAMigrationThatWouldBreakAnotherProgramsObjectIsRefusedAndCheckSaysSo() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_BROKEN_DEPENDENTS_SEED", default: 12))
+        // The oracle: each table's columns in the first release and after every migration.
+        func columns(_ connection: Connection) throws -> [String: [String]] {
+            let statement = try connection.prepare("""
+                SELECT m.name, p.name FROM sqlite_master AS m, pragma_table_info(m.name) AS p
+                WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite%' AND m.name <> 'schema_migrations' ORDER BY m.name, p.cid
+                """)
+            var found: [String: [String]] = [:]
+            while try statement.step() { found[try statement.column(0), default: []].append(try statement.column(1)) }
+            return found
+        }
+        let releasePath = try Fixtures.copy("logbook-0.1.sqlite3", as: "logbook.sqlite")
+        defer { try? FileManager.default.removeItem(at: releasePath.deletingLastPathComponent()) }
+        let release = try Connection(path: releasePath.path)
+        let first = try columns(release)
+        // A foreign key of one column to a table whose primary key has two is refused by SQLite
+        // ("foreign key mismatch") before any migration: none can break it.
+        func primaryKeyWidth(_ table: String) throws -> Int {
+            try release.scalar("SELECT count(*) FROM pragma_table_info(?) WHERE pk > 0", [.text(table)], as: Int.self) ?? 0
+        }
+        let latest = try Connection(path: ":memory:")
+        try Schema.migrator().migrate(latest)
+        let kept = try columns(latest)
+        func swapCase(_ name: String) -> String {
+            String(name.map { random.chance(0.5) ? Character($0.uppercased()) : $0 })
+        }
+        var refused = 0
+        defer { print("\(refused) objects refused a migration") }
+        for round in 0..<PropertyTestSettings.scaled(16, by: "LOGBOOK_BROKEN_DEPENDENTS_SCALE") {
+            // The table migration 0012 drops, often: the one whose readers break.
+            let table = random.chance(0.3) ? "exercise_weeks" : random.pick(first.keys.sorted())
+            let column = random.pick(first[table]!)
+            let named = swapCase(table).quotedSQLIdentifier, columnNamed = swapCase(column).quotedSQLIdentifier
+            let readsGone = kept[table]?.contains(column) != true
+            let on = random.pick(first.keys.sorted())
+            let singleKey = try primaryKeyWidth(table) == 1
+            // The object, its name as the refusal gives it, and whether the migrations break it.
+            let (sql, object, breaks): (String, String, Bool) = switch random.int(0...4) {
+            case 0: ("CREATE TRIGGER my_reader AFTER INSERT ON \(on) BEGIN SELECT \(columnNamed) FROM \(named); END",
+                     "trigger my_reader on \(on)", readsGone || kept[on] == nil)
+            case 1: ("CREATE TABLE mine (x); CREATE TRIGGER my_writer AFTER INSERT ON mine BEGIN SELECT \(columnNamed) FROM \(named); END",
+                     "trigger my_writer on mine", readsGone)
+            case 2: ("CREATE VIEW my_view AS SELECT \(columnNamed) FROM \(named)", "view my_view", readsGone)
+            case 3: ("CREATE TABLE mine (x REFERENCES \(named)); INSERT INTO mine VALUES (NULL)", "foreign keys of table mine",
+                     kept[table] == nil && singleKey)
+            default: ("CREATE TABLE mine (x); CREATE VIEW my_view AS SELECT never FROM \(named)", "view my_view", false)
+            }
+            let path = try Fixtures.copy("logbook-0.1.sqlite3", as: "logbook.sqlite")
+            defer { try? FileManager.default.removeItem(at: path.deletingLastPathComponent()) }
+            // As the sqlite3 shell writes, foreign keys off: on, the insert refuses a key SQLite cannot use.
+            try Connection(path: path.path).execute("PRAGMA foreign_keys = OFF; " + sql)
+            let bytes = try Data(contentsOf: path)
+            let context = "round \(round): \(sql)"
+            let problems = try Logbook.inspect(path: path.path).check().migrationProblems
+            if breaks {
+                refused += 1
+                XCTAssertEqual(problems.count, 1, context)
+                XCTAssertTrue(problems.first?.hasPrefix("migrating would fail, changing nothing: migration ") == true, "\(context): \(problems)")
+                XCTAssertTrue(problems.first?.contains("could not keep another program's \(object) (") == true, "\(context): \(problems)")
+                XCTAssertThrowsError(try Logbook(path: path.path), context) { error in
+                    XCTAssertTrue("\(error)".contains("could not keep another program's \(object) ("), "\(context): \(error)")
+                }
+                XCTAssertEqual(try Data(contentsOf: path), bytes, "\(context): the file changed")
+            } else {
+                XCTAssertEqual(problems, [], context)
+                XCTAssertEqual(try Logbook(path: path.path).schemaVersion(), Schema.migrationFiles.count, context)
+            }
+        }
+    }
+
     /// Migration 0018 sets each month's days from the day totals of the file it migrates: a
     /// month's bits are exactly the days (parsed here in Swift) that have totals, over days from
     /// the whole calendar (0001-01-01 and 9999-12-31 included), and a day totals row whose text is

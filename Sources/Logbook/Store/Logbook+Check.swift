@@ -16,7 +16,9 @@ public struct CheckReport: Sendable, Equatable {
     public var migrationProblems: [String]
     /// Problems with the file itself: not as long as its header says, not whole pages.
     public var fileProblems: [String]
-    /// Tables, indexes and triggers the applied migrations create that are missing or different.
+    /// Tables, indexes and triggers the applied migrations create that are missing or different,
+    /// and another program's triggers, views and foreign keys that SQLite can no longer use (a
+    /// trigger naming a table that is gone, which fails every write to its table).
     public var schemaProblems: [String]
     /// Triggers another program put on Logbook's tables, as `name on table`: no problem for the
     /// check (an app may keep its own audit that way), but each runs inside Logbook's writes to its
@@ -69,20 +71,25 @@ extension Logbook {
                 migrationProblems.append("no migration was ever applied: this is not a Logbook database yet ('logbook init' makes it one)")
             } else if version < migrator.latestVersion {
                 migrationProblems += try migrator.pendingMigrationsWithExistingObjects(in: connection, after: version)
+                // A migration that fails on what another program made: said before 'logbook migrate' is run.
+                if migrationProblems.isEmpty, let failure = try migrator.rehearsalFailure(of: connection) {
+                    migrationProblems.append("migrating would fail, changing nothing: \(failure)")
+                }
             }
-            let schemaProblems = try migrator.schemaDifferences(of: connection, upTo: version)
+            let schemaDifferences = try migrator.schemaDifferences(of: connection, upTo: version)
             let foreignTriggers = try migrator.foreignTriggers(in: connection, upTo: version)
             let fileProblems = connection.fileProblems()
             // Stored values and derived data are audited on the schema this binary makes, in a file
             // it can use (whole, its text UTF-8, which the audits' SQL measures in bytes), and only then.
-            let audited = version == migrator.latestVersion && schemaProblems.isEmpty && fileProblems.isEmpty
+            let audited = version == migrator.latestVersion && schemaDifferences.isEmpty && fileProblems.isEmpty
             let derived = audited ? try DerivedDataAudit.problems(in: connection) : []
             let awaitingRecount = audited ? try ExerciseTallies.daysAwaitingRecount(in: connection) : 0
             let unreadable = audited ? try StoredValueAudit.problems(in: connection) : []
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: fileProblems,
-                               schemaProblems: schemaProblems, foreignTriggers: foreignTriggers, derivedDataProblems: derived,
+                               schemaProblems: schemaDifferences + (try migrator.brokenDependents(in: connection, upTo: version)),
+                               foreignTriggers: foreignTriggers, derivedDataProblems: derived,
                                daysAwaitingRecount: awaitingRecount, storedValueProblems: unreadable, recordsAudited: audited)
         }
     }

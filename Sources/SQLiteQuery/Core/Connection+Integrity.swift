@@ -10,32 +10,60 @@ extension Connection {
     /// `PRAGMA foreign_key_check`, one line per foreign key that rows violate, naming the rows by
     /// the parent key they hold (the first three by their quoted text, so that one state reads the
     /// same whatever order a table's rows are in): `exercises: 2 rows refer to exercise_days pk 7, 9,
-    /// which are gone`.
+    /// which are gone`. A parent table that is gone, and a table whose foreign keys SQLite cannot
+    /// check (a parent key that is not unique: "foreign key mismatch"), are said so, table by table.
     /// (The pragma itself gives no row for a `WITHOUT ROWID` table.)
     public func foreignKeyViolations() throws -> [String] {
-        let check = try prepare("PRAGMA foreign_key_check")
-        var keys: [(table: String, parent: String, id: Int64)] = []
-        while try check.step() {
-            let key = (table: try check.column(0, as: String.self), parent: try check.column(2, as: String.self),
-                       id: try check.column(3, as: Int64.self))
-            if !keys.contains(where: { $0 == key }) { keys.append(key) }
+        let tables = try prepare("""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
+            """)
+        var lines: [String] = []
+        while try tables.step() {
+            let table = try tables.column(0, as: String.self)
+            var keys: [(parent: String, id: Int64, rows: Int)] = []
+            do {
+                let check = try prepare("PRAGMA foreign_key_check(\(table.quotedSQLIdentifier))")
+                while try check.step() {
+                    let key = (parent: try check.column(2, as: String.self), id: try check.column(3, as: Int64.self))
+                    if let index = keys.firstIndex(where: { $0.parent == key.parent && $0.id == key.id }) {
+                        keys[index].rows += 1
+                    } else {
+                        keys.append((key.parent, key.id, 1))
+                    }
+                }
+            } catch let error as SQLiteError {
+                lines.append("\(table): its foreign keys cannot be checked (\(error.message))")
+                continue
+            }
+            for key in keys {
+                lines.append(try violationLine(table: table, parent: key.parent, id: key.id, rows: key.rows))
+            }
         }
-        return try keys.map { key in
-            let columns = try foreignKeyColumns(of: key.table, id: key.id)
-            let missing = "(\(columns.map { "\"\($0.from)\"" }.joined(separator: ", "))) NOT IN "
-                + "(SELECT \(columns.map { "\"\($0.to)\"" }.joined(separator: ", ")) FROM \"\(key.parent)\")"
-            let count = try scalar("SELECT count(*) FROM \"\(key.table)\" WHERE \(missing)", as: Int.self) ?? 0
-            let examples = try prepare("""
-                SELECT DISTINCT \(columns.map { "quote(\"\($0.from)\")" }.joined(separator: " || ', ' || "))
-                FROM \"\(key.table)\" WHERE \(missing) ORDER BY 1 LIMIT 4
-                """)
-            var parents: [String] = []
-            while try examples.step() { parents.append(try examples.column(0)) }
-            let separator = columns.count == 1 ? ", " : "; "
-            let shown = parents.prefix(3).joined(separator: separator) + (parents.count > 3 ? separator + "…" : "")
-            return "\(key.table): \(count) \(count == 1 ? "row refers" : "rows refer") to \(key.parent) "
-                + "\(columns.map(\.to).joined(separator: ", ")) \(shown), which \(parents.count == 1 ? "is" : "are") gone"
+        return lines
+    }
+
+    /// The line of ``foreignKeyViolations()`` for foreign key `id` of `table`, to `parent`, that
+    /// `rows` rows violate.
+    private func violationLine(table: String, parent: String, id: Int64, rows: Int) throws -> String {
+        let noun = rows == 1 ? "row refers" : "rows refer"
+        guard try scalar("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE",
+                         [.text(parent)], as: Int.self) == 1 else {
+            return "\(table): \(rows) \(noun) to \(parent), which the file does not have"
         }
+        let columns = try foreignKeyColumns(of: table, id: id)
+        let missing = "(\(columns.map(\.from.quotedSQLIdentifier).joined(separator: ", "))) NOT IN "
+            + "(SELECT \(columns.map(\.to.quotedSQLIdentifier).joined(separator: ", ")) FROM \(parent.quotedSQLIdentifier))"
+        let count = try scalar("SELECT count(*) FROM \(table.quotedSQLIdentifier) WHERE \(missing)", as: Int.self) ?? 0
+        let examples = try prepare("""
+            SELECT DISTINCT \(columns.map { "quote(\($0.from.quotedSQLIdentifier))" }.joined(separator: " || ', ' || "))
+            FROM \(table.quotedSQLIdentifier) WHERE \(missing) ORDER BY 1 LIMIT 4
+            """)
+        var parents: [String] = []
+        while try examples.step() { parents.append(try examples.column(0)) }
+        let separator = columns.count == 1 ? ", " : "; "
+        let shown = parents.prefix(3).joined(separator: separator) + (parents.count > 3 ? separator + "…" : "")
+        return "\(table): \(count) \(count == 1 ? "row refers" : "rows refer") to \(parent) "
+            + "\(columns.map(\.to).joined(separator: ", ")) \(shown), which \(parents.count == 1 ? "is" : "are") gone"
     }
 
     /// The child and parent columns of foreign key `id` of `table`, in order.

@@ -52,20 +52,48 @@ extension Migrator {
     /// and can change what it stores.
     public func foreignTriggers(in connection: Connection, upTo version: Int) throws -> [String] {
         guard version > 0 else { return [] }
-        // Names compare as SQLite compares them: `ON Exercises` is a trigger on `exercises`.
-        let reference = Dictionary(try referenceObjects(upTo: version).map { name, object in
-            (SchemaObject.nameKey(name, isTrigger: object.type == "trigger"), object)
-        }, uniquingKeysWith: { first, _ in first })
-        let triggers = try connection.prepare("SELECT name, tbl_name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
-        var found: [String] = []
-        while try triggers.step() {
-            let (name, table): (String, String) = (try triggers.column(0), try triggers.column(1))
-            if reference[SchemaObject.nameKey(name, isTrigger: true)] == nil,
-               reference[SchemaObject.nameKey(table, isTrigger: false)]?.type == "table" {
-                found.append("\(name) on \(table)")
+        let reference = try referenceObjectsByNameKey(upTo: version)
+        return try otherProgramsObjects(in: connection, upTo: version).triggers.filter { trigger in
+            reference[SchemaObject.nameKey(trigger.table, isTrigger: false)]?.type == "table"
+        }.map { "\($0.name) on \($0.table)" }
+    }
+
+    /// Another program's triggers, views and tables' foreign keys that SQLite can no longer use
+    /// (``BrokenDependents``), next to what migrations 1 to `version` make: each as `check` names
+    /// it. Needs foreign keys on; only prepares statements.
+    public func brokenDependents(in connection: Connection, upTo version: Int) throws -> [String] {
+        guard version > 0 else { return [] }
+        let others = try otherProgramsObjects(in: connection, upTo: version)
+        return try BrokenDependents(of: others, in: connection).descriptions
+    }
+
+    /// The tables, views and triggers of `connection`'s file that migrations 1 to `version` do not
+    /// make (another program's), by name. Names compare as SQLite compares them: `ON Exercises`
+    /// is a trigger on `exercises`.
+    func otherProgramsObjects(in connection: Connection, upTo version: Int) throws -> OtherProgramsObjects {
+        let reference = try referenceObjectsByNameKey(upTo: version)
+        let objects = try connection.prepare("""
+            SELECT type, name, tbl_name FROM sqlite_master
+            WHERE type IN ('table', 'view', 'trigger') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name
+            """)
+        var others = OtherProgramsObjects()
+        while try objects.step() {
+            let (type, name, table): (String, String, String) = (try objects.column(0), try objects.column(1), try objects.column(2))
+            guard reference[SchemaObject.nameKey(name, isTrigger: type == "trigger")] == nil else { continue }
+            switch type {
+            case "trigger": others.triggers.append((name, table))
+            case "view": others.views.append(name)
+            default: others.tables.append(name)
             }
         }
-        return found
+        return others
+    }
+
+    /// What migrations 1 to `version` create, by ``SchemaObject/nameKey(_:isTrigger:)``.
+    private func referenceObjectsByNameKey(upTo version: Int) throws -> [String: SchemaObject] {
+        Dictionary(try referenceObjects(upTo: version).map { name, object in
+            (SchemaObject.nameKey(name, isTrigger: object.type == "trigger"), object)
+        }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Each migration after `version` that would meet objects the file already has: its row in the

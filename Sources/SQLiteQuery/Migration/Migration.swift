@@ -108,8 +108,10 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// The migrations, run with foreign keys off because `identifier` (those that asked) rebuild
     /// tables, left rows whose parent is missing; they were rolled back.
     case foreignKeyViolations(identifier: String, violations: [String])
-    /// A migration that rebuilds a table could not make another program's index, trigger or view
-    /// again after it (`object`, SQLite's `detail`); it was rolled back.
+    /// A migration could not keep another program's `object` working: one that rebuilds a table
+    /// could not make its index, trigger or view again after it, or a migration left its trigger,
+    /// view or foreign keys naming what is gone (a dropped table), so that SQLite refuses every write
+    /// or read through it (`detail` says which, with SQLite's message). It was rolled back.
     case foreignObjectNotKept(identifier: String, object: String, detail: String)
 
     /// The refusal in one sentence for people, naming the migrations or tables concerned.
@@ -150,7 +152,7 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
                 + "it was rolled back"
         case .foreignObjectNotKept(let identifier, let object, let detail):
             "migration \(identifier) could not keep another program's \(object) (\(detail)); it was rolled back: "
-                + "drop it, migrate, and make it again"
+                + "drop it, migrate, and make it again to fit the migrated schema"
         case .pendingMigrations(let identifiers):
             "the database needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
                 + "run 'logbook migrate' to apply them"

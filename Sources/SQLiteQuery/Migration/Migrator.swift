@@ -198,6 +198,9 @@ public struct Migrator: Sendable {
             // table must make again; a new file has none, and needs no look at what each
             // migration rebuilds (which applies the migrations before it in memory).
             var keepsForeignObjects = false
+            // What another program's triggers, views and foreign keys that work now need of the
+            // file, which no migration may take from them (``BrokenDependents``).
+            var dependents: (others: OtherProgramsObjects, brokenBefore: BrokenDependents)?
             if setName == nil {
                 let current = try currentVersion(of: connection)
                 keepsForeignObjects = try hasForeignObjects(in: connection, at: current)
@@ -211,6 +214,10 @@ public struct Migrator: Sendable {
                     }
                     throw MigrationError.schemaDiffers(differences: differences)
                 }
+                let others = try otherProgramsObjects(in: connection, upTo: current)
+                if current > 0 && !others.isEmpty {
+                    dependents = (others, try Self.brokenDependents(others, in: connection))
+                }
             }
             if try !Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) {
                 try connection.execute(historyTableDefinition)
@@ -219,6 +226,10 @@ public struct Migrator: Sendable {
             let violationsBefore = foreignKeysOff ? Set(try connection.foreignKeyViolations()) : []
             for migration in pending {
                 try apply(migration, keepingForeignObjects: keepsForeignObjects, in: connection, now: now)
+                if let dependents, let (object, failure) = try Self.brokenDependents(dependents.others, in: connection)
+                    .newSince(dependents.brokenBefore).first {
+                    throw MigrationError.foreignObjectNotKept(identifier: migration.identifier, object: object, detail: failure)
+                }
             }
             if foreignKeysOff {
                 let violations = try connection.foreignKeyViolations().filter { !violationsBefore.contains($0) }
@@ -230,6 +241,13 @@ public struct Migrator: Sendable {
             try finishing?(connection)
             return pending
         }
+    }
+
+    /// Which of another program's objects (`others`) SQLite can no longer use in `connection`'s
+    /// file as it is now, looked at in a copy of its schema with foreign keys on (they may be off
+    /// for the migrations' transaction, and a foreign key is checked only when they are on).
+    private static func brokenDependents(_ others: OtherProgramsObjects, in connection: Connection) throws -> BrokenDependents {
+        try BrokenDependents(of: others, in: try SchemaCopy.make(of: connection, withRowsOf: []))
     }
 
     /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:finishing:)``;

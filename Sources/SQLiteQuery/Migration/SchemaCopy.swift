@@ -1,0 +1,44 @@
+/// A database in memory made with the `CREATE` statements of another one's tables, views,
+/// indexes and triggers, without their rows: what a migration can be tried on, and what
+/// ``BrokenDependents`` can look at with foreign keys on, whatever the file's own connection has,
+/// in no time whatever the file's size.
+enum SchemaCopy {
+    /// A copy of the schema of `connection`'s main database, as its connection sees it now (inside
+    /// a transaction, with its changes), and the rows of `tables` (small ones: the migration
+    /// histories), with its `user_version`. An object SQLite will not make again in memory (a
+    /// virtual table of a module this process lacks, a virtual table's own tables, which making it
+    /// made) is left out, and whatever needs it fails in the copy as it would in no file.
+    static func make(of connection: Connection, withRowsOf tables: [String]) throws -> Connection {
+        let copy = try Connection(path: ":memory:")
+        let objects = try connection.prepare("""
+            SELECT name, sql FROM sqlite_master
+            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, rowid
+            """)
+        var made: Set<String> = []
+        try copy.transaction(.immediate) {
+            while try objects.step() {
+                let (name, sql): (String, String) = (try objects.column(0), try objects.column(1))
+                do {
+                    try copy.execute(sql)
+                    made.insert(name.sqlNameKey)
+                } catch is SQLiteError {
+                    continue
+                }
+            }
+            for table in tables where made.contains(table.sqlNameKey) {
+                let rows = try connection.prepare("SELECT * FROM \(table.quotedSQLIdentifier)")
+                let placeholders = Array(repeating: "?", count: rows.columnCount).joined(separator: ", ")
+                let insert = try copy.prepare("INSERT INTO \(table.quotedSQLIdentifier) VALUES (\(placeholders))")
+                while try rows.step() {
+                    insert.reset()
+                    try insert.bind((0..<rows.columnCount).map { try rows.column($0, as: DatabaseValue.self) })
+                    _ = try insert.step()
+                }
+            }
+            let userVersion = try connection.scalar("PRAGMA user_version", as: Int.self) ?? 0
+            try copy.execute("PRAGMA user_version = \(userVersion)")
+        }
+        return copy
+    }
+}
