@@ -150,7 +150,7 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("columns.csv", text("id,position,exercise\r\n"), mentioning: "field 'day'", "missing column",
                           "or at least day,exercise or date,exercise")
         try assertRefused("quote.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,\"Squat\r\n"),
-                          mentioning: "record 1, line 2, column 72: unclosed quote")
+                          mentioning: "record 1, line 2, column 72: field 'exercise': unclosed quote")
         try assertRefused("short.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1\r\n"),
                           mentioning: "record 1", "line 2", "4 fields")
         try assertRefused("day.csv", text(header + "00000000-0000-0000-0000-000000000009,2026-13-01,2026-01-01T00:00:00Z,1,a\r\n"),
@@ -161,6 +161,19 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("latin1.csv", text(header + row) + Data("00000000-0000-0000-0000-000000000009,2026-01-01,2026-01-01T00:00:00Z,1,Caf".utf8)
                             + Data([0xE9]) + text("\r\n" + row.replacingOccurrences(of: "0A,", with: "0B,")),
                           mentioning: "record 2, line 3, column 72: field 'exercise': invalid UTF-8")
+        // Files a spreadsheet saves otherwise than Logbook reads: each named as what it is
+        // (helper-90: "field 'day;exercise': unknown column", "field 'sep=': unknown column").
+        try assertRefused("semicolons.csv", text("day;exercise\r\n2026-01-01;Squat\r\n"),
+                          mentioning: "field 'day;exercise': unknown column", "separated by semicolons, and Logbook's CSV by commas")
+        try assertRefused("tabs.csv", text("day\texercise\n2026-01-01\tSquat\n"), mentioning: "separated by tabs")
+        try assertRefused("sep.csv", text("sep=;\r\nday;exercise\r\n"), mentioning: "line 1", "separated by \";\", not commas")
+        try assertRefused("unnamed.csv", text("day,exercise,,\n2026-01-01,Squat,,\n2026-01-02,Row,,x\n"),
+                          mentioning: "record 2, line 3: column 4, which the header leaves unnamed, holds \"x\"")
+        try assertRefused("blank.csv", text("\n\r\n\r"), extra: ["--format", "csv"], mentioning: "only blank lines")
+        // A CR alone ends a line, and the lines are counted so.
+        try assertRefused("cr.csv", text("day,exercise\r2026-01-01,Squat\r2026-01-02,\r"), mentioning: "record 2, line 3: field 'exercise'")
+        try assertRefused("quote-in-field.csv", text("day,exercise\n2026-01-01,Sq\"uat\n"),
+                          mentioning: "record 1, line 2, column 14: field 'exercise': a quote inside an unquoted field")
     }
 
     /// The first problem in the file is the one named, also where a reader looks past a record
@@ -354,7 +367,7 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("nul.ndjson", text(#"{"day":"2030-03-01","exercise":"Sq\#u{0}uat"}"# + "\n"),
                           mentioning: "record 1, line 1, column 35: field 'exercise': NUL byte in a string")
         try assertRefused("open.csv", text("day,exercise\n2030-03-01,Row\n2030-03-02,\"Squat\n2030-03-03,Plank\n"),
-                          mentioning: "record 2, line 3, column 12: unclosed quote")
+                          mentioning: "record 2, line 3, column 12: field 'exercise': unclosed quote")
     }
 
     private static let draftsHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone"

@@ -17,6 +17,8 @@ public final class ByteStream {
     @exclusivity(unchecked) public private(set) var line = 1
     /// The 1-based column of the next byte, in bytes (not characters).
     @exclusivity(unchecked) public private(set) var column = 1
+    /// ``offset`` just past the last CR consumed: an LF there ends the same line (CRLF).
+    @exclusivity(unchecked) private var carriageReturnEnd = -1
 
     /// Whether reading never waits for input: bytes in memory, or a regular file (not a pipe, a
     /// terminal or a socket, whose reads wait for their writer).
@@ -68,12 +70,18 @@ public final class ByteStream {
         return byte
     }
 
-    /// Moves the line and column past one consumed byte: a line break starts the next line.
+    /// Moves the line and column past one consumed byte: a line break (LF, CR, or the two as
+    /// CRLF) starts the next line. A CR alone ends lines in some files (a spreadsheet's "CSV
+    /// (Macintosh)"); counted at the LF only, every such line was called line 1.
     @inline(__always)
     private func moveLineAndColumn(past byte: UInt8) {
         if byte == 0x0A {
+            if offset - 1 != carriageReturnEnd { line += 1 }
+            column = 1
+        } else if byte == 0x0D {
             line += 1
             column = 1
+            carriageReturnEnd = offset
         } else {
             column += 1
         }
@@ -135,9 +143,11 @@ public final class ByteStream {
         buffer.withUnsafeBufferPointer { buffered in
             let unread = UnsafeBufferPointer(rebasing: buffered[index...])
             guard let (value, length) = read(unread) else { return nil }
-            for byte in unread.prefix(length) { moveLineAndColumn(past: byte) }
+            for byte in unread.prefix(length) {
+                offset += 1
+                moveLineAndColumn(past: byte)
+            }
             index += length
-            offset += length
             return value
         }
     }

@@ -1,12 +1,14 @@
 /// Reads RFC 4180 CSV row by row from a ``ByteStream``: quoted fields may hold commas, quotes
-/// (doubled) and line breaks; rows end with CRLF or LF. Every other byte is kept as it is, U+0000
-/// included. Errors name the line and column.
+/// (doubled) and line breaks; rows end with CRLF, LF or a CR alone (a spreadsheet's "CSV
+/// (Macintosh)", and what Python's `csv`, pandas and LibreOffice read as a line break; it was
+/// kept as the field's last character, so `Squat\r` became an exercise of its own: helper-90).
+/// Every other byte is kept as it is, U+0000 included. Errors name the line and column.
 struct CSVReader {
     struct SyntaxError: Error {
         let message: String
         let line: Int
         let column: Int
-        /// The 0-based index in its row of the field at fault, when the problem is in one field's text.
+        /// The 0-based index in its row of the field at fault, when the problem is in one field.
         var fieldIndex: Int?
     }
 
@@ -48,7 +50,7 @@ struct CSVReader {
                 if quoted && !afterQuote {
                     // Named where the field opens: the end of the file says nothing of where a quote is missing.
                     throw SyntaxError(message: "unclosed quote: the file ends inside the quoted field that starts here",
-                                      line: fieldStart.line, column: fieldStart.column)
+                                      line: fieldStart.line, column: fieldStart.column, fieldIndex: fields.count)
                 }
                 try finish()
                 return fields
@@ -58,7 +60,7 @@ struct CSVReader {
                 if field.count > RecordLimits.textBytes {
                     // Named where the field opens: a quote left open makes the rest of the file one field.
                     throw SyntaxError(message: "quoted field longer than \(RecordLimits.textBytes >> 20) MiB (a quote left open?)",
-                                      line: fieldStart.line, column: fieldStart.column)
+                                      line: fieldStart.line, column: fieldStart.column, fieldIndex: fields.count)
                 }
                 continue
             }
@@ -72,17 +74,18 @@ struct CSVReader {
                 try finish()
             case 0x0D where try stream.peek() == 0x0A:
                 continue
-            case 0x0A:
+            case 0x0A, 0x0D:
                 try finish()
                 return fields
             default:
                 if afterQuote || byte == UInt8(ascii: "\"") {
                     throw SyntaxError(message: "a quote inside an unquoted field, or text after a closing quote",
-                                      line: line, column: column)
+                                      line: line, column: column, fieldIndex: fields.count)
                 }
                 field.append(byte)
                 if field.count > RecordLimits.textBytes {
-                    throw SyntaxError(message: "field longer than \(RecordLimits.textBytes >> 20) MiB", line: line, column: column)
+                    throw SyntaxError(message: "field longer than \(RecordLimits.textBytes >> 20) MiB", line: line, column: column,
+                                      fieldIndex: fields.count)
                 }
             }
         }

@@ -111,7 +111,12 @@ struct CSVRecordSource: RecordSource {
     let file: String
     private var reader: CSVReader
     private(set) var kind: RecordKind?
+    /// Each named column's index, by its camelCase name.
     private var columns: [String: Int] = [:]
+    /// How many fields the header has, named or not: 0 until it is read.
+    private var headerWidth = 0
+    /// The columns the header leaves unnamed (a spreadsheet's empty columns), whose cells must be empty.
+    private var unnamedColumns: [Int] = []
     private var pending: (row: [String], line: Int)?
     /// Why a row after the last record returned could not be read: what the next call throws.
     private var failureAfterRecord: (any Error)?
@@ -125,7 +130,7 @@ struct CSVRecordSource: RecordSource {
 
     mutating func next() throws -> ImportedRecord? {
         if let failure = failureAfterRecord { throw failure }
-        if columns.isEmpty { try readHeader() }
+        if headerWidth == 0 { try readHeader() }
         guard let first = try pending ?? readRow() else { return nil }
         pending = nil
         count += 1
@@ -162,13 +167,40 @@ struct CSVRecordSource: RecordSource {
     }
 
     private mutating func readHeader() throws {
-        guard let header = try readRow() else {
+        guard var header = try readRow() else {
             throw ImportError(file: file, line: 1, reason: "the file is empty; expected a CSV header row")
         }
+        // Blank lines before the header, as between rows, are no row.
+        while header.row == [""] {
+            guard let next = try readRow() else {
+                throw ImportError(file: file, line: header.line, reason: "the file has only blank lines; expected a CSV header row")
+            }
+            header = next
+        }
+        // Excel's first line `sep=,` names the separator: a comma is Logbook's; another is refused, said so.
+        if header.row.count <= 2, let separator = header.row[0].utf8.starts(with: "sep=".utf8) ? header.row[0].dropFirst(4) : nil,
+           header.row.count == 2 ? separator.isEmpty && header.row[1].isEmpty : !separator.isEmpty {
+            guard header.row.count == 2 else {
+                throw ImportError(file: file, line: header.line, field: header.row[0],
+                                  reason: "the file says its fields are separated by \"\(separator.prefix(8))\", not commas; save it as CSV "
+                                    + "separated by commas")
+            }
+            guard let next = try readRow() else {
+                throw ImportError(file: file, line: header.line, reason: "the file has only its 'sep=,' line; expected a CSV header row")
+            }
+            header = next
+        }
+        headerWidth = header.row.count
         // snake_case headers (`--csv-header snake_case`, the PostgreSQL schema's names) read as camelCase.
         for (index, name) in header.row.enumerated() {
+            // A spreadsheet writes empty columns after the data (`day,exercise,,`): read as nothing,
+            // each cell checked empty (the header was refused as naming '' twice: helper-90).
+            guard !name.isEmpty else {
+                unnamedColumns.append(index)
+                continue
+            }
             guard columns.updateValue(index, forKey: CSVText.camelCase(name)) == nil else {
-                throw ImportError(file: file, line: 1, field: name, reason: "the header names this column twice")
+                throw ImportError(file: file, line: header.line, field: name, reason: "the header names this column twice")
             }
         }
         // A history file without its `exercise` column (`day`, `id,day`) is one too, so that the
@@ -183,50 +215,70 @@ struct CSVRecordSource: RecordSource {
         let known = kind == .history ? Self.historyColumns : Self.draftColumns
         // Without --kind, the column neither kind has is the one to name (`exercises` in `day,exercises`,
         // which made a drafts file of it, not `day`).
-        let unknownToBoth = isGiven ? nil : header.row.first {
+        let named = header.row.filter { !$0.isEmpty }
+        let unknownToBoth = isGiven ? nil : named.first {
             !Self.historyColumns.contains(CSVText.camelCase($0)) && !Self.draftColumns.contains(CSVText.camelCase($0))
         }
-        if let unknown = unknownToBoth ?? header.row.first(where: { !known.contains(CSVText.camelCase($0)) }) {
+        if let unknown = unknownToBoth ?? named.first(where: { !known.contains(CSVText.camelCase($0)) }) {
             // Without --kind, a misspelt `exercise` column made this a drafts file: both are named.
             let expected = isGiven ? "a \(kind == .history ? "history" : "drafts") file has the columns \(known.joined(separator: ","))"
                 : "a history file has the columns \(Self.historyColumns.joined(separator: ",")), a drafts file "
                     + Self.draftColumns.joined(separator: ",") + " (names are case-sensitive)"
-            throw ImportError(file: file, line: 1, field: unknown, reason: "unknown column; " + expected)
+            throw ImportError(file: file, line: header.line, field: unknown, reason: "unknown column; " + expected
+                                + Self.separatorHint(unknown))
         }
         if kind == .history {
             if columns["exercise"] == nil || (columns["day"] == nil && columns["date"] == nil) {
-                throw ImportError(file: file, line: 1, field: columns["exercise"] == nil ? "exercise" : "day",
+                throw ImportError(file: file, line: header.line, field: columns["exercise"] == nil ? "exercise" : "day",
                                   reason: "missing column; expected the header \(Self.historyColumns.joined(separator: ",")), "
                                     + "or at least day,exercise or date,exercise")
             }
             return
         }
         if let missing = Self.draftColumns.first(where: { columns[$0] == nil }) {
-            throw ImportError(file: file, line: 1, field: missing,
+            throw ImportError(file: file, line: header.line, field: missing,
                               reason: "missing column; expected the header \(Self.draftColumns.joined(separator: ","))")
         }
     }
 
+    /// A hint for a header field that holds the whole header: the file is separated by semicolons
+    /// (a spreadsheet in a language whose decimal mark is a comma) or tabs (its "Unicode text").
+    private static func separatorHint(_ field: String) -> String {
+        for (separator, name) in [(";", "semicolons"), ("\t", "tabs")] where field.contains(separator) {
+            let names = field.split(separator: separator, omittingEmptySubsequences: false).map { CSVText.camelCase(String($0)) }
+            if names.contains(where: { historyColumns.contains($0) || draftColumns.contains($0) }) {
+                return "; the header reads as one column: its fields are separated by \(name), and Logbook's CSV by commas"
+            }
+        }
+        return ""
+    }
+
     private mutating func readRow() throws -> (row: [String], line: Int)? {
         // The header names each column once, of the two kinds' few: one past them all is refused.
-        let limit = columns.isEmpty ? (Self.headerFieldLimit, "the header has more than \(Self.headerFieldLimit) columns")
-            : (columns.count, "row has more fields than the header's \(columns.count)")
+        let isHeader = headerWidth == 0
+        let limit = isHeader ? (Self.headerFieldLimit, "the header has more than \(Self.headerFieldLimit) columns")
+            : (headerWidth, "row has more fields than the header's \(headerWidth)")
         do {
             guard var row = try reader.nextRow(atMost: limit) else { return nil }
             // A blank line (spreadsheets end files with one) is no row.
-            while row == [""] && columns.count > 1 {
+            while row == [""] && headerWidth > 1 {
                 guard let next = try reader.nextRow(atMost: limit) else { return nil }
                 row = next
             }
-            if !columns.isEmpty && row.count != columns.count {
+            if !isHeader && row.count != headerWidth {
                 throw ImportError(file: file, record: count + 1, line: reader.rowLine,
-                                  reason: "row has \(row.count) fields; the header has \(columns.count)")
+                                  reason: "row has \(row.count) field\(row.count == 1 ? "" : "s"); the header has \(headerWidth)")
+            }
+            if let unnamed = unnamedColumns.first(where: { !row[$0].isEmpty }) {
+                throw ImportError(file: file, record: count + 1, line: reader.rowLine,
+                                  reason: "column \(unnamed + 1), which the header leaves unnamed, holds \"\(row[unnamed].prefix(40))\"; "
+                                    + "name the column or empty it")
             }
             return (row, reader.rowLine)
         } catch let error as CSVReader.SyntaxError {
             let field = error.fieldIndex.flatMap { index in columns.first { $0.value == index }?.key }
             // The header is no record.
-            throw ImportError(file: file, record: columns.isEmpty ? nil : count + 1, line: error.line, column: error.column,
+            throw ImportError(file: file, record: isHeader ? nil : count + 1, line: error.line, column: error.column,
                               field: field, reason: error.message)
         }
     }
@@ -264,7 +316,8 @@ struct CSVRecordSource: RecordSource {
                 throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"",
                                  line: line)
             }
-            guard let isDone = ["true": true, "false": false][field(row, "itemIsDone")] else {
+            // In any case: spreadsheets write TRUE and FALSE (Excel, Google Sheets), which refused every re-saved export.
+            guard let isDone = ["true": true, "false": false][field(row, "itemIsDone").asciiLowercased] else {
                 throw FieldError(field: "itemIsDone", reason: "expected true or false, found \"\(field(row, "itemIsDone").prefix(20))\"",
                                  line: line)
             }
