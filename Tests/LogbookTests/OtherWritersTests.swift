@@ -319,6 +319,66 @@ final class OtherWritersTests: XCTestCase {
         }
     }
 
+    /// A day text another program stored that is no calendar day but sorts inside a week or a
+    /// year (`2025-02-30` inside the week of February 24th and inside 2025) is
+    /// in no tally a Logbook write recounts: while it is there the reports refuse it, and once the
+    /// other program has deleted it every report equals a recount of the records and `check`
+    /// finds the tallies exact. A week's totals and a year's tallies counted it (by the range of
+    /// day texts), kept it after it was deleted, and the weekly report said 6 days of 5, exit 0
+    /// (helper-91). Seeded: every kind of such text, each Logbook write near it
+    /// (`LOGBOOK_NO_DAY_RECOUNT_SEED`).
+    func testADayTextThatIsNoCalendarDayIsInNoRecountedTallyBeforeOrAfterItIsDeleted() throws {
+        var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_NO_DAY_RECOUNT_SEED", default: 2_612))
+        for round in 0..<PropertyTestSettings.scaled(16, by: "LOGBOOK_PROPERTY_SCALE") {
+            let anchor = CalendarDay(year: random.int(1971...2099), month: random.int(1...12), day: random.int(1...28))!
+            let (year, month) = (anchor.description.prefix(4), anchor.description.dropFirst(5).prefix(2))
+            let lastOfMonth = ProlepticGregorian.daysInMonth(year: Int(year)!, month: Int(month)!)
+            // (The schema's CHECK lets through only texts of the digits of a day.)
+            let text = switch random.int(0...3) {
+            case 0, 1: "\(year)-\(month)-\(random.int(lastOfMonth + 1...39))"   // past the month's last day
+            case 2: "\(year)-\(month)-00"
+            default: "\(year)-\(random.pick(["00", "13", "19"]))-\(anchor.description.suffix(2))"  // no month
+            }
+            let days = Set((0..<random.int(3...30)).compactMap { _ in anchor.adding(days: random.int(-20...20)) }).sorted()
+            let records = days.map { day in
+                ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<random.int(1...3)).map { _ in random.pick(names) })
+            }
+            let test = try TestStore()
+            try test.store.history.save(records)
+            let plain = try Connection(path: test.store.path)
+            try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
+            try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), 1, 'Run', 'Run')")
+            // Logbook writes a day near it, which recounts that day's week, month and year.
+            func writeNearIt(_ step: String) throws -> String {
+                let near = days.filter { abs($0.dayNumber - anchor.dayNumber) <= 7 }
+                let day = random.pick(near.isEmpty ? days : near)
+                switch random.int(0...2) {
+                case 0:
+                    guard (try? test.store.history.fetch(day: day)) != nil else { fallthrough }
+                    _ = try test.store.history.delete(day: day)
+                    return "\(step): deleted \(day)"
+                case 1:
+                    _ = try test.store.history.addDoneExercises([random.pick(names)], at: day.start(in: utc) + 7_200)
+                    return "\(step): added to \(day)"
+                default:
+                    var record = try test.store.history.fetch(day: day) ?? ExerciseDay(date: day.start(in: utc) + 60, day: day, exercises: [])
+                    record.exercises = [random.pick(names)]
+                    try test.store.history.save([record])
+                    return "\(step): saved \(day) again"
+                }
+            }
+            let first = try writeNearIt("round \(round), \(text.debugDescription)")
+            XCTAssertThrowsError(try test.store.reports.history(by: .week), first) { error in
+                XCTAssertTrue("\(error)".contains(text), "\(first): \(error)")
+            }
+            try plain.execute("PRAGMA foreign_keys = ON")
+            try plain.run("DELETE FROM exercise_days WHERE day = ?", [.text(text)])
+            let second = try writeNearIt(first + ", the text deleted")
+            try assertReportsAreExact(test.store, try test.store.history.fetchAll(), step: second)
+            XCTAssertEqual(try test.store.check().derivedDataProblems, [], second)
+        }
+    }
+
     /// A recount of a year reads all its rows: exercise rows another program added to a day that
     /// Logbook did not change that year are then counted into that day's, week's and month's totals
     /// too (and logged to the change feed), not only into the year's, which the reports compare

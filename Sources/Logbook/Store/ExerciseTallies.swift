@@ -459,8 +459,9 @@ struct ExerciseTallies {
         }
         let statement = try connection.cachedStatement("""
             WITH pending AS (\(pendingPeriodsSQL)),
-                 tallied_days AS (SELECT pk, day FROM exercise_days WHERE pk <= \(TalliedThrough.sql)),
-                 \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "exercise_days"))),
+                 calendar_days AS (SELECT pk, day FROM exercise_days WHERE \(StoredValueAudit.isCalendarDay("day"))),
+                 tallied_days AS (SELECT pk, day FROM calendar_days WHERE pk <= \(TalliedThrough.sql)),
+                 \(recounts.joined(separator: ", ")), days AS (\(dayTotals(days: "calendar_days"))),
                  period_totals AS (\(periodTotals)),
                  month_days AS (\(MonthDays.rows(days: "(SELECT day FROM days WHERE day IN (SELECT day FROM tallied_days))")))
             SELECT \(differences.joined(separator: ", "))
@@ -589,7 +590,7 @@ struct ExerciseTallies {
             INSERT OR IGNORE INTO exercise_tallies_stale (day)
             SELECT d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS y
             CROSS JOIN exercise_days AS d ON d.day BETWEEN y.start AND \(ReportPeriod.year.endSQL(ofStart: "y.start"))
-            WHERE \(isMiscounted("d"))
+            WHERE \(StoredValueAudit.isCalendarDay("d.day")) AND \(isMiscounted("d"))
             """)
     }
 
@@ -613,7 +614,8 @@ struct ExerciseTallies {
             WHERE day_pk IN (SELECT d.pk FROM exercise_tallies_stale AS s CROSS JOIN exercise_days AS d ON d.day = s.day)
               AND name_key IS NOT swift_key(name)
             """)
-        // Every day of every stale month and year, found through the day index.
+        // Every day of every stale month and year, found through the day index; not a text between
+        // its ends that is no calendar day, which no tally counts (helper-91: a week and a year counted one).
         for period in ReportPeriod.tallied {
             let columns = "\(period.tallyColumn), name_key, name, exercises, days, first_day, last_day"
             let start = period.startSQL(of: "day")
@@ -622,7 +624,8 @@ struct ExerciseTallies {
                 WHERE \(period.tallyColumn) IN (SELECT \(period.tallyKey(ofStart: start)) FROM exercise_tallies_stale);
                 INSERT INTO \(period.tallyTable) (\(columns)) \(tallyCounts(period, days: """
                     (SELECT d.pk, d.day FROM (SELECT DISTINCT \(start) AS start FROM exercise_tallies_stale) AS s
-                     CROSS JOIN exercise_days AS d ON d.day BETWEEN s.start AND \(period.endSQL(ofStart: "s.start")))
+                     CROSS JOIN exercise_days AS d ON d.day BETWEEN s.start AND \(period.endSQL(ofStart: "s.start"))
+                     WHERE \(StoredValueAudit.isCalendarDay("d.day")))
                     """));
                 """)
         }

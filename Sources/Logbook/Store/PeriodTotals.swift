@@ -149,11 +149,14 @@ enum PeriodTotals {
     /// Each name key done in the week from `start` to `end`, its smallest spelling and how often it
     /// was done, and the days with an exercise row among them: read from the exercise rows of those
     /// days (at most seven, through the day index), in one statement, where a month or year has tallies.
+    /// A text between the week's ends that is no calendar day (another program's `2025-02-30`) is
+    /// left out, as every tally leaves it (it was counted, and the week kept it after the day was
+    /// deleted, the weekly report wrong with exit 0: helper-91).
     private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
                                                in connection: Connection) throws -> ([ExerciseTallies.DistinctName], Int) {
         let rows = try connection.cachedStatement("""
             SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3
+            WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3 AND \(StoredValueAudit.isCalendarDay("d.day"))
             """)
         defer { rows.reset() }
         try rows.bind(start, at: 1)
@@ -183,12 +186,14 @@ enum PeriodTotals {
         return names
     }
 
-    /// The days from `start` to `end`, with a row key up to `lastDay`, with an exercise row.
+    /// The days from `start` to `end`, with a row key up to `lastDay`, with an exercise row; not a
+    /// text between them that is no calendar day.
     private static func activeDaysCount(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
                                         in connection: Connection) throws -> Int {
         try connection.scalar("""
             SELECT count(*) FROM exercise_days AS d
-            WHERE d.day BETWEEN ? AND ? AND d.pk <= ? AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
+            WHERE d.day BETWEEN ? AND ? AND d.pk <= ? AND \(StoredValueAudit.isCalendarDay("d.day"))
+              AND EXISTS (SELECT 1 FROM exercises AS e WHERE e.day_pk = d.pk)
             """, [start.databaseValue, end.databaseValue, .integer(lastDay)], as: Int.self) ?? 0
     }
 
