@@ -3,6 +3,7 @@ import LogbookTestSupport
 import Observation
 import XCTest
 import Logbook
+import SQLiteQuery
 
 /// `LiveQuery`: loaded before use when asked, updated after commits from this process and from
 /// another one (the `sqlite3` shell), observed through `withObservationTracking`, never more than
@@ -115,5 +116,47 @@ final class LiveQueryTests: XCTestCase {
         await untranslatable.loaded()
         XCTAssertFalse(untranslatable.isLoading)
         XCTAssertNotNil(untranslatable.error)
+    }
+
+    /// A fetch that fails on another program's value Logbook cannot read (a name that is not
+    /// UTF-8) sets `error` and keeps the last value; once the value is gone, the next commit
+    /// updates the query again and clears `error`. It stopped the updates for good, so an app's
+    /// screens froze after a bad value that lived six seconds (helper-91). `observe` ends with it.
+    func testAFetchThatFailsSetsTheErrorUntilACommitPutsItRight() async throws {
+        let folder = try TemporaryFolder("logbook-live")
+        let store = try Logbook(path: folder.file("live.sqlite").path, timeZone: Self.utc)
+        let january = Date(timeIntervalSinceReferenceDate: 3_600), february = january + 40 * 86_400
+        try await store.history.addDoneExercises(["Squat"], at: january)
+        let months = store.reports.liveHistory(by: .month)
+        let days = store.history.liveQuery(FetchDescriptor<ExerciseDay>(sortBy: [SortDescriptor(\.day)]))
+        await months.loaded()
+        await days.loaded()
+        XCTAssertEqual(months.value.map(\.exercises), [1])
+        let values = store.history.observe(FetchDescriptor<ExerciseDay>())
+        var iterator = values.makeAsyncIterator()
+        _ = try await iterator.next()
+
+        let other = try Connection(path: store.path)
+        try other.execute("""
+            INSERT INTO exercises (day_pk, position, name, name_key)
+            SELECT pk, 2, CAST(X'5371FF' AS TEXT), CAST(X'5371FF' AS TEXT) FROM exercise_days
+            """)
+        try await eventually { months.error != nil && days.error != nil }
+        XCTAssertNotNil(months.error, "the report's fetch fails on the name")
+        XCTAssertNotNil(days.error, "the records' fetch fails on the name")
+        XCTAssertEqual(months.value.map(\.exercises), [1], "the last value stays")
+        do {
+            _ = try await iterator.next()
+            XCTFail("observe passed a value over the name it cannot read")
+        } catch {}
+
+        try other.execute("DELETE FROM exercises WHERE position = 2")
+        try await eventually { months.error == nil && days.error == nil }
+        XCTAssertNil(months.error, "the commit that removed the name lets the report be fetched")
+        XCTAssertNil(days.error)
+        try await store.history.addDoneExercises(["Plank"], at: february)
+        try await eventually { days.value.count == 2 && months.value.count == 2 }
+        XCTAssertEqual(days.value.map(\.exercises), [["Squat"], ["Plank"]])
+        XCTAssertEqual(months.value.map(\.exercises), [1, 1])
     }
 }

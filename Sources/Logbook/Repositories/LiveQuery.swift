@@ -18,7 +18,10 @@ import Observation
 /// Reading ``value`` in a view or inside `withObservationTracking` registers for its changes.
 /// Each replacement of ``value`` follows a commit that changed the result: commits that leave it
 /// alone change nothing, and a burst of commits is coalesced, never more than one update per
-/// commit. Updates stop when the object is released.
+/// commit. A fetch that fails sets ``error`` and keeps ``value``; the next commit fetches again,
+/// and a fetch that succeeds clears ``error`` (a value another program stored that Logbook cannot
+/// read stopped the updates for good, where the next commit had put it right: helper-91). Updates
+/// stop when the object is released, or when the file is deleted, moved or replaced.
 @MainActor
 @Observable
 public final class LiveQuery<Value: Encodable & Sendable> {
@@ -26,20 +29,29 @@ public final class LiveQuery<Value: Encodable & Sendable> {
     public private(set) var value: Value
     /// Whether the first result is still loading.
     public private(set) var isLoading = true
-    /// What stopped the updates (a predicate that cannot be translated, a file that went away), if anything.
+    /// Why the last fetch failed, while it fails (another program's value Logbook cannot read, a
+    /// lock held past the busy timeout), until a fetch after a later commit succeeds; or what
+    /// stopped the updates for good (a predicate that cannot be translated, a file that went away).
     public private(set) var error: (any Error)?
 
     @ObservationIgnored private let updates = UpdateTask()
     @ObservationIgnored private var waitingForFirstLoad: [CheckedContinuation<Void, Never>] = []
 
-    /// Starts loading `stream`'s values into ``value``, which holds `initial` until the first arrives.
-    init(initial: Value, stream: AsyncThrowingStream<Value, Error>) {
+    /// Starts loading the values of `results` into ``value``, which holds `initial` until the first
+    /// arrives, and its failures into ``error``.
+    init(initial: Value, results: AsyncThrowingStream<Result<Value, any Error>, Error>) {
         value = initial
         updates.task = Task { [weak self] in
             do {
-                for try await value in stream {
+                for try await result in results {
                     guard let self else { return }
-                    self.value = value
+                    switch result {
+                    case .success(let value):
+                        self.value = value
+                        self.error = nil
+                    case .failure(let error):
+                        self.error = error
+                    }
                     self.finishLoading()
                 }
                 // The stream ended without a first value (cancelled): nobody waits for one.
@@ -78,7 +90,16 @@ extension QueryableRepository where Record: Encodable & Sendable {
     @MainActor
     public func liveQuery(_ descriptor: FetchDescriptor<Record>,
                           options: ObservationOptions = ObservationOptions()) -> LiveQuery<[Record]> {
-        LiveQuery(initial: [], stream: observe(descriptor, options: options))
+        let query: RecordQuery
+        do {
+            query = try self.query(for: descriptor)
+        } catch {
+            return LiveQuery(initial: [], results: AsyncThrowingStream { $0.finish(throwing: error) })
+        }
+        let repository = self
+        return LiveQuery(initial: [], results: ObservedValues.results(database: storage.database, options: options) {
+            try await repository.fetch(query)
+        })
     }
 }
 
@@ -88,7 +109,7 @@ extension QueryableRepository where Record: Sendable {
     public func liveCount(_ descriptor: FetchDescriptor<Record> = FetchDescriptor(),
                           options: ObservationOptions = ObservationOptions()) -> LiveQuery<Int> {
         let repository = self
-        return LiveQuery(initial: 0, stream: ObservedValues.stream(database: storage.database, options: options) {
+        return LiveQuery(initial: 0, results: ObservedValues.results(database: storage.database, options: options) {
             try await repository.fetchCount(descriptor)
         })
     }
@@ -100,7 +121,7 @@ extension Reports {
     public func liveHistory(by period: ReportPeriod = .week, from: CalendarDay? = nil, to: CalendarDay? = nil,
                             options: ObservationOptions = ObservationOptions()) -> LiveQuery<[HistoryReportRow]> {
         let reports = self
-        return LiveQuery(initial: [], stream: ObservedValues.stream(database: database, options: options) {
+        return LiveQuery(initial: [], results: ObservedValues.results(database: database, options: options) {
             try await reports.history(by: period, from: from, to: to)
         })
     }
@@ -110,7 +131,7 @@ extension Reports {
     public func liveExercises(from: CalendarDay? = nil, to: CalendarDay? = nil,
                               options: ObservationOptions = ObservationOptions()) -> LiveQuery<[ExerciseReportRow]> {
         let reports = self
-        return LiveQuery(initial: [], stream: ObservedValues.stream(database: database, options: options) {
+        return LiveQuery(initial: [], results: ObservedValues.results(database: database, options: options) {
             try await reports.exercises(from: from, to: to)
         })
     }

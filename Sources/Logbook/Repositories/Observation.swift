@@ -82,7 +82,9 @@ extension QueryableRepository where Record: Encodable & Sendable {
     /// The records `descriptor` selects now, then again each time a committed change (from this
     /// process or any other) alters them. Commits that leave the results as they were yield
     /// nothing; when many commits come at once, only the latest state is yielded. Cancelling the
-    /// task that iterates (or dropping the sequence) stops all work.
+    /// task that iterates (or dropping the sequence) stops all work. A fetch that fails (another
+    /// program's value Logbook cannot read) ends the sequence with its error: observe again to go
+    /// on; a ``LiveQuery`` keeps watching instead, with the failure in its `error`.
     ///
     /// ```swift
     /// for try await openDrafts in store.drafts.observe(FetchDescriptor(predicate: #Predicate { $0.submittedAt == nil })) {
