@@ -254,6 +254,23 @@ final class OtherWritersTests: XCTestCase {
         }
     }
 
+    /// A store of up to `count` records on days within `distance` days of `anchor`, each with one
+    /// to three names, and a day row with one exercise that another program (`plain`, its
+    /// connection) stored under `text`.
+    private func storeWithDay(_ text: String, beside count: Int, daysWithin distance: Int, of anchor: CalendarDay,
+                              _ random: inout SplitMix64) throws -> (TestStore, Connection, [CalendarDay], [ExerciseDay]) {
+        let days = Set((0..<count).compactMap { _ in anchor.adding(days: random.int(-distance...distance)) }).sorted()
+        let records = days.map { day in
+            ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<random.int(1...3)).map { _ in random.pick(names) })
+        }
+        let test = try TestStore()
+        try test.store.history.save(records)
+        let plain = try Connection(path: test.store.path)
+        try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
+        try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), 1, 'Run', 'Run')")
+        return (test, plain, days, records)
+    }
+
     /// A day record another program stored under a text that is no calendar day (which the
     /// `GLOB` check lets through), with an exercise, inside a report's range: the history report
     /// by every period and the exercise report refuse it, naming it, instead of counting it in a
@@ -286,15 +303,7 @@ final class OtherWritersTests: XCTestCase {
             // Days within two months of the text's year and month (as near as the calendar has
             // them), so that it sorts between two of them unless its year is 0000.
             let anchor = CalendarDay(year: max(1, Int(text.prefix(4))!), month: min(max(1, Int(text.dropFirst(5).prefix(2))!), 12), day: 1)!
-            let days = Set((0..<random.int(2...40)).compactMap { _ in anchor.adding(days: random.int(-60...60)) }).sorted()
-            let records = days.map { day in
-                ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<random.int(1...3)).map { _ in random.pick(names) })
-            }
-            let test = try TestStore()
-            try test.store.history.save(records)
-            let plain = try Connection(path: test.store.path)
-            try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
-            try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), 1, 'Run', 'Run')")
+            let (test, plain, days, records) = try storeWithDay(text, beside: random.int(2...40), daysWithin: 60, of: anchor, &random)
             let (first, last) = (days.first!, days.last!)
             let isInside = first.description < text && text < last.description
             func assertRefused(_ report: () throws -> some Any, _ what: String) {
@@ -339,15 +348,7 @@ final class OtherWritersTests: XCTestCase {
             case 2: "\(year)-\(month)-00"
             default: "\(year)-\(random.pick(["00", "13", "19"]))-\(anchor.description.suffix(2))"  // no month
             }
-            let days = Set((0..<random.int(3...30)).compactMap { _ in anchor.adding(days: random.int(-20...20)) }).sorted()
-            let records = days.map { day in
-                ExerciseDay(date: day.start(in: utc) + 3_600, day: day, exercises: (0..<random.int(1...3)).map { _ in random.pick(names) })
-            }
-            let test = try TestStore()
-            try test.store.history.save(records)
-            let plain = try Connection(path: test.store.path)
-            try plain.run("INSERT INTO exercise_days (id, day, date) VALUES (?, ?, 0)", [.text(UUID().uuidString), .text(text)])
-            try plain.run("INSERT INTO exercises (day_pk, position, name, name_key) VALUES (last_insert_rowid(), 1, 'Run', 'Run')")
+            let (test, plain, days, _) = try storeWithDay(text, beside: random.int(3...30), daysWithin: 20, of: anchor, &random)
             // Logbook writes a day near it, which recounts that day's week, month and year.
             func writeNearIt(_ step: String) throws -> String {
                 let near = days.filter { abs($0.dayNumber - anchor.dayNumber) <= 7 }
