@@ -2,56 +2,86 @@
 /// gone or changed: a trigger whose table's writes no longer prepare (its body names a table or
 /// column that is gone, so every such write fails), a view that can no longer be read, and a
 /// foreign key whose parent table is gone or whose parent columns are not a key (every write to
-/// the tables on either side fails while foreign keys are on, and the foreign key check cannot
-/// run). SQLite accepts each when it is made and when what it names is dropped; it fails only
-/// when used.
+/// its table fails while foreign keys are on). SQLite accepts each when it is made and when what
+/// it names is dropped; it fails only when used.
 ///
 /// ``Migrator/migrate(_:now:finishing:)`` refuses a migration that leaves broken an object that
 /// worked before it (migration 0012 dropped a table another program's trigger read, and every
 /// history write failed after), and `check` names those a file has.
-struct BrokenDependents: Equatable {
-    /// Why each broken object fails, by the object (`trigger audit on exercises`, `view v`,
-    /// `foreign keys of table notes`): the statement SQLite refused, with its message.
-    let failures: [String: String]
+struct BrokenDependents {
+    /// One statement SQLite refuses: the object it fails through (`trigger audit on exercises`,
+    /// `view v`, `foreign keys of table notes`), the statement (`every insert into exercises`),
+    /// and SQLite's message.
+    struct Failure: Equatable {
+        let object: String
+        let statement: String
+        let message: String
+    }
 
-    /// The problems as `check` lists them, one per object, by object.
+    let failures: [Failure]
+
+    /// The problems as `check` lists them, one per object and statement.
     var descriptions: [String] {
-        failures.sorted { $0.key < $1.key }.map { object, failure in "another program's \(object): \(failure)" }
+        failures.map { "another program's \($0.object): \($0.statement) fails: \($0.message)" }
     }
 
-    /// Those of `self` that `earlier` did not have: what a migration broke.
-    func newSince(_ earlier: BrokenDependents) -> [(object: String, failure: String)] {
-        failures.filter { earlier.failures[$0.key] == nil }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    /// Those of `self` whose statement did not fail through their object in `earlier`: what a
+    /// migration broke. (One that failed already, for another reason now, is no new failure: a
+    /// foreign key to columns that were no key, whose table a migration drops.)
+    func newSince(_ earlier: BrokenDependents) -> [Failure] {
+        failures.filter { failure in !earlier.failures.contains { $0.object == failure.object && $0.statement == failure.statement } }
     }
 
-    /// Looks at `others`' triggers, views and tables' foreign keys in `connection`'s file, whose
-    /// connection must have foreign keys on (a write then prepares their checks too). Writes and
-    /// reads are only prepared, never run.
+    /// Looks at `others`' triggers, views and tables' foreign keys in `connection`'s file, those
+    /// it still has (a trigger goes with its table): the writes to each table they are on, and a
+    /// read of each view. A table's triggers are compiled together, so the failures of one
+    /// statement are named for all of them, and one already broken can hide another that breaks
+    /// on the same statement (telling them apart would drop the others for
+    /// the look, and SQLite reads the whole schema again after each such change is undone: minutes
+    /// for 3,000 objects). A foreign key is checked only while foreign keys are on, but for a
+    /// parent table that is gone, which is seen either way. Statements are only prepared, never run.
     init(of others: OtherProgramsObjects, in connection: Connection) throws {
-        var failures: [String: String] = [:]
+        let present = try Self.presentObjects(in: connection)
         var targets: [String: (table: String, triggers: [String], hasForeignKeys: Bool)] = [:]
-        for trigger in others.triggers {
+        for trigger in others.triggers where present.contains("trigger " + trigger.name.sqlNameKey) {
             targets[trigger.table.sqlNameKey, default: (trigger.table, [], false)].triggers.append(trigger.name)
         }
-        let foreignKeys = try connection.prepare("SELECT 1 FROM pragma_foreign_key_list(?) LIMIT 1")
-        for table in others.tables {
-            foreignKeys.reset()
-            try foreignKeys.bind(table, at: 1)
-            if try foreignKeys.step() { targets[table.sqlNameKey, default: (table, [], false)].hasForeignKeys = true }
+        var failures: [Failure] = []
+        let foreignKeysAreOn = try connection.scalar("PRAGMA foreign_keys", as: Bool.self) == true
+        for table in others.tables where present.contains(table.sqlNameKey) {
+            let missing = try Self.missingParents(of: table, in: connection)
+            if !missing.isEmpty {
+                failures.append(Failure(object: "foreign keys of table \(table)", statement: "every insert into \(table)",
+                                        message: "it refers to \(missing.joined(separator: ", ")), which the file does not have"))
+            } else if foreignKeysAreOn, try Self.hasForeignKeys(table, in: connection) {
+                targets[table.sqlNameKey, default: (table, [], false)].hasForeignKeys = true
+            }
         }
-        for target in targets.values {
-            guard let failure = try Self.firstFailingWrite(to: target.table, in: connection) else { continue }
+        for target in targets.values.sorted(by: { $0.table < $1.table }) {
             let names = target.triggers.sorted()
-            let parts = (names.isEmpty ? [] : ["trigger\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) on \(target.table)"])
-                + (target.hasForeignKeys ? ["foreign keys of table \(target.table)"] : [])
-            failures[parts.joined(separator: " and ")] = failure
+            let object = ((names.isEmpty ? [] : ["trigger\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) on \(target.table)"])
+                + (target.hasForeignKeys ? ["foreign keys of table \(target.table)"] : [])).joined(separator: " and ")
+            for (statement, message) in Self.failingWrites(to: target.table, in: connection) {
+                failures.append(Failure(object: object, statement: statement, message: message))
+            }
         }
-        for view in others.views {
+        for view in others.views where present.contains(view.sqlNameKey) {
             if let message = Self.preparationFailure(of: "SELECT * FROM \(view.quotedSQLIdentifier)", in: connection) {
-                failures["view \(view)"] = "every read of \(view) fails: \(message)"
+                failures.append(Failure(object: "view \(view)", statement: "every read of \(view)", message: message))
             }
         }
         self.failures = failures
+    }
+
+    /// The file's objects by name (``String/sqlNameKey``), triggers as `trigger <name>`.
+    private static func presentObjects(in connection: Connection) throws -> Set<String> {
+        let objects = try connection.prepare("SELECT type, name FROM sqlite_master")
+        var names = Set<String>()
+        while try objects.step() {
+            let (type, name): (String, String) = (try objects.column(0), try objects.column(1))
+            names.insert((type == "trigger" ? "trigger " : "") + name.sqlNameKey)
+        }
+        return names
     }
 
     /// SQLite's message when `sql` does not prepare, else nil.
@@ -66,28 +96,48 @@ struct BrokenDependents: Equatable {
         }
     }
 
-    /// The first of an insert, an update of every column and a delete of `table` that does not
-    /// prepare (preparing one compiles every trigger it would fire, and with foreign keys on their
-    /// checks), with SQLite's message; nil when all do. A view refuses the kinds of write it has
-    /// no `INSTEAD OF` trigger for, which is no fault of its triggers.
-    private static func firstFailingWrite(to table: String, in connection: Connection) throws -> String? {
+    /// Each of an insert, an update of every column and a delete of `table` that does not prepare
+    /// (preparing one compiles every trigger it would fire, and with foreign keys on their
+    /// checks), with SQLite's message. A view refuses the kinds of write it has no `INSTEAD OF`
+    /// trigger for, which is no fault of its triggers; a view that cannot be read refuses them all.
+    private static func failingWrites(to table: String, in connection: Connection) -> [(statement: String, message: String)] {
         let name = table.quotedSQLIdentifier
-        let columns = try connection.prepare("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid")
-        try columns.bind(table, at: 1)
         var assignments: [String] = []
-        while try columns.step() {
-            let column = try columns.column(0, as: String.self).quotedSQLIdentifier
-            assignments.append("\(column) = \(column)")
+        do {
+            let columns = try connection.prepare("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid")
+            try columns.bind(table, at: 1)
+            while try columns.step() {
+                let column = try columns.column(0, as: String.self).quotedSQLIdentifier
+                assignments.append("\(column) = \(column)")
+            }
+        } catch {
+            return [("every write to \(table)", (error as? SQLiteError)?.message ?? "\(error)")]
         }
-        let writes = [("insert into", "INSERT INTO \(name) DEFAULT VALUES"),
-                      ("update of", assignments.isEmpty ? nil : "UPDATE \(name) SET \(assignments.joined(separator: ", "))"),
-                      ("delete from", "DELETE FROM \(name)")]
-        for case let (kind, sql?) in writes {
-            guard let message = preparationFailure(of: sql, in: connection) else { continue }
-            if message.hasPrefix("cannot modify ") && message.hasSuffix(" because it is a view") { continue }
-            return "every \(kind) \(table) fails: \(message)"
+        let writes = [("every insert into \(table)", "INSERT INTO \(name) DEFAULT VALUES"),
+                      ("every update of \(table)", assignments.isEmpty ? nil : "UPDATE \(name) SET \(assignments.joined(separator: ", "))"),
+                      ("every delete from \(table)", "DELETE FROM \(name)")]
+        return writes.compactMap { statement, sql in
+            guard let sql, let message = preparationFailure(of: sql, in: connection),
+                  !(message.hasPrefix("cannot modify ") && message.hasSuffix(" because it is a view")) else { return nil }
+            return (statement, message)
         }
-        return nil
+    }
+
+    /// The tables `table`'s foreign keys refer to that the file does not have.
+    private static func missingParents(of table: String, in connection: Connection) throws -> [String] {
+        let parents = try connection.prepare("""
+            SELECT DISTINCT "table" FROM pragma_foreign_key_list(?1)
+            WHERE NOT EXISTS (SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = "table" COLLATE NOCASE)
+            ORDER BY 1
+            """)
+        try parents.bind(table, at: 1)
+        var missing: [String] = []
+        while try parents.step() { missing.append(try parents.column(0)) }
+        return missing
+    }
+
+    private static func hasForeignKeys(_ table: String, in connection: Connection) throws -> Bool {
+        try connection.scalar("SELECT EXISTS (SELECT 1 FROM pragma_foreign_key_list(?))", [.text(table)], as: Bool.self) == true
     }
 }
 

@@ -60,10 +60,16 @@ extension Migrator {
 
     /// Another program's triggers, views and tables' foreign keys that SQLite can no longer use
     /// (``BrokenDependents``), next to what migrations 1 to `version` make: each as `check` names
-    /// it. Needs foreign keys on; only prepares statements.
+    /// it. Looked at as other programs read the file, with SQLite's trusted schema, without which
+    /// a view over a virtual table (another program's full-text index) is refused to Logbook's own
+    /// connections, though it works: the setting is on only while the statements are prepared,
+    /// none of which runs.
     public func brokenDependents(in connection: Connection, upTo version: Int) throws -> [String] {
         guard version > 0 else { return [] }
         let others = try otherProgramsObjects(in: connection, upTo: version)
+        guard !others.isEmpty else { return [] }
+        try connection.execute("PRAGMA trusted_schema = ON")
+        defer { try? connection.execute("PRAGMA trusted_schema = OFF") }
         return try BrokenDependents(of: others, in: connection).descriptions
     }
 

@@ -187,6 +187,10 @@ public struct Migrator: Sendable {
                         finishing: ((Connection) throws -> Void)? = nil) throws -> [Migration] {
         let waiting = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
         guard !waiting.isEmpty else { return [] }
+        // What another program's triggers, views and foreign keys that work now need of the file,
+        // which no migration may take from them (``BrokenDependents``): looked at before foreign
+        // keys are switched off, so that one already broken (a parent key that is no key) is seen so.
+        let dependents = try setName == nil ? dependentsOfOtherPrograms(in: connection) : nil
         // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
         let foreignKeysOff = waiting.contains(where: \.runsWithForeignKeysOff)
         if foreignKeysOff { try connection.execute("PRAGMA foreign_keys = OFF") }
@@ -198,9 +202,6 @@ public struct Migrator: Sendable {
             // table must make again; a new file has none, and needs no look at what each
             // migration rebuilds (which applies the migrations before it in memory).
             var keepsForeignObjects = false
-            // What another program's triggers, views and foreign keys that work now need of the
-            // file, which no migration may take from them (``BrokenDependents``).
-            var dependents: (others: OtherProgramsObjects, brokenBefore: BrokenDependents)?
             if setName == nil {
                 let current = try currentVersion(of: connection)
                 keepsForeignObjects = try hasForeignObjects(in: connection, at: current)
@@ -214,10 +215,6 @@ public struct Migrator: Sendable {
                     }
                     throw MigrationError.schemaDiffers(differences: differences)
                 }
-                let others = try otherProgramsObjects(in: connection, upTo: current)
-                if current > 0 && !others.isEmpty {
-                    dependents = (others, try Self.brokenDependents(others, in: connection))
-                }
             }
             if try !Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) {
                 try connection.execute(historyTableDefinition)
@@ -226,9 +223,10 @@ public struct Migrator: Sendable {
             let violationsBefore = foreignKeysOff ? Set(try connection.foreignKeyViolations()) : []
             for migration in pending {
                 try apply(migration, keepingForeignObjects: keepsForeignObjects, in: connection, now: now)
-                if let dependents, let (object, failure) = try Self.brokenDependents(dependents.others, in: connection)
+                if let dependents, let broken = try BrokenDependents(of: dependents.others, in: connection)
                     .newSince(dependents.brokenBefore).first {
-                    throw MigrationError.foreignObjectNotKept(identifier: migration.identifier, object: object, detail: failure)
+                    throw MigrationError.foreignObjectNotKept(identifier: migration.identifier, object: broken.object,
+                                                              detail: "\(broken.statement) fails: \(broken.message)")
                 }
             }
             if foreignKeysOff {
@@ -243,11 +241,14 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Which of another program's objects (`others`) SQLite can no longer use in `connection`'s
-    /// file as it is now, looked at in a copy of its schema with foreign keys on (they may be off
-    /// for the migrations' transaction, and a foreign key is checked only when they are on).
-    private static func brokenDependents(_ others: OtherProgramsObjects, in connection: Connection) throws -> BrokenDependents {
-        try BrokenDependents(of: others, in: try SchemaCopy.make(of: connection, withRowsOf: []))
+    /// Another program's objects in `connection`'s file, next to what its applied migrations make,
+    /// and those of them SQLite cannot use now; nil for a new file, or one with none.
+    private func dependentsOfOtherPrograms(in connection: Connection) throws
+        -> (others: OtherProgramsObjects, brokenBefore: BrokenDependents)? {
+        let current = try currentVersion(of: connection)
+        guard current > 0 else { return nil }
+        let others = try otherProgramsObjects(in: connection, upTo: current)
+        return others.isEmpty ? nil : (others, try BrokenDependents(of: others, in: connection))
     }
 
     /// Runs `migration` and records it, inside the transaction of ``migrate(_:now:finishing:)``;

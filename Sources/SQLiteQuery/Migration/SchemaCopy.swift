@@ -1,10 +1,8 @@
 /// A database in memory made with the `CREATE` statements of another one's tables, views,
-/// indexes and triggers, without their rows: what a migration can be tried on, and what
-/// ``BrokenDependents`` can look at with foreign keys on, whatever the file's own connection has,
-/// in no time whatever the file's size.
+/// indexes and triggers, without their rows: what a migration can be tried on whatever the file's
+/// size (in time that grows with the number of objects: SQLite took 0.6 s for 3,000).
 enum SchemaCopy {
-    /// A copy of the schema of `connection`'s main database, as its connection sees it now (inside
-    /// a transaction, with its changes), and the rows of `tables` (small ones: the migration
+    /// A copy of the schema of `connection`'s main database, and the rows of `tables` (small ones: the migration
     /// histories), with its `user_version`. An object SQLite will not make again in memory (a
     /// virtual table of a module this process lacks, a virtual table's own tables, which making it
     /// made) is left out, and whatever needs it fails in the copy as it would in no file.
