@@ -42,19 +42,20 @@ struct BrokenDependents {
     /// parent table that is gone, which is seen either way. Statements are only prepared, never run.
     init(of others: OtherProgramsObjects, in connection: Connection) throws {
         let present = try Self.presentObjects(in: connection)
-        var targets: [String: (table: String, triggers: [String], hasForeignKeys: Bool)] = [:]
-        for trigger in others.triggers where present.contains("trigger " + trigger.name.sqlNameKey) {
-            targets[trigger.table.sqlNameKey, default: (trigger.table, [], false)].triggers.append(trigger.name)
+        // By name as SQLite tells names apart: ASCII letters in either case, every other byte as it is.
+        var targets: [[UInt8]: (table: String, triggers: [String], hasForeignKeys: Bool)] = [:]
+        for trigger in others.triggers where present.contains(Self.key(trigger.name, isTrigger: true)) {
+            targets[Self.key(trigger.table), default: (trigger.table, [], false)].triggers.append(trigger.name)
         }
         var failures: [Failure] = []
         let foreignKeysAreOn = try connection.scalar("PRAGMA foreign_keys", as: Bool.self) == true
-        for table in others.tables where present.contains(table.sqlNameKey) {
+        for table in others.tables where present.contains(Self.key(table)) {
             let missing = try Self.missingParents(of: table, in: connection)
             if !missing.isEmpty {
                 failures.append(Failure(object: "foreign keys of table \(table)", statement: "every insert into \(table)",
                                         message: "it refers to \(missing.joined(separator: ", ")), which the file does not have"))
             } else if foreignKeysAreOn, try Self.hasForeignKeys(table, in: connection) {
-                targets[table.sqlNameKey, default: (table, [], false)].hasForeignKeys = true
+                targets[Self.key(table), default: (table, [], false)].hasForeignKeys = true
             }
         }
         for target in targets.values.sorted(by: { $0.table < $1.table }) {
@@ -65,7 +66,7 @@ struct BrokenDependents {
                 failures.append(Failure(object: object, statement: statement, message: message))
             }
         }
-        for view in others.views where present.contains(view.sqlNameKey) {
+        for view in others.views where present.contains(Self.key(view)) {
             if let message = Self.preparationFailure(of: "SELECT * FROM \(view.quotedSQLIdentifier)", in: connection) {
                 failures.append(Failure(object: "view \(view)", statement: "every read of \(view)", message: message))
             }
@@ -73,15 +74,22 @@ struct BrokenDependents {
         self.failures = failures
     }
 
-    /// The file's objects by name (``String/sqlNameKey``), triggers as `trigger <name>`.
-    private static func presentObjects(in connection: Connection) throws -> Set<String> {
+    /// The file's objects by ``key(_:isTrigger:)``.
+    private static func presentObjects(in connection: Connection) throws -> Set<[UInt8]> {
         let objects = try connection.prepare("SELECT type, name FROM sqlite_master")
-        var names = Set<String>()
+        var keys = Set<[UInt8]>()
         while try objects.step() {
             let (type, name): (String, String) = (try objects.column(0), try objects.column(1))
-            names.insert((type == "trigger" ? "trigger " : "") + name.sqlNameKey)
+            keys.insert(key(name, isTrigger: type == "trigger"))
         }
-        return names
+        return keys
+    }
+
+    /// An object's name as SQLite tells names apart (``String/sqlNameKey``), by its bytes: Swift's
+    /// `String` equality would take an NFC name and its NFD twin, two names to SQLite, for one.
+    /// Triggers have a name space of their own.
+    private static func key(_ name: String, isTrigger: Bool = false) -> [UInt8] {
+        Array(((isTrigger ? "trigger " : "") + name.sqlNameKey).utf8)
     }
 
     /// SQLite's message when `sql` does not prepare, else nil.

@@ -13,18 +13,19 @@ enum SchemaCopy {
             WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
             ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, rowid
             """)
-        var made: Set<String> = []
+        // By name as SQLite tells names apart, by bytes (Swift's `String` would merge NFC and NFD twins).
+        var made = Set<[UInt8]>()
         try copy.transaction(.immediate) {
             while try objects.step() {
                 let (name, sql): (String, String) = (try objects.column(0), try objects.column(1))
                 do {
                     try copy.execute(sql)
-                    made.insert(name.sqlNameKey)
+                    made.insert(Array(name.sqlNameKey.utf8))
                 } catch is SQLiteError {
                     continue
                 }
             }
-            for table in tables where made.contains(table.sqlNameKey) {
+            for table in tables where made.contains(Array(table.sqlNameKey.utf8)) {
                 let rows = try connection.prepare("SELECT * FROM \(table.quotedSQLIdentifier)")
                 let placeholders = Array(repeating: "?", count: rows.columnCount).joined(separator: ", ")
                 let insert = try copy.prepare("INSERT INTO \(table.quotedSQLIdentifier) VALUES (\(placeholders))")
