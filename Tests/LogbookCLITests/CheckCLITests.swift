@@ -93,6 +93,11 @@ final class CheckCLITests: XCTestCase {
         let cases: [(sql: String, schema: String, foreignKeys: String?)] = [
             ("CREATE TRIGGER my_audit AFTER INSERT ON exercises BEGIN INSERT INTO gone VALUES (1); END",
              "another program's trigger my_audit on exercises: every insert into exercises fails: no such table: main.gone", nil),
+            // A search mirror: Logbook's connections trust no schema, so it fails every history write
+            // there, which `check` did not see with the trusted schema on (helper-93).
+            ("CREATE VIRTUAL TABLE search USING fts5 (name); CREATE TRIGGER my_mirror AFTER INSERT ON exercises "
+                + "BEGIN INSERT INTO search (name) VALUES (NEW.name); END",
+             #"another program's trigger my_mirror on exercises: every insert into exercises fails: unsafe use of virtual table "search""#, nil),
             ("CREATE VIEW my_view AS SELECT * FROM gone",
              "another program's view my_view: every read of my_view fails: no such table: main.gone", nil),
             ("CREATE TABLE mine (x REFERENCES gone (y)); INSERT INTO mine VALUES (1)",

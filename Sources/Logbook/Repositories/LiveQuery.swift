@@ -18,10 +18,11 @@ import Observation
 /// Reading ``value`` in a view or inside `withObservationTracking` registers for its changes.
 /// Each replacement of ``value`` follows a commit that changed the result: commits that leave it
 /// alone change nothing, and a burst of commits is coalesced, never more than one update per
-/// commit. A fetch that fails sets ``error`` and keeps ``value``; the next commit fetches again,
-/// and a fetch that succeeds clears ``error`` (a value another program stored that Logbook cannot
-/// read stopped the updates for good, where the next commit had put it right: helper-91). Updates
-/// stop when the object is released, or when the file is deleted, moved or replaced.
+/// commit. A fetch that fails sets ``error`` and keeps ``value``; it is fetched again at each
+/// interval, and a fetch that succeeds clears ``error`` (a value another program stored that
+/// Logbook cannot read stopped the updates for good, where the next commit had put it right:
+/// helper-91). Updates stop when the object is released, or when the file is deleted, moved or
+/// replaced.
 @MainActor
 @Observable
 public final class LiveQuery<Value: Encodable & Sendable> {
@@ -30,7 +31,7 @@ public final class LiveQuery<Value: Encodable & Sendable> {
     /// Whether the first result is still loading.
     public private(set) var isLoading = true
     /// Why the last fetch failed, while it fails (another program's value Logbook cannot read, a
-    /// lock held past the busy timeout), until a fetch after a later commit succeeds; or what
+    /// lock held past the busy timeout), until a fetch succeeds; or what
     /// stopped the updates for good (a predicate that cannot be translated, a file that went away).
     public private(set) var error: (any Error)?
 

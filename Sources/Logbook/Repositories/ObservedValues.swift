@@ -28,11 +28,11 @@ enum ObservedValues {
     }
 
     /// What each fetch of `fetch` for `database` gives, as ``stream(database:options:fetch:)``
-    /// passes values on, a failure included: the watching goes on after it, and the next commit
-    /// fetches again (a value another program stored that Logbook cannot read, a lock held past the
-    /// busy timeout, are put right by a later commit), the first value after a failure passed on
-    /// whatever it is. Only what stops the watching ends the stream with an error: the file deleted,
-    /// moved or replaced.
+    /// passes values on, a failure included: the watching goes on after it, fetching again at each
+    /// interval until a fetch succeeds (a value another program stored that Logbook cannot read is
+    /// put right by a later commit, a lock held past the busy timeout by its release), and the
+    /// first value after a failure is passed on whatever it is. What stops the watching ends the
+    /// stream with its error: the file deleted, moved or replaced, or its version unreadable.
     static func results<Value: Encodable & Sendable>(database: Database, options: ObservationOptions,
                                                      fetch: @escaping @Sendable () async throws -> Value)
         -> AsyncThrowingStream<Result<Value, any Error>, Error> {
@@ -93,7 +93,9 @@ enum ObservedValues {
         guard try await fetchAndPass() else { return }
         while !Task.isCancelled {
             try await Task.sleep(for: options.interval)
-            guard try watcher.hasChanged() else { continue }
+            // After a failure, fetched again at each interval until one succeeds: what failed (a
+            // lock held past the busy timeout) may pass without another commit.
+            guard try watcher.hasChanged() || lastBytes == nil else { continue }
             guard try await fetchAndPass() else { return }
         }
     }

@@ -1,3 +1,5 @@
+import CSQLite
+
 extension Connection {
     /// `PRAGMA integrity_check`: `["ok"]` for a sound file, else one line per problem.
     public func integrityCheck() throws -> [String] {
@@ -31,7 +33,7 @@ extension Connection {
                         keys.append((key.parent, key.id, 1))
                     }
                 }
-            } catch let error as SQLiteError {
+            } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
                 lines.append("\(table): its foreign keys cannot be checked (\(error.message))")
                 continue
             }

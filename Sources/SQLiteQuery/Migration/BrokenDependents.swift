@@ -1,3 +1,5 @@
+import CSQLite
+
 /// The objects of a file that SQLite keeps but can no longer use, because something they name is
 /// gone or changed: a trigger whose table's writes no longer prepare (its body names a table or
 /// column that is gone, so every such write fails), a view that can no longer be read, and a
@@ -48,26 +50,40 @@ struct BrokenDependents {
             targets[Self.key(trigger.table), default: (trigger.table, [], false)].triggers.append(trigger.name)
         }
         var failures: [Failure] = []
-        let foreignKeysAreOn = try connection.scalar("PRAGMA foreign_keys", as: Bool.self) == true
         for table in others.tables where present.contains(Self.key(table)) {
             let missing = try Self.missingParents(of: table, in: connection)
             if !missing.isEmpty {
                 failures.append(Failure(object: "foreign keys of table \(table)", statement: "every insert into \(table)",
                                         message: "it refers to \(missing.joined(separator: ", ")), which the file does not have"))
-            } else if foreignKeysAreOn, try Self.hasForeignKeys(table, in: connection) {
+            } else if try Self.hasForeignKeys(table, in: connection) {
+                // Named so whether foreign keys are on or not (they are off while some migrations
+                // run), so that what failed before a migration is the same failure after it.
                 targets[Self.key(table), default: (table, [], false)].hasForeignKeys = true
             }
         }
-        for target in targets.values.sorted(by: { $0.table < $1.table }) {
-            let names = target.triggers.sorted()
-            let object = ((names.isEmpty ? [] : ["trigger\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) on \(target.table)"])
-                + (target.hasForeignKeys ? ["foreign keys of table \(target.table)"] : [])).joined(separator: " and ")
-            for (statement, message) in Self.failingWrites(to: target.table, in: connection) {
-                failures.append(Failure(object: object, statement: statement, message: message))
+        // The writes to Logbook's tables as its connections prepare them (they trust no schema: a
+        // trigger that writes another program's full-text index fails every write to its table
+        // there); the writes to another program's tables and views, and the reads of its views, as
+        // the other programs that use them do, with SQLite's trusted schema (Logbook's connections
+        // refuse a view over a virtual table, which works for them: helper-92).
+        let ownedByOthers = Set((others.tables + others.views).map { Self.key($0) })
+        func lookAtWrites(ofOthers: Bool) throws {
+            for target in targets.values.sorted(by: { $0.table < $1.table }) where ownedByOthers.contains(Self.key(target.table)) == ofOthers {
+                let names = target.triggers.sorted()
+                let object = ((names.isEmpty ? [] : ["trigger\(names.count == 1 ? "" : "s") \(names.joined(separator: ", ")) on \(target.table)"])
+                    + (target.hasForeignKeys ? ["foreign keys of table \(target.table)"] : [])).joined(separator: " and ")
+                for (statement, message) in try Self.failingWrites(to: target.table, in: connection) {
+                    failures.append(Failure(object: object, statement: statement, message: message))
+                }
             }
         }
+        try lookAtWrites(ofOthers: false)
+        let trusted = try connection.scalar("PRAGMA trusted_schema", as: Bool.self) == true
+        if !trusted { try connection.execute("PRAGMA trusted_schema = ON") }
+        defer { if !trusted { try? connection.execute("PRAGMA trusted_schema = OFF") } }
+        try lookAtWrites(ofOthers: true)
         for view in others.views where present.contains(Self.key(view)) {
-            if let message = Self.preparationFailure(of: "SELECT * FROM \(view.quotedSQLIdentifier)", in: connection) {
+            if let message = try Self.preparationFailure(of: "SELECT * FROM \(view.quotedSQLIdentifier)", in: connection) {
                 failures.append(Failure(object: "view \(view)", statement: "every read of \(view)", message: message))
             }
         }
@@ -92,41 +108,54 @@ struct BrokenDependents {
         Array(((isTrigger ? "trigger " : "") + name.sqlNameKey).utf8)
     }
 
-    /// SQLite's message when `sql` does not prepare, else nil.
-    private static func preparationFailure(of sql: String, in connection: Connection) -> String? {
+    /// SQLite's message when `sql` does not prepare for what it names (`SQLITE_ERROR`: no such
+    /// table, a foreign key mismatch), else nil; another failure (the file busy, memory) is thrown.
+    private static func preparationFailure(of sql: String, in connection: Connection) throws -> String? {
         do {
             _ = try connection.prepare(sql)
             return nil
-        } catch let error as SQLiteError {
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
             return error.message
-        } catch {
-            return "\(error)"
         }
     }
 
     /// Each of an insert, an update of every column and a delete of `table` that does not prepare
     /// (preparing one compiles every trigger it would fire, and with foreign keys on their
     /// checks), with SQLite's message. A view refuses the kinds of write it has no `INSTEAD OF`
-    /// trigger for, which is no fault of its triggers; a view that cannot be read refuses them all.
-    private static func failingWrites(to table: String, in connection: Connection) -> [(statement: String, message: String)] {
+    /// trigger for, which is no fault of its triggers.
+    private static func failingWrites(to table: String, in connection: Connection) throws -> [(statement: String, message: String)] {
         let name = table.quotedSQLIdentifier
-        var assignments: [String] = []
+        // The update sets every column, so needs their names; a view whose columns cannot be
+        // read fails it with that reason (SQLite keeps a view's columns once read, so the same
+        // view may list them later: the update is the same statement either way).
+        let update: Result<String?, SQLiteError>
         do {
             let columns = try connection.prepare("SELECT name FROM pragma_table_xinfo(?) WHERE hidden = 0 ORDER BY cid")
             try columns.bind(table, at: 1)
+            var assignments: [String] = []
             while try columns.step() {
                 let column = try columns.column(0, as: String.self).quotedSQLIdentifier
                 assignments.append("\(column) = \(column)")
             }
-        } catch {
-            return [("every write to \(table)", (error as? SQLiteError)?.message ?? "\(error)")]
+            update = .success(assignments.isEmpty ? nil : "UPDATE \(name) SET \(assignments.joined(separator: ", "))")
+        } catch let error as SQLiteError where error.primaryCode == SQLITE_ERROR {
+            update = .failure(error)
         }
-        let writes = [("every insert into \(table)", "INSERT INTO \(name) DEFAULT VALUES"),
-                      ("every update of \(table)", assignments.isEmpty ? nil : "UPDATE \(name) SET \(assignments.joined(separator: ", "))"),
-                      ("every delete from \(table)", "DELETE FROM \(name)")]
-        return writes.compactMap { statement, sql in
-            guard let sql, let message = preparationFailure(of: sql, in: connection),
-                  !(message.hasPrefix("cannot modify ") && message.hasSuffix(" because it is a view")) else { return nil }
+        let writes: [(statement: String, sql: Result<String?, SQLiteError>)] = [
+            ("every insert into \(table)", .success("INSERT INTO \(name) DEFAULT VALUES")),
+            ("every update of \(table)", update),
+            ("every delete from \(table)", .success("DELETE FROM \(name)")),
+        ]
+        return try writes.compactMap { statement, sql in
+            let message: String
+            switch sql {
+            case .failure(let error): message = error.message
+            case .success(nil): return nil
+            case .success(let sql?):
+                guard let failure = try preparationFailure(of: sql, in: connection) else { return nil }
+                message = failure
+            }
+            guard !(message.hasPrefix("cannot modify ") && message.hasSuffix(" because it is a view")) else { return nil }
             return (statement, message)
         }
     }

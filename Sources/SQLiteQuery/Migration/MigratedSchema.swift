@@ -58,18 +58,14 @@ extension Migrator {
         }.map { "\($0.name) on \($0.table)" }
     }
 
-    /// Another program's triggers, views and tables' foreign keys that SQLite can no longer use
-    /// (``BrokenDependents``), next to what migrations 1 to `version` make: each as `check` names
-    /// it. Looked at as other programs read the file, with SQLite's trusted schema, without which
-    /// a view over a virtual table (another program's full-text index) is refused to Logbook's own
-    /// connections, though it works: the setting is on only while the statements are prepared,
-    /// none of which runs.
+    /// Another program's triggers, views and tables' foreign keys that SQLite can no longer use,
+    /// next to what migrations 1 to `version` make: each as `check` names it (a trigger that fails
+    /// the writes to its table, a view that cannot be read, a foreign key to a table that is gone).
+    /// Statements are only prepared, never run.
     public func brokenDependents(in connection: Connection, upTo version: Int) throws -> [String] {
         guard version > 0 else { return [] }
         let others = try otherProgramsObjects(in: connection, upTo: version)
         guard !others.isEmpty else { return [] }
-        try connection.execute("PRAGMA trusted_schema = ON")
-        defer { try? connection.execute("PRAGMA trusted_schema = OFF") }
         return try BrokenDependents(of: others, in: connection).descriptions
     }
 

@@ -188,7 +188,7 @@ public struct Migrator: Sendable {
         let waiting = try status(of: connection).filter { $0.appliedAt == nil }.map(\.migration)
         guard !waiting.isEmpty else { return [] }
         // What another program's triggers, views and foreign keys that work now need of the file,
-        // which no migration may take from them (``BrokenDependents``): looked at before foreign
+        // which no migration may take from them (`BrokenDependents`): looked at before foreign
         // keys are switched off, so that one already broken (a parent key that is no key) is seen so.
         let dependents = try setName == nil ? dependentsOfOtherPrograms(in: connection) : nil
         // PRAGMA foreign_keys has no effect inside a transaction: it is switched around it.
