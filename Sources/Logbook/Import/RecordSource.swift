@@ -177,14 +177,13 @@ struct CSVRecordSource: RecordSource {
             }
             header = next
         }
-        // Excel's first line `sep=,` names the separator: a comma is Logbook's; another is refused, said so.
-        if header.row.count <= 2, let separator = header.row[0].utf8.starts(with: "sep=".utf8) ? header.row[0].dropFirst(4) : nil,
-           header.row.count == 2 ? separator.isEmpty && header.row[1].isEmpty : !separator.isEmpty {
-            guard header.row.count == 2 else {
-                throw ImportError(file: file, line: header.line, field: header.row[0],
-                                  reason: "the file says its fields are separated by \"\(separator.prefix(8))\", not commas; save it as CSV "
-                                    + "separated by commas")
-            }
+        // Excel's first line `sep=X` names the separator: a comma is Logbook's; another is refused, said so.
+        if let separator = Self.otherSeparator(header.row) {
+            throw ImportError(file: file, line: header.line, field: header.row[0],
+                              reason: "the file says its fields are separated by \"\(separator.prefix(8))\", not commas; save it as CSV "
+                                + "separated by commas")
+        }
+        if header.row == ["sep=", ""] {
             guard let next = try readRow() else {
                 throw ImportError(file: file, line: header.line, reason: "the file has only its 'sep=,' line; expected a CSV header row")
             }
@@ -239,6 +238,13 @@ struct CSVRecordSource: RecordSource {
             throw ImportError(file: file, line: header.line, field: missing,
                               reason: "missing column; expected the header \(Self.draftColumns.joined(separator: ","))")
         }
+    }
+
+    /// The separator a first line `sep=X` names when it is not a comma (`sep=,` reads as two
+    /// fields, `sep=` and an empty one), else nil.
+    private static func otherSeparator(_ row: [String]) -> Substring? {
+        guard row.count == 1, row[0].utf8.starts(with: "sep=".utf8), row[0].utf8.count > 4 else { return nil }
+        return row[0].dropFirst(4)
     }
 
     /// A hint for a header field that holds the whole header: the file is separated by semicolons

@@ -8,48 +8,50 @@ enum SchemaCopy {
     /// made) is left out, and whatever needs it fails in the copy as it would in no file.
     static func make(of connection: Connection, withRowsOf tables: [String]) throws -> Connection {
         let copy = try Connection(path: ":memory:")
-        let objects = try connection.prepare("""
-            SELECT type = 'table', name, sql FROM sqlite_master
-            WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
-            ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'view' THEN 1 WHEN 'index' THEN 2 ELSE 3 END, rowid
-            """)
-        // By name as SQLite tells names apart, by bytes (Swift's `String` would merge NFC and NFD twins).
-        var made = Set<[UInt8]>()
-        var rowsCopied = false
         try copy.transaction(.immediate) {
-            while try objects.step() {
-                let (isTable, name, sql): (Bool, String, String) = (try objects.column(0), try objects.column(1), try objects.column(2))
-                // The rows once the tables are made, before any trigger that could fire on them
-                // (another program's audit of the history, which might refuse them).
-                if !isTable && !rowsCopied {
-                    try copyRows(of: tables.filter { made.contains(Array($0.sqlNameKey.utf8)) }, from: connection, to: copy)
-                    rowsCopied = true
-                }
-                do {
-                    try copy.execute(sql)
-                    made.insert(Array(name.sqlNameKey.utf8))
-                } catch is SQLiteError {
-                    continue
-                }
+            try makeObjects(of: connection, "type = 'table'", in: copy)
+            // The rows once the tables are made, before any trigger that could fire on them
+            // (another program's audit of the history, which might refuse them).
+            let made = try copy.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ? COLLATE NOCASE")
+            for table in tables {
+                made.reset()
+                try made.bind(table, at: 1)
+                if try made.step() { try copyRows(of: table, from: connection, to: copy) }
             }
-            if !rowsCopied { try copyRows(of: tables.filter { made.contains(Array($0.sqlNameKey.utf8)) }, from: connection, to: copy) }
+            try makeObjects(of: connection, "type <> 'table'", in: copy)
             let userVersion = try connection.scalar("PRAGMA user_version", as: Int.self) ?? 0
             try copy.execute("PRAGMA user_version = \(userVersion)")
         }
         return copy
     }
 
-    /// Inserts every row of `tables` of `connection`'s file into the same tables of `copy`.
-    private static func copyRows(of tables: [String], from connection: Connection, to copy: Connection) throws {
-        for table in tables {
-            let rows = try connection.prepare("SELECT * FROM \(table.quotedSQLIdentifier)")
-            let placeholders = Array(repeating: "?", count: rows.columnCount).joined(separator: ", ")
-            let insert = try copy.prepare("INSERT INTO \(table.quotedSQLIdentifier) VALUES (\(placeholders))")
-            while try rows.step() {
-                insert.reset()
-                try insert.bind((0..<rows.columnCount).map { try rows.column($0, as: DatabaseValue.self) })
-                _ = try insert.step()
+    /// Makes in `copy` the objects of `connection`'s file that `condition` (SQL on `sqlite_master`)
+    /// selects, views before indexes before triggers, each in the order it was made; one SQLite
+    /// will not make is left out.
+    private static func makeObjects(of connection: Connection, _ condition: String, in copy: Connection) throws {
+        let objects = try connection.prepare("""
+            SELECT sql FROM sqlite_master
+            WHERE \(condition) AND sql IS NOT NULL AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'
+            ORDER BY CASE type WHEN 'view' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
+            """)
+        while try objects.step() {
+            do {
+                try copy.execute(try objects.column(0, as: String.self))
+            } catch is SQLiteError {
+                continue
             }
+        }
+    }
+
+    /// Inserts every row of `table` of `connection`'s file into the same table of `copy`.
+    private static func copyRows(of table: String, from connection: Connection, to copy: Connection) throws {
+        let rows = try connection.prepare("SELECT * FROM \(table.quotedSQLIdentifier)")
+        let placeholders = Array(repeating: "?", count: rows.columnCount).joined(separator: ", ")
+        let insert = try copy.prepare("INSERT INTO \(table.quotedSQLIdentifier) VALUES (\(placeholders))")
+        while try rows.step() {
+            insert.reset()
+            try insert.bind((0..<rows.columnCount).map { try rows.column($0, as: DatabaseValue.self) })
+            _ = try insert.step()
         }
     }
 }
