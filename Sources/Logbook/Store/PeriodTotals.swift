@@ -154,10 +154,7 @@ enum PeriodTotals {
     /// deleted, the weekly report wrong with exit 0: helper-91).
     private static func weekNamesAndActiveDays(from start: CalendarDay, to end: CalendarDay, through lastDay: Int64,
                                                in connection: Connection) throws -> ([ExerciseTallies.DistinctName], Int) {
-        let rows = try connection.cachedStatement("""
-            SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
-            WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3 AND \(StoredValueAudit.isCalendarDay("d.day"))
-            """)
+        let rows = try connection.cachedStatement(weekRowsSQL)
         defer { rows.reset() }
         try rows.bind(start, at: 1)
         try rows.bind(end, at: 2)
@@ -170,6 +167,13 @@ enum PeriodTotals {
         }
         return (names.entries, days.count)
     }
+
+    /// The statement of ``weekNamesAndActiveDays(from:to:through:in:)``, made once: a save runs
+    /// it, and the calendar-day test is long text to build and hash for each lookup in the cache.
+    private static let weekRowsSQL = """
+        SELECT e.day_pk, e.name_key, e.name FROM exercise_days AS d CROSS JOIN exercises AS e ON e.day_pk = d.pk
+        WHERE d.day BETWEEN ?1 AND ?2 AND d.pk <= ?3 AND \(StoredValueAudit.isCalendarDay("d.day"))
+        """
 
     /// The month's or year's tally rows from `start` to `end`, read by their primary key.
     private static func talliedNames(_ period: ReportPeriod, from start: CalendarDay, to end: CalendarDay,
