@@ -170,6 +170,10 @@ final class ImportBadInputCLITests: XCTestCase {
         try assertRefused("unnamed.csv", text("day,exercise,,\n2026-01-01,Squat,,\n2026-01-02,Row,,x\n"),
                           mentioning: "record 2, line 3: column 4, which the header leaves unnamed, holds \"x\"")
         try assertRefused("blank.csv", text("\n\r\n\r"), extra: ["--format", "csv"], mentioning: "only blank lines")
+        try assertRefused("sep-only.csv", text("\"sep=,\"\r\n\r\n"), mentioning: "line 1: the file has only its 'sep=,' line")
+        // A row of empty cells is a blank line, the header too: the next row is read as the header
+        // and its first unknown name named (it was "field 'id': missing column").
+        try assertRefused("no-names.csv", text(",,\n2026-01-01,Squat,\n"), mentioning: "line 2: field '2026-01-01': unknown column")
         // A CR alone ends a line, and the lines are counted so.
         try assertRefused("cr.csv", text("day,exercise\r2026-01-01,Squat\r2026-01-02,\r"), mentioning: "record 2, line 3: field 'exercise'")
         try assertRefused("quote-in-field.csv", text("day,exercise\n2026-01-01,Sq\"uat\n"),

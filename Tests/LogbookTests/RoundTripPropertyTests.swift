@@ -111,8 +111,9 @@ final class RoundTripPropertyTests: XCTestCase {
 
     /// Logbook's CSV as a spreadsheet or a script saves it again imports to the same records: each
     /// row ended by CRLF, LF or a CR alone (a CR alone was kept as the last field's last character,
-    /// so `Squat\r` became another exercise: helper-90), a byte order mark, Excel's `sep=,` line,
-    /// blank lines before the header and between rows, empty unnamed columns after the data
+    /// so `Squat\r` became another exercise: helper-90), a byte order mark, Excel's `sep=,` line
+    /// (quoted too), blank lines and rows of empty cells (`,,,`) before the header, after the `sep=,`
+    /// line and between rows (refused as records, fiftieth session), empty unnamed columns after the data
     /// (refused as a column named twice), `TRUE`/`FALSE` in any case (refused), fields quoted or
     /// not where either reads the same. Checked by exporting the import again: the same bytes as the
     /// first export. Seeded (`LOGBOOK_ROUNDTRIP_SEED`), over adversarial text with CRs and LFs.
@@ -131,12 +132,17 @@ final class RoundTripPropertyTests: XCTestCase {
                 let ending = random.pick(endings)
                 func endLine() { bytes += random.chance(0.8) ? ending : random.pick(endings) }
                 if random.chance(0.3) {
-                    bytes += Array("sep=,".utf8)
+                    bytes += Array(random.pick(["sep=,", "\"sep=,\""]).utf8)
                     endLine()
                 }
                 let unnamed = random.int(0...2)
+                // A blank line, or a row of empty cells as a spreadsheet saves an empty row.
+                func blankLine() {
+                    if random.chance(0.5) { bytes += Array(repeating: 0x2C, count: records[0].count + unnamed - 1) }
+                    endLine()
+                }
                 for (index, record) in records.enumerated() {
-                    while random.chance(index == 0 ? 0.3 : 0.05) { endLine() }
+                    while random.chance(index == 0 ? 0.3 : 0.05) { blankLine() }
                     let cells = record.enumerated().map { column, cell -> [UInt8] in
                         guard var text = cell else { return [] }
                         if column == doneColumn && index > 0 && !text.isEmpty {

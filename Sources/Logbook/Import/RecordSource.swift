@@ -170,24 +170,23 @@ struct CSVRecordSource: RecordSource {
         guard var header = try readRow() else {
             throw ImportError(file: file, line: 1, reason: "the file is empty; expected a CSV header row")
         }
-        // Blank lines before the header, as between rows, are no row.
-        while header.row == [""] {
+        // Blank lines before the header, as between rows, are no row; nor is Excel's first line
+        // `sep=,`, which may have blank lines of its own after it.
+        var sepLine: Int?
+        while Self.isBlank(header.row) || (sepLine == nil && Self.isCommaSepLine(header.row)) {
+            if !Self.isBlank(header.row) { sepLine = header.line }
             guard let next = try readRow() else {
-                throw ImportError(file: file, line: header.line, reason: "the file has only blank lines; expected a CSV header row")
+                let reason = sepLine == nil ? "the file has only blank lines; expected a CSV header row"
+                    : "the file has only its 'sep=,' line; expected a CSV header row"
+                throw ImportError(file: file, line: sepLine ?? header.line, reason: reason)
             }
             header = next
         }
-        // Excel's first line `sep=X` names the separator: a comma is Logbook's; another is refused, said so.
-        if let separator = Self.otherSeparator(header.row) {
+        // A first line `sep=X` naming another separator is refused, said so.
+        if sepLine == nil, let separator = Self.otherSeparator(header.row) {
             throw ImportError(file: file, line: header.line, field: header.row[0],
                               reason: "the file says its fields are separated by \"\(separator.prefix(8))\", not commas; save it as CSV "
                                 + "separated by commas")
-        }
-        if header.row == ["sep=", ""] {
-            guard let next = try readRow() else {
-                throw ImportError(file: file, line: header.line, reason: "the file has only its 'sep=,' line; expected a CSV header row")
-            }
-            header = next
         }
         headerWidth = header.row.count
         // snake_case headers (`--csv-header snake_case`, the PostgreSQL schema's names) read as camelCase.
@@ -240,8 +239,17 @@ struct CSVRecordSource: RecordSource {
         }
     }
 
-    /// The separator a first line `sep=X` names when it is not a comma (`sep=,` reads as two
-    /// fields, `sep=` and an empty one), else nil.
+    /// Whether a row holds nothing: a blank line, or a spreadsheet's row of empty cells (`,,,`).
+    /// No record is all empty (a day has its day, a draft its id), so none is skipped.
+    private static func isBlank(_ row: [String]) -> Bool { row.allSatisfy(\.isEmpty) }
+
+    /// Whether a row is Excel's `sep=,` line: two fields, `sep=` and an empty one, or one
+    /// `sep=,` where a script quoted it.
+    private static func isCommaSepLine(_ row: [String]) -> Bool {
+        row == ["sep=", ""] || row == ["sep=,"]
+    }
+
+    /// The separator a first line `sep=X` names when it is not a comma, else nil.
     private static func otherSeparator(_ row: [String]) -> Substring? {
         guard row.count == 1, row[0].utf8.starts(with: "sep=".utf8), row[0].utf8.count > 4 else { return nil }
         return row[0].dropFirst(4)
@@ -266,8 +274,8 @@ struct CSVRecordSource: RecordSource {
             : (headerWidth, "row has more fields than the header's \(headerWidth)")
         do {
             guard var row = try reader.nextRow(atMost: limit) else { return nil }
-            // A blank line (spreadsheets end files with one) is no row.
-            while row == [""] && headerWidth > 1 {
+            // A blank line (spreadsheets end files with one, and write `,,,` for an empty row) is no row.
+            while !isHeader && Self.isBlank(row) {
                 guard let next = try reader.nextRow(atMost: limit) else { return nil }
                 row = next
             }
