@@ -53,6 +53,26 @@ final class CheckCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
     }
 
+    /// A file a newer Logbook wrote: `check` fails saying so, and does not judge its schema (its
+    /// table, trigger and view were named as another program's).
+    func testANewerFilesObjectsAreNotNamedAsAnotherProgramsObjects() throws {
+        let cli = try loaded()
+        let latest = Schema.migrationFiles.count
+        try Connection(path: cli.database.path).execute("""
+            INSERT INTO schema_migrations VALUES (\(latest + 1), 'future_feature', 'x', 0);
+            CREATE TABLE exercise_notes (day TEXT REFERENCES exercise_days(day), note TEXT);
+            CREATE TRIGGER exercise_notes_cleanup AFTER DELETE ON exercise_days BEGIN
+                DELETE FROM exercise_notes WHERE day = old.day;
+            END;
+            CREATE VIEW recent_days AS SELECT * FROM exercise_days;
+            """)
+        let before = cli.snapshot()
+        XCTAssertTrue(try checkLine(cli, "migrations:").contains("written by a newer version"))
+        XCTAssertEqual(try checkLine(cli, "schema:"), "schema: not checked (a newer Logbook wrote the file: this one cannot tell "
+                        + "that version's objects from another program's)")
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     func testTablesIndexesAndTriggersDroppedOrChangedByAnotherProgram() throws {
         let cli = try loaded()
         // Each change through a connection closed at once: reading the file's bytes (snapshot) in a

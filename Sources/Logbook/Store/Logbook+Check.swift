@@ -18,7 +18,10 @@ public struct CheckReport: Sendable, Equatable {
     public var fileProblems: [String]
     /// Tables, indexes and triggers the applied migrations create that are missing or different,
     /// and another program's triggers, views and foreign keys that SQLite can no longer use (a
-    /// trigger naming a table that is gone, which fails every write to its table).
+    /// trigger naming a table that is gone, which fails every write to its table). Empty, as
+    /// ``CheckReport/foreignTriggers`` is, for a file a newer Logbook wrote (a higher
+    /// ``CheckReport/schemaVersion``): this binary cannot tell that version's objects from another
+    /// program's, so the schema is not judged.
     public var schemaProblems: [String]
     /// Triggers another program put on Logbook's tables, as `name on table`: no problem for the
     /// check (an app may keep its own audit that way), but each runs inside Logbook's writes to its
@@ -76,8 +79,11 @@ extension Logbook {
                     migrationProblems.append("migrating would fail, changing nothing: \(failure)")
                 }
             }
-            let schemaDifferences = try migrator.schemaDifferences(of: connection, upTo: version)
-            let foreignTriggers = try migrator.foreignTriggers(in: connection, upTo: version)
+            // A newer Logbook's objects cannot be told from another program's: its schema is not judged.
+            let isNewer = version > migrator.latestVersion
+            let schemaDifferences = isNewer ? [] : try migrator.schemaDifferences(of: connection, upTo: version)
+            let foreignTriggers = isNewer ? [] : try migrator.foreignTriggers(in: connection, upTo: version)
+            let brokenDependents = isNewer ? [] : try migrator.brokenDependents(in: connection, upTo: version)
             let fileProblems = connection.fileProblems()
             // Stored values and derived data are audited on the schema this binary makes, in a file
             // it can use (whole, its text UTF-8, which the audits' SQL measures in bytes), and only then.
@@ -88,7 +94,7 @@ extension Logbook {
             return CheckReport(integrity: try connection.integrityCheck(), foreignKeyViolations: try connection.foreignKeyViolations(),
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: fileProblems,
-                               schemaProblems: schemaDifferences + (try migrator.brokenDependents(in: connection, upTo: version)),
+                               schemaProblems: schemaDifferences + brokenDependents,
                                foreignTriggers: foreignTriggers, derivedDataProblems: derived,
                                daysAwaitingRecount: awaitingRecount, storedValueProblems: unreadable, recordsAudited: audited)
         }

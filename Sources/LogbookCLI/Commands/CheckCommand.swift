@@ -36,7 +36,10 @@ enum CheckCommand {
             let foreignTriggers = report.foreignTriggers.isEmpty ? ""
                 : "; another program's triggers run inside Logbook's writes and can change what they store: "
                     + report.foreignTriggers.joined(separator: ", ")
-            try printLine("schema: \(report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; "))\(foreignTriggers)")
+            let schema = report.schemaVersion > report.latestKnownVersion
+                ? "not checked (a newer Logbook wrote the file: this one cannot tell that version's objects from another program's)"
+                : (report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; ")) + foreignTriggers
+            try printLine("schema: \(schema)")
             let awaiting = report.daysAwaitingRecount == 0 ? ""
                 : " (Logbook's next history write recounts \(plural(report.daysAwaitingRecount, "day")) another program changed; "
                     + "reports count from the exercise rows until then)"
