@@ -261,7 +261,9 @@ final class ConnectionTests: XCTestCase {
         maker.standardInput = input
         maker.standardOutput = FileHandle.nullDevice
         try maker.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nCREATE TABLE t (x);\n".utf8))
+        // The shell waits for the probe's lock below (without a timeout, a BEGIN IMMEDIATE that met
+        // the probe's failed at once, and the probe then waited for a lock no one held: a CI flake).
+        input.fileHandleForWriting.write(Data(".timeout 10000\nBEGIN IMMEDIATE;\nCREATE TABLE t (x);\n".utf8))
         var probeOptions = Connection.Options()
         probeOptions.busyTimeoutMilliseconds = 0
         let probe = try Connection(path: path, options: probeOptions)
