@@ -33,12 +33,13 @@ final class OtherProgramsCLITests: XCTestCase {
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: shell)
         holder.arguments = [cli.database.path]
-        let input = Pipe()
+        let input = Pipe(), output = Pipe()
         holder.standardInput = input
-        holder.standardOutput = FileHandle.nullDevice
+        holder.standardOutput = output
         try holder.run()
-        input.fileHandleForWriting.write(Data("BEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
-        Thread.sleep(forTimeInterval: 0.5)
+        // The shell's `1` says it holds the lock (a fixed sleep could end before it took it).
+        input.fileHandleForWriting.write(Data(".bail on\n.timeout 10000\nBEGIN IMMEDIATE;\nSELECT 1;\n".utf8))
+        XCTAssertEqual(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self), "1\n")
         let blocked = try cli.run(["history", "add", "Row", "--at", "2026-01-13T10:00:00Z"])
         try input.fileHandleForWriting.close()
         holder.waitUntilExit()
