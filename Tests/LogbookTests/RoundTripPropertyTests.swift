@@ -197,6 +197,66 @@ final class RoundTripPropertyTests: XCTestCase {
         }
     }
 
+    /// A drafts XML property list's dates are read as the app's `PropertyListDecoder` reads them,
+    /// which is in the Julian calendar before 1582-10-15 (`PropertyListSerialization`, Logbook's
+    /// parser, reads them in the proleptic Gregorian calendar, up to ten days apart: helper-94),
+    /// and go back out to the app as the same instants. Seeded (`LOGBOOK_ROUNDTRIP_SEED`): instants
+    /// over the whole range as the app's `PropertyListEncoder` writes them, half before the reform,
+    /// with both ends and the reform's first second; then texts the app may hold, each day of
+    /// the Julian calendar (its leap days of 1500 and the like too): taken as the decoder reads
+    /// them, or, for an instant outside the supported years, refused naming the field.
+    func testTheAppsXMLDraftDatesAreReadAsItsPropertyListDecoderReadsThem() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_582)
+        var random = SplitMix64(seed: seed)
+        let first = Date.supportedRange.lowerBound.timeIntervalSinceReferenceDate
+        let reform = -13_197_600_000.0  // 1582-10-15T00:00:00Z
+        let last = Date.supportedRange.upperBound.timeIntervalSinceReferenceDate.rounded(.down)
+        var seconds = [first, last, reform, reform - 1, 0]
+        for _ in 0..<PropertyTestSettings.scaled(200, by: "LOGBOOK_PROPERTY_SCALE") {
+            seconds.append(Double(random.int(Int(first)...Int(random.chance(0.5) ? reform : last))))
+        }
+        let drafts = seconds.enumerated().map { AppReleaseDraft(version: "\($0.offset)", whatsNew: "", checklist: [], submittedAt: Date(timeIntervalSinceReferenceDate: $0.element)) }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .xml
+        let written = try encoder.encode(drafts)
+        XCTAssertEqual(try PropertyListDecoder().decode([AppReleaseDraft].self, from: written), drafts, "the app's own round trip")
+        let store = try TestStore()
+        try importData(written, into: store.store, .drafts, ImportFormat.plist)
+        func submitted(_ store: Logbook) throws -> [String: Date] {
+            Dictionary(uniqueKeysWithValues: try store.drafts.fetchAll().map { ($0.version, $0.submittedAt ?? .distantFuture) })
+        }
+        let stored = try submitted(store.store)
+        for draft in drafts {
+            XCTAssertEqual(stored[draft.version], draft.submittedAt, "seed \(seed): the instant \(draft.submittedAt!.timeIntervalSinceReferenceDate)")
+        }
+        let exported = try PropertyListDecoder().decode([AppReleaseDraft].self, from: export(store.store, .drafts, .plist))
+        XCTAssertEqual(Set(exported.map { "\($0.version) \($0.submittedAt!.timeIntervalSinceReferenceDate)" }),
+                       Set(drafts.map { "\($0.version) \($0.submittedAt!.timeIntervalSinceReferenceDate)" }), "seed \(seed): back out to the app")
+
+        // Texts of every Julian day before the reform, as a hand-made list or another writer holds them.
+        for round in 0..<PropertyTestSettings.scaled(60, by: "LOGBOOK_PROPERTY_SCALE") {
+            let year = random.chance(0.3) ? random.pick([1, 100, 1000, 1500, 1582]) : random.int(1...1582)
+            let month = year == 1582 ? random.int(1...9) : random.int(1...12)
+            let days = month == 2 ? (year % 4 == 0 ? 29 : 28) : [4, 6, 9, 11].contains(month) ? 30 : 31
+            let day = random.chance(0.2) ? days : random.int(1...days)
+            let text = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", year, month, day, random.int(0...23), random.int(0...59), random.int(0...59))
+            let list = Data(("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict><key>checklist</key><array/>"
+                             + "<key>submittedAt</key><date>\(text)</date><key>version</key><string>1</string>"
+                             + "<key>whatsNew</key><string></string></dict>\n</plist>\n").utf8)
+            let decoded = try XCTUnwrap(try PropertyListDecoder().decode(AppReleaseDraft.self, from: list).submittedAt)
+            let copy = try TestStore()
+            if Date.supportedRange.contains(decoded) {
+                try importData(list, into: copy.store, .drafts, ImportFormat.plist)
+                XCTAssertEqual(try copy.store.drafts.fetchAll().first?.submittedAt, decoded, "seed \(seed), round \(round): \(text)")
+            } else {
+                XCTAssertThrowsError(try importData(list, into: copy.store, .drafts, ImportFormat.plist), "seed \(seed), round \(round): \(text)") { error in
+                    XCTAssertTrue("\(error)".contains("submittedAt"), "\(error)")
+                }
+            }
+        }
+        print("RoundTripPropertyTests (LOGBOOK_ROUNDTRIP_SEED=\(seed)): drafts' XML dates read as PropertyListDecoder reads them")
+    }
+
     func testHistoryThroughTheAppsPropertyListAndJSONIsLossless() throws {
         var random = SplitMix64(seed: PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_404))
         // The apps' files have no day: it is computed from the date, so dates fall on distinct days.

@@ -418,16 +418,21 @@ enum PropertyListStringScan {
     /// of its second `<key>`'s text. A list in UTF-16 is read
     /// as UTF-8 for this, and named in those lines and columns.
     private static func markupFindings(inXML bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: (place: String, key: String)?) {
-        if let bigEndian = utf16BigEndian(bytes) {
-            let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
-            let units = stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
-                let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
-                return UInt16(high) << 8 | UInt16(low)
-            }
-            var text = String(decoding: units, as: UTF16.self)
+        if utf16BigEndian(bytes) != nil {
+            var text = String(decoding: utf16Units(bytes), as: UTF16.self)
             return text.withUTF8(markupFindings(inUTF8:))
         }
         return markupFindings(inUTF8: bytes)
+    }
+
+    /// The UTF-16 code units of a list in UTF-16, after its byte order mark if it has one.
+    private static func utf16Units(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt16] {
+        let bigEndian = utf16BigEndian(bytes) ?? true
+        let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
+        return stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
+            let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
+            return UInt16(high) << 8 | UInt16(low)
+        }
     }
 
     private static func markupFindings(inUTF8 bytes: UnsafeBufferPointer<UInt8>) -> (problem: String?, repeatedKey: (place: String, key: String)?) {
@@ -454,13 +459,87 @@ enum PropertyListStringScan {
 
     /// Whether `text` is a `<date>` as property list writers write it, `YYYY-MM-DDTHH:MM:SSZ`,
     /// naming a day and a time of day that exist in the proleptic Gregorian calendar (as the
-    /// parser reads them) in the years 0001 to 9999.
+    /// parser reads them) or, before the reform, the Julian calendar (as `PropertyListDecoder`
+    /// reads them: ``ReformCalendar``), in the years 0001 to 9999. Which reading a list is read
+    /// with depends on its records' kind: ``datesAsTheAppReadsThem(_:kind:)``.
     private static func isPropertyListDate(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        let shape = Array("0000-00-00T00:00:00Z".utf8)
-        guard text.count == shape.count,
-              zip(text, shape).allSatisfy({ byte, expected in expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte) : byte == expected })
-        else { return false }
-        return Date.reading(iso8601UTF8: UnsafeBufferPointer(rebasing: text)) != .malformed
+        guard let day = propertyListDay(text) else { return false }
+        return Date.reading(iso8601UTF8: UnsafeBufferPointer(rebasing: text)) != .malformed || ReformCalendar.isJulianLeapDayOnly(day)
+    }
+
+    /// The day of a text of the `<date>` form, `YYYY-MM-DDTHH:MM:SSZ`, with a month 1 to 12 and a day 1 to 31; else nil.
+    private static func propertyListDay(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> ReformCalendar.Day? {
+        guard text.count == dateShape.count,
+              zip(text, dateShape).allSatisfy({ byte, expected in expected == UInt8(ascii: "0") ? (0x30...0x39).contains(byte) : byte == expected })
+        else { return nil }
+        func number(_ range: Range<Int>) -> Int { range.reduce(0) { $0 * 10 + Int(text[text.startIndex + $1] - 0x30) } }
+        let day = ReformCalendar.Day(year: number(0..<4), month: number(5..<7), day: number(8..<10))
+        return (1...12).contains(day.month) && (1...31).contains(day.day) ? day : nil
+    }
+
+    private static let dateShape = Array("0000-00-00T00:00:00Z".utf8)
+
+    // MARK: Dates as the apps' loaders read them
+
+    /// An XML list's `<date>` texts as the loader of `kind`'s app reads them (``ReformCalendar``):
+    /// drafts as `PropertyListDecoder` does, before the reform in the Julian calendar, so the list
+    /// comes back (`rewritten`) with each such date written as its proleptic Gregorian day, which
+    /// is how the parser reads it; history as `PropertyListSerialization` does, which is how the
+    /// parser reads it already. A date its loader has no day for is the `problem`: for drafts, one
+    /// of the ten days the reform skipped (the decoder reads it as ten days later), for history a
+    /// leap day only the Julian calendar has (the parser reads it as March 1st). A list in UTF-16
+    /// whose drafts have dates before the reform is refused (they are not rewritten there). A
+    /// binary list holds instants, not texts: nil, nil.
+    static func datesAsTheAppReadsThem(_ data: Data, kind: RecordKind) -> (rewritten: Data?, problem: String?) {
+        var rewrites: [(offset: Int, day: ReformCalendar.Day)] = []
+        let problem = data.withUnsafeBytes { buffer -> String? in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard !bytes.starts(with: "bplist".utf8) else { return nil }
+            guard utf16BigEndian(bytes) != nil else { return dateProblem(inUTF8: bytes, kind: kind, rewrites: &rewrites) }
+            var text = String(decoding: utf16Units(bytes), as: UTF16.self)
+            let problem = text.withUTF8 { dateProblem(inUTF8: $0, kind: kind, rewrites: &rewrites) }
+            guard problem == nil, let first = rewrites.first else { return problem }
+            let date = String(decoding: Array(text.utf8)[first.offset..<first.offset + dateShape.count], as: UTF8.self)
+            return text.withUTF8 { "\(place(of: first.offset, in: $0)): the <date> \"\(date)\" is before the Gregorian reform (1582-10-15), "
+                + "which the apps' PropertyListDecoder reads in the Julian calendar; Logbook reads such dates in XML lists in UTF-8 "
+                + "only: convert the file to UTF-8 or to a binary property list" }
+        }
+        guard problem == nil, !rewrites.isEmpty else { return (nil, problem) }
+        var rewritten = data
+        rewritten.withUnsafeMutableBytes { buffer in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            for (offset, day) in rewrites {
+                var index = offset
+                for (value, width) in [(day.year, 4), (day.month, 2), (day.day, 2)] {
+                    writeDigits(value, width: width, into: bytes, at: &index)
+                    index += 1
+                }
+            }
+        }
+        return (rewritten, nil)
+    }
+
+    /// ``datesAsTheAppReadsThem(_:kind:)`` over a list in UTF-8: the problem, else in `rewrites`
+    /// where each drafts' date before the reform begins and its proleptic Gregorian day.
+    private static func dateProblem(inUTF8 bytes: UnsafeBufferPointer<UInt8>, kind: RecordKind,
+                                    rewrites: inout [(offset: Int, day: ReformCalendar.Day)]) -> String? {
+        for range in XMLPropertyListMarkup(bytes).dates {
+            guard let day = propertyListDay(bytes[range]), day < ReformCalendar.firstGregorianDay else { continue }
+            let date = { String(decoding: bytes[range], as: UTF8.self) }
+            switch kind {
+            case .history where ReformCalendar.isJulianLeapDayOnly(day):
+                return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(date())\" is a leap day only the Julian calendar has; "
+                    + "a history.plist's dates are read in the Gregorian calendar, where it is March 1st, so the file is refused"
+            case .history:
+                continue
+            case .drafts where ReformCalendar.isSkippedByTheReform(day):
+                return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(date())\" is one of the ten days the Gregorian reform "
+                    + "skipped, which the apps' PropertyListDecoder reads as ten days later, so the file is refused"
+            case .drafts:
+                rewrites.append((range.lowerBound, ReformCalendar.prolepticDay(of: day)))
+            }
+        }
+        return nil
     }
 
     private static let openTag = Array("<string>".utf8), closeTag = Array("</string>".utf8)

@@ -3,7 +3,8 @@ import SQLiteQuery
 
 /// A `release-draft.plist` (one `ReleaseDraft` dictionary, or an array of them) or a
 /// `history.plist` (an array of `[uuidString, date, [names]]`), binary or XML, as the apps write
-/// them. Property lists are read whole with `PropertyListSerialization`, as the apps read them.
+/// them. Property lists are read whole with `PropertyListSerialization`, as the apps read them,
+/// the dates of drafts in XML as their app's `PropertyListDecoder` reads them (``ReformCalendar``).
 struct PropertyListRecordSource: RecordSource {
     /// The largest property list read (the apps keep these files small; a history of decades is
     /// a few MiB).
@@ -22,23 +23,33 @@ struct PropertyListRecordSource: RecordSource {
         if let problem = PropertyListStringScan.scan(data).problem {
             throw ImportError(file: file, reason: problem)
         }
-        let root: Any
-        do {
-            root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
-        } catch {
-            throw ImportError(file: file, reason: Self.parseFailure(error, data: data))
-        }
-        if let dictionary = root as? [String: Any] {
-            elements = [dictionary]
-            self.kind = kind ?? .drafts
+        var root = try Self.parse(data, file: file)
+        let detected: RecordKind
+        if root is [String: Any] {
+            detected = .drafts
         } else if let array = root as? [Any] {
-            elements = array
-            self.kind = kind ?? (array.first is [Any] ? .history : .drafts)
+            detected = array.first is [Any] ? .history : .drafts
         } else {
             throw ImportError(file: file, reason: "expected an array or a dictionary at the root, found \(Self.describe(root))")
         }
-        if self.kind == .history && root is [String: Any] {
+        let kind = kind ?? detected
+        if kind == .history && root is [String: Any] {
             throw ImportError(file: file, reason: "expected a history.plist (an array of [id, date, [names]]), found a dictionary")
+        }
+        // An XML list's dates as the app that writes its kind reads them (drafts before 1582-10-15
+        // in the Julian calendar): read again where that is not how the parser read them.
+        let dates = PropertyListStringScan.datesAsTheAppReadsThem(data, kind: kind)
+        if let problem = dates.problem { throw ImportError(file: file, reason: problem) }
+        if let rewritten = dates.rewritten { root = try Self.parse(rewritten, file: file) }
+        self.kind = kind
+        elements = (root as? [Any]) ?? [root]
+    }
+
+    private static func parse(_ data: Data, file: String) throws -> Any {
+        do {
+            return try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+        } catch {
+            throw ImportError(file: file, reason: parseFailure(error, data: data))
         }
     }
 
