@@ -421,4 +421,37 @@ final class FullDiskCLITests: XCTestCase {
             if free >= 256 << 10 { XCTAssertEqual([first.status, second.status], [0, 0], "\(context): \(first.stderr)\(second.stderr)") }
         }
     }
+
+    /// `drafts add` prints the id of a draft it committed, and no other: on a disk that fills at
+    /// every free space from none to 96 KiB, a success prints the id of the draft that is there, a
+    /// failure leaves no draft and stdout empty. (The id went out before the draft's pages, and the
+    /// commit's last frame, had their room on the disk, and a script read the id of no draft, exit 1:
+    /// helper-95.)
+    func testDraftsAddPrintsTheIdOfTheDraftItCommittedAndOfNoOther() throws {
+        let cli = try CLIHarness()
+        let disk = try mountSmallDisk(bytes: 2 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite")
+        XCTAssertEqual(try cli.run(["--db", database.path, "history", "add", "Squat"], useDatabase: false).status, 0)
+        var outcomes = (done: 0, refused: 0)
+        for free in stride(from: 0, through: 96 << 10, by: 4 << 10) {
+            let before = try cli.run(["--db", database.path, "drafts", "list", "--format", "ndjson"], useDatabase: false).lines
+            let filler = try fill(disk, leaving: free)
+            let added = try cli.run(["--db", database.path, "drafts", "add", "--version", "\(free)", "--item", "Tag"], useDatabase: false)
+            try FileManager.default.removeItem(at: filler)
+            let after = try cli.run(["--db", database.path, "drafts", "list", "--format", "ndjson"], useDatabase: false).lines
+            let context = "\(free) bytes free: \(added.stderr)"
+            if added.status == 0 {
+                let id = added.stdout.trimmingCharacters(in: .newlines)
+                XCTAssertEqual(after.count, before.count + 1, context)
+                XCTAssertTrue(after.contains { $0.contains("\"id\":\"\(id)\"") }, "\(context): printed \(id), stored \(after)")
+                outcomes.done += 1
+            } else {
+                XCTAssertEqual(added.stdout, "", "\(context): an id of no draft on stdout")
+                XCTAssertEqual(after, before, context)
+                outcomes.refused += 1
+            }
+        }
+        XCTAssertGreaterThan(outcomes.refused, 0, "the disk never refused the draft: the test tested nothing")
+        print("FullDiskCLITests: drafts add at 25 levels of free space: \(outcomes.done) done, \(outcomes.refused) refused")
+    }
 }

@@ -50,6 +50,24 @@ final class OtherProgramsCLITests: XCTestCase {
         XCTAssertEqual(try cli.run(["history", "add", "Row", "--at", "2026-01-13T10:00:00Z"]).status, 0)
     }
 
+    /// Another program's deferred foreign key, broken by its trigger on Logbook's drafts, refuses
+    /// the commit of `drafts add`: exit 1, no draft, and no id on stdout (the id of no draft was
+    /// printed before the commit failed: helper-95).
+    func testDraftsAddPrintsNoIdWhenAnotherProgramsDeferredForeignKeyRefusesTheCommit() throws {
+        let cli = try CLIHarness()
+        XCTAssertEqual(try cli.run(["-q", "init"]).status, 0)
+        try sqlite3(cli, """
+            CREATE TABLE audit (draft_pk INTEGER REFERENCES drafts(pk) DEFERRABLE INITIALLY DEFERRED);
+            CREATE TRIGGER audit_drafts AFTER INSERT ON drafts BEGIN INSERT INTO audit VALUES (NEW.pk + 1000); END;
+            """)
+        let before = cli.snapshot()
+        let added = try cli.run(["drafts", "add", "--version", "1.0"])
+        XCTAssertEqual(added.status, 1, added.stderr)
+        XCTAssertEqual(added.stdout, "", "the id of a draft that was not committed")
+        XCTAssertTrue(added.stderr.contains("FOREIGN KEY constraint failed"), added.stderr)
+        XCTAssertEqual(cli.snapshot(), before)
+    }
+
     func testWritesWithTheShellKeepReportsExactAndRepairPutsTheRestRight() throws {
         let cli = try CLIHarness()
         for day in 12...14 {

@@ -29,10 +29,21 @@ enum DraftsCommands {
                                      checklist: try invocation.arguments.values(of: item).map { ChecklistItem(title: $0) })
             // The id is written out before the draft is committed: when that write fails (a full
             // disk, `> /dev/full`) nothing is saved, so a script that runs the command again makes
-            // no second draft.
-            try store.underlyingDatabase.write { _ in
-                try Console.print(try store.drafts.save(draft).id.uuidString)
-                try Console.finish()
+            // no second draft. And only once what could refuse the commit has been met: the draft's
+            // pages written to the log and another program's deferred foreign keys (the id of no
+            // draft was printed when either refused the commit: helper-95).
+            var printed: UUID?
+            do {
+                try store.underlyingDatabase.write { connection in
+                    let id = try store.drafts.save(draft).id
+                    try connection.prepareToCommit()
+                    try Console.print(id.uuidString)
+                    try Console.finish()
+                    printed = id
+                }
+            } catch let error where printed != nil {
+                // The commit's last page met a disk that filled at that moment.
+                throw CommandFailure("\(error); the draft \(printed?.uuidString ?? "") printed above was not saved")
             }
         })
 

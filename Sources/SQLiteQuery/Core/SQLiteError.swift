@@ -152,6 +152,9 @@ public enum ResultCode {
     public static let notNullConstraint: Int32 = SQLITE_CONSTRAINT | (5 << 8)
     /// `SQLITE_CONSTRAINT_UNIQUE`: a `UNIQUE` constraint refused a row.
     public static let uniqueConstraint: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+    /// `SQLITE_CONSTRAINT_FOREIGNKEY`: a foreign key refused a row, or a commit that leaves a
+    /// deferred one broken.
+    public static let foreignKeyConstraint: Int32 = SQLITE_CONSTRAINT | (3 << 8)
     /// `SQLITE_CANTOPEN`: the file could not be opened.
     public static let cannotOpen: Int32 = SQLITE_CANTOPEN
     /// `SQLITE_IOERR_WRITE`: a write to a file failed.
