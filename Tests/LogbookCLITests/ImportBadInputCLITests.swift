@@ -947,8 +947,11 @@ final class ImportBadInputCLITests: XCTestCase {
                 let result = try cli.run(["import", "--dry-run", url.path])
                 XCTAssertEqual(result.status, 0, "\(context): \(result.stderr)")
             } else {
+                // A leap day only the Julian calendar has (1500-02-29) is a day to the drafts app's decoder, not to the history app's reader.
+                let julianOnly = yearText.utf8.count == 4 && month == 2 && day == 29 && year % 4 == 0 && year < 1582 && !isLeap(year)
+                    && hour < 24 && minute < 60 && second < 60
                 try assertRefused("date-\(round).plist", xmlHistory(dates: [text]), mentioning: "line 4, column ", "the <date> \"\(text)\"",
-                                  "is not a date and time that exist")
+                                  julianOnly ? "is a leap day only the Julian calendar has" : "is not a date and time that exist")
             }
         }
         // Foundation's writer over the whole range: every instant comes back to the second.
@@ -976,6 +979,32 @@ final class ImportBadInputCLITests: XCTestCase {
             XCTAssertEqual(stored[id], value, "seed \(seed): the instant \(value) written by Foundation")
         }
         print("ImportBadInputCLITests (LOGBOOK_PLIST_DATE_SEED=\(seed)): XML property list dates exact or refused")
+    }
+
+    /// The two calendars the apps read a `<date>` in before 1582-10-15 (``ReformCalendar``): a day
+    /// only one of them has is refused where the other reads the file, naming the place, and a
+    /// drafts list in UTF-16 with such dates is refused saying how to convert it; the drafts
+    /// app's leap day of 1500 is the instant its `PropertyListDecoder` reads (helper-94).
+    func testAnXMLDateOnlyTheOtherAppsCalendarHasIsRefusedNamingIt() throws {
+        func draftList(_ date: String) -> String {
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<dict><key>checklist</key><array/>"
+                + "<key>submittedAt</key><date>\(date)</date><key>version</key><string>julian</string><key>whatsNew</key><string></string></dict>\n</plist>\n"
+        }
+        let history = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\n<array><array><string>00000000-0000-4000-8000-000000000001</string>"
+            + "<date>1500-02-29T00:00:00Z</date><array><string>Squat</string></array></array></array>\n</plist>\n"
+        try assertRefused("julian-leap-day.plist", text(history), mentioning: "line 3, column 74: the <date> \"1500-02-29T00:00:00Z\" is a leap day "
+                            + "only the Julian calendar has; a history.plist's dates are read in the Gregorian calendar, where it is March 1st")
+        try assertRefused("reform.plist", text(draftList("1582-10-10T12:00:00Z")), mentioning: "line 3, column 63: the <date> \"1582-10-10T12:00:00Z\" "
+                            + "is one of the ten days the Gregorian reform skipped")
+        let utf16 = draftList("1000-01-01T00:00:00Z").replacingOccurrences(of: "UTF-8", with: "UTF-16")
+        try assertRefused("utf16.plist", try XCTUnwrap(utf16.data(using: .utf16)), mentioning: "the <date> \"1000-01-01T00:00:00Z\" is before the "
+                            + "Gregorian reform (1582-10-15)", "convert the file to UTF-8 or to a binary property list")
+        let leapDay = Data(draftList("1500-02-29T06:00:00Z").utf8)
+        let file = cli.folder.appendingPathComponent("drafts-leap-day.plist")
+        try leapDay.write(to: file)
+        XCTAssertEqual(try cli.run(["-q", "import", file.path]).status, 0)
+        let decoded = try XCTUnwrap(try PropertyListDecoder().decode(AppReleaseDraft.self, from: leapDay).submittedAt)
+        XCTAssertEqual(try Logbook(path: cli.database.path).drafts.fetch(version: "julian").map(\.submittedAt), [decoded])
     }
 
     /// JSON, NDJSON and CSV in UTF-16 or UTF-32 (which Foundation's `JSONDecoder` reads, and a
