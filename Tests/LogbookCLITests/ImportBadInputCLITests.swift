@@ -174,6 +174,12 @@ final class ImportBadInputCLITests: XCTestCase {
         // A row of empty cells is a blank line, the header too: the next row is read as the header
         // and its first unknown name named (it was "field 'id': missing column").
         try assertRefused("no-names.csv", text(",,\n2026-01-01,Squat,\n"), mentioning: "line 2: field '2026-01-01': unknown column")
+        // The same item-less draft row twice is named as a row without an item among several (it
+        // was "line 2: field 'itemPosition': expected 1, found \"\"", the line that alone imports).
+        let draftHeader = "id,version,whatsNew,submittedAt,createdAt,updatedAt,itemPosition,itemId,itemTitle,itemIsDone\n"
+        let itemless = "55555555-5555-4555-8555-555555555555,v,w,,2020-01-01T00:00:00Z,2020-01-01T00:00:00Z,,,,\n"
+        try assertRefused("itemless.csv", text(draftHeader + itemless + itemless), mentioning: "record 1, line 2: field 'itemPosition': "
+                            + "this row holds no checklist item, but draft 55555555-5555-4555-8555-555555555555 has 2 rows (lines 2 to 3)")
         // A CR alone ends a line, and the lines are counted so.
         try assertRefused("cr.csv", text("day,exercise\r2026-01-01,Squat\r2026-01-02,\r"), mentioning: "record 2, line 3: field 'exercise'")
         try assertRefused("quote-in-field.csv", text("day,exercise\n2026-01-01,Sq\"uat\n"),

@@ -326,6 +326,13 @@ struct CSVRecordSource: RecordSource {
         var checklist: [ChecklistItem] = []
         // Item ids are not keys (copies of a Swift value share them): one draft may hold an id twice.
         for (index, (row, line)) in rows.enumerated() where !(rows.count == 1 && Self.itemColumns.allSatisfy { field(row, $0).isEmpty }) {
+            // A row without an item among a draft's several (the same row twice: helper-94) is named so,
+            // not as a position that should be 1.
+            if Self.itemColumns.allSatisfy({ field(row, $0).isEmpty }) {
+                throw FieldError(field: "itemPosition", reason: "this row holds no checklist item, but draft \(field(first, "id").prefix(40)) "
+                                    + "has \(rows.count) rows (lines \(rows[0].line) to \(rows[rows.count - 1].line)): a draft without items "
+                                    + "has one row, and each row of a draft with items holds one of them", line: line)
+            }
             guard field(row, "itemPosition") == String(index + 1) else {
                 throw FieldError(field: "itemPosition", reason: "expected \(index + 1), found \"\(field(row, "itemPosition").prefix(20))\"",
                                  line: line)
