@@ -122,7 +122,7 @@ final class CreatedDatabase {
     private static func headerPageSize(_ path: String) -> Int? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? file.close() }
-        guard let header = try? file.read(upToCount: 18), header.count == 18, header.starts(with: Array("SQLite format 3\u{0}".utf8))
+        guard let header = try? file.read(upToCount: 18), header.count == 18, header.starts(with: Connection.fileHeaderMagic)
         else { return nil }
         let size = Int(header[16]) << 8 | Int(header[17])
         return size == 1 ? 65_536 : size

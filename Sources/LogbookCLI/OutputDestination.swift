@@ -1,5 +1,6 @@
 import Foundation
 import Logbook
+import SQLiteQuery
 
 /// Where `-o FILE` sends a command's data. A regular file (or a path not yet there) is replaced
 /// whole through ``FileReplacement``: a temporary file beside it, renamed over it once complete,
@@ -27,6 +28,12 @@ enum OutputDestination {
         if FileReplacement.writesInPlace(path) {
             try writeInPlace(path, body)
             return
+        }
+        // Another logbook, or any SQLite database, is not replaced by an export (`-o other.sqlite`
+        // replaced one with JSON, exit 0: helper-94).
+        if isSQLiteDatabase(path) {
+            throw CommandFailure("cannot write \(path): it is an SQLite database, which no command's output replaces; give another "
+                                    + "file name, or remove it first ('logbook backup' copies a logbook)")
         }
         // The temporary file is made with the first 64 KiB, or at the end: a command that fails
         // before it has written that much (a database it cannot open) leaves no trace.
@@ -57,6 +64,13 @@ enum OutputDestination {
         if DatabaseFiles(of: database).contains(path) {
             throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
         }
+    }
+
+    /// Whether `path` (its links followed) is a regular file that begins with SQLite's header.
+    private static func isSQLiteDatabase(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: Connection.fileHeaderMagic.count)).map(Array.init) == Connection.fileHeaderMagic
     }
 
     private static func writeInPlace(_ path: String, _ body: (@escaping (Data) throws -> Void) throws -> Void) throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Logbook
 import LogbookTestSupport
+import SQLiteQuery
 import XCTest
 
 /// Where the tool meets the file system, the terminal and signals (issue 15, items 1 to 6): every
@@ -378,6 +379,32 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write \(path): it is the database "), result.stderr)
             XCTAssertEqual(try Data(contentsOf: cli.database), before, path)
         }
+        XCTAssertEqual(try leftovers(cli), [])
+    }
+
+    /// `-o` never replaces another SQLite database, another logbook or any other, by its name or a
+    /// link to it, whatever the command and format (`export history -o other.sqlite` replaced
+    /// another logbook with JSON, exit 0: helper-94); a file that is no database is replaced.
+    func testOutputNeverReplacesAnotherSQLiteDatabase() throws {
+        let cli = try loaded()
+        let other = cli.folder.appendingPathComponent("other.sqlite")
+        XCTAssertEqual(try cli.run(["--db", other.path, "-q", "history", "add", "Row"], useDatabase: false).status, 0)
+        let plain = cli.folder.appendingPathComponent("plain.db")
+        try Connection(path: plain.path).execute("CREATE TABLE t (x)")
+        let link = cli.folder.appendingPathComponent("link.json")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: other.lastPathComponent)
+        for target in [other, plain, link] {
+            let before = try Data(contentsOf: target)
+            for arguments in [["export", "history", "--format", "json"], ["history", "list"], ["report", "history"]] {
+                let result = try cli.run(arguments + ["-o", target.path])
+                XCTAssertEqual(result.status, 1, "\(arguments) -o \(target.lastPathComponent): \(result.stderr)")
+                XCTAssertTrue(result.stderr.hasPrefix("logbook: error: cannot write \(target.path): it is an SQLite database"), result.stderr)
+                XCTAssertEqual(try Data(contentsOf: target), before, target.lastPathComponent)
+            }
+        }
+        let text = cli.folder.appendingPathComponent("days.sqlite")
+        try Data("not a database".utf8).write(to: text)
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "json", "-o", text.path]).status, 0)
         XCTAssertEqual(try leftovers(cli), [])
     }
 

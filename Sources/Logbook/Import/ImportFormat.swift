@@ -1,3 +1,5 @@
+import SQLiteQuery
+
 /// The formats `import` reads; `auto` decides from the file name, then the first bytes.
 public enum ImportFormat: String, Sendable, CaseIterable {
     /// `auto` decides from the file's extension, then its first bytes; `json` is an array of records,
@@ -7,7 +9,7 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 
     /// The format of a file named `name` whose content starts with `prefix`.
     static func detect(name: String, prefix: [UInt8]) -> ImportFormat? {
-        if prefix.starts(with: Array("SQLite format 3\u{0}".utf8)) { return .sqlite }
+        if prefix.starts(with: Connection.fileHeaderMagic) { return .sqlite }
         let named = FormatExtension.formatName(of: name).flatMap(ImportFormat.init(rawValue:))
         // `.json` is read from the content too: an app's file of one object is NDJSON's first line.
         if let named, named != .json { return named }

@@ -7,7 +7,7 @@ import Logbook
 enum OutputFile {
     static let option = Option<String>.text(
         "--output", short: "o", valueName: "FILE", help: "Write to FILE instead of stdout: a regular file is replaced whole once "
-            + "complete (links followed); a FIFO or device is written in place.")
+            + "complete (links followed), never the database or another SQLite database; a FIFO or device is written in place.")
 
     /// The file given, or nil for stdout (no `-o`, or `-o -`); an empty one is a usage error, as
     /// an empty `--db` is.

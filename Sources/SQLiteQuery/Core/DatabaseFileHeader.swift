@@ -9,8 +9,13 @@ import Foundation
 /// The header is read through the connection's own open file (SQLite's VFS), never by opening the
 /// file again: closing another descriptor of a file would drop the POSIX locks SQLite holds on it
 /// in this process, and with them other connections' view of the write-ahead log.
+extension Connection {
+    /// The 16 bytes every SQLite database file begins with, `SQLite format 3` and a NUL.
+    public static let fileHeaderMagic = Array("SQLite format 3\0".utf8)
+}
+
 enum DatabaseFileHeader {
-    private static let magic = Array("SQLite format 3\0".utf8)
+    private static let magic = Connection.fileHeaderMagic
 
     /// The problems of the main database file of `connection`; empty when it is sound, is empty
     /// (a new database), or is a connection's own (``Connection/isPrivateDatabase(_:)``).
