@@ -1,4 +1,5 @@
 import Logbook
+import SQLiteQuery
 
 extension LogbookError {
     /// Whether the message names a record of the database (a draft, a day, an exercise, a
@@ -14,5 +15,14 @@ extension LogbookError {
         default:
             false
         }
+    }
+}
+
+extension LogbookError {
+    /// Whether `error` says the database file was moved, deleted or replaced while a write ran:
+    /// the write went to the file opened, which the path no longer names.
+    static func isMovedFile(_ error: Error) -> Bool {
+        if case .database(_, let underlying) = error as? LogbookError { return underlying.code == ResultCode.movedFile }
+        return (error as? SQLiteError)?.code == ResultCode.movedFile
     }
 }

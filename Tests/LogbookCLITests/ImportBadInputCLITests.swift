@@ -1005,6 +1005,13 @@ final class ImportBadInputCLITests: XCTestCase {
         let utf16 = draftList("1000-01-01T00:00:00Z").replacingOccurrences(of: "UTF-8", with: "UTF-16")
         try assertRefused("utf16.plist", try XCTUnwrap(utf16.data(using: .utf16)), mentioning: "the <date> \"1000-01-01T00:00:00Z\" is before the "
                             + "Gregorian reform (1582-10-15)", "convert the file to UTF-8 or to a binary property list")
+        // A Julian leap day's time is checked as any other's (it was taken whatever it said: helper-96),
+        // and a Julian day the decoder puts before year 0001 is named by its text (it was named as
+        // the rewritten `0000-12-30…`, which the file does not hold).
+        try assertRefused("leap-time.plist", text(draftList("1500-02-29T99:99:99Z")), mentioning: "the <date> \"1500-02-29T99:99:99Z\" "
+                            + "is not a date and time that exist")
+        try assertRefused("year-one.plist", text(draftList("0001-01-01T00:00:00Z")), mentioning: "line 3, column 63: the <date> "
+                            + "\"0001-01-01T00:00:00Z\" is, as the apps' PropertyListDecoder reads it (in the Julian calendar), a day before 0001-01-01")
         let leapDay = Data(draftList("1500-02-29T06:00:00Z").utf8)
         let file = cli.folder.appendingPathComponent("drafts-leap-day.plist")
         try leapDay.write(to: file)

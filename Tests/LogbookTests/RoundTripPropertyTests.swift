@@ -202,9 +202,9 @@ final class RoundTripPropertyTests: XCTestCase {
     /// parser, reads them in the proleptic Gregorian calendar, up to ten days apart: helper-94),
     /// and go back out to the app as the same instants. Seeded (`LOGBOOK_ROUNDTRIP_SEED`): instants
     /// over the whole range as the app's `PropertyListEncoder` writes them, half before the reform,
-    /// with both ends and the reform's first second; then texts the app may hold, each day of
+    /// with both ends and the reform's first second; then texts the app may hold, random days of
     /// the Julian calendar (its leap days of 1500 and the like too): taken as the decoder reads
-    /// them, or, for an instant outside the supported years, refused naming the field.
+    /// them, or, for a day before year 0001 as the decoder reads it, refused quoting the text.
     func testTheAppsXMLDraftDatesAreReadAsItsPropertyListDecoderReadsThem() throws {
         let seed = PropertyTestSettings.seed("LOGBOOK_ROUNDTRIP_SEED", default: 1_582)
         var random = SplitMix64(seed: seed)
@@ -250,7 +250,8 @@ final class RoundTripPropertyTests: XCTestCase {
                 XCTAssertEqual(try copy.store.drafts.fetchAll().first?.submittedAt, decoded, "seed \(seed), round \(round): \(text)")
             } else {
                 XCTAssertThrowsError(try importData(list, into: copy.store, .drafts, ImportFormat.plist), "seed \(seed), round \(round): \(text)") { error in
-                    XCTAssertTrue("\(error)".contains("submittedAt"), "\(error)")
+                    XCTAssertTrue("\(error)".contains("the <date> \"\(text)\" is, as the apps' PropertyListDecoder reads it (in the Julian "
+                                  + "calendar), a day before 0001-01-01"), "\(error)")
                 }
             }
         }

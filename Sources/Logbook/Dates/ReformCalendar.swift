@@ -3,7 +3,9 @@ import SQLiteQuery
 /// The calendar in which Foundation's `PropertyListEncoder` writes, and `PropertyListDecoder`
 /// reads, the text of an XML property list's `<date>`: the Gregorian calendar from its reform,
 /// 1582-10-15, and the Julian calendar before it (the calendar Foundation's `Calendar` calls
-/// Gregorian), on Linux and Apple's systems alike. `PropertyListSerialization`, the parser Logbook
+/// Gregorian). That is swift-foundation's encoder and decoder, Swift 6's on Linux and Apple's on
+/// its systems since swift-foundation replaced them (whose own tests expect it in both; measured
+/// here on Linux only; an older system's decoder may read the text otherwise). `PropertyListSerialization`, the parser Logbook
 /// reads property lists with and the history app's loader, reads the same text in the proleptic
 /// Gregorian calendar, as ISO 8601 does. Before the reform the two readings of one text are up to
 /// ten days apart (two days in year 1, five in year 1000): a draft the app had submitted at
@@ -38,8 +40,8 @@ enum ReformCalendar {
 
     /// The proleptic Gregorian day that is the same day as `day` read in this calendar: `day`
     /// itself from the reform on, and the Julian day's Gregorian date before it (Julian
-    /// 1582-10-04 is 1582-10-14, Julian 0001-01-01 is 0000-12-30). For a day before the reform
-    /// that the Julian calendar has; no day skipped by the reform.
+    /// 1582-10-04 is 1582-10-14, Julian 0001-01-01 is 0000-12-30). For a day of year 0001 on,
+    /// before the reform, that the Julian calendar has; no day skipped by the reform.
     static func prolepticDay(of day: Day) -> Day {
         guard day < firstGregorianDay else { return day }
         // Julian day number (days since 4713 BC, Julian), then as a day of the Unix epoch.

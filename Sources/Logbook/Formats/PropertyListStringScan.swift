@@ -425,9 +425,10 @@ enum PropertyListStringScan {
         return markupFindings(inUTF8: bytes)
     }
 
-    /// The UTF-16 code units of a list in UTF-16, after its byte order mark if it has one.
+    /// The UTF-16 code units of a list in UTF-16, after its byte order mark if it has one; none for
+    /// a list that is not in UTF-16.
     private static func utf16Units(_ bytes: UnsafeBufferPointer<UInt8>) -> [UInt16] {
-        let bigEndian = utf16BigEndian(bytes) ?? true
+        guard let bigEndian = utf16BigEndian(bytes) else { return [] }
         let start = bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) ? 2 : 0
         return stride(from: start, to: bytes.count - 1, by: 2).map { index -> UInt16 in
             let (high, low) = bigEndian ? (bytes[index], bytes[index + 1]) : (bytes[index + 1], bytes[index])
@@ -464,7 +465,11 @@ enum PropertyListStringScan {
     /// with depends on its records' kind: ``datesAsTheAppReadsThem(_:kind:)``.
     private static func isPropertyListDate(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         guard let day = propertyListDay(text) else { return false }
-        return Date.reading(iso8601UTF8: UnsafeBufferPointer(rebasing: text)) != .malformed || ReformCalendar.isJulianLeapDayOnly(day)
+        guard ReformCalendar.isJulianLeapDayOnly(day) else { return Date.reading(iso8601UTF8: UnsafeBufferPointer(rebasing: text)) != .malformed }
+        // Its time of day, read on the 28th (it was taken whatever it said, `T99:99:99Z` too: helper-96).
+        var onThe28th = Array(text)
+        onThe28th.replaceSubrange(8..<10, with: Array("28".utf8))
+        return onThe28th.withUnsafeBufferPointer { Date.reading(iso8601UTF8: $0) != .malformed }
     }
 
     /// The day of a text of the `<date>` form, `YYYY-MM-DDTHH:MM:SSZ`, with a month 1 to 12 and a day 1 to 31; else nil.
@@ -536,7 +541,13 @@ enum PropertyListStringScan {
                 return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(date())\" is one of the ten days the Gregorian reform "
                     + "skipped, which the apps' PropertyListDecoder reads as ten days later, so the file is refused"
             case .drafts:
-                rewrites.append((range.lowerBound, ReformCalendar.prolepticDay(of: day)))
+                let proleptic = ReformCalendar.prolepticDay(of: day)
+                // Julian 0001-01-01 and 02 are days of year 0000 (proleptic), which the file's text does not say.
+                guard proleptic.year >= 1 else {
+                    return "\(place(of: range.lowerBound, in: bytes)): the <date> \"\(date())\" is, as the apps' PropertyListDecoder reads it "
+                        + "(in the Julian calendar), a day before 0001-01-01, outside years 0001 to 9999, so the file is refused"
+                }
+                rewrites.append((range.lowerBound, proleptic))
             }
         }
         return nil

@@ -19,10 +19,12 @@ public struct CheckReport: Sendable, Equatable {
     /// Tables, indexes and triggers the applied migrations create that are missing or different,
     /// and another program's triggers, views and foreign keys that SQLite can no longer use (a
     /// trigger naming a table that is gone, which fails every write to its table). Empty, as
-    /// ``CheckReport/foreignTriggers`` is, for a file a newer Logbook wrote (a higher
-    /// ``CheckReport/schemaVersion``): this binary cannot tell that version's objects from another
-    /// program's, so the schema is not judged.
+    /// ``CheckReport/foreignTriggers`` is, when ``CheckReport/schemaChecked`` is false.
     public var schemaProblems: [String]
+    /// Whether the schema was judged: not for a file a newer Logbook wrote (a higher
+    /// ``CheckReport/schemaVersion``), whose objects this binary cannot tell from another
+    /// program's.
+    public var schemaChecked: Bool
     /// Triggers another program put on Logbook's tables, as `name on table`: no problem for the
     /// check (an app may keep its own audit that way), but each runs inside Logbook's writes to its
     /// table and can change what they store, so they are named.
@@ -95,7 +97,7 @@ extension Logbook {
                                schemaVersion: version, latestKnownVersion: database.migrator.latestVersion,
                                migrationProblems: migrationProblems, fileProblems: fileProblems,
                                schemaProblems: schemaDifferences + brokenDependents,
-                               foreignTriggers: foreignTriggers, derivedDataProblems: derived,
+                               schemaChecked: !isNewer, foreignTriggers: foreignTriggers, derivedDataProblems: derived,
                                daysAwaitingRecount: awaitingRecount, storedValueProblems: unreadable, recordsAudited: audited)
         }
     }

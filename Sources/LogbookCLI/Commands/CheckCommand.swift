@@ -36,7 +36,7 @@ enum CheckCommand {
             let foreignTriggers = report.foreignTriggers.isEmpty ? ""
                 : "; another program's triggers run inside Logbook's writes and can change what they store: "
                     + report.foreignTriggers.joined(separator: ", ")
-            let schema = report.schemaVersion > report.latestKnownVersion
+            let schema = !report.schemaChecked
                 ? "not checked (a newer Logbook wrote the file: this one cannot tell that version's objects from another program's)"
                 : (report.schemaProblems.isEmpty ? "ok" : report.schemaProblems.joined(separator: "; ")) + foreignTriggers
             try printLine("schema: \(schema)")

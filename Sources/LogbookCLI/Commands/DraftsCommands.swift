@@ -32,18 +32,20 @@ enum DraftsCommands {
             // no second draft. And only once what could refuse the commit has been met: the draft's
             // pages written to the log and another program's deferred foreign keys (the id of no
             // draft was printed when either refused the commit: helper-95).
-            var printed: UUID?
+            var printed = false
             do {
                 try store.underlyingDatabase.write { connection in
-                    let id = try store.drafts.save(draft).id
+                    try store.drafts.save(draft)
                     try connection.prepareToCommit()
-                    try Console.print(id.uuidString)
+                    try Console.print(draft.id.uuidString)
                     try Console.finish()
-                    printed = id
+                    printed = true
                 }
-            } catch let error where printed != nil {
-                // The commit's last page met a disk that filled at that moment.
-                throw CommandFailure("\(error); the draft \(printed?.uuidString ?? "") printed above was not saved")
+            } catch let error where printed && !LogbookError.isMovedFile(error) {
+                // The commit's own write failed (on a file system that copies on write, the room
+                // taken for it is no room: see prepareToCommit). A file moved during the write
+                // has the draft, and its error says where.
+                throw CommandFailure("\(error); the draft \(draft.id.uuidString) printed above was not saved")
             }
         })
 
