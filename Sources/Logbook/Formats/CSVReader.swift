@@ -20,7 +20,9 @@ struct CSVReader {
 
     /// The next row's fields, or nil at the end of the file. A row of more than `limit` fields is
     /// refused with `message` where its first field past the limit starts, before the rest is
-    /// read: a line of millions of commas held each as a field (many times the line's size).
+    /// read: a line of millions of commas held each as a field (many times the line's size). A
+    /// row of empty fields only (a spreadsheet's empty row, `,,,,`) is read as `limit` empty
+    /// fields, however many it has.
     mutating func nextRow(atMost limit: (fields: Int, message: String)? = nil) throws -> [String]? {
         guard try stream.peek() != nil else { return nil }
         rowLine = stream.line
@@ -31,14 +33,18 @@ struct CSVReader {
         // Where the field being read began: an error in its text names that place (by the time
         // the field ends, the stream may be on the next line).
         var fieldStart = (line: stream.line, column: stream.column)
+        var allEmpty = true
         func finish() throws {
             guard let text = String(exactUTF8: field) else {
                 throw SyntaxError(message: "invalid UTF-8", line: fieldStart.line, column: fieldStart.column, fieldIndex: fields.count)
             }
+            allEmpty = allEmpty && text.isEmpty
             if let limit, fields.count == limit.fields {
-                throw SyntaxError(message: limit.message, line: fieldStart.line, column: fieldStart.column)
+                // An empty field past the limit in a row of empty fields is dropped.
+                guard allEmpty else { throw SyntaxError(message: limit.message, line: fieldStart.line, column: fieldStart.column) }
+            } else {
+                fields.append(text)
             }
-            fields.append(text)
             field.removeAll(keepingCapacity: true)
             quoted = false
             afterQuote = false
