@@ -210,7 +210,8 @@ final class MemoryCLITests: XCTestCase {
     /// A CSV row with more fields than the header (a line of millions of commas) is refused at its
     /// first field past the header's, before the rest of the line is read: about the memory of a
     /// row of two fields (each field was held first, 13 to 17 times the line's size: 290 MB for a
-    /// line of 16 MiB; helper-70), and so is a header of more fields than both kinds have columns.
+    /// line of 16 MiB; helper-70), and so is a header of more fields than both kinds have columns;
+    /// a line of commas alone is a blank row, read past in the same memory.
     func testACSVRowWiderThanItsHeaderIsRefusedBeforeItIsRead() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/time") else {
             throw XCTSkip("/usr/bin/time (Debian package 'time') is needed to measure peak memory")
@@ -222,8 +223,8 @@ final class MemoryCLITests: XCTestCase {
         let commas = String(repeating: ",", count: 16 << 20)
         for (name, text, message) in [("wide.csv", "day,exercise\n2026-01-01,a" + commas + "\n",
                                        "wide.csv: record 1, line 2, column 14: row has more fields than the header's 2"),
-                                      ("header.csv", commas + "\n2026-01-01,a\n",
-                                       "header.csv: line 1, column 65: the header has more than 64 columns")] {
+                                      ("header.csv", "a" + commas + "\n2026-01-01,a\n",
+                                       "header.csv: line 1, column 66: the header has more than 64 columns")] {
             let file = cli.folder.appendingPathComponent(name)
             try Data(text.utf8).write(to: file)
             let peak = try peakKiB(cli, ["import", file.path], status: 1)
@@ -231,6 +232,12 @@ final class MemoryCLITests: XCTestCase {
             XCTAssertFailure(try cli.run(["import", file.path]), status: 1, mentioning: message)
             XCTAssertFalse(FileManager.default.fileExists(atPath: cli.database.path), "\(name): nothing is created")
         }
+        // A line of commas alone is a spreadsheet's empty row, before the header as after it: read
+        // past as blank, in the same memory (its cells past the header's are not kept).
+        let blank = cli.folder.appendingPathComponent("blank.csv")
+        try Data((commas + "\nday,exercise\n2026-01-01,a\n" + commas + "\n").utf8).write(to: blank)
+        let peak = try peakKiB(cli, ["import", "--dry-run", blank.path])
+        XCTAssertLessThan(peak, baseline + (16 << 10), "blank.csv: peak KiB \(peak) against \(baseline) for a row of two fields")
     }
 
     /// A CSV or PostgreSQL export of one day of 200,000 exercises hands its rows on in pieces: the
