@@ -16,9 +16,7 @@ extension LogbookError {
             false
         }
     }
-}
 
-extension LogbookError {
     /// Whether `error` says the database file was moved, deleted or replaced while a write ran:
     /// the write went to the file opened, which the path no longer names.
     static func isMovedFile(_ error: Error) -> Bool {

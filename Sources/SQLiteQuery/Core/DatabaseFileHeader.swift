@@ -15,7 +15,6 @@ extension Connection {
 }
 
 enum DatabaseFileHeader {
-    private static let magic = Connection.fileHeaderMagic
 
     /// The problems of the main database file of `connection`; empty when it is sound, is empty
     /// (a new database), or is a connection's own (``Connection/isPrivateDatabase(_:)``).
@@ -58,7 +57,7 @@ enum DatabaseFileHeader {
         guard !Connection.isPrivateDatabase(connection.path), stat(connection.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
               status.st_size > 0 else { return [] }
         let size = Int(status.st_size)
-        guard let header = readHeader(connection.handle), header.count == 100, header.starts(with: magic) else {
+        guard let header = readHeader(connection.handle), header.count == 100, header.starts(with: Connection.fileHeaderMagic) else {
             return ["it is not an SQLite database (\(size) bytes without an SQLite header)"]
         }
         let pageSizeField = Int(header[16]) << 8 | Int(header[17])
