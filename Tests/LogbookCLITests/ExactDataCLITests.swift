@@ -223,6 +223,20 @@ final class ExactDataCLITests: XCTestCase {
 
     }
 
+    /// A day's last microsecond, written by hand, is the `Double` nearest to it: near 2001 a
+    /// `Double` holds it and the record stays on its day; in year 9999, where a `Double` steps by
+    /// about 30 µs, the nearest is the next midnight, and the record is listed and filed there,
+    /// as *Querying and exactness* says (helper-95).
+    func testADaysLastMicrosecondIsFiledByTheNearestDouble() throws {
+        let cli = try CLIHarness()
+        for (text, day, stored) in [("2026-10-10T23:59:59.999999Z", "2026-10-10", "2026-10-10T23:59:59.999999Z"),
+                                    ("9999-10-10T23:59:59.999999Z", "9999-10-11", "9999-10-11T00:00:00.000000Z")] {
+            XCTAssertEqual(try cli.run(["--time-zone", "UTC", "history", "add", "Squat", "--at", text]).status, 0, text)
+            let listed = try cli.run(["--time-zone", "UTC", "history", "list", "--format", "csv", "--where", "day == \(day)"]).lines
+            XCTAssertTrue(listed.contains { $0.contains(",\(day),\(stored),") }, "\(text): \(listed)")
+        }
+    }
+
     // 3. Date literals mean the Double Swift gives for their decimal value.
     func testFractionalSecondLiteralsAreTheNearestDouble() throws {
         let cli = try CLIHarness()
