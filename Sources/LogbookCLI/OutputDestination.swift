@@ -20,20 +20,10 @@ enum OutputDestination {
         if StandardDescriptors.isClosedAtStart(path) {
             throw CommandFailure("cannot write \(path): \(String(cString: strerror(EBADF))) (it was closed when logbook started)")
         }
-        try refuseIfItIsTheDatabase(path, database)
-        var status = stat()
-        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-            throw CommandFailure("cannot write \(path): it is a folder; give a file name")
-        }
+        try refuse(path, protecting: database)
         if FileReplacement.writesInPlace(path) {
             try writeInPlace(path, body)
             return
-        }
-        // Another logbook, or any SQLite database, is not replaced by an export (`-o other.sqlite`
-        // replaced one with JSON, exit 0: helper-94).
-        if isSQLiteDatabase(path) {
-            throw CommandFailure("cannot write \(path): it is an SQLite database, which no command's output replaces; give another "
-                                    + "file name, or remove it first ('logbook backup' copies a logbook)")
         }
         // The temporary file is made with the first 64 KiB, or at the end: a command that fails
         // before it has written that much (a database it cannot open) leaves no trace.
@@ -58,11 +48,33 @@ enum OutputDestination {
         }
     }
 
-    /// Refuses `path` when it is `database` or one of its side files, by any path or link: for a
-    /// command that writes a file only once its work is done to refuse it before that work.
-    static func refuseIfItIsTheDatabase(_ path: String, _ database: String) throws {
+    /// Refuses, before any work, a `path` that ``write(to:protecting:_:)`` would refuse or could
+    /// not make: for a command that writes a file only once its work is done (`changes --state`
+    /// wrote the whole feed, then failed for a folder that was not there; helper-99).
+    static func refuseBeforeWork(_ path: String, protecting database: String) throws {
+        try refuse(path, protecting: database)
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            throw CommandFailure("cannot write \(path): there is no folder \(folder)")
+        }
+    }
+
+    /// Refuses `path` when it is `database` or one of its side files (by any path or link), a
+    /// folder, or a regular file that is an SQLite database.
+    private static func refuse(_ path: String, protecting database: String) throws {
         if DatabaseFiles(of: database).contains(path) {
             throw CommandFailure("cannot write \(path): it is the database \(database) (or one of its files); give another file name")
+        }
+        var status = stat()
+        if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+            throw CommandFailure("cannot write \(path): it is a folder; give a file name")
+        }
+        // Another logbook, or any SQLite database, is not replaced by an export (`-o other.sqlite`
+        // replaced one with JSON, exit 0: helper-94).
+        if !FileReplacement.writesInPlace(path) && isSQLiteDatabase(path) {
+            throw CommandFailure("cannot write \(path): it is an SQLite database, which no command's output replaces; give another "
+                                    + "file name, or remove it first ('logbook backup' copies a logbook)")
         }
     }
 

@@ -161,6 +161,21 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
         XCTAssertFailure(try cli.run(["changes", "--since", token.lowercased()]), status: 1, mentioning: "in letter case only")
         XCTAssertFailure(try cli.run(["changes", "--since", "abc"]), status: 2, mentioning: "(LOGBOOK-ID:POSITION:DAY-MARK:STAMP")
+        // An empty token, as `psql` prints for a source with none yet, is every record (it was refused; helper-99).
+        XCTAssertEqual(try cli.run(["changes", "--since", ""]).output, try cli.run(["changes"]).output)
+
+        // A state file that could not be written is refused before the feed goes out (it went out,
+        // then the command failed, for a missing folder; another database's header was quoted as a token).
+        let other = cli.folder.appendingPathComponent("other.sqlite").path
+        XCTAssertEqual(try cli.run(["--db", other, "-q", "history", "add", "Run"], useDatabase: false).status, 0)
+        let otherBytes = try Data(contentsOf: URL(fileURLWithPath: other))
+        for (state, reason) in [("missing/sync.token", "there is no folder"), (other, "it is an SQLite database"), (cli.folder.path, "it is a folder")] {
+            let refused = try cli.run(["changes", "--state", state, "--format", "postgres"])
+            XCTAssertFailure(refused, status: 1, mentioning: reason)
+            XCTAssertEqual(refused.stdout, "", state)
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), otherBytes)
+        XCTAssertEqual(try cli.run(["changes", "--state", "/dev/null"]).output, try cli.run(["changes"]).output, "/dev/null: every record")
     }
 
     /// What no message or table shows raw: control characters, the line and paragraph separators,

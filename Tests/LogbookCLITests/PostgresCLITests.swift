@@ -73,7 +73,7 @@ final class PostgresCLITests: XCTestCase {
         let nul = try CLIHarness()
         _ = try Logbook(path: nul.database.path).history.addDoneExercise("Nul\u{0}Name", at: Date(timeIntervalSinceReferenceDate: 0))
         let refused = try nul.run(["export", "history", "--format", "postgres", "-o", "nul.sql"])
-        XCTAssertFailure(refused, status: 1, mentioning: "exercises[0] of record 1", "U+0000")
+        XCTAssertFailure(refused, status: 1, mentioning: "exercises[0] of the day 2001-01-01 (", "U+0000")
         XCTAssertFalse(FileManager.default.fileExists(atPath: nul.folder.appendingPathComponent("nul.sql").path))
     }
 
@@ -292,7 +292,123 @@ final class PostgresCLITests: XCTestCase {
             try Self.run(sqlite3, [cli.database.path, "UPDATE change_log SET at = at - 10 * 86400"])
             XCTAssertEqual(try cli.run(["history", "add", "Squat"]).status, 0, "a writer prunes the log on open")
         }
-        XCTAssertFailure(try cli.run(["changes", "--state", state.path]), status: 1, mentioning: "start again from a full export")
+        XCTAssertFailure(try cli.run(["changes", "--state", state.path]), status: 1, mentioning: "start again with every record")
+    }
+
+    /// Feed scripts loaded out of order, as two nightly runs that overlap, an old file loaded
+    /// again, or a load that failed while `--state` moved on give them: a script that ends before
+    /// the token PostgreSQL holds (it would take records back; helper-99) or starts after it (the
+    /// changes between would be lost) stops with an error, PostgreSQL unchanged; every other
+    /// brings PostgreSQL to the logbook as the script read it. Seeded: random writes (Logbook's
+    /// and the `sqlite3` shell's unlogged inserts) between the scripts, each begun after the one
+    /// before or an older one, then loaded in a random order. A logbook restored from a backup
+    /// loads a feed of every record made after the restore.
+    func testAFeedScriptOutOfOrderIsRefusedAndNoneTakesRecordsBack() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_ORDER_SEED", default: 0x4F52_4452)
+        var random = SplitMix64(seed: seed)
+        let cli = try Self.logbook(seed: seed)
+        let source = try Self.source(cli)
+        let tables = ["logbook_drafts", "logbook_checklist_items", "logbook_exercise_days", "logbook_exercises"]
+        func records() throws -> [[String]] { try tables.map { try postgres.copy("SELECT * FROM \($0) ORDER BY \($0)::text") } }
+        func heldToken() throws -> String? { try postgres.query("SELECT token FROM logbook_sources WHERE source = '\(source)'").first }
+
+        // The README's exactly-once recipe from nothing: no table yet, so the token is empty, and an
+        // empty --since is every record (it was refused as no token, exit 2; helper-99).
+        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        let recipe = try Self.shell("set -o pipefail; " + Self.shellQuoted(CLIHarness.executable.path) + " --db "
+                                    + Self.shellQuoted(cli.database.path) + " changes --since \"$(" + psql
+                                    + " -At -c \"SELECT token FROM logbook_sources WHERE source = '" + source + "'\" 2>/dev/null)\""
+                                    + " --format postgres | " + psql)
+        XCTAssertEqual(recipe.status, 0, recipe.errors)
+        try Self.assertEqual(postgres, cli, seed: seed, step: "the recipe's first run")
+
+        // The scripts, each loaded as it is made: PostgreSQL's records then are the logbook's.
+        struct Script { let file: URL, since: String?, end: String, records: [[String]] }
+        var scripts: [Script] = []
+        let state = cli.folder.appendingPathComponent("state")
+        var count = 0
+        for index in 0..<8 {
+            switch random.int(0...4) {
+            case 0: XCTAssertEqual(try cli.run(["-q", "history", "add", "Row \(index)", "--at", "20\(30 + index)-01-01T10:00:00Z"]).status, 0)
+            case 1: XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", "order \(index)", "--item", "A"]).status, 0)
+            case 2: XCTAssertEqual(try cli.run(["-q", "history", "delete", "--day", try Self.firstDay(cli)]).status, 0)
+            case 3:
+                // An insert no trigger logs: only the day mark tells the tokens apart.
+                try Self.run("/usr/bin/sqlite3", [cli.database.path, """
+                    INSERT INTO exercise_days (id, day, date) VALUES ('0F0F0F0F-0000-4000-8000-00000000000\(index)', '20\(40 + index)-01-01', 1000000000);
+                    INSERT INTO exercises (day_pk, position, name, name_key) SELECT pk, 1, 'Swim', 'Swim' FROM exercise_days WHERE day = '20\(40 + index)-01-01';
+                    """])
+            default: break
+            }
+            // Mostly from the token before, sometimes from an older one (a state file restored), or every record.
+            let since: String? = index == 0 || random.int(0...5) == 0 ? nil
+                : random.int(0...2) == 0 ? scripts[random.int(0...(scripts.count - 1))].end : scripts.last!.end
+            try? FileManager.default.removeItem(at: state)
+            if let since { try (since + "\n").write(to: state, atomically: true, encoding: .utf8) }
+            let file = cli.folder.appendingPathComponent("feed-\(index).sql")
+            XCTAssertEqual(try cli.run(["changes", "--state", state.path, "--format", "postgres", "-o", file.path]).status, 0)
+            try postgres.load(file)
+            try Self.assertEqual(postgres, cli, seed: seed, step: "feed \(index)")
+            let end = try String(contentsOf: state, encoding: .utf8).trimmingCharacters(in: .newlines)
+            XCTAssertEqual(try heldToken(), end)
+            scripts.append(Script(file: file, since: since, end: end, records: try records()))
+        }
+
+        // Loaded again into an empty PostgreSQL, the first first, then in a random order: the model
+        // says which load stops.
+        _ = try postgres.query("DELETE FROM logbook_drafts; DELETE FROM logbook_exercise_days; DELETE FROM logbook_sources")
+        func order(_ token: String) -> (Int64, Int64) {
+            let parts = token.split(separator: ":")
+            return (Int64(parts[1])!, Int64(parts[2])!)
+        }
+        try postgres.load(scripts[0].file)
+        var held = scripts[0].end
+        var refused = 0
+        for _ in 0..<16 {
+            let script = scripts[random.int(0...(scripts.count - 1))]
+            let before = try records()
+            let isOlder = order(held) > order(script.end)
+            let leavesAGap = script.since.map { order(held) < order($0) } ?? false
+            let load = Result { try postgres.load(script.file) }
+            count += 1
+            if isOlder || leavesAGap {
+                refused += 1
+                guard case .failure(let error) = load else {
+                    XCTFail("seed \(seed): \(script.file.lastPathComponent) (\(script.since ?? "every record") to \(script.end)) loaded over \(held)")
+                    continue
+                }
+                XCTAssertTrue("\(error)".contains(isOlder ? "would take records back" : "the changes between would be lost"), "\(error)")
+                XCTAssertEqual(try records(), before, "seed \(seed): a refused load changed PostgreSQL")
+                XCTAssertEqual(try heldToken(), held)
+            } else {
+                if case .failure(let error) = load { XCTFail("seed \(seed): \(script.file.lastPathComponent) refused over \(held): \(error)") }
+                XCTAssertEqual(try records(), script.records, "seed \(seed): \(script.file.lastPathComponent) over \(held)")
+                held = script.end
+            }
+        }
+
+        // Restored from a backup taken before the newest feed: the old token is refused by the
+        // logbook, an old feed by PostgreSQL, and a feed of every record made now loads.
+        let copy = cli.folder.appendingPathComponent("copy.sqlite")
+        XCTAssertEqual(try cli.run(["backup", copy.path]).status, 0)
+        // Two writes after the backup, one after the restore: the restored log ends before the token PostgreSQL holds.
+        for day in ["2050-06-01", "2050-06-02"] {
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "After the backup", "--at", "\(day)T10:00:00Z"]).status, 0)
+        }
+        let newest = cli.folder.appendingPathComponent("newest.sql")
+        XCTAssertEqual(try cli.run(["changes", "--since", scripts.last!.end, "--format", "postgres", "-o", newest.path]).status, 0)
+        try postgres.load(newest)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database.path + suffix) }
+        try FileManager.default.copyItem(at: copy, to: cli.database)
+        XCTAssertEqual(try cli.run(["-q", "history", "add", "After the restore", "--at", "2050-07-01T10:00:00Z"]).status, 0)
+        XCTAssertNotEqual(try cli.run(["changes", "--since", try XCTUnwrap(heldToken())]).status, 0, "the token of the lost history")
+        XCTAssertThrowsError(try postgres.load(scripts[0].file), "a feed of every record read before the last load")
+        let restored = cli.folder.appendingPathComponent("restored.sql")
+        XCTAssertEqual(try cli.run(["changes", "--format", "postgres", "-o", restored.path]).status, 0)
+        try postgres.load(restored)
+        try Self.assertEqual(postgres, cli, seed: seed, step: "after the restore")
+        print("PostgresCLITests (LOGBOOK_POSTGRES_ORDER_SEED=\(seed)): \(count) loads out of order, \(refused) refused")
     }
 
     /// A record PostgreSQL cannot hold writes none of its rows, however many there are: a day of
@@ -312,11 +428,14 @@ final class PostgresCLITests: XCTestCase {
         let badDraft = ReleaseDraft(version: "2.0", checklist: (0..<20_000).map { ChecklistItem(title: "Item \($0) of a long list") }
                                         + [ChecklistItem(title: "Nul\u{0}Item")], createdAt: next, updatedAt: next)
         try store.drafts.save(contentsOf: [goodDraft, badDraft])
-        for (kind, badID, field) in [("history", bad.id, "exercises[20000] of record 2"),
-                                     ("drafts", badDraft.id, "checklist[20000].title of record 2")] {
+        for (kind, badID, field) in [("history", bad.id, "exercises[20000] of the day \(bad.day) (\(bad.id.uuidString))"),
+                                     ("drafts", badDraft.id, "checklist[20000].title of the draft \(badDraft.id.uuidString)")] {
             let refused = try cli.run(["export", kind, "--format", "postgres"])
             XCTAssertFailure(refused, status: 1, mentioning: field, "U+0000")
             XCTAssertFalse(refused.stdout.contains(badID.text), "\(kind): a row of the record refused was written")
+            // The script ends in a statement that fails, so that `… | psql` fails too (it read no COMMIT and exited 0; helper-99).
+            XCTAssertTrue(refused.stdout.hasSuffix("RAISE EXCEPTION 'logbook stopped before the end of this script (its error says why): "
+                                                   + "nothing was loaded'; END $logbook$;\n"), "\(kind)")
         }
     }
 

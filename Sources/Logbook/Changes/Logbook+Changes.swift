@@ -48,9 +48,7 @@ extension Logbook {
             }
             guard token.position >= start else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "the change log keeps entries from position "
-                                                      + "\(start) (\(try Self.retentionDays(in: connection)) days); start again "
-                                                      + "from a full export ('logbook export … --format postgres', or 'logbook changes' "
-                                                      + "without --since)")
+                                                      + "\(start) (\(try Self.retentionDays(in: connection)) days); \(Self.startAgain)")
             }
             guard token.position <= end.position else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "it is ahead of this logbook's change log "
@@ -59,12 +57,18 @@ extension Logbook {
             try ChangeTokenStamp.check(token, in: connection)
             guard let unloggedBound = try UnloggedDayChanges.bound(since: token, in: connection) else {
                 throw LogbookError.changeTokenRefused(token.description, reason: "it has no day mark and is newer than this "
-                                                      + "logbook's change log answers without one; start again from a full export")
+                                                      + "logbook's change log answers without one; \(Self.startAgain)")
             }
             try changes(in: connection, from: token.position, unloggedDaysAbove: unloggedBound, at: end.position, body)
             return end
         }
     }
+
+    /// The way out of a token the log no longer answers: a feed of every record, which also
+    /// records its token where a PostgreSQL load keeps it (an export records none, so the refused
+    /// token would stay there).
+    private static let startAgain = "start again with every record: 'logbook changes' without a token (no --since, or an "
+        + "empty one; with --state, delete the file)"
 
     /// The days the change log keeps an entry (`change_log_retention_days`, by default
     /// ``defaultChangeLogRetentionDays``). Older entries are pruned after the store's first write

@@ -175,9 +175,16 @@ extension Logbook {
         let buffer = OutputBuffer(output)
         var script = try PostgresScript(source: source, output: buffer.append)
         try script.begin(title: "Logbook \(kind.rawValue) of \(source), exported \(Date().textForMessages)")
-        try write(&script)
-        let isEverything = query.condition == nil && query.limit == nil && query.offset == nil
-        try script.end(replacing: isEverything ? [kind] : [])
+        do {
+            try write(&script)
+            let isEverything = query.condition == nil && query.limit == nil && query.offset == nil
+            try script.end(replacing: isEverything ? [kind] : [])
+        } catch {
+            // Written out, so that `… | psql` fails too, rather than reading nothing and exiting 0.
+            script.abandon()
+            try? buffer.flush()
+            throw error
+        }
         try buffer.flush()
     }
 

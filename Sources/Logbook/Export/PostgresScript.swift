@@ -85,17 +85,20 @@ public struct PostgresScript {
     private let source: String
     private let sourceField: String
     private var block: Block?
-    private var record = 0
+    /// When the script began: no earlier than the read of the records it holds.
+    private var readAt = Date()
 
     /// A script for the logbook named `source`, handing text to `output` as it goes.
     public init(source: String, output: @escaping (String) throws -> Void) throws {
         self.output = output
         self.source = source
-        sourceField = try PostgresText.copyField(source, record: 0, field: "source")
+        sourceField = try PostgresText.copyField(source, record: nil, field: "source")
     }
 
-    /// The header, `BEGIN`, the schema and the temporary tables.
-    public func begin(title: String) throws {
+    /// The header, `BEGIN`, the schema and the temporary tables. Call it once the records are being
+    /// read (its time orders a snapshot against earlier loads: ``end(replacing:token:)``).
+    public mutating func begin(title: String) throws {
+        readAt = Date()
         try output("""
             -- \(PostgresText.comment(title))
             -- Load with: psql -v ON_ERROR_STOP=1 -f FILE (or pipe it into psql). One transaction: all or nothing.
@@ -119,20 +122,20 @@ public struct PostgresScript {
     /// One draft, its checklist included: replaces what the source had under its id.
     public mutating func write(_ draft: ReleaseDraft) throws {
         try open(.drafts)
-        record += 1
-        let fields = [sourceField, draft.id.text, try text(draft.version, "version"), try text(draft.version.comparisonKey, "version"),
-                      try text(draft.whatsNew, "whatsNew")] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
+        let record = { "the draft \(draft.id.uuidString)" }
+        let fields = [sourceField, draft.id.text, try text(draft.version, "version", record), try text(draft.version.comparisonKey, "version", record),
+                      try text(draft.whatsNew, "whatsNew", record)] + Self.instant(draft.submittedAt) + Self.instant(draft.createdAt)
             + Self.instant(draft.updatedAt)
         let prefix = fields.joined(separator: "\t")
         // A record PostgreSQL cannot hold writes none of its rows, however many go out in pieces
         // (`copyField`'s own refusal of these fields then never fires; it guards the others).
         for (offset, item) in draft.checklist.enumerated() {
-            try PostgresText.refuseUnstorable(item.title, record: record, field: "checklist[\(offset)].title")
+            try PostgresText.refuseUnstorable(item.title, record: record(), field: "checklist[\(offset)].title")
         }
         var lines = ChunkedOutput(output)
         if draft.checklist.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\t\\N\n") }
         for (offset, item) in draft.checklist.enumerated() {
-            try lines.append(prefix + "\t\(offset + 1)\t\(item.id.text)\t\(try text(item.title, "checklist[\(offset)].title"))\t"
+            try lines.append(prefix + "\t\(offset + 1)\t\(item.id.text)\t\(try text(item.title, "checklist[\(offset)].title", record))\t"
                              + (item.isDone ? "t\n" : "f\n"))
         }
         try lines.flush()
@@ -141,16 +144,16 @@ public struct PostgresScript {
     /// One day, its exercises included: replaces what the source had under its id or on its day.
     public mutating func write(_ day: ExerciseDay) throws {
         try open(.days)
-        record += 1
+        let record = { "the day \(day.day) (\(day.id.uuidString))" }
         let prefix = ([sourceField, day.id.text, day.day.description] + Self.instant(day.date)).joined(separator: "\t")
         for (offset, name) in day.exercises.enumerated() {
-            try PostgresText.refuseUnstorable(name, record: record, field: "exercises[\(offset)]")
+            try PostgresText.refuseUnstorable(name, record: record(), field: "exercises[\(offset)]")
         }
         var lines = ChunkedOutput(output)
         if day.exercises.isEmpty { try lines.append(prefix + "\t\\N\t\\N\t\\N\n") }
         for (offset, name) in day.exercises.enumerated() {
-            try lines.append(prefix + "\t\(offset + 1)\t\(try text(name, "exercises[\(offset)]"))\t"
-                             + "\(try text(name.comparisonKey, "exercises[\(offset)]"))\n")
+            try lines.append(prefix + "\t\(offset + 1)\t\(try text(name, "exercises[\(offset)]", record))\t"
+                             + "\(try text(name.comparisonKey, "exercises[\(offset)]", record))\n")
         }
         try lines.flush()
     }
@@ -163,11 +166,14 @@ public struct PostgresScript {
 
     /// The deletions, upserts and `COMMIT`. With `replacing`, the source's records of those kinds
     /// that the script did not hold are deleted too (a full export: PostgreSQL then holds exactly
-    /// the logbook's records). With a `token`, it is recorded in `logbook_sources`.
-    public mutating func end(replacing: Set<RecordKind> = [], token: ChangeToken? = nil) throws {
+    /// the logbook's records). With a `token` (the end of a change feed that began after `since`,
+    /// or with every record), the token is recorded in `logbook_sources`, and the load first
+    /// checks it against the token stored there (``feedOrderCheck(since:end:)``).
+    public mutating func end(replacing: Set<RecordKind> = [], since: ChangeToken? = nil, token: ChangeToken? = nil) throws {
         try close()
         let source = PostgresText.literal(self.source)
-        var sql = """
+        var sql = token.map { feedOrderCheck(since: since, end: $0) } ?? ""
+        sql += """
             DELETE FROM logbook_drafts AS d USING logbook_load_deletions AS x
                 WHERE x.kind = 'draft' AND d.source = \(source) AND d.id = x.id;
             DELETE FROM logbook_exercise_days AS d USING logbook_load_deletions AS x
@@ -238,6 +244,68 @@ public struct PostgresScript {
         try output(sql)
     }
 
+    /// Ends a script that an error stopped before ``end(replacing:token:)``, at a record's bound:
+    /// the COPY block closed, then a statement that fails, so that `psql` (which the script tells
+    /// to stop on an error) exits with a failure, not 0, and loads nothing. Output errors are not
+    /// thrown: the output may be what failed.
+    public mutating func abandon() {
+        try? close()
+        try? output("""
+            DO $logbook$ BEGIN RAISE EXCEPTION 'logbook stopped before the end of this script (its error says why): nothing was loaded'; END $logbook$;
+
+            """)
+    }
+
+    /// Statements that stop the load, PostgreSQL unchanged, when the token PostgreSQL holds for
+    /// this logbook (compared by position, then day mark) is
+    /// - later than the script's `end`: the script is older than one loaded before (two runs that
+    ///   overlapped, an old file loaded again) and would take records back (helper-99). A feed of
+    ///   every record (`since` nil) that began after that load is let through: the logbook was
+    ///   restored from a backup, and the feed brings PostgreSQL to it;
+    /// - earlier than `since`: the changes between are in no script PostgreSQL loaded (a load that
+    ///   failed while `--state` moved on), and would be lost.
+    ///
+    /// Loads of one source wait for each other here. A stored token of another logbook or form is
+    /// not compared. The source and tokens go in as literals, outside the `DO` body.
+    private func feedOrderCheck(since: ChangeToken?, end: ChangeToken) -> String {
+        """
+        CREATE TEMPORARY TABLE logbook_load_token (source text, since text, token text, began_at timestamptz) ON COMMIT DROP;
+        INSERT INTO logbook_load_token VALUES (\(PostgresText.literal(source)), \(since.map { PostgresText.literal($0.description) } ?? "NULL"),
+            \(PostgresText.literal(end.description)), '\(readAt.iso8601Microseconds)');
+        DO $logbook$
+        DECLARE
+            load record;
+            held record;
+        BEGIN
+            SELECT source, since, token, began_at, split_part(token, ':', 2)::numeric AS position,
+                   nullif(split_part(token, ':', 3), '')::numeric AS mark, split_part(since, ':', 2)::numeric AS since_position,
+                   nullif(split_part(since, ':', 3), '')::numeric AS since_mark
+                INTO load FROM logbook_load_token;
+            PERFORM FROM logbook_sources WHERE source = load.source FOR UPDATE;
+            SELECT token, loaded_at, split_part(token, ':', 2)::numeric AS position, nullif(split_part(token, ':', 3), '')::numeric AS mark
+                INTO held FROM logbook_sources
+                WHERE source = load.source AND token ~ '^[^:]+:[0-9]+(:[0-9]+(:[0-9a-f]{16})?)?$'
+                    AND split_part(token, ':', 1) = split_part(load.token, ':', 1);
+            IF NOT FOUND THEN
+                RETURN;
+            END IF;
+            IF (held.position, coalesce(held.mark, load.mark)) > (load.position, coalesce(load.mark, held.mark))
+                    AND NOT (load.since IS NULL AND load.began_at > held.loaded_at) THEN
+                RAISE EXCEPTION 'logbook: PostgreSQL holds this logbook up to change token % (loaded %), later than this script''s end, %: '
+                    'loading it would take records back. Load a feed made now from the token in logbook_sources', held.token,
+                    held.loaded_at, load.token;
+            END IF;
+            IF load.since IS NOT NULL AND (held.position, coalesce(held.mark, load.since_mark))
+                    < (load.since_position, coalesce(load.since_mark, held.mark)) THEN
+                RAISE EXCEPTION 'logbook: this script holds the changes after token %, and PostgreSQL holds this logbook only up to %: '
+                    'the changes between would be lost (did an earlier load fail?). Load a feed from the token PostgreSQL holds: '
+                    'logbook changes --since %', load.since, held.token, held.token;
+            END IF;
+        END $logbook$;
+
+        """
+    }
+
     private mutating func open(_ next: Block) throws {
         guard block != next else { return }
         try close()
@@ -251,8 +319,9 @@ public struct PostgresScript {
         block = nil
     }
 
-    private func text(_ value: String, _ field: String) throws -> String {
-        try PostgresText.copyField(value, record: record, field: field)
+    /// `value` as a COPY field of the record `record` names (made only when the value is refused).
+    private func text(_ value: String, _ field: String, _ record: () -> String) throws -> String {
+        try PostgresText.copyField(value, record: record(), field: field)
     }
 
     /// A `timestamptz` with microseconds and the exact seconds, or two NULLs.

@@ -4,8 +4,9 @@ import SQLiteQuery
 enum PostgresText {
     /// `value` as one field of a text-format COPY line: backslash, tab, line feed and carriage
     /// return escaped, every other byte as it is. PostgreSQL's `text` cannot hold U+0000, so a
-    /// value with one is refused, naming the record and field, rather than changed.
-    static func copyField(_ value: String, record: Int, field: String) throws -> String {
+    /// value with one is refused, naming the `record` (`the day 2026-01-09 (ID)`) and field,
+    /// rather than changed.
+    static func copyField(_ value: String, record: @autoclosure () -> String?, field: String) throws -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
@@ -14,7 +15,7 @@ enum PostgresText {
             case 0x09: bytes += [0x5C, 0x74]
             case 0x0A: bytes += [0x5C, 0x6E]
             case 0x0D: bytes += [0x5C, 0x72]
-            case 0x00: throw unstorable(value, record: record, field: field)
+            case 0x00: throw unstorable(value, record: record(), field: field)
             default: bytes.append(byte)
             }
         }
@@ -23,12 +24,12 @@ enum PostgresText {
 
     /// Throws what ``copyField(_:record:field:)`` throws for `value` when PostgreSQL's `text` cannot
     /// hold it, before any field of its record is written.
-    static func refuseUnstorable(_ value: String, record: Int, field: String) throws {
-        if value.utf8.contains(0) { throw unstorable(value, record: record, field: field) }
+    static func refuseUnstorable(_ value: String, record: @autoclosure () -> String, field: String) throws {
+        if value.utf8.contains(0) { throw unstorable(value, record: record(), field: field) }
     }
 
-    private static func unstorable(_ value: String, record: Int, field: String) -> LogbookError {
-        .invalidValue(field: record > 0 ? "\(field) of record \(record)" : field, value: String(value.prefix(20)),
+    private static func unstorable(_ value: String, record: String?, field: String) -> LogbookError {
+        .invalidValue(field: record.map { "\(field) of \($0)" } ?? field, value: String(value.prefix(20)),
                       reason: "it holds U+0000, which PostgreSQL text cannot store")
     }
 

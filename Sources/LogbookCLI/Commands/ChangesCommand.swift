@@ -7,7 +7,7 @@ enum ChangesCommand {
         case ndjson, postgres
     }
 
-    private static let since = Option<String>.text("--since", valueName: "TOKEN", help: "Changes after this token (default: every record).")
+    private static let since = Option<String>.text("--since", valueName: "TOKEN", help: "Changes after this token (default, or empty: every record).")
     private static let state = Option<String>.text(
         "--state", valueName: "FILE", help: "Read the token from FILE (none yet, or empty: every record) and replace it once the output is complete.")
     private static let format = Option<FeedFormat>.choice(
@@ -52,9 +52,10 @@ enum ChangesCommand {
                 throw UsageError(message: "-o and --state name one file, \(statePath): the token written last would replace the "
                                     + "changes; give each its own file", command: "changes")
             }
-            // The state file is written once the changes are out: a database file is refused first.
-            if let statePath { try OutputDestination.refuseIfItIsTheDatabase(statePath, try invocation.databasePath()) }
-            let tokenText = try arguments.value(of: since) ?? statePath.flatMap(readToken)
+            // The state file is written once the changes are out: one that could not be is refused first.
+            if let statePath { try OutputDestination.refuseBeforeWork(statePath, protecting: try invocation.databasePath()) }
+            // Empty, as a state file may be, or `psql` prints a source with no token yet: every record.
+            let tokenText = try arguments.value(of: since).flatMap { $0.isEmpty ? nil : $0 } ?? statePath.flatMap(readToken)
             let token = try tokenText.map { text in
                 let format = "LOGBOOK-ID:POSITION:DAY-MARK:STAMP, as 'logbook changes' printed it"
                 guard text.trimmingCharacters(in: .whitespacesAndNewlines) == text else {
@@ -85,7 +86,9 @@ enum ChangesCommand {
     /// or `mktemp` to hold it): every record then.
     private static func readToken(_ path: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else { throw CommandFailure("cannot read \(path)") }
+        guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 4096) ?? Data() else {
+            throw CommandFailure("cannot read \(path)")
+        }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return token.isEmpty ? nil : token
     }
@@ -124,18 +127,25 @@ enum ChangesCommand {
         let title = "Logbook changes of \(source)" + (token.map { " since \($0)" } ?? ", every record")
         // Begun with the first change (or at the end): a refused token writes nothing.
         var begun = false
-        let end = try store.changes(since: token) { logged in
+        do {
+            let end = try store.changes(since: token) { logged in
+                if !begun { try script.begin(title: title) }
+                begun = true
+                switch logged.change {
+                case .draft(let draft): try script.write(draft)
+                case .day(let day): try script.write(day)
+                case .draftDeleted(let id): try script.writeDeletion(of: .drafts, id: id)
+                case .dayDeleted(let id): try script.writeDeletion(of: .history, id: id)
+                }
+            }
             if !begun { try script.begin(title: title) }
             begun = true
-            switch logged.change {
-            case .draft(let draft): try script.write(draft)
-            case .day(let day): try script.write(day)
-            case .draftDeleted(let id): try script.writeDeletion(of: .drafts, id: id)
-            case .dayDeleted(let id): try script.writeDeletion(of: .history, id: id)
-            }
+            try script.end(replacing: token == nil ? [.drafts, .history] : [], since: token, token: end)
+            return end
+        } catch {
+            // A script begun ends in a failing statement, so that `… | psql` fails too.
+            if begun { script.abandon() }
+            throw error
         }
-        if !begun { try script.begin(title: title) }
-        try script.end(replacing: token == nil ? [.drafts, .history] : [], token: end)
-        return end
     }
 }
