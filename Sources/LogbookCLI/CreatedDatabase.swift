@@ -152,7 +152,7 @@ final class CreatedDatabase {
     private static func tableNames(in connection: Connection) throws -> Set<String> {
         let statement = try connection.prepare("SELECT name FROM sqlite_master WHERE type = 'table'")
         var names = Set<String>()
-        while try statement.step() { names.insert(try statement.column(0, as: String.self)) }
+        while try statement.step() { names.insert(try statement.schemaText(0)) }
         return names
     }
 }

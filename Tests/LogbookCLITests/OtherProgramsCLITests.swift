@@ -22,6 +22,94 @@ final class OtherProgramsCLITests: XCTestCase {
         return result.lines
     }
 
+    /// Another program's table, view, index and trigger whose name or text holds bytes that are
+    /// not UTF-8 (SQLite keeps what it is given) leave the file usable: every command, `check`
+    /// included, failed on them with a message that sent the user to `check` (helper-97). The
+    /// names show as U+FFFD; a migration that would make such an object again refuses by its name,
+    /// the file unchanged. Seeded: ill-formed sequences of every kind (a lone continuation byte,
+    /// an overlong lead, a lead without its continuation, an encoded surrogate, bytes above U+10FFFF).
+    func testAnotherProgramsObjectsWhoseNamesAreNotUTF8LeaveTheFileUsable() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_SCHEMA_BYTES_SEED", default: 0x5343_4842)
+        var random = SplitMix64(seed: seed)
+        let illFormed: [[UInt8]] = [[0x80], [0xBF], [0xC0, 0xAF], [0xC1], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80],
+                                    [0xF5], [0xFE], [0xFF], [0xF0, 0x9F, 0x98]]
+        func bytes() -> [UInt8] { Array("x".utf8) + illFormed[random.int(0...(illFormed.count - 1))] + Array("y".utf8) }
+        for round in 0..<PropertyTestSettings.scaled(3, by: "LOGBOOK_PROPERTY_SCALE") {
+            let (table, view, index, trigger) = (bytes(), bytes(), bytes(), bytes())
+            var sql: [UInt8] = Array("CREATE TABLE \"t".utf8) + table + Array("\" (day INTEGER REFERENCES exercise_days (pk));\n".utf8)
+            sql += Array("CREATE VIEW \"v".utf8) + view + Array("\" AS SELECT '".utf8) + bytes() + Array("' AS a;\n".utf8)
+            sql += Array("CREATE INDEX \"i".utf8) + index + Array("\" ON exercise_days (day);\n".utf8)
+            sql += Array("CREATE TRIGGER \"r".utf8) + trigger + Array("\" AFTER INSERT ON drafts BEGIN SELECT 1; END;\n".utf8)
+            let context = "seed \(seed), round \(round): \(String(decoding: sql, as: UTF8.self).debugDescription)"
+
+            let cli = try CLIHarness()
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+            let objects = cli.folder.appendingPathComponent("objects.sql")
+            try Data(sql).write(to: objects)
+            try sqlite3(cli, ".read '\(objects.path)'")
+            let check = try cli.run(["check"])
+            XCTAssertEqual(check.status, 0, "\(context): \(check.stdout) \(check.stderr)")
+            XCTAssertTrue(check.stdout.contains("trigger"), "\(context): the trigger on drafts is named: \(check.stdout)")
+            for command in [["-q", "history", "add", "Row"], ["-q", "drafts", "add", "--version", "1.0"], ["history", "list"],
+                            ["export", "history"], ["-q", "repair"], ["query", "SELECT count(*) FROM exercises"],
+                            ["-q", "backup", cli.folder.appendingPathComponent("copy.sqlite").path], ["migrate", "--status"]] {
+                let result = try cli.run(command)
+                XCTAssertEqual(result.status, 0, "\(context): \(command): \(result.stderr)")
+            }
+
+            // A migration that makes the view and the trigger again cannot make them as they are.
+            let old = try CLIHarness()
+            try FileManager.default.copyItem(at: CLIHarness.fixture("logbook-0.1.sqlite3"), to: old.database)
+            try sqlite3(old, ".read '\(objects.path)'")
+            let before = try Data(contentsOf: old.database)
+            XCTAssertFailure(try old.run(["migrate"]), status: 1, mentioning: "is not UTF-8, which the migration cannot make again as it is")
+            XCTAssertEqual(try Data(contentsOf: old.database), before, "\(context): the refused migration changed the file")
+            XCTAssertFalse(try old.run(["check"]).stderr.contains("cannot read"), context)
+        }
+    }
+
+    /// Values another program wrote into the migration histories: an `applied_at` that is no
+    /// number refuses the file by its row and says how to put it right (every command, `check`
+    /// included, refused it with a message that sent the user to `check`); a name that is not
+    /// UTF-8, an app's set named by a blob and a time past year 9999 are shown, not refused
+    /// (helper-97). Seeded: texts and blobs of random bytes.
+    func testMigrationHistoryValuesAnotherProgramWroteAreNamedOrShown() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_HISTORY_VALUES_SEED", default: 0x4849_5354)
+        var random = SplitMix64(seed: seed)
+        func hex(_ count: Int) -> String { (0..<count).map { _ in String(format: "%02X", random.int(0...255)) }.joined() }
+        for round in 0..<PropertyTestSettings.scaled(3, by: "LOGBOOK_PROPERTY_SCALE") {
+            let cli = try CLIHarness()
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"]).status, 0)
+            let version = random.int(1...5)
+            let value = random.chance(0.5) ? "'not a time \(round)'" : "X'\(hex(random.int(0...6)))'"
+            try sqlite3(cli, "UPDATE schema_migrations SET applied_at = \(value) WHERE version = \(version)")
+            let before = try Data(contentsOf: cli.database)
+            for command in [["check"], ["history", "list"], ["-q", "history", "add", "Row"], ["migrate", "--status"]] {
+                XCTAssertFailure(try cli.run(command), status: 1, mentioning: "row of version \(version) (schema_migrations) holds applied_at",
+                                 "UPDATE schema_migrations SET applied_at = 0 WHERE version = \(version)")
+            }
+            XCTAssertEqual(try Data(contentsOf: cli.database), before, "seed \(seed), round \(round)")
+            try sqlite3(cli, """
+                UPDATE schema_migrations SET applied_at = 1e300, name = CAST(X'\(hex(2))FF' AS TEXT) WHERE version = \(version);
+                CREATE TABLE app_migrations (
+                    set_name TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    name TEXT NOT NULL,
+                    checksum TEXT NOT NULL,
+                    applied_at REAL NOT NULL,  -- seconds since 2001-01-01T00:00:00Z
+                    PRIMARY KEY (set_name, version)
+                ) WITHOUT ROWID;
+                INSERT INTO app_migrations VALUES (X'00', 1, 'notes', 'c', 0);
+                """)
+            XCTAssertEqual(try cli.run(["check"]).status, 0, "seed \(seed), round \(round)")
+            XCTAssertEqual(try cli.run(["-q", "history", "add", "Row"]).status, 0)
+            let status = try cli.run(["migrate", "--status"])
+            XCTAssertEqual(status.status, 0, status.stderr)
+            XCTAssertTrue(status.stdout.contains("applied 1e+300 seconds since 2001"), status.stdout)
+            XCTAssertTrue(status.stdout.contains("X'00'/0001_notes\tapplied"), status.stdout)
+        }
+    }
+
     /// The shell holding the write lock (`BEGIN IMMEDIATE`, left open): a write waits out the busy
     /// timeout, then fails in one line that says another connection held the lock, changing
     /// nothing; once the shell is gone it goes through. (It said only "database is locked".)

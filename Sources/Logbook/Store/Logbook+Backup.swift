@@ -9,6 +9,11 @@ public struct BackupSummary: Sendable, Equatable {
     public let bytes: Int
     /// The number of database pages copied.
     public let pages: Int
+    /// The problems of rows the copy holds because the database holds them (rows another program
+    /// left without their parent, or breaking a `CHECK` or `NOT NULL` constraint: what `repair` puts
+    /// right), as `check` names them; empty for a sound database. The copy is taken so that it
+    /// can be kept before a repair.
+    public let problemsOfTheDatabase: [String]
 }
 
 /// Why a backup was refused or failed. In every case the target is as it was before.
@@ -67,7 +72,9 @@ extension Logbook {
     ///
     /// The pages are copied with SQLite's online backup API into a temporary file beside `path`,
     /// the copy is checked (integrity and foreign keys), and only then renamed over `path`, so
-    /// `path` is never left half-written. Runs with the store's lock held, like any other call.
+    /// `path` is never left half-written. A copy whose only problems are the database's own rows
+    /// that `repair` puts right (the database shows the same) is taken, and they are named in
+    /// ``BackupSummary/problemsOfTheDatabase``. Runs with the store's lock held, like any other call.
     /// Throws ``LogbookError/backupRefused(_:)`` with the ``BackupError`` that says why.
     public func backup(to path: String) throws -> BackupSummary {
         do {
@@ -99,14 +106,14 @@ extension Logbook {
             } catch {
                 throw BackupError.failed(target: path, reason: "\(error)")
             }
-            try checkCopy(at: replacement.temporaryPath, target: path)
+            let problems = try checkCopy(at: replacement.temporaryPath, target: path)
             do {
                 try replacement.commit()
             } catch LogbookError.cannotWrite(_, let reason) {
                 throw BackupError.cannotWrite(target: path, reason: reason)
             }
             let bytes = (try? FileManager.default.attributesOfItem(atPath: replacement.target))?[.size] as? Int
-            return BackupSummary(path: path, bytes: bytes ?? 0, pages: pages)
+            return BackupSummary(path: path, bytes: bytes ?? 0, pages: pages, problemsOfTheDatabase: problems)
         } catch {
             replacement.discard()
             throw error
@@ -142,17 +149,35 @@ extension Logbook {
         }
     }
 
-    /// Runs the integrity and foreign-key checks on the copy before it takes the target's place.
-    private func checkCopy(at path: String, target: String) throws {
-        let report: CheckReport
+    /// Runs the integrity and foreign-key checks on the copy before it takes the target's place,
+    /// and returns its problems when they are all of rows (``rowProblemPrefixes``, and foreign
+    /// keys) and the database shows the same: rows another program left, which `repair` deletes or
+    /// puts right, so that a copy can be kept first (one was refused: helper-97). Any other
+    /// problem, or one the database does not show, refuses the copy.
+    private func checkCopy(at path: String, target: String) throws -> [String] {
+        let found: (integrity: [String], foreignKeys: [String])
         do {
-            report = try Logbook.inspect(path: path, timeZone: timeZone).check()
+            found = try Self.checkedProblems(at: path, timeZone: timeZone)
         } catch {
             throw BackupError.copyIsDamaged(target: target, problems: ["\(error)"])
         }
-        guard report.integrity == ["ok"] && report.foreignKeyViolations.isEmpty else {
-            throw BackupError.copyIsDamaged(target: target, problems: report.integrity.filter { $0 != "ok" }
-                                                                        + report.foreignKeyViolations)
+        let problems = found.integrity + found.foreignKeys
+        guard !problems.isEmpty else { return [] }
+        let ofRows = found.integrity.allSatisfy { line in Self.rowProblemPrefixes.contains { line.hasPrefix($0) } }
+        guard ofRows, let database = try? Self.checkedProblems(at: self.path, timeZone: timeZone),
+              database.integrity + database.foreignKeys == problems else {
+            throw BackupError.copyIsDamaged(target: target, problems: problems)
         }
+        return problems
     }
+
+    /// The problems the integrity check and the foreign-key check find in the file at `path`.
+    private static func checkedProblems(at path: String, timeZone: TimeZone) throws -> (integrity: [String], foreignKeys: [String]) {
+        let report = try Logbook.inspect(path: path, timeZone: timeZone).check()
+        return (report.integrity.filter { $0 != "ok" }, report.foreignKeyViolations)
+    }
+
+    /// How SQLite's integrity check begins a line about a row that breaks its table's `CHECK` or
+    /// `NOT NULL` constraint (not about pages or indexes).
+    private static let rowProblemPrefixes = ["CHECK constraint failed in ", "NULL value in "]
 }

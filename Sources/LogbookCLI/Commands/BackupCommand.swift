@@ -9,7 +9,10 @@ enum BackupCommand {
                 Copies the database with SQLite's online backup API inside one read transaction: other \
                 processes go on reading and writing, and the copy holds every change committed before it \
                 began. The copy is written to a temporary file beside FILE, checked (integrity and foreign \
-                keys), and only then renamed over FILE, so FILE is never half-written. Refused when FILE is \
+                keys), and only then renamed over FILE, so FILE is never half-written; a copy with a problem \
+                the database does not show is refused, and rows another program left that 'repair' puts right \
+                (without their parent, breaking a CHECK or NOT NULL constraint) are copied as they are and \
+                named on stderr, so that a copy can be kept before a repair. Refused when FILE is \
                 the database itself or one of its files, a folder, in a folder that cannot be written, \
                 read-only, or holds something other than an earlier copy of this logbook (another logbook, \
                 by its id, is refused; a file from before logbook ids is taken as a copy) or an empty file. \
@@ -27,5 +30,10 @@ enum BackupCommand {
             }
             let summary = try invocation.readStore().backup(to: path)
             Console.note("logbook: backup written to \(summary.path) (\(summary.bytes) bytes, \(summary.pages) pages)")
+            if !summary.problemsOfTheDatabase.isEmpty {
+                // Shown under -q too: the copy is not a sound database.
+                Console.printError("logbook: the copy holds the database's own problems, rows another program left: "
+                             + summary.problemsOfTheDatabase.joined(separator: "; ") + " ('logbook repair' puts them right)")
+            }
         })
 }

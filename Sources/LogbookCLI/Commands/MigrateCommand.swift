@@ -19,12 +19,12 @@ enum MigrateCommand {
                 // An app's own tables in the file: its set's history, which this tool only lists.
                 let appHistory = try store.appMigrationHistory()
                 for status in statuses {
-                    let state = status.appliedAt.map { "applied \($0.iso8601Microseconds)" } ?? "pending"
+                    let state = status.appliedAt.map { "applied \($0.textForMessages)" } ?? "pending"
                     try Console.print("\(Console.cell(status.migration.identifier))\t\(state)")
                 }
                 for (set, applied) in appHistory {
                     // Another program may have written these names: shown as a table shows text.
-                    try Console.print("\(Console.cell(set))/\(Console.cell(applied.identifier))\tapplied \(applied.appliedAt.iso8601Microseconds)")
+                    try Console.print("\(Console.cell(set))/\(Console.cell(applied.identifier))\tapplied \(applied.appliedAt.textForMessages)")
                 }
                 return
             }

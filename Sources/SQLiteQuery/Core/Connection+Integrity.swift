@@ -1,11 +1,12 @@
 import CSQLite
 
 extension Connection {
-    /// `PRAGMA integrity_check`: `["ok"]` for a sound file, else one line per problem.
+    /// `PRAGMA integrity_check`: `["ok"]` for a sound file, else one line per problem (a name in
+    /// it that is not UTF-8 as ``Statement/schemaText(_:)`` shows it).
     public func integrityCheck() throws -> [String] {
         let statement = try prepare("PRAGMA integrity_check")
         var lines: [String] = []
-        while try statement.step() { lines.append(try statement.column(0)) }
+        while try statement.step() { lines.append(try statement.schemaText(0)) }
         return lines
     }
 
@@ -14,19 +15,23 @@ extension Connection {
     /// same whatever order a table's rows are in): `exercises: 2 rows refer to exercise_days pk 7, 9,
     /// which are gone`. A parent table that is gone, and a table whose foreign keys SQLite cannot
     /// check (a parent key that is not unique: "foreign key mismatch"), are said so, table by table.
-    /// (The pragma itself gives no row for a `WITHOUT ROWID` table.)
+    /// (The pragma itself gives no row for a `WITHOUT ROWID` table.) A table or parent whose name is
+    /// not UTF-8 (another program's) is checked too, by SQLite's own copy of the name, and its
+    /// rows are counted, not shown.
     public func foreignKeyViolations() throws -> [String] {
         let tables = try prepare("""
-            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
+            SELECT rowid, name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY rowid
             """)
         var lines: [String] = []
         while try tables.step() {
-            let table = try tables.column(0, as: String.self)
+            let table = try tables.schemaText(1)
+            let exactName = try? tables.column(1, as: String.self)
             var keys: [(parent: String, id: Int64, rows: Int)] = []
             do {
-                let check = try prepare("PRAGMA foreign_key_check(\(table.quotedSQLIdentifier))")
+                let check = try prepare("SELECT parent, fkid FROM pragma_foreign_key_check((SELECT name FROM sqlite_master WHERE rowid = ?))")
+                try check.bind(try tables.column(0, as: Int64.self), at: 1)
                 while try check.step() {
-                    let key = (parent: try check.column(2, as: String.self), id: try check.column(3, as: Int64.self))
+                    let key = (parent: try check.schemaText(0), id: try check.column(1, as: Int64.self))
                     if let index = keys.firstIndex(where: { $0.parent == key.parent && $0.id == key.id }) {
                         keys[index].rows += 1
                     } else {
@@ -38,6 +43,11 @@ extension Connection {
                 continue
             }
             for key in keys {
+                guard exactName != nil, !key.parent.contains("\u{FFFD}") else {
+                    lines.append("\(table): \(key.rows) \(key.rows == 1 ? "row refers" : "rows refer") to \(key.parent), which "
+                                 + "\(key.rows == 1 ? "is" : "are") gone (a name that is not UTF-8: the rows are not shown)")
+                    continue
+                }
                 lines.append(try violationLine(table: table, parent: key.parent, id: key.id, rows: key.rows))
             }
         }

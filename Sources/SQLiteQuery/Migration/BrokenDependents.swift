@@ -46,7 +46,7 @@ struct BrokenDependents {
         let present = try Self.presentObjects(in: connection)
         // By name as SQLite tells names apart: ASCII letters in either case, every other byte as it is.
         var targets: [[UInt8]: (table: String, triggers: [String], hasForeignKeys: Bool)] = [:]
-        for trigger in others.triggers where present.contains(Self.key(trigger.name, isTrigger: true)) {
+        for trigger in others.triggers where present.contains(Self.key(trigger.name, isTrigger: true)) && present.contains(Self.key(trigger.table)) {
             targets[Self.key(trigger.table), default: (trigger.table, [], false)].triggers.append(trigger.name)
         }
         var failures: [Failure] = []
@@ -90,13 +90,14 @@ struct BrokenDependents {
         self.failures = failures
     }
 
-    /// The file's objects by ``key(_:isTrigger:)``.
+    /// The file's objects by ``key(_:isTrigger:)``; not those whose name is not UTF-8 (another
+    /// program's), which no statement Logbook writes can name, so they are not looked at.
     private static func presentObjects(in connection: Connection) throws -> Set<[UInt8]> {
         let objects = try connection.prepare("SELECT type, name FROM sqlite_master")
         var keys = Set<[UInt8]>()
         while try objects.step() {
-            let (type, name): (String, String) = (try objects.column(0), try objects.column(1))
-            keys.insert(key(name, isTrigger: type == "trigger"))
+            guard let name = try? objects.column(1, as: String.self) else { continue }
+            keys.insert(key(name, isTrigger: try objects.schemaText(0) == "trigger"))
         }
         return keys
     }

@@ -80,7 +80,7 @@ extension Migrator {
             """)
         var others = OtherProgramsObjects()
         while try objects.step() {
-            let (type, name, table): (String, String, String) = (try objects.column(0), try objects.column(1), try objects.column(2))
+            let (type, name, table) = (try objects.schemaText(0), try objects.schemaText(1), try objects.schemaText(2))
             guard reference[SchemaObject.nameKey(name, isTrigger: type == "trigger")] == nil else { continue }
             switch type {
             case "trigger": others.triggers.append((name, table))
@@ -145,8 +145,14 @@ extension Migrator {
             """)
         var objects: [(type: String, name: String, sql: String)] = []
         while try statement.step() {
-            let (type, name, table, sql): (String, String, String, String) =
-                (try statement.column(0), try statement.column(1), try statement.column(2), try statement.column(3))
+            let (type, table) = (try statement.schemaText(0), try statement.schemaText(2))
+            // Made again from its exact name and text: bytes that are not UTF-8 cannot be, so the
+            // migration is refused by the object's name rather than make it otherwise.
+            guard let name = try? statement.column(1, as: String.self), let sql = try? statement.column(3, as: String.self) else {
+                throw MigrationError.foreignObjectNotKept(
+                    identifier: migration.identifier, object: "\(type) \(try statement.schemaText(1))",
+                    detail: "its name or text is not UTF-8, which the migration cannot make again as it is")
+            }
             // An object the applied migrations made is no other program's; one that shares only
             // its name with a Logbook object of the other name space is (helper-69).
             guard before[name]?.sharesNameSpace(with: SchemaObject(type: type, sql: sql)) != true else { continue }
@@ -290,7 +296,7 @@ extension Migrator {
             "SELECT type, name, coalesce(sql, '') FROM sqlite_master WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
         var objects: [String: [SchemaObject]] = [:]
         while try statement.step() {
-            objects[try statement.column(1, as: String.self), default: []].append(SchemaObject(type: try statement.column(0), sql: try statement.column(2)))
+            objects[try statement.schemaText(1), default: []].append(SchemaObject(type: try statement.schemaText(0), sql: try statement.schemaText(2)))
         }
         return objects
     }

@@ -21,13 +21,21 @@ public struct Migrator: Sendable {
         /// When it was applied (`applied_at`, seconds since 2001-01-01T00:00:00Z).
         public let appliedAt: Date
 
-        /// The record in the columns `version, name, checksum, applied_at` of `statement`'s row,
-        /// starting at the 0-based column `first`.
-        init(_ statement: Statement, from first: Int) throws {
+        /// The record in the columns `version, name, checksum, applied_at, quote(applied_at)` of
+        /// `statement`'s row of `table`, starting at the 0-based column `first`. The name and
+        /// checksum are read as ``Statement/schemaText(_:)`` reads (bytes another program wrote
+        /// that are not UTF-8 are shown, and a checksum so written is no migration's): every
+        /// command, `check` included, refused the file with a message that sent it to `check`
+        /// (helper-97). An `applied_at` that is no number is refused by row.
+        init(_ statement: Statement, from first: Int, of table: String) throws {
             version = try statement.column(first)
-            name = try statement.column(first + 1)
-            checksum = try statement.column(first + 2)
-            appliedAt = try statement.column(first + 3)
+            name = try statement.schemaText(first + 1)
+            checksum = try statement.schemaText(first + 2)
+            do {
+                appliedAt = try statement.column(first + 3)
+            } catch is ColumnConversionError {
+                throw MigrationError.unreadableHistory(table: table, version: version, value: try statement.schemaText(first + 4))
+            }
         }
 
         /// `0001_create_drafts`: how the migration is named in messages, as ``Migration/identifier``.
@@ -80,12 +88,12 @@ public struct Migrator: Sendable {
     public func appliedMigrations(in connection: Connection) throws -> [AppliedMigration] {
         guard try Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) else { return [] }
         let statement = try connection.cachedStatement(setName == nil
-            ? "SELECT version, name, checksum, applied_at FROM schema_migrations ORDER BY version"
-            : "SELECT version, name, checksum, applied_at FROM app_migrations WHERE set_name = ? ORDER BY version")
+            ? "SELECT version, name, checksum, applied_at, quote(applied_at) FROM schema_migrations ORDER BY version"
+            : "SELECT version, name, checksum, applied_at, quote(applied_at) FROM app_migrations WHERE set_name = ? ORDER BY version")
         defer { statement.reset() }
         if let setName { try statement.bind(setName, at: 1) }
         var applied: [AppliedMigration] = []
-        while try statement.step() { applied.append(try AppliedMigration(statement, from: 0)) }
+        while try statement.step() { applied.append(try AppliedMigration(statement, from: 0, of: historyTable)) }
         return applied
     }
 
@@ -101,7 +109,7 @@ public struct Migrator: Sendable {
         defer { statement.reset() }
         try statement.bind(name, at: 1)
         guard try statement.step() else { return false }
-        let (type, text): (String, String) = (try statement.column(0), try statement.column(1))
+        let (type, text) = (try statement.schemaText(0), try statement.schemaText(1))
         guard type == "table", text.utf8.elementsEqual(sql.utf8) else { throw MigrationError.historyTableTaken(name: name) }
         return true
     }
@@ -156,7 +164,7 @@ public struct Migrator: Sendable {
             ORDER BY type, name
             """)
         var names: [String] = []
-        while try statement.step() { names.append(try statement.column(0)) }
+        while try statement.step() { names.append(try statement.schemaText(0)) }
         return names
     }
 
@@ -318,9 +326,15 @@ public struct Migrator: Sendable {
     public static func appliedAppMigrations(in connection: Connection) throws -> [(set: String, migration: AppliedMigration)] {
         guard try hasHistoryTable("app_migrations", madeBy: appHistoryTableSQL, in: connection) else { return [] }
         let statement = try connection.prepare(
-            "SELECT set_name, version, name, checksum, applied_at FROM app_migrations ORDER BY set_name, version")
+            """
+            SELECT CASE typeof(set_name) WHEN 'text' THEN set_name ELSE quote(set_name) END, version, name, checksum, applied_at,
+                   quote(applied_at)
+            FROM app_migrations ORDER BY set_name, version
+            """)
         var applied: [(set: String, migration: AppliedMigration)] = []
-        while try statement.step() { applied.append((try statement.column(0), try AppliedMigration(statement, from: 1))) }
+        while try statement.step() {
+            applied.append((try statement.schemaText(0), try AppliedMigration(statement, from: 1, of: "app_migrations")))
+        }
         return applied
     }
 

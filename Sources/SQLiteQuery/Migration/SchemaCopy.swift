@@ -27,7 +27,8 @@ enum SchemaCopy {
 
     /// Makes in `copy` the objects of `connection`'s file that `condition` (SQL on `sqlite_master`)
     /// selects, views before indexes before triggers, each in the order it was made; one SQLite
-    /// will not make is left out.
+    /// will not make, or whose text is not UTF-8 (a migration that remakes it refuses it by name),
+    /// is left out.
     private static func makeObjects(of connection: Connection, _ condition: String, in copy: Connection) throws {
         let objects = try connection.prepare("""
             SELECT sql FROM sqlite_master
@@ -35,8 +36,9 @@ enum SchemaCopy {
             ORDER BY CASE type WHEN 'view' THEN 0 WHEN 'index' THEN 1 ELSE 2 END, rowid
             """)
         while try objects.step() {
+            guard let sql = try? objects.column(0, as: String.self) else { continue }
             do {
-                try copy.execute(try objects.column(0, as: String.self))
+                try copy.execute(sql)
             } catch is SQLiteError {
                 continue
             }
