@@ -67,8 +67,11 @@ enum CalendarHeatmap {
         var header = Array(repeating: Character(" "), count: weeks * 2)
         var lastLabelEnd = -1
         for (week, month) in monthLabels(from: first, to: last) where week * 2 > lastLabelEnd {
-            for (index, letter) in monthNames[month - 1].enumerated() where week * 2 + index < header.count {
-                header[week * 2 + index] = letter
+            // A month that begins in the last weeks is named in full past them (it was cut: `Ja`; helper-98).
+            for (index, letter) in monthNames[month - 1].enumerated() {
+                let column = week * 2 + index
+                if column >= header.count { header.append(contentsOf: repeatElement(" ", count: column - header.count + 1)) }
+                header[column] = letter
             }
             lastLabelEnd = week * 2 + 3
         }

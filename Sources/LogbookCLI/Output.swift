@@ -132,7 +132,7 @@ enum Console {
             }
             if (0xFFF9...0xFFFB).contains(scalar.value) { return true }
             return properties.isDefaultIgnorableCodePoint && !properties.isVariationSelector
-                && ![0xAD, 0x200C, 0x200D].contains(scalar.value) && !(0xE0020...0xE007F).contains(scalar.value)
+                && ![0xAD, 0x200C, 0x200D].contains(scalar.value)
         }
         // Most text has no byte that could start one (C0, DEL, U+0080…U+00AD, U+034F, U+061C,
         // U+1100…, U+2000…, U+3164, U+FE00…, U+1BCA0…, U+1D173…, U+E0000…): a table can have
@@ -141,8 +141,11 @@ enum Console {
                     || (doublingBackslashes && $0 == UInt8(ascii: "\\")) }),
               line.unicodeScalars.contains(where: isShownEscaped) else { return line }
         var shown = String.UnicodeScalarView()
-        for scalar in line.unicodeScalars {
-            guard isShownEscaped(scalar) else {
+        let scalars = Array(line.unicodeScalars)
+        var flagTagsEnd = 0
+        for (index, scalar) in scalars.enumerated() {
+            if index >= flagTagsEnd, let end = Self.flagTagsEnd(in: scalars, after: index) { flagTagsEnd = end }
+            guard isShownEscaped(scalar), index >= flagTagsEnd || !Self.isTag(scalar) else {
                 shown.append(scalar)
                 continue
             }
@@ -156,6 +159,20 @@ enum Console {
         }
         return String(shown)
     }
+
+    /// Where the tag characters of a subdivision's flag end (U+1F3F4, then tags U+E0020…U+E007E
+    /// ending in U+E007F, which draw the flag of Scotland), when `scalars[index]` is its flag; tag
+    /// characters anywhere else are drawn as nothing, and are shown escaped (helper-98: `x\u{E0041}y`
+    /// looked like `xy`).
+    private static func flagTagsEnd(in scalars: [Unicode.Scalar], after index: Int) -> Int? {
+        guard scalars[index].value == 0x1F3F4 else { return nil }
+        var end = index + 1
+        while end < scalars.count, (0xE0020...0xE007E).contains(scalars[end].value) { end += 1 }
+        guard end > index + 1, end < scalars.count, scalars[end].value == 0xE007F else { return nil }
+        return end + 1
+    }
+
+    private static func isTag(_ scalar: Unicode.Scalar) -> Bool { (0xE0020...0xE007F).contains(scalar.value) }
 
     /// Writes out stdout's buffer, ignoring failure (``finish()`` reports it).
     static func flush() {

@@ -668,6 +668,8 @@ final class DraftsHistoryCLITests: XCTestCase {
                         "योगा", "प्राणायाम", "ท่ากำลัง", "x\u{3099}", "y\u{180E}",
                         // Drawn as nothing, so shown escaped: Hangul fillers, a language tag, a musical beam, a grapheme joiner.
                         "a\u{3164}b", "\u{115F}c", "Squat\u{E0001}", "d\u{1D173}", "e\u{34F}f",
+                        // Tag characters outside a flag (they were drawn, as nothing: `xy`; helper-98).
+                        "x\u{E0041}y", "z\u{E007F}",
                         // Drawn: a subdivision's flag (tag characters), an emoji's style (U+FE0F).
                         "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}", "\u{2764}\u{FE0F}"]
         for version in versions { XCTAssertEqual(try cli.run(["-q", "drafts", "add", "--version", version]).status, 0) }
@@ -681,6 +683,7 @@ final class DraftsHistoryCLITests: XCTestCase {
                       // Spacing vowel signs take a column of their own, as glibc's wcswidth counts them (helper-6).
                       "योगा": 4, "प्राणायाम": 8, "ท่ากำลัง": 6, "x\u{3099}": 1, "y\\u{180E}": 9,
                       "a\\u{3164}b": 10, "\\u{115F}c": 9, "Squat\\u{E0001}": 14, "d\\u{1D173}": 10, "e\\u{34F}f": 9,
+                      "x\\u{E0041}y": 11, "z\\u{E007F}": 10,
                       "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}": 2, "\u{2764}\u{FE0F}": 2]
         let widest = widths.values.max()!  // wider than the header's VERSION
         for line in table.dropFirst() {

@@ -29,6 +29,15 @@ final class ReportQueryCLITests: XCTestCase {
         let one = try single.run(["report", "calendar", "--from", "2026-01-01", "--to", "2026-01-31"])
         XCTAssertTrue(one.stdout.contains("1 active day, 1 exercise; longest streak 1 day"), one.stdout)
 
+        // A month that begins in the last week is named in full (it was cut to `Ja`; helper-98).
+        for (range, months) in [(["--from", "2025-12-01", "--to", "2026-01-02"], ["Dec", "Jan"]), (["--on", "2011-W52"], ["Jan"])] {
+            let calendar = try single.run(["report", "calendar"] + range)
+            XCTAssertEqual(calendar.lines.first?.split(separator: " "), months.map { Substring($0) }, calendar.stdout)
+        }
+        // The page's streaks are of its days: --as-of outside them is refused (its current streak read 0; helper-98).
+        XCTAssertFailure(try single.run(["report", "--format", "html", "--as-of", "2022-06-03"]), status: 2,
+                         mentioning: "is outside the page's days")
+        XCTAssertEqual(try single.run(["report", "--format", "html", "--on", "2026-01", "--as-of", "2026-01-05"]).status, 0)
         XCTAssertFailure(try cli.run(["report", "calendar", "--from", "2099-01-01"]), status: 2, mentioning: "give --to as well")
         let csv = try cli.run(["report", "calendar", "--format", "csv"] + range)
         XCTAssertEqual(csv.lines.count, 1 + 105)

@@ -7,7 +7,7 @@ enum ReportCommand {
     private static let formatOption = OutputFormat.option(OutputFormat.allCases)
     private static let period = Option<ReportPeriod>.choice(
         "--by", valueName: "PERIOD", among: ReportPeriod.allCases, help: "day|week|month|year, for the history report (default: week).")
-    private static let asOf = Option<DateExpression>.date("--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today).")
+    private static let asOf = Option<DateExpression>.date("--as-of", valueName: "DAY", help: "The day streaks are counted up to (default: today), in the streaks report and the html page (one of its days).")
 
     static let command = Command(
         spec: CommandSpec(
@@ -53,7 +53,7 @@ enum ReportCommand {
             }
             let day = try invocation.day(asOf)
             if day != nil && name != "streaks" {
-                throw UsageError(message: "'\(asOf.spec.name)' applies to the streaks report only", command: command)
+                throw UsageError(message: "'\(asOf.spec.name)' applies to the streaks report and the html page only", command: command)
             }
             let store = try invocation.readStore()
             if ["history", "exercises"].contains(name), try !store.reports.readsTallies() {
@@ -109,6 +109,11 @@ enum ReportCommand {
         let (from, to) = try invocation.dayRange()
         let (first, last, today) = try calendarRange(invocation, from: from, to: to)
         let asOf = try invocation.day(self.asOf) ?? min(today, last)
+        // The page's streaks are of its days: one counted up to a day outside them read 0 (helper-98).
+        guard (first...last).contains(asOf) else {
+            throw UsageError(message: "'\(self.asOf.spec.name) \(asOf)' is outside the page's days, \(first) to \(last): give "
+                                + "--from and --to (or --on) that hold it", command: arguments.command)
+        }
         let page = HTMLReport(from: first, to: last, asOf: asOf, period: try arguments.value(of: period),
                               timeZone: try invocation.timeZone())
         try page.write(from: try invocation.readStore()) { try Console.write($0) }
