@@ -270,7 +270,7 @@ final class ReportQueryCLITests: XCTestCase {
         // Each says why, where a pragma as a table and an extension gave SQLite's bare "not
         // authorized" (helper-24).
         for sql in ["SELECT * FROM pragma_journal_mode", "SELECT * FROM pragma_optimize", "SELECT load_extension('x')",
-                    "PRAGMA journal_mode = DELETE"] {
+                    "PRAGMA journal_mode = DELETE", "PRAGMA encoding = 'UTF-16le'", "PRAGMA schema_version = 1"] {
             XCTAssertFailure(try cli.run(["query", sql]), status: 1,
                              mentioning: "query refused (it would change the database or reach outside it)")
         }
@@ -288,5 +288,11 @@ final class ReportQueryCLITests: XCTestCase {
         XCTAssertEqual(cli.snapshot(), before)
         let version = try cli.run(["query", "PRAGMA user_version", "--format", "csv"])
         XCTAssertEqual(version.status, 0, version.stderr)
+        // Pragmas that only read when given no value (they were refused; helper-97).
+        for (pragma, value) in [("encoding", "UTF-8"), ("auto_vacuum", "0")] {
+            XCTAssertEqual(try cli.run(["query", "PRAGMA \(pragma)", "--format", "csv"]).lines.last, value + "\r", pragma)
+        }
+        XCTAssertEqual(try cli.run(["query", "PRAGMA compile_options"]).status, 0)
+        XCTAssertEqual(cli.snapshot(), before)
     }
 }

@@ -65,5 +65,6 @@ private enum ReadOnlyAuthorizer {
                                                  "quick_check"]
     /// Pragmas that read a value when given no argument (with one, some of them set it).
     static let readingPragmas: Set<String> = ["collation_list", "function_list", "pragma_list", "page_count", "page_size",
-                                              "freelist_count", "data_version", "user_version", "application_id", "database_list"]
+                                              "freelist_count", "data_version", "user_version", "application_id", "database_list",
+                                              "encoding", "compile_options", "schema_version", "auto_vacuum"]
 }
