@@ -181,6 +181,9 @@ final class ReportQueryCLITests: XCTestCase {
         }
         XCTAssertEqual(try cli.run(["query", paging, "-p", "n=2.0", "-p", "skip=0", "--format", "csv"]).stdout, "version\r\n1.0\r\n1.0.1\r\n",
                        "a real number that is whole is SQLite's to take")
+        // Only the values SQLite would not take are named (`2.0` was too; helper-97).
+        let named = try cli.run(["query", paging, "-p", "n=2.0", "-p", "skip=abc"])
+        XCTAssertFailure(named, status: 1, mentioning: "these are not: :skip is the text 'abc')")
         XCTAssertEqual(try cli.run(["query", "SELECT @a + $b AS n", "-p", "a=1", "-p", "b=2", "--format", "csv"]).stdout, "n\r\n3\r\n")
         // A decimal is a number only in its own plain spelling: `2.10` stays the text a version is (helper-66).
         for (value, type) in [("2.5", "real"), ("-12.75", "real"), ("100.0", "real"), ("0.1", "real"), ("2.10", "text"), ("+2.5", "text"),

@@ -106,9 +106,15 @@ extension Logbook {
     /// extension) is refused, whether when prepared or when stepped.
     private static let notAuthorized = "it would change the database or reach outside it"
 
+    /// Whether SQLite would refuse `value` where a whole number is needed: a real or a text that
+    /// is not one exactly (`2.0` and `'7'` are taken, and were named too; helper-97).
     private static func isNotWhole(_ value: DatabaseValue) -> Bool {
-        if case .integer = value { return false }
-        return true
+        switch value {
+        case .integer: false
+        case .real(let number): !(number.rounded() == number && abs(number) < 0x1p63)
+        case .text(let text): Int64(text.trimmingCharacters(in: .whitespaces)) == nil
+        case .null, .blob: true
+        }
     }
 
     /// A parameter's value as the mismatch names it: what SQLite holds it as.
