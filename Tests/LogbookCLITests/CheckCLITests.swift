@@ -239,6 +239,12 @@ final class CheckCLITests: XCTestCase {
         let result = try cli.run(["repair"])
         XCTAssertEqual(result.stderr, "logbook: nothing to repair\n")
         XCTAssertEqual(cli.snapshot(), before, "nothing written")
+        // Nor on a file another program switched to a rollback journal, whose header opening it
+        // to write set back to WAL (helper-97).
+        try Connection(path: cli.database.path).execute("PRAGMA journal_mode = DELETE")
+        let switched = try Data(contentsOf: cli.database)
+        XCTAssertEqual(try cli.run(["repair"]).stderr, "logbook: nothing to repair\n")
+        XCTAssertEqual(try Data(contentsOf: cli.database), switched, "the header set back to WAL")
 
         let missing = cli.folder.appendingPathComponent("missing.sqlite").path
         for arguments in [["repair"], ["repair", "--dry-run"]] {

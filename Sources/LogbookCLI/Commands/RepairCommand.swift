@@ -25,8 +25,11 @@ enum RepairCommand {
             let isDryRun = invocation.arguments.isSet(dryRun)
             let path = try invocation.databasePath()
             guard !Logbook.isMissing(path) else { throw LogbookError.noDatabase(path: path) }
-            let store = isDryRun ? try invocation.dryRunStore() : try invocation.writeStore()
-            let report = try store.repair(dryRun: isDryRun)
+            // A look first, which writes nothing: opening the file to write sets WAL again on a file
+            // another program switched to a rollback journal, and "nothing to repair" wrote that
+            // header (helper-97). A look that fails (a file to migrate first) leaves it to the repair.
+            let look = isDryRun ? try invocation.dryRunStore().repair(dryRun: true) : try? invocation.dryRunStore().repair(dryRun: true)
+            let report = try look.flatMap { isDryRun || $0.changes.isEmpty ? $0 : nil } ?? invocation.writeStore().repair(dryRun: false)
             let prefix = isDryRun ? "logbook: dry run, nothing written: would have " : "logbook: "
             if report.changes.isEmpty { Console.note("logbook: nothing to repair") }
             for change in report.changes { Console.note(prefix + change) }
