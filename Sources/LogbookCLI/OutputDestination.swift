@@ -53,10 +53,15 @@ enum OutputDestination {
     /// wrote the whole feed, then failed for a folder that was not there; helper-99).
     static func refuseBeforeWork(_ path: String, protecting database: String) throws {
         try refuse(path, protecting: database)
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        // Beside the file a link leads to, where the replacement is made.
+        let folder = URL(fileURLWithPath: (try? SymbolicLink.finalTarget(of: path)) ?? path).deletingLastPathComponent().path
         var status = stat()
         guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw CommandFailure("cannot write \(path): there is no folder \(folder)")
+        }
+        // The file is replaced through a temporary file beside it (one in place needs no folder: a device).
+        if !FileReplacement.writesInPlace(path) && access(folder, W_OK | X_OK) != 0 {
+            throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno))) (the folder \(folder))")
         }
     }
 

@@ -77,7 +77,7 @@ final class BackupTests: XCTestCase {
     }
 
     /// A database holding rows another program left that `repair` puts right (rows without their
-    /// parent, a position that breaks its `CHECK`, a `NULL` name) is backed up as it is, the rows
+    /// parent, an exercise's position that breaks its `CHECK`) is backed up as it is, the rows
     /// named on stderr, so a copy can be kept before the repair, which deletes some of them (the
     /// backup was refused as a damaged copy; helper-97). Seeded: random such rows in every table
     /// that has them; the copy's `.dump` is the database's, and the repair leaves the copy alone.
@@ -117,6 +117,14 @@ final class BackupTests: XCTestCase {
             try assertHealthy(cli, cli.database)
             XCTAssertEqual(try ExternalProgram.output(of: "/usr/bin/sqlite3", [copy.path, ".dump"]), dump, "\(context): the repair changed the copy")
         }
+        // Another program's table's rows without their parent are no rows repair puts right: the copy is refused (helper-100).
+        let cli = try loadedHarness()
+        _ = try ExternalProgram.output(of: "/usr/bin/sqlite3", [cli.database.path, """
+            CREATE TABLE notes (day INTEGER REFERENCES exercise_days (pk)); INSERT INTO notes VALUES (999999);
+            """])
+        let copy = cli.folder.appendingPathComponent("notes.sqlite")
+        XCTAssertFailure(try cli.run(["backup", copy.path]), status: 1, mentioning: "the copy failed its check (notes: 1 row refers to")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: copy.path))
     }
 
     func testCopyHoldsCommitsStillInTheWriteAheadLog() throws {

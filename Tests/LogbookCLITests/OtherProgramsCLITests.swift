@@ -40,6 +40,9 @@ final class OtherProgramsCLITests: XCTestCase {
             sql += Array("CREATE VIEW \"v".utf8) + view + Array("\" AS SELECT '".utf8) + bytes() + Array("' AS a;\n".utf8)
             sql += Array("CREATE INDEX \"i".utf8) + index + Array("\" ON exercise_days (day);\n".utf8)
             sql += Array("CREATE TRIGGER \"r".utf8) + trigger + Array("\" AFTER INSERT ON drafts BEGIN SELECT 1; END;\n".utf8)
+            // A column so named, with a trigger on its table (helper-100).
+            sql += Array("CREATE TABLE notes (\"c".utf8) + bytes() + Array("\" TEXT);\n".utf8)
+            sql += Array("CREATE TRIGGER notes_audit AFTER UPDATE ON notes BEGIN SELECT 1; END;\n".utf8)
             let context = "seed \(seed), round \(round): \(String(decoding: sql, as: UTF8.self).debugDescription)"
 
             let cli = try CLIHarness()
@@ -100,7 +103,13 @@ final class OtherProgramsCLITests: XCTestCase {
                     PRIMARY KEY (set_name, version)
                 ) WITHOUT ROWID;
                 INSERT INTO app_migrations VALUES (X'00', 1, 'notes', 'c', 0);
+                INSERT INTO app_migrations VALUES ('it''s', 1, 'notes', 'c', 'later');
                 """)
+            // An app's row is named by its set too, and the UPDATE given reaches it alone.
+            XCTAssertFailure(try cli.run(["migrate", "--status"]), status: 1,
+                             mentioning: "row of version 1 of the set 'it's' (app_migrations) holds applied_at 'later'",
+                             "WHERE version = 1 AND set_name = 'it''s')")
+            try sqlite3(cli, "UPDATE app_migrations SET applied_at = 0 WHERE version = 1 AND set_name = 'it''s'")
             XCTAssertEqual(try cli.run(["check"]).status, 0, "seed \(seed), round \(round)")
             XCTAssertEqual(try cli.run(["-q", "history", "add", "Row"]).status, 0)
             let status = try cli.run(["migrate", "--status"])

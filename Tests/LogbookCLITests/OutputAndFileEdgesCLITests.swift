@@ -176,6 +176,12 @@ final class OutputAndFileEdgesCLITests: XCTestCase {
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: other)), otherBytes)
         XCTAssertEqual(try cli.run(["changes", "--state", "/dev/null"]).output, try cli.run(["changes"]).output, "/dev/null: every record")
+        // A file that begins with a token and holds kilobytes more is another file, not replaced (helper-100).
+        let long = cli.folder.appendingPathComponent("long.txt")
+        let longText = Data((token + "\n" + String(repeating: "x", count: 5_000)).utf8)
+        try longText.write(to: long)
+        XCTAssertFailure(try cli.run(["changes", "--state", long.path]), status: 1, mentioning: "holds more than 4096 bytes")
+        XCTAssertEqual(try Data(contentsOf: long), longText)
     }
 
     /// What no message or table shows raw: control characters, the line and paragraph separators,

@@ -302,7 +302,10 @@ final class PostgresCLITests: XCTestCase {
     /// brings PostgreSQL to the logbook as the script read it. Seeded: random writes (Logbook's
     /// and the `sqlite3` shell's unlogged inserts) between the scripts, each begun after the one
     /// before or an older one, then loaded in a random order. A logbook restored from a backup
-    /// loads a feed of every record made after the restore.
+    /// loads a feed of every record made after the restore, an old one is refused; the feeds are
+    /// made with the logbook's clock an hour ahead of the server's (the first form of the check
+    /// compared the two clocks, and let the old one through; helper-100). A feed that starts
+    /// after a token into a PostgreSQL that holds none of the logbook is refused.
     func testAFeedScriptOutOfOrderIsRefusedAndNoneTakesRecordsBack() throws {
         let postgres = try PostgresCluster()
         let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_ORDER_SEED", default: 0x4F52_4452)
@@ -312,6 +315,18 @@ final class PostgresCLITests: XCTestCase {
         let tables = ["logbook_drafts", "logbook_checklist_items", "logbook_exercise_days", "logbook_exercises"]
         func records() throws -> [[String]] { try tables.map { try postgres.copy("SELECT * FROM \($0) ORDER BY \($0)::text") } }
         func heldToken() throws -> String? { try postgres.query("SELECT token FROM logbook_sources WHERE source = '\(source)'").first }
+        // `logbook changes` with the logbook's clock an hour ahead, where faketime is installed.
+        let faketime = FileManager.default.isExecutableFile(atPath: "/usr/bin/faketime") ? ["/usr/bin/faketime", "-f", "+3600"] : []
+        func changes(_ arguments: [String]) throws -> ExternalProgram.Result {
+            let command = faketime + [CLIHarness.executable.path, "--db", cli.database.path, "changes"] + arguments
+            return try ExternalProgram.run(command[0], Array(command.dropFirst()), environment: ["TZ": "UTC", "PATH": "/usr/bin:/bin"])
+        }
+
+        // A feed after a token, into a PostgreSQL that holds no feed of the logbook: all before it would be missing.
+        let token = try XCTUnwrap(cli.run(["changes"]).lines.last.flatMap { $0.split(separator: "\"").dropLast().last.map(String.init) })
+        let partial = cli.folder.appendingPathComponent("partial.sql")
+        XCTAssertEqual(try changes(["--since", token, "--format", "postgres", "-o", partial.path]).status, 0)
+        XCTAssertThrowsError(try postgres.load(partial)) { XCTAssertTrue("\($0)".contains("PostgreSQL holds no feed of this logbook"), "\($0)") }
 
         // The README's exactly-once recipe from nothing: no table yet, so the token is empty, and an
         // empty --since is every record (it was refused as no token, exit 2; helper-99).
@@ -347,7 +362,7 @@ final class PostgresCLITests: XCTestCase {
             try? FileManager.default.removeItem(at: state)
             if let since { try (since + "\n").write(to: state, atomically: true, encoding: .utf8) }
             let file = cli.folder.appendingPathComponent("feed-\(index).sql")
-            XCTAssertEqual(try cli.run(["changes", "--state", state.path, "--format", "postgres", "-o", file.path]).status, 0)
+            XCTAssertEqual(try changes(["--state", state.path, "--format", "postgres", "-o", file.path]).status, 0)
             try postgres.load(file)
             try Self.assertEqual(postgres, cli, seed: seed, step: "feed \(index)")
             let end = try String(contentsOf: state, encoding: .utf8).trimmingCharacters(in: .newlines)
@@ -397,7 +412,7 @@ final class PostgresCLITests: XCTestCase {
             XCTAssertEqual(try cli.run(["-q", "history", "add", "After the backup", "--at", "\(day)T10:00:00Z"]).status, 0)
         }
         let newest = cli.folder.appendingPathComponent("newest.sql")
-        XCTAssertEqual(try cli.run(["changes", "--since", scripts.last!.end, "--format", "postgres", "-o", newest.path]).status, 0)
+        XCTAssertEqual(try changes(["--since", scripts.last!.end, "--format", "postgres", "-o", newest.path]).status, 0)
         try postgres.load(newest)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: cli.database.path + suffix) }
         try FileManager.default.copyItem(at: copy, to: cli.database)
@@ -405,10 +420,56 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertNotEqual(try cli.run(["changes", "--since", try XCTUnwrap(heldToken())]).status, 0, "the token of the lost history")
         XCTAssertThrowsError(try postgres.load(scripts[0].file), "a feed of every record read before the last load")
         let restored = cli.folder.appendingPathComponent("restored.sql")
-        XCTAssertEqual(try cli.run(["changes", "--format", "postgres", "-o", restored.path]).status, 0)
+        XCTAssertEqual(try changes(["--format", "postgres", "-o", restored.path]).status, 0)
         try postgres.load(restored)
         try Self.assertEqual(postgres, cli, seed: seed, step: "after the restore")
         print("PostgresCLITests (LOGBOOK_POSTGRES_ORDER_SEED=\(seed)): \(count) loads out of order, \(refused) refused")
+    }
+
+    /// Two loads at once, of the same logbook or of two, wait for each other: each script takes
+    /// one lock before anything else (two deadlocked on the schema's indexes, and the newer one
+    /// was lost; helper-100). The scripts here sleep before their check, so that the loads overlap.
+    func testLoadsAtOnceWaitForEachOther() throws {
+        let postgres = try PostgresCluster()
+        let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
+        let logbooks = try (0..<2).map { index in try Self.logbook(seed: seed &+ UInt64(index)) }
+        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        for cli in logbooks {
+            let first = cli.folder.appendingPathComponent("first.sql")
+            XCTAssertEqual(try cli.run(["changes", "--state", cli.folder.appendingPathComponent("state").path, "--format", "postgres",
+                                        "-o", first.path]).status, 0)
+            try postgres.load(first)
+        }
+        for round in 0..<3 {
+            var scripts: [URL] = []
+            for (index, cli) in logbooks.enumerated() {
+                let state = cli.folder.appendingPathComponent("state")
+                let since = try String(contentsOf: state, encoding: .utf8).trimmingCharacters(in: .newlines)
+                // Two feeds of one logbook from one token, the second newer, and one of the other logbook.
+                for name in index == 0 ? ["older", "newer"] : ["other"] {
+                    XCTAssertEqual(try cli.run(["-q", "history", "add", "\(name) \(round)", "--at", "20\(40 + round)-01-0\(index + 1)T10:00:00Z"]).status, 0)
+                    let script = cli.folder.appendingPathComponent("\(name)-\(round).sql")
+                    XCTAssertEqual(try cli.run(["changes", "--since", since, "--format", "postgres", "-o", script.path]).status, 0)
+                    let text = try String(contentsOf: script, encoding: .utf8)
+                    let check = try XCTUnwrap(text.range(of: "CREATE TEMPORARY TABLE logbook_load_token"))
+                    try (String(text[..<check.lowerBound]) + "SELECT pg_sleep(0.5);\n" + String(text[check.lowerBound...]))
+                        .write(to: script, atomically: true, encoding: .utf8)
+                    scripts.append(script)
+                }
+                _ = try cli.run(["changes", "--state", state.path, "-o", "/dev/null"])
+            }
+            let run = scripts.map { "\(psql) -f \(Self.shellQuoted($0.path)) > /dev/null 2> \(Self.shellQuoted($0.path + ".err")); echo $? >> \(Self.shellQuoted($0.path + ".err"))" }
+            XCTAssertEqual(try Self.shell(run.map { "(\($0)) &" }.joined(separator: " ") + " wait").status, 0)
+            let results = try scripts.map { try String(contentsOf: URL(fileURLWithPath: $0.path + ".err"), encoding: .utf8) }
+            for (script, result) in zip(scripts, results) {
+                XCTAssertFalse(result.contains("deadlock"), "round \(round): \(script.lastPathComponent): \(result)")
+            }
+            // The older feed either loads first or is refused as older; the newer and the other load.
+            XCTAssertTrue(results[1] == "0\n", "round \(round): the newer feed: \(results[1])")
+            XCTAssertTrue(results[2] == "0\n", "round \(round): the other logbook's feed: \(results[2])")
+            XCTAssertTrue(results[0] == "0\n" || results[0].contains("would take records back"), "round \(round): \(results[0])")
+            for cli in logbooks { try Self.assertEqual(postgres, cli, seed: seed, step: "round \(round)") }
+        }
     }
 
     /// A record PostgreSQL cannot hold writes none of its rows, however many there are: a day of
@@ -434,10 +495,20 @@ final class PostgresCLITests: XCTestCase {
             XCTAssertFailure(refused, status: 1, mentioning: field, "U+0000")
             XCTAssertFalse(refused.stdout.contains(badID.text), "\(kind): a row of the record refused was written")
             // The script ends in a statement that fails, so that `… | psql` fails too (it read no COMMIT and exited 0; helper-99).
-            XCTAssertTrue(refused.stdout.hasSuffix("RAISE EXCEPTION 'logbook stopped before the end of this script (its error says why): "
-                                                   + "nothing was loaded'; END $logbook$;\n"), "\(kind)")
+            XCTAssertTrue(refused.stdout.hasSuffix(Self.abandoned), "\(kind)")
         }
+        // So does a feed whose first record cannot be read (it wrote nothing, and psql read nothing, exit 0; helper-100).
+        try Connection(path: cli.database.path).execute("UPDATE drafts SET created_at = 'abc' WHERE pk = (SELECT min(pk) FROM drafts)")
+        let unreadable = try cli.run(["changes", "--format", "postgres"])
+        XCTAssertEqual(unreadable.status, 1, unreadable.stderr)
+        XCTAssertTrue(unreadable.stdout.hasPrefix("-- Logbook changes of ") && unreadable.stdout.hasSuffix(Self.abandoned), unreadable.stdout)
+        // A refused token writes nothing.
+        XCTAssertEqual(try cli.run(["changes", "--since", "00000000-0000-4000-8000-000000000000:1:1", "--format", "postgres"]).stdout, "")
     }
+
+    /// How a script Logbook stopped writing ends.
+    private static let abandoned = "RAISE EXCEPTION 'logbook stopped before the end of this script (its error says why): "
+        + "nothing was loaded'; END $logbook$;\n"
 
     /// The README shows the schema the scripts create, as they create it.
     func testReadmeShowsTheSchema() throws {

@@ -21,8 +21,10 @@ public struct PostgresScript {
         CREATE TABLE IF NOT EXISTS logbook_sources (
             source text PRIMARY KEY,
             token text,
-            loaded_at timestamptz NOT NULL DEFAULT now()
+            loaded_at timestamptz NOT NULL DEFAULT now(),
+            read_at timestamptz
         );
+        ALTER TABLE logbook_sources ADD COLUMN IF NOT EXISTS read_at timestamptz;
         CREATE TABLE IF NOT EXISTS logbook_drafts (
             source text NOT NULL,
             id uuid NOT NULL,
@@ -85,20 +87,22 @@ public struct PostgresScript {
     private let source: String
     private let sourceField: String
     private var block: Block?
-    /// When the script began: no earlier than the read of the records it holds.
-    private var readAt = Date()
+    /// When the script was made, by the logbook's clock: no later than the read of the records it
+    /// holds, which begins after (``feedOrderCheck(since:end:)`` compares it with the same clock's).
+    private let readAt = Date()
 
-    /// A script for the logbook named `source`, handing text to `output` as it goes.
+    /// A script for the logbook named `source`, handing text to `output` as it goes. Make it before
+    /// the records are read: its time orders a feed of every record against earlier loads.
     public init(source: String, output: @escaping (String) throws -> Void) throws {
         self.output = output
         self.source = source
         sourceField = try PostgresText.copyField(source, record: nil, field: "source")
     }
 
-    /// The header, `BEGIN`, the schema and the temporary tables. Call it once the records are being
-    /// read (its time orders a snapshot against earlier loads: ``end(replacing:token:)``).
-    public mutating func begin(title: String) throws {
-        readAt = Date()
+    /// The header, `BEGIN`, the lock that makes loads of Logbook's scripts into one database wait
+    /// for each other (two at once deadlocked on the schema's indexes; helper-100), the schema and
+    /// the temporary tables.
+    public func begin(title: String) throws {
         try output("""
             -- \(PostgresText.comment(title))
             -- Load with: psql -v ON_ERROR_STOP=1 -f FILE (or pipe it into psql). One transaction: all or nothing.
@@ -107,6 +111,7 @@ public struct PostgresScript {
             SET standard_conforming_strings = on;
             SET client_min_messages = warning;
             BEGIN;
+            DO $logbook$ BEGIN PERFORM pg_advisory_xact_lock(\(Self.loadLockKey)); END $logbook$;
             \(Self.schema)
             CREATE TEMPORARY TABLE logbook_load_drafts (source text, id uuid, version text, version_key text, whats_new text,
                 submitted_at timestamptz, submitted_at_seconds double precision, created_at timestamptz,
@@ -236,15 +241,17 @@ public struct PostgresScript {
                 WHERE e.source = \(source) AND e.day_id = l.id;
             INSERT INTO logbook_exercises (source, day_id, position, name, name_key)
                 SELECT source, id, position, name, name_key FROM logbook_load_days WHERE position IS NOT NULL;
-            INSERT INTO logbook_sources (source, token, loaded_at) VALUES (\(source), \(token.map { PostgresText.literal($0.description) } ?? "NULL"), now())
-                ON CONFLICT (source) DO UPDATE SET token = coalesce(EXCLUDED.token, logbook_sources.token), loaded_at = now();
+            INSERT INTO logbook_sources (source, token, loaded_at, read_at)
+                VALUES (\(source), \(token.map { PostgresText.literal($0.description) } ?? "NULL"), now(), \(token == nil ? "NULL" : "'\(readAt.iso8601Microseconds)'"))
+                ON CONFLICT (source) DO UPDATE SET token = coalesce(EXCLUDED.token, logbook_sources.token), loaded_at = now(),
+                    read_at = coalesce(EXCLUDED.read_at, logbook_sources.read_at);
             COMMIT;
 
             """
         try output(sql)
     }
 
-    /// Ends a script that an error stopped before ``end(replacing:token:)``, at a record's bound:
+    /// Ends a script that an error stopped before ``end(replacing:since:token:)``, at a record's bound:
     /// the COPY block closed, then a statement that fails, so that `psql` (which the script tells
     /// to stop on an error) exits with a failure, not 0, and loads nothing. Output errors are not
     /// thrown: the output may be what failed.
@@ -256,17 +263,22 @@ public struct PostgresScript {
             """)
     }
 
+    /// The key of the transaction-level advisory lock every script takes first.
+    private static let loadLockKey = 0x4C6F_6762_6F6F_6B31  // "Logbook1"
+
     /// Statements that stop the load, PostgreSQL unchanged, when the token PostgreSQL holds for
     /// this logbook (compared by position, then day mark) is
     /// - later than the script's `end`: the script is older than one loaded before (two runs that
     ///   overlapped, an old file loaded again) and would take records back (helper-99). A feed of
-    ///   every record (`since` nil) that began after that load is let through: the logbook was
-    ///   restored from a backup, and the feed brings PostgreSQL to it;
-    /// - earlier than `since`: the changes between are in no script PostgreSQL loaded (a load that
-    ///   failed while `--state` moved on), and would be lost.
+    ///   every record (`since` nil) made after the one PostgreSQL holds (by the logbook's clock:
+    ///   ``readAt``, kept in `read_at`) is let through: the logbook was restored from a backup,
+    ///   and the feed brings PostgreSQL to it;
+    /// - earlier than `since`, or missing (no load of this logbook's feed yet, or only exports):
+    ///   the changes before `since` are in no script PostgreSQL loaded (a load that failed while
+    ///   `--state` moved on), and would be lost.
     ///
-    /// Loads of one source wait for each other here. A stored token of another logbook or form is
-    /// not compared. The source and tokens go in as literals, outside the `DO` body.
+    /// A stored token of another form (another program's) is not compared. The source and tokens
+    /// go in as literals, outside the `DO` body.
     private func feedOrderCheck(since: ChangeToken?, end: ChangeToken) -> String {
         """
         CREATE TEMPORARY TABLE logbook_load_token (source text, since text, token text, began_at timestamptz) ON COMMIT DROP;
@@ -281,19 +293,23 @@ public struct PostgresScript {
                    nullif(split_part(token, ':', 3), '')::numeric AS mark, split_part(since, ':', 2)::numeric AS since_position,
                    nullif(split_part(since, ':', 3), '')::numeric AS since_mark
                 INTO load FROM logbook_load_token;
-            PERFORM FROM logbook_sources WHERE source = load.source FOR UPDATE;
-            SELECT token, loaded_at, split_part(token, ':', 2)::numeric AS position, nullif(split_part(token, ':', 3), '')::numeric AS mark
+            SELECT token, coalesce(read_at, loaded_at) AS read_at, split_part(token, ':', 2)::numeric AS position, nullif(split_part(token, ':', 3), '')::numeric AS mark
                 INTO held FROM logbook_sources
                 WHERE source = load.source AND token ~ '^[^:]+:[0-9]+(:[0-9]+(:[0-9a-f]{16})?)?$'
                     AND split_part(token, ':', 1) = split_part(load.token, ':', 1);
             IF NOT FOUND THEN
+                IF load.since IS NOT NULL THEN
+                    RAISE EXCEPTION 'logbook: this script holds the changes after token %, and PostgreSQL holds no feed of this '
+                        'logbook: what came before would be missing. Load a feed of every record first: logbook changes '
+                        'without --since', load.since;
+                END IF;
                 RETURN;
             END IF;
             IF (held.position, coalesce(held.mark, load.mark)) > (load.position, coalesce(load.mark, held.mark))
-                    AND NOT (load.since IS NULL AND load.began_at > held.loaded_at) THEN
-                RAISE EXCEPTION 'logbook: PostgreSQL holds this logbook up to change token % (loaded %), later than this script''s end, %: '
-                    'loading it would take records back. Load a feed made now from the token in logbook_sources', held.token,
-                    held.loaded_at, load.token;
+                    AND NOT (load.since IS NULL AND load.began_at > held.read_at) THEN
+                RAISE EXCEPTION 'logbook: PostgreSQL holds this logbook up to change token % (a feed made %), later than this script''s '
+                    'end, %: loading it would take records back. Load a feed made now from the token in logbook_sources', held.token,
+                    held.read_at, load.token;
             END IF;
             IF load.since IS NOT NULL AND (held.position, coalesce(held.mark, load.since_mark))
                     < (load.since_position, coalesce(load.since_mark, held.mark)) THEN

@@ -5,8 +5,8 @@ import SQLiteQuery
 /// (deleted with foreign keys off), positions that are not 1…n, keys that are not the key of their
 /// text, and tallies that disagree with a recount.
 enum DerivedDataAudit {
-    /// A child table's rows and the parent they need.
-    private static let children: [(table: String, parentColumn: String, parent: String)] = [
+    /// A child table's rows and the parent they need: the rows without it that ``repair(in:)`` removes.
+    static let children: [(table: String, parentColumn: String, parent: String)] = [
         ("exercises", "day_pk", "exercise_days"), ("exercise_day_aliases", "day_pk", "exercise_days"),
         ("checklist_items", "draft_pk", "drafts"),
     ]

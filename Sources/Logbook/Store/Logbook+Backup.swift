@@ -10,8 +10,8 @@ public struct BackupSummary: Sendable, Equatable {
     /// The number of database pages copied.
     public let pages: Int
     /// The problems of rows the copy holds because the database holds them (rows another program
-    /// left without their parent, or breaking a `CHECK` or `NOT NULL` constraint: what `repair` puts
-    /// right), as `check` names them; empty for a sound database. The copy is taken so that it
+    /// left in Logbook's tables without their parent, or exercises with a position below 1: what `repair`
+    /// puts right), as `check` names them; empty for a sound database. The copy is taken so that it
     /// can be kept before a repair.
     public let problemsOfTheDatabase: [String]
 }
@@ -150,10 +150,12 @@ extension Logbook {
     }
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place,
-    /// and returns its problems when they are all of rows (``rowProblemPrefixes``, and foreign
-    /// keys) and the database shows the same: rows another program left, which `repair` deletes or
-    /// puts right, so that a copy can be kept first (one was refused: helper-97). Any other
-    /// problem, or one the database does not show, refuses the copy.
+    /// and returns its problems when they are all rows of Logbook's tables that `repair` deletes or
+    /// puts right (an exercise's position breaking its `CHECK`: ``positionProblem``; a child without its
+    /// parent: ``DerivedDataAudit/children``) and the database shows the same: rows another
+    /// program left, so that a copy can be kept first (one was refused: helper-97). Any other
+    /// problem (another program's table's foreign keys among them: helper-100), or one the
+    /// database does not show, refuses the copy.
     private func checkCopy(at path: String, target: String) throws -> [String] {
         let found: (integrity: [String], foreignKeys: [String])
         do {
@@ -163,7 +165,10 @@ extension Logbook {
         }
         let problems = found.integrity + found.foreignKeys
         guard !problems.isEmpty else { return [] }
-        let ofRows = found.integrity.allSatisfy { line in Self.rowProblemPrefixes.contains { line.hasPrefix($0) } }
+        let ofRows = found.integrity.allSatisfy { $0 == Self.positionProblem }
+            && found.foreignKeys.allSatisfy { line in
+                DerivedDataAudit.children.contains { line.hasPrefix("\($0.table): ") && line.contains(" to \($0.parent) pk ") }
+            }
         guard ofRows, let database = try? Self.checkedProblems(at: self.path, timeZone: timeZone),
               database.integrity + database.foreignKeys == problems else {
             throw BackupError.copyIsDamaged(target: target, problems: problems)
@@ -177,7 +182,8 @@ extension Logbook {
         return (report.integrity.filter { $0 != "ok" }, report.foreignKeyViolations)
     }
 
-    /// How SQLite's integrity check begins a line about a row that breaks its table's `CHECK` or
-    /// `NOT NULL` constraint (not about pages or indexes).
-    private static let rowProblemPrefixes = ["CHECK constraint failed in ", "NULL value in "]
+    /// SQLite's integrity check's line about an exercise row that breaks its table's one `CHECK`
+    /// constraint (a position below 1), which `repair` renumbers. (A checklist item's line may be
+    /// of its id or its done flag, which it does not put right.)
+    private static let positionProblem = "CHECK constraint failed in exercises"
 }

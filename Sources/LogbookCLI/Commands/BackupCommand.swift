@@ -11,7 +11,7 @@ enum BackupCommand {
                 began. The copy is written to a temporary file beside FILE, checked (integrity and foreign \
                 keys), and only then renamed over FILE, so FILE is never half-written; a copy with a problem \
                 the database does not show is refused, and rows another program left that 'repair' puts right \
-                (without their parent, breaking a CHECK or NOT NULL constraint) are copied as they are and \
+                (rows of Logbook's tables without their parent, exercises with a position below 1) are copied as they are and \
                 named on stderr, so that a copy can be kept before a repair. Refused when FILE is \
                 the database itself or one of its files, a folder, in a folder that cannot be written, \
                 read-only, or holds something other than an earlier copy of this logbook (another logbook, \

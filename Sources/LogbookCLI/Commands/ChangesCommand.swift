@@ -86,9 +86,11 @@ enum ChangesCommand {
     /// or `mktemp` to hold it): every record then.
     private static func readToken(_ path: String) throws -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 4096) ?? Data() else {
+        guard let file = FileHandle(forReadingAtPath: path), let data = try? file.read(upToCount: 4097) ?? Data() else {
             throw CommandFailure("cannot read \(path)")
         }
+        // A token is some 80 bytes: a file of more is another file, which the token would replace.
+        guard data.count <= 4096 else { throw CommandFailure("\(path) holds more than 4096 bytes: it is no change-token file") }
         let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return token.isEmpty ? nil : token
     }
@@ -125,7 +127,7 @@ enum ChangesCommand {
         let source = try source ?? store.logbookID()
         var script = try PostgresScript(source: source, output: Console.write)
         let title = "Logbook changes of \(source)" + (token.map { " since \($0)" } ?? ", every record")
-        // Begun with the first change (or at the end): a refused token writes nothing.
+        // Begun with the first change (or at the end, or at an error).
         var begun = false
         do {
             let end = try store.changes(since: token) { logged in
@@ -143,8 +145,12 @@ enum ChangesCommand {
             try script.end(replacing: token == nil ? [.drafts, .history] : [], since: token, token: end)
             return end
         } catch {
-            // A script begun ends in a failing statement, so that `… | psql` fails too.
-            if begun { script.abandon() }
+            // A refused token, before any record, writes nothing. Any other error ends the script in
+            // a failing statement, so that `… | psql` fails too: begun for it when the first record
+            // could not be read (helper-100).
+            if case LogbookError.changeTokenRefused = error { throw error }
+            if !begun { try? script.begin(title: title) }
+            script.abandon()
             throw error
         }
     }

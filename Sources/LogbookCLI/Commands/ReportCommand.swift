@@ -108,7 +108,8 @@ enum ReportCommand {
         }
         let (from, to) = try invocation.dayRange()
         let (first, last, today) = try calendarRange(invocation, from: from, to: to)
-        let asOf = try invocation.day(self.asOf) ?? min(today, last)
+        // Today, or the page's day nearest to it (a page of days to come was refused for a default: helper-100).
+        let asOf = try invocation.day(self.asOf) ?? max(first, min(today, last))
         // The page's streaks are of its days: one counted up to a day outside them read 0 (helper-98).
         guard (first...last).contains(asOf) else {
             throw UsageError(message: "'\(self.asOf.spec.name) \(asOf)' is outside the page's days, \(first) to \(last): give "

@@ -135,7 +135,9 @@ struct BrokenDependents {
             try columns.bind(table, at: 1)
             var assignments: [String] = []
             while try columns.step() {
-                let column = try columns.column(0, as: String.self).quotedSQLIdentifier
+                // A column whose name is not UTF-8 (another program's) cannot be named here: left out,
+                // with the triggers on it alone (it made `check` refuse the file; helper-100).
+                guard let column = try? columns.column(0, as: String.self).quotedSQLIdentifier else { continue }
                 assignments.append("\(column) = \(column)")
             }
             update = .success(assignments.isEmpty ? nil : "UPDATE \(name) SET \(assignments.joined(separator: ", "))")

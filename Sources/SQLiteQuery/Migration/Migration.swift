@@ -113,9 +113,9 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// view or foreign keys naming what is gone (a dropped table), so that SQLite refuses every write
     /// or read through it (`detail` says which, with SQLite's message). It was rolled back.
     case foreignObjectNotKept(identifier: String, object: String, detail: String)
-    /// A row of the migration history (`table`) holds an `applied_at` that is no number (`value`,
-    /// as SQLite quotes it): another program wrote it.
-    case unreadableHistory(table: String, version: Int, value: String)
+    /// A row of the migration history (`table`; an app's `set` in `app_migrations`) holds an
+    /// `applied_at` that is no number (`value`, as SQLite quotes it): another program wrote it.
+    case unreadableHistory(table: String, set: String?, version: Int, value: String)
 
     /// The refusal in one sentence for people, naming the migrations or tables concerned.
     public var description: String {
@@ -156,10 +156,11 @@ public enum MigrationError: Error, Equatable, Sendable, CustomStringConvertible 
         case .foreignObjectNotKept(let identifier, let object, let detail):
             "migration \(identifier) could not keep another program's \(object) (\(detail)); it was rolled back: "
                 + "drop it, migrate, and make it again to fit the migrated schema"
-        case .unreadableHistory(let table, let version, let value):
-            "the migration history's row of version \(version) (\(table)) holds applied_at \(value), which is not a time "
-                + "(seconds since 2001-01-01): another program wrote it; give it one (UPDATE \(table) SET applied_at = 0 "
-                + "WHERE version = \(version))"
+        case .unreadableHistory(let table, let set, let version, let value):
+            "the migration history's row of version \(version)\(set.map { " of the set '\($0)'" } ?? "") (\(table)) holds "
+                + "applied_at \(value), which is not a time (seconds since 2001-01-01): another program wrote it; give it one "
+                + "(UPDATE \(table) SET applied_at = 0 WHERE version = \(version)"
+                + "\(set.map { " AND set_name = '\($0.replacingOccurrences(of: "'", with: "''"))'" } ?? ""))"
         case .pendingMigrations(let identifiers):
             "the database needs migrations it has not had (\(identifiers.joined(separator: ", "))): "
                 + "run 'logbook migrate' to apply them"

@@ -22,19 +22,19 @@ public struct Migrator: Sendable {
         public let appliedAt: Date
 
         /// The record in the columns `version, name, checksum, applied_at, quote(applied_at)` of
-        /// `statement`'s row of `table`, starting at the 0-based column `first`. The name and
+        /// `statement`'s row of `table` (of the app's `set`), starting at the 0-based column `first`. The name and
         /// checksum are read as ``Statement/schemaText(_:)`` reads (bytes another program wrote
         /// that are not UTF-8 are shown, and a checksum so written is no migration's): every
         /// command, `check` included, refused the file with a message that sent it to `check`
         /// (helper-97). An `applied_at` that is no number is refused by row.
-        init(_ statement: Statement, from first: Int, of table: String) throws {
+        init(_ statement: Statement, from first: Int, of table: String, set: String?) throws {
             version = try statement.column(first)
             name = try statement.schemaText(first + 1)
             checksum = try statement.schemaText(first + 2)
             do {
                 appliedAt = try statement.column(first + 3)
             } catch is ColumnConversionError {
-                throw MigrationError.unreadableHistory(table: table, version: version, value: try statement.schemaText(first + 4))
+                throw MigrationError.unreadableHistory(table: table, set: set, version: version, value: try statement.schemaText(first + 4))
             }
         }
 
@@ -93,7 +93,7 @@ public struct Migrator: Sendable {
         defer { statement.reset() }
         if let setName { try statement.bind(setName, at: 1) }
         var applied: [AppliedMigration] = []
-        while try statement.step() { applied.append(try AppliedMigration(statement, from: 0, of: historyTable)) }
+        while try statement.step() { applied.append(try AppliedMigration(statement, from: 0, of: historyTable, set: setName)) }
         return applied
     }
 
@@ -333,7 +333,8 @@ public struct Migrator: Sendable {
             """)
         var applied: [(set: String, migration: AppliedMigration)] = []
         while try statement.step() {
-            applied.append((try statement.schemaText(0), try AppliedMigration(statement, from: 1, of: "app_migrations")))
+            let set = try statement.schemaText(0)
+            applied.append((set, try AppliedMigration(statement, from: 1, of: "app_migrations", set: set)))
         }
         return applied
     }
