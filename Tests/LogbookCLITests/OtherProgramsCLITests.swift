@@ -109,6 +109,9 @@ final class OtherProgramsCLITests: XCTestCase {
             XCTAssertFailure(try cli.run(["migrate", "--status"]), status: 1,
                              mentioning: "row of version 1 of the set 'it's' (app_migrations) holds applied_at 'later'",
                              "WHERE version = 1 AND set_name = 'it''s')")
+            let check = try cli.run(["check"])
+            XCTAssertEqual(check.status, 1)
+            XCTAssertTrue(check.stdout.contains("migrations: the migration history's row of version 1 of the set 'it's'"), check.stdout)
             try sqlite3(cli, "UPDATE app_migrations SET applied_at = 0 WHERE version = 1 AND set_name = 'it''s'")
             XCTAssertEqual(try cli.run(["check"]).status, 0, "seed \(seed), round \(round)")
             XCTAssertEqual(try cli.run(["-q", "history", "add", "Row"]).status, 0)

@@ -70,6 +70,12 @@ extension Logbook {
             } catch let error as MigrationError {
                 migrationProblems.append(error.description)
             }
+            // Apps' histories too, which only `migrate --status` read (it refused a row `check` passed; helper-100).
+            do {
+                _ = try Migrator.appliedAppMigrations(in: connection)
+            } catch let error as MigrationError {
+                if case .unreadableHistory = error { migrationProblems.append(error.description) }
+            }
             let version = try database.migrator.currentVersion(of: connection)
             let migrator = database.migrator
             if version == 0 && migrationProblems.isEmpty {
