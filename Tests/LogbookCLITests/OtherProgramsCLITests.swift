@@ -94,6 +94,7 @@ final class OtherProgramsCLITests: XCTestCase {
             XCTAssertEqual(try Data(contentsOf: cli.database), before, "seed \(seed), round \(round)")
             try sqlite3(cli, """
                 UPDATE schema_migrations SET applied_at = 1e300, name = CAST(X'\(hex(2))FF' AS TEXT) WHERE version = \(version);
+                UPDATE schema_migrations SET name = X'\(hex(3))' WHERE version = \(version % 5 + 1);
                 CREATE TABLE app_migrations (
                     set_name TEXT NOT NULL,
                     version INTEGER NOT NULL,

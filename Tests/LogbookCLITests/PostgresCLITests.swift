@@ -337,6 +337,8 @@ final class PostgresCLITests: XCTestCase {
                                     + " --format postgres | " + psql)
         XCTAssertEqual(recipe.status, 0, recipe.errors)
         try Self.assertEqual(postgres, cli, seed: seed, step: "the recipe's first run")
+        let oldExport = cli.folder.appendingPathComponent("old-export.sql")
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "postgres", "-o", oldExport.path]).status, 0)
 
         // The scripts, each loaded as it is made: PostgreSQL's records then are the logbook's.
         struct Script { let file: URL, since: String?, end: String, records: [[String]] }
@@ -423,6 +425,22 @@ final class PostgresCLITests: XCTestCase {
         XCTAssertEqual(try changes(["--format", "postgres", "-o", restored.path]).status, 0)
         try postgres.load(restored)
         try Self.assertEqual(postgres, cli, seed: seed, step: "after the restore")
+
+        // An export read before the feed PostgreSQL holds is refused as an older feed is (it took
+        // records back for good, exit 0; helper-101); one read now loads.
+        XCTAssertThrowsError(try postgres.load(oldExport)) { XCTAssertTrue("\($0)".contains("would take records back"), "\($0)") }
+        let newExport = cli.folder.appendingPathComponent("new-export.sql")
+        XCTAssertEqual(try cli.run(["export", "history", "--format", "postgres", "-o", newExport.path]).status, 0)
+        try postgres.load(newExport)
+        try Self.assertEqual(postgres, cli, seed: seed, step: "after an export read now")
+
+        // Another logbook under this one's source is refused, naming the way out (it replaced the
+        // first's records, exit 0; helper-101).
+        let other = try Self.logbook(seed: seed &+ 1)
+        let intruder = other.folder.appendingPathComponent("intruder.sql")
+        XCTAssertEqual(try other.run(["changes", "--format", "postgres", "--source", source, "-o", intruder.path]).status, 0)
+        XCTAssertThrowsError(try postgres.load(intruder)) { XCTAssertTrue("\($0)".contains("for another logbook"), "\($0)") }
+        try Self.assertEqual(postgres, cli, seed: seed, step: "after another logbook's feed under its source")
         print("PostgresCLITests (LOGBOOK_POSTGRES_ORDER_SEED=\(seed)): \(count) loads out of order, \(refused) refused")
     }
 

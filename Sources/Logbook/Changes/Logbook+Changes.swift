@@ -30,12 +30,8 @@ extension Logbook {
     @discardableResult
     public func changes(since token: ChangeToken?, _ body: (LoggedChange) throws -> Void) throws -> ChangeToken {
         try database.read { connection in
-            let id = try Self.logbookID(in: connection)
-            let newest = try connection.scalar("SELECT max(seq) FROM change_log", as: Int64?.self) ?? nil
-            let start = try Self.changeLogStart(in: connection)
-            let (position, dayMark) = (newest ?? start, try UnloggedDayChanges.dayMark(in: connection))
-            let end = ChangeToken(logbookID: id, position: position, dayMark: dayMark,
-                                  stamp: try ChangeTokenStamp.make(position: position, dayMark: dayMark, in: connection))
+            let (id, start) = (try Self.logbookID(in: connection), try Self.changeLogStart(in: connection))
+            let end = try Self.changeToken(in: connection)
             guard let token else {
                 try snapshot(in: connection, position: end.position, body)
                 return end
@@ -69,6 +65,19 @@ extension Logbook {
     /// token would stay there).
     private static let startAgain = "start again with every record: 'logbook changes' without a token (no --since, or an "
         + "empty one; with --state, delete the file)"
+
+    /// The token of the change log as it is now: what a feed read now would end with.
+    func changeTokenNow() throws -> ChangeToken {
+        try database.read { try Self.changeToken(in: $0) }
+    }
+
+    /// The token of the change log as `connection` reads it.
+    private static func changeToken(in connection: Connection) throws -> ChangeToken {
+        let newest = try connection.scalar("SELECT max(seq) FROM change_log", as: Int64?.self) ?? nil
+        let (position, dayMark) = (try newest ?? changeLogStart(in: connection), try UnloggedDayChanges.dayMark(in: connection))
+        return ChangeToken(logbookID: try logbookID(in: connection), position: position, dayMark: dayMark,
+                           stamp: try ChangeTokenStamp.make(position: position, dayMark: dayMark, in: connection))
+    }
 
     /// The days the change log keeps an entry (`change_log_retention_days`, by default
     /// ``defaultChangeLogRetentionDays``). Older entries are pruned after the store's first write

@@ -174,11 +174,14 @@ extension Logbook {
         let source = try options.source ?? logbookID()
         let buffer = OutputBuffer(output)
         var script = try PostgresScript(source: source, output: buffer.append)
+        // The log's token before the records are read: an export older than the feed PostgreSQL
+        // holds is refused, as an older feed is (it took records back for good; helper-101).
+        let read = try changeTokenNow()
         try script.begin(title: "Logbook \(kind.rawValue) of \(source), exported \(Date().textForMessages)")
         do {
             try write(&script)
             let isEverything = query.condition == nil && query.limit == nil && query.offset == nil
-            try script.end(replacing: isEverything ? [kind] : [])
+            try script.end(replacing: isEverything ? [kind] : [], read: read)
         } catch {
             // Written out, so that `… | psql` fails too, rather than reading nothing and exiting 0.
             script.abandon()

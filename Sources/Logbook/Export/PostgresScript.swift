@@ -88,7 +88,7 @@ public struct PostgresScript {
     private let sourceField: String
     private var block: Block?
     /// When the script was made, by the logbook's clock: no later than the read of the records it
-    /// holds, which begins after (``feedOrderCheck(since:end:)`` compares it with the same clock's).
+    /// holds, which begins after (``feedOrderCheck(since:read:)`` compares it with the same clock's).
     private let readAt = Date()
 
     /// A script for the logbook named `source`, handing text to `output` as it goes. Make it before
@@ -171,13 +171,16 @@ public struct PostgresScript {
 
     /// The deletions, upserts and `COMMIT`. With `replacing`, the source's records of those kinds
     /// that the script did not hold are deleted too (a full export: PostgreSQL then holds exactly
-    /// the logbook's records). With a `token` (the end of a change feed that began after `since`,
-    /// or with every record), the token is recorded in `logbook_sources`, and the load first
-    /// checks it against the token stored there (``feedOrderCheck(since:end:)``).
-    public mutating func end(replacing: Set<RecordKind> = [], since: ChangeToken? = nil, token: ChangeToken? = nil) throws {
+    /// the logbook's records). `read` is the change log's token when the records were read: the
+    /// load first checks it against the token PostgreSQL holds (``feedOrderCheck(since:read:)``).
+    /// A change feed (`isFeed`, with every record or the changes after `since`) records `read` there
+    /// as the token it ends with; an export records none.
+    public mutating func end(replacing: Set<RecordKind> = [], read: ChangeToken? = nil, since: ChangeToken? = nil,
+                             isFeed: Bool = false) throws {
         try close()
         let source = PostgresText.literal(self.source)
-        var sql = token.map { feedOrderCheck(since: since, end: $0) } ?? ""
+        let token = isFeed ? read : nil
+        var sql = read.map { feedOrderCheck(since: since, read: $0) } ?? ""
         sql += """
             DELETE FROM logbook_drafts AS d USING logbook_load_deletions AS x
                 WHERE x.kind = 'draft' AND d.source = \(source) AND d.id = x.id;
@@ -251,7 +254,7 @@ public struct PostgresScript {
         try output(sql)
     }
 
-    /// Ends a script that an error stopped before ``end(replacing:since:token:)``, at a record's bound:
+    /// Ends a script that an error stopped before ``end(replacing:read:since:isFeed:)``, at a record's bound:
     /// the COPY block closed, then a statement that fails, so that `psql` (which the script tells
     /// to stop on an error) exits with a failure, not 0, and loads nothing. Output errors are not
     /// thrown: the output may be what failed.
@@ -267,55 +270,67 @@ public struct PostgresScript {
     private static let loadLockKey = 0x4C6F_6762_6F6F_6B31  // "Logbook1"
 
     /// Statements that stop the load, PostgreSQL unchanged, when the token PostgreSQL holds for
-    /// this logbook (compared by position, then day mark) is
-    /// - later than the script's `end`: the script is older than one loaded before (two runs that
-    ///   overlapped, an old file loaded again) and would take records back (helper-99). A feed of
-    ///   every record (`since` nil) made after the one PostgreSQL holds (by the logbook's clock:
-    ///   ``readAt``, kept in `read_at`) is let through: the logbook was restored from a backup,
-    ///   and the feed brings PostgreSQL to it;
-    /// - earlier than `since`, or missing (no load of this logbook's feed yet, or only exports):
-    ///   the changes before `since` are in no script PostgreSQL loaded (a load that failed while
-    ///   `--state` moved on), and would be lost.
+    /// the source (the end of the last feed it loaded; compared by position, then day mark) is
+    /// - another logbook's: two logbooks under one `--source`, where the second replaced the first's
+    ///   records (helper-101);
+    /// - later than `read`, the log's token when this script's records were read: the script is
+    ///   older than that feed (two runs that overlapped, an old file loaded again, an export made
+    ///   before it: helper-99, helper-101) and would take records back. A feed of every record or
+    ///   an export (`since` nil) begun after that feed, by the logbook's clock (``readAt``, kept in
+    ///   `read_at`), is let through: the logbook was restored from a backup, and it brings
+    ///   PostgreSQL to it;
+    /// - earlier than `since`, or missing: the changes before `since` are in no script PostgreSQL
+    ///   loaded (a load that failed while `--state` moved on), and would be lost.
     ///
-    /// A stored token of another form (another program's) is not compared. The source and tokens
-    /// go in as literals, outside the `DO` body.
-    private func feedOrderCheck(since: ChangeToken?, end: ChangeToken) -> String {
+    /// Each refusal names the command that goes on from there. A stored token of another form
+    /// (another program's) is not compared. The source and tokens go in as literals, outside the
+    /// `DO` body.
+    private func feedOrderCheck(since: ChangeToken?, read: ChangeToken) -> String {
         """
         CREATE TEMPORARY TABLE logbook_load_token (source text, since text, token text, began_at timestamptz) ON COMMIT DROP;
         INSERT INTO logbook_load_token VALUES (\(PostgresText.literal(source)), \(since.map { PostgresText.literal($0.description) } ?? "NULL"),
-            \(PostgresText.literal(end.description)), '\(readAt.iso8601Microseconds)');
+            \(PostgresText.literal(read.description)), '\(readAt.iso8601Microseconds)');
         DO $logbook$
         DECLARE
             load record;
             held record;
+            source_option text;
         BEGIN
-            SELECT source, since, token, began_at, split_part(token, ':', 2)::numeric AS position,
+            SELECT source, since, token, began_at, split_part(token, ':', 1) AS logbook, split_part(token, ':', 2)::numeric AS position,
                    nullif(split_part(token, ':', 3), '')::numeric AS mark, split_part(since, ':', 2)::numeric AS since_position,
                    nullif(split_part(since, ':', 3), '')::numeric AS since_mark
                 INTO load FROM logbook_load_token;
-            SELECT token, coalesce(read_at, loaded_at) AS read_at, split_part(token, ':', 2)::numeric AS position, nullif(split_part(token, ':', 3), '')::numeric AS mark
+            source_option := CASE WHEN load.source <> load.logbook THEN ' --source ' || quote_literal(load.source) ELSE '' END;
+            SELECT token, coalesce(read_at, loaded_at) AS read_at, split_part(token, ':', 1) AS logbook,
+                   split_part(token, ':', 2)::numeric AS position, nullif(split_part(token, ':', 3), '')::numeric AS mark
                 INTO held FROM logbook_sources
-                WHERE source = load.source AND token ~ '^[^:]+:[0-9]+(:[0-9]+(:[0-9a-f]{16})?)?$'
-                    AND split_part(token, ':', 1) = split_part(load.token, ':', 1);
+                WHERE source = load.source AND token ~ '^[^:]+:[0-9]+(:[0-9]+(:[0-9a-f]{16})?)?$';
+            IF FOUND AND held.logbook <> load.logbook THEN
+                RAISE EXCEPTION '%', format('logbook: PostgreSQL holds the source %L for another logbook (%s), and this script is '
+                    'of logbook %s: give this one a --source of its own (or, to replace the other''s records, first: '
+                    'DELETE FROM logbook_sources WHERE source = %L)', load.source, held.logbook, load.logbook, load.source);
+            END IF;
             IF NOT FOUND THEN
                 IF load.since IS NOT NULL THEN
-                    RAISE EXCEPTION 'logbook: this script holds the changes after token %, and PostgreSQL holds no feed of this '
-                        'logbook: what came before would be missing. Load a feed of every record first: logbook changes '
-                        'without --since', load.since;
+                    RAISE EXCEPTION '%', format('logbook: this script holds the changes after token %s, and PostgreSQL holds no '
+                        'feed of this logbook: what came before would be missing. Load a feed of every record first: '
+                        'logbook changes%s', load.since, source_option);
                 END IF;
                 RETURN;
             END IF;
             IF (held.position, coalesce(held.mark, load.mark)) > (load.position, coalesce(load.mark, held.mark))
                     AND NOT (load.since IS NULL AND load.began_at > held.read_at) THEN
-                RAISE EXCEPTION 'logbook: PostgreSQL holds this logbook up to change token % (a feed made %), later than this script''s '
-                    'end, %: loading it would take records back. Load a feed made now from the token in logbook_sources', held.token,
-                    held.read_at, load.token;
+                RAISE EXCEPTION '%', format('logbook: PostgreSQL holds this logbook up to change token %s (a feed made %s), later '
+                    'than this script was read (%s): loading it would take records back. Feed from there: logbook changes '
+                    '--since %s%s. (A logbook restored from a backup loads a feed of every record made now; if its clock was '
+                    'ahead when that feed was made, first: DELETE FROM logbook_sources WHERE source = %L)', held.token,
+                    held.read_at, load.token, held.token, source_option, load.source);
             END IF;
             IF load.since IS NOT NULL AND (held.position, coalesce(held.mark, load.since_mark))
                     < (load.since_position, coalesce(load.since_mark, held.mark)) THEN
-                RAISE EXCEPTION 'logbook: this script holds the changes after token %, and PostgreSQL holds this logbook only up to %: '
-                    'the changes between would be lost (did an earlier load fail?). Load a feed from the token PostgreSQL holds: '
-                    'logbook changes --since %', load.since, held.token, held.token;
+                RAISE EXCEPTION '%', format('logbook: this script holds the changes after token %s, and PostgreSQL holds this '
+                    'logbook only up to %s: the changes between would be lost (did an earlier load fail?). Feed from there: '
+                    'logbook changes --since %s%s', load.since, held.token, held.token, source_option);
             END IF;
         END $logbook$;
 

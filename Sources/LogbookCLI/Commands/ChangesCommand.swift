@@ -142,7 +142,7 @@ enum ChangesCommand {
             }
             if !begun { try script.begin(title: title) }
             begun = true
-            try script.end(replacing: token == nil ? [.drafts, .history] : [], since: token, token: end)
+            try script.end(replacing: token == nil ? [.drafts, .history] : [], read: end, since: token, isFeed: true)
             return end
         } catch {
             // A refused token, before any record, writes nothing. Any other error ends the script in

@@ -88,8 +88,8 @@ public struct Migrator: Sendable {
     public func appliedMigrations(in connection: Connection) throws -> [AppliedMigration] {
         guard try Self.hasHistoryTable(historyTable, madeBy: historyTableDefinition, in: connection) else { return [] }
         let statement = try connection.cachedStatement(setName == nil
-            ? "SELECT version, name, checksum, applied_at, quote(applied_at) FROM schema_migrations ORDER BY version"
-            : "SELECT version, name, checksum, applied_at, quote(applied_at) FROM app_migrations WHERE set_name = ? ORDER BY version")
+            ? "SELECT version, \(Self.recordColumns) FROM schema_migrations ORDER BY version"
+            : "SELECT version, \(Self.recordColumns) FROM app_migrations WHERE set_name = ? ORDER BY version")
         defer { statement.reset() }
         if let setName { try statement.bind(setName, at: 1) }
         var applied: [AppliedMigration] = []
@@ -327,9 +327,7 @@ public struct Migrator: Sendable {
         guard try hasHistoryTable("app_migrations", madeBy: appHistoryTableSQL, in: connection) else { return [] }
         let statement = try connection.prepare(
             """
-            SELECT CASE typeof(set_name) WHEN 'text' THEN set_name ELSE quote(set_name) END, version, name, checksum, applied_at,
-                   quote(applied_at)
-            FROM app_migrations ORDER BY set_name, version
+            SELECT \(shownText("set_name")), version, \(recordColumns) FROM app_migrations ORDER BY set_name, version
             """)
         var applied: [(set: String, migration: AppliedMigration)] = []
         while try statement.step() {
@@ -337,6 +335,16 @@ public struct Migrator: Sendable {
             applied.append((set, try AppliedMigration(statement, from: 1, of: "app_migrations", set: set)))
         }
         return applied
+    }
+
+    /// A history row's columns after its version, as ``AppliedMigration`` reads them: a name or
+    /// checksum another program stored as something other than text (a blob) shown as SQLite
+    /// quotes it (every command refused the file, sending the user to `check`; helper-101).
+    private static let recordColumns = "\(shownText("name")), \(shownText("checksum")), applied_at, quote(applied_at)"
+
+    /// The text of `column`, or what SQLite's `quote()` makes of another value.
+    private static func shownText(_ column: String) -> String {
+        "CASE typeof(\(column)) WHEN 'text' THEN \(column) ELSE quote(\(column)) END"
     }
 
     /// The history of the file's own migrations, one row per applied migration.
