@@ -13,12 +13,15 @@ final class HardLinkCLITests: XCTestCase {
         XCTAssertEqual(link(cli.database.path, second.path), 0)
         let before = cli.snapshot()
         for database in [cli.database.path, second.path] {
-            for arguments in [["history", "add", "Row", "--at", "2026-03-02T10:00:00Z"], ["drafts", "add", "--version", "1.0"], ["migrate"],
-                              ["repair"]] {
+            for arguments in [["history", "add", "Row", "--at", "2026-03-02T10:00:00Z"], ["drafts", "add", "--version", "1.0"], ["migrate"]] {
                 let result = try cli.run(["--db", database] + arguments, useDatabase: false)
                 XCTAssertFailure(result, status: 1, mentioning: database, "the file has 2 names (hard links)")
                 XCTAssertEqual(cli.snapshot(), before, "\(arguments) through \(database)")
             }
+            // A repair with nothing to do looks and writes nothing (one with work is refused:
+            // `testEveryWritingCommandThroughAnyNameIsRefused`).
+            XCTAssertEqual(try cli.run(["--db", database, "repair"], useDatabase: false).stderr, "logbook: nothing to repair\n")
+            XCTAssertEqual(cli.snapshot(), before, "repair through \(database)")
             XCTAssertEqual(try cli.run(["--db", database, "count", "history"], useDatabase: false).stdout, "1\n")
         }
         XCTAssertEqual(unlink(second.path), 0)
