@@ -88,7 +88,7 @@ public struct PostgresScript {
     private let sourceField: String
     private var block: Block?
     /// When the script was made, by the logbook's clock: no later than the read of the records it
-    /// holds, which begins after (``feedOrderCheck(since:read:)`` compares it with the same clock's).
+    /// holds, which begins after (`feedOrderCheck(since:read:)` compares it with the same clock's).
     private let readAt = Date()
 
     /// A script for the logbook named `source`, handing text to `output` as it goes. Make it before
@@ -172,7 +172,7 @@ public struct PostgresScript {
     /// The deletions, upserts and `COMMIT`. With `replacing`, the source's records of those kinds
     /// that the script did not hold are deleted too (a full export: PostgreSQL then holds exactly
     /// the logbook's records). `read` is the change log's token when the records were read: the
-    /// load first checks it against the token PostgreSQL holds (``feedOrderCheck(since:read:)``).
+    /// load first checks it against the token PostgreSQL holds (`feedOrderCheck(since:read:)`).
     /// A change feed (`isFeed`, with every record or the changes after `since`) records `read` there
     /// as the token it ends with; an export records none.
     public mutating func end(replacing: Set<RecordKind> = [], read: ChangeToken? = nil, since: ChangeToken? = nil,
@@ -276,7 +276,7 @@ public struct PostgresScript {
     /// - later than `read`, the log's token when this script's records were read: the script is
     ///   older than that feed (two runs that overlapped, an old file loaded again, an export made
     ///   before it: helper-99, helper-101) and would take records back. A feed of every record or
-    ///   an export (`since` nil) begun after that feed, by the logbook's clock (``readAt``, kept in
+    ///   an export (`since` nil) begun after that feed, by the logbook's clock (`readAt`, kept in
     ///   `read_at`), is let through: the logbook was restored from a backup, and it brings
     ///   PostgreSQL to it;
     /// - earlier than `since`, or missing: the changes before `since` are in no script PostgreSQL

@@ -151,8 +151,8 @@ extension Logbook {
 
     /// Runs the integrity and foreign-key checks on the copy before it takes the target's place,
     /// and returns its problems when they are all rows of Logbook's tables that `repair` deletes or
-    /// puts right (an exercise's position breaking its `CHECK`: ``positionProblem``; a child without its
-    /// parent: ``DerivedDataAudit/children``) and the database shows the same: rows another
+    /// puts right (an exercise's position breaking its `CHECK`: `positionProblem`; a child without its
+    /// parent: `DerivedDataAudit.children`) and the database shows the same: rows another
     /// program left, so that a copy can be kept first (one was refused: helper-97). Any other
     /// problem (another program's table's foreign keys among them: helper-100), or one the
     /// database does not show, refuses the copy.
