@@ -268,7 +268,7 @@ final class PostgresCLITests: XCTestCase {
 
         // The README's exactly-once recipe: the token PostgreSQL recorded, not the state file.
         XCTAssertEqual(try cli.run(["history", "add", "Swim"]).status, 0)
-        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        let psql = Self.psqlCommand(postgres)
         let recipe = try Self.shell("set -o pipefail; " + Self.shellQuoted(CLIHarness.executable.path) + " --db "
                                     + Self.shellQuoted(cli.database.path) + " changes --since \"$(" + psql
                                     + " -At -c \"SELECT token FROM logbook_sources WHERE source = '" + (try Self.source(cli))
@@ -330,7 +330,7 @@ final class PostgresCLITests: XCTestCase {
 
         // The README's exactly-once recipe from nothing: no table yet, so the token is empty, and an
         // empty --since is every record (it was refused as no token, exit 2; helper-99).
-        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        let psql = Self.psqlCommand(postgres)
         let recipe = try Self.shell("set -o pipefail; " + Self.shellQuoted(CLIHarness.executable.path) + " --db "
                                     + Self.shellQuoted(cli.database.path) + " changes --since \"$(" + psql
                                     + " -At -c \"SELECT token FROM logbook_sources WHERE source = '" + source + "'\" 2>/dev/null)\""
@@ -451,7 +451,7 @@ final class PostgresCLITests: XCTestCase {
         let postgres = try PostgresCluster()
         let seed = PropertyTestSettings.seed("LOGBOOK_POSTGRES_SEED", default: 0x5047)
         let logbooks = try (0..<2).map { index in try Self.logbook(seed: seed &+ UInt64(index)) }
-        let psql = (["/usr/bin/psql"] + postgres.psqlArguments).map(Self.shellQuoted).joined(separator: " ")
+        let psql = Self.psqlCommand(postgres)
         for cli in logbooks {
             let first = cli.folder.appendingPathComponent("first.sql")
             XCTAssertEqual(try cli.run(["changes", "--state", cli.folder.appendingPathComponent("state").path, "--format", "postgres",
@@ -699,6 +699,11 @@ final class PostgresCLITests: XCTestCase {
 
     private static func dayCount(_ cli: CLIHarness) throws -> Int {
         try Logbook.openForReading(path: cli.database.path).history.fetchCount()
+    }
+
+    /// `psql` connected to `postgres`, as a shell command line.
+    private static func psqlCommand(_ postgres: PostgresCluster) -> String {
+        (["/usr/bin/psql"] + postgres.psqlArguments).map(shellQuoted).joined(separator: " ")
     }
 
     private static func shellQuoted(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'" }
