@@ -41,7 +41,7 @@ extension Connection {
         }
         var destination: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let openCode = sqlite3_open_v2(Self.nameForOpening(path), &destination, flags, nil)
+        let openCode = sqlite3_open_v2(Self.nameForOpening(path), &destination, flags, Self.vfsName)
         defer { sqlite3_close_v2(destination) }
         guard openCode == SQLITE_OK, let destination else {
             let message = destination.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(openCode))

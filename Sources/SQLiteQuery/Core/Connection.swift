@@ -123,7 +123,7 @@ public final class Connection {
         }
         logFoundAtOpen = LogFoundAtOpen(besideDatabaseAt: path)
         var handle: OpaquePointer?
-        let code = sqlite3_open_v2(name, &handle, flags, nil)
+        let code = sqlite3_open_v2(name, &handle, flags, Self.vfsName)
         guard code == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
             let problem = Self.openProblem(path, openFailedWith: code, handle: handle)
