@@ -1,5 +1,6 @@
 import Foundation
 import CSQLite
+import LogbookTestSupport
 import XCTest
 @testable import SQLiteQuery
 
@@ -125,6 +126,54 @@ final class FunctionTests: XCTestCase {
         for word in strings { try connection.run("INSERT INTO words VALUES (?)", [.text(word)]) }
         let ordered = try connection.column("SELECT word FROM words ORDER BY swift_key(word), rowid", as: String.self)
         XCTAssertEqual(ordered.map { Array($0.utf8) }, strings.sorted().map { Array($0.utf8) })
+    }
+
+    /// The keys `swift_key` keeps for long texts (``ComparisonKeyMemo``) are each text's own: long
+    /// texts that differ in one byte anywhere, canonical twins, texts at the lengths where keeping
+    /// starts and stops, in runs of one text (a walk over a record's children) and alternating,
+    /// within one statement and across statements. Seeded (`LOGBOOK_KEY_MEMO_SEED`).
+    func testSwiftKeyOfLongTextsIsEachTextsOwnWhateverCameBefore() throws {
+        let seed = PropertyTestSettings.seed("LOGBOOK_KEY_MEMO_SEED", default: 0x4B45_594D)
+        var random = SplitMix64(seed: seed)
+        let base = (0..<40).map { _ in AdversarialText.string(using: &random, nonEmpty: true) }.joined(separator: "e\u{301}")
+        var texts: [String] = []
+        for _ in 0..<24 {
+            var text = base + AdversarialText.string(using: &random)
+            // One scalar changed somewhere, so that two texts share all but a few bytes.
+            var scalars = Array(text.unicodeScalars)
+            let index = Int(random.next() % UInt64(scalars.count))
+            scalars[index] = AdversarialText.combiningMarks[Int(random.next() % UInt64(AdversarialText.combiningMarks.count))]
+            text = String(String.UnicodeScalarView(scalars))
+            texts.append(text)
+            texts.append(AdversarialText.twin(of: text))
+        }
+        // The lengths where keeping starts and stops, in bytes, each with a mark that NFC composes;
+        // the longest two come a few times only, in a run each and then alternating (a megabyte
+        // takes a while to normalize in a debug build).
+        for length in [ComparisonKeyMemo.shortestKept - 1, ComparisonKeyMemo.shortestKept,
+                       ComparisonKeyMemo.longestKept, ComparisonKeyMemo.longestKept + 1] {
+            texts.append("e\u{301}" + String(repeating: "a", count: length - 3))
+            texts.append("o\u{308}" + String(repeating: "a", count: length - 3))
+        }
+        let longest = texts.count - 4
+        var order: [Int] = []
+        for _ in 0..<300 {
+            let index = Int(random.next() % UInt64(longest))
+            order += Array(repeating: index, count: 1 + Int(random.next() % 4))
+        }
+        for run in [[0, 0, 1], [2, 2, 3, 2], [1, 3, 0, 2]].map({ $0.map { longest + $0 } }) {
+            order.insert(contentsOf: run, at: Int(random.next() % UInt64(order.count + 1)))
+        }
+        // Each row beside the key Swift gives; SQLite compares the two byte for byte.
+        try connection.execute("CREATE TABLE texts (text TEXT, key TEXT)")
+        let keys = texts.map(\.comparisonKey)
+        for index in order { try connection.run("INSERT INTO texts VALUES (?, ?)", [.text(texts[index]), .text(keys[index])]) }
+        let wrong = try connection.column("SELECT rowid FROM texts WHERE swift_key(text) IS NOT key ORDER BY rowid", as: Int.self)
+        XCTAssertEqual(wrong, [], "seed \(seed): the rows whose key is not Swift's")
+        for index in order.prefix(60) {
+            XCTAssertEqual(try connection.scalar("SELECT swift_key(?) IS ?", [.text(texts[index]), .text(keys[index])], as: Bool.self), true,
+                           "seed \(seed): text \(index)")
+        }
     }
 
     func testSwiftKeyIsOnEveryConnection() throws {

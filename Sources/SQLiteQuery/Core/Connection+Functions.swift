@@ -64,17 +64,25 @@ extension Connection {
     /// `swift_key`, called once or twice per row a text comparison reads, without the generic
     /// function's argument array and strings where it can: ASCII text (its own key, like every
     /// value that is not text) is handed back as it is; other text gets
-    /// ``Swift/String/comparisonKey``.
+    /// ``Swift/String/comparisonKey``, the last long ones kept in the connection's
+    /// ``ComparisonKeyMemo``.
     private func registerComparisonKeyFunction(options: SQLFunctionOptions) throws {
-        let code = sqlite3_create_function_v2(handle, "swift_key", 1, SQLITE_UTF8 | options.rawValue, nil, { context, _, arguments in
-            guard let context, let argument = arguments?[0] else { return }
+        let memo = Unmanaged.passRetained(ComparisonKeyMemo()).toOpaque()
+        let code = sqlite3_create_function_v2(handle, "swift_key", 1, SQLITE_UTF8 | options.rawValue, memo, { context, _, arguments in
+            guard let context, let argument = arguments?[0], let memo = sqlite3_user_data(context) else { return }
             guard sqlite3_value_type(argument) == SQLITE_TEXT else { return sqlite3_result_value(context, argument) }
             // No pointer for text: SQLite ran out of memory converting it (a UTF-16 file's text).
             guard let text = sqlite3_value_text(argument) else { return sqlite3_result_error_nomem(context) }
             let bytes = UnsafeBufferPointer(start: text, count: Int(sqlite3_value_bytes(argument)))
             if bytes.allSatisfy({ $0 < 0x80 }) { return sqlite3_result_value(context, argument) }
-            DatabaseValue.text(String(decoding: bytes, as: UTF8.self).comparisonKey).setResult(of: context)
-        }, nil, nil, nil)
+            let key = Unmanaged<ComparisonKeyMemo>.fromOpaque(memo).takeUnretainedValue().key(of: bytes) {
+                String(decoding: $0, as: UTF8.self).comparisonKey
+            }
+            DatabaseValue.text(key).setResult(of: context)
+        }, nil, nil, { memo in
+            // Called when the connection closes, and by SQLite itself when registration fails.
+            if let memo { Unmanaged<ComparisonKeyMemo>.fromOpaque(memo).release() }
+        })
         guard code == SQLITE_OK else { throw SQLiteError(code: code, message: "cannot register SQL function swift_key") }
     }
 
