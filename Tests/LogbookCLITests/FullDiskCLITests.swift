@@ -76,10 +76,14 @@ final class FullDiskCLITests: XCTestCase {
         defer { close(descriptor) }
         let zeros = [UInt8](repeating: 0, count: 1 << 16)
         var written = 0
-        while case let count = zeros.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }), count > 0 {
-            written += count
+        // Smaller pieces once a piece is refused: a file system that reserves its blocks when
+        // written to (ext4) refuses a piece whole, not in part.
+        for piece in [1 << 16, 1 << 12, 1 << 9, 1] {
+            while case let count = zeros.withUnsafeBytes({ write(descriptor, $0.baseAddress, piece) }), count > 0 {
+                written += count
+            }
+            XCTAssertEqual(errno, ENOSPC, "filling \(folder.path)")
         }
-        XCTAssertEqual(errno, ENOSPC, "filling \(folder.path)")
         XCTAssertEqual(ftruncate(descriptor, off_t(max(0, written - free))), 0)
         return file
     }
@@ -178,6 +182,43 @@ final class FullDiskCLITests: XCTestCase {
         print("\(name) (LOGBOOK_FULL_DISK_SEED=\(seed)): \(levels) levels of free space for each of "
               + "\(writes.commands.count + copies.count) commands: "
               + outcomes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    }
+
+    /// A reading command on a full disk of small blocks reads, beside another program that holds
+    /// the file open, and a writing one fails saying so, changing nothing: the other program's
+    /// `-shm`, made by SQLite's default VFS, has holes, and the first form of Logbook's VFS, which
+    /// had every region it mapped given its blocks, refused the read for them (helper-105).
+    func testAFullDiskOfSmallBlocksBesideAnotherProgramStillReads() throws {
+        let cli = try CLIHarness()
+        let disk = try mountSmallBlockDisk(bytes: 8 << 20)
+        let database = disk.appendingPathComponent("logbook.sqlite").path
+        XCTAssertEqual(try cli.run(["--db", database, "history", "add", "Squat", "--at", "2026-01-01T10:00:00Z"], useDatabase: false).status, 0)
+        let shell = Process()
+        shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        shell.arguments = [database]
+        let input = Pipe(), output = Pipe()
+        shell.standardInput = input
+        shell.standardOutput = output
+        try shell.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            shell.waitUntilExit()
+        }
+        // The shell opens the file and its log, and holds them while Logbook runs.
+        try input.fileHandleForWriting.write(contentsOf: Data("SELECT count(*) FROM exercise_days;\n".utf8))
+        XCTAssertEqual(String(decoding: output.fileHandleForReading.availableData, as: UTF8.self), "1\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let filler = try fill(disk, leaving: 0)
+        let listed = try cli.run(["--db", database, "history", "list", "--format", "csv"], useDatabase: false)
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        XCTAssertTrue(listed.stdout.contains(",Squat"), listed.stdout)
+        let added = try cli.run(["--db", database, "history", "add", "Row"], useDatabase: false)
+        XCTAssertEqual(added.status, 1, added.stderr)
+        XCTAssertTrue(added.stderr.contains("No space left on device") || added.stderr.contains("disk is full"), added.stderr)
+        try FileManager.default.removeItem(at: filler)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: database)), before)
+        XCTAssertEqual(try cli.run(["--db", database, "count", "history", "--where", "exercises contains \"Row\""],
+                                   useDatabase: false).stdout, "0\n")
     }
 
     /// A backup onto an earlier copy on a full disk fails saying so, with the earlier copy byte for
